@@ -1,0 +1,148 @@
+// Fastify app factory shared by both services: request ids, pino logging, one error handler that answers in
+// the service's error shape (never a 500 for a client mistake), 404 vs 405, body-size limits, and graceful
+// shutdown that stops accepting, drains in-flight requests and then closes pools.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { type ErrorShape, HttpError, errorBody } from './http-errors.js';
+import { loggerOptions } from './logger.js';
+
+export interface AppOptions {
+  service: string;
+  errorShape: ErrorShape;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** `false` silences request logging (tests). */
+  logger?: boolean | FastifyServerOptions['logger'];
+  trustProxy?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function clientMessage(err: { statusCode?: number; code?: string; message: string; validation?: unknown }): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return `Request body is not valid JSON: ${err.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, 'malformed JSON')}`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return `Unsupported content type: ${err.message}`;
+    default:
+      return err.message;
+  }
+}
+
+export function createApp(options: AppOptions): FastifyInstance {
+  const logger =
+    options.logger === false
+      ? false
+      : options.logger === true || options.logger === undefined
+        ? loggerOptions(options.service)
+        : options.logger;
+  const app = Fastify({
+    logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    forceCloseConnections: 'idle',
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // A second router that only knows which methods exist per path, so an unknown method on a known path is a
+  // 405 with `Allow` rather than a 404.
+  const known = FindMyWay();
+  const methodsSeen = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD') continue;
+      methodsSeen.add(m);
+      try {
+        known.on(m as 'GET', route.url, () => {});
+      } catch {
+        // duplicate registration (e.g. a prefixed and an unprefixed alias): already known
+      }
+    }
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = [...methodsSeen].filter((m) => m !== req.method && known.find(m as 'GET', path));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return reply.code(405).send(errorBody(options.errorShape, 405, `Method ${req.method} not allowed on ${path}`));
+    }
+    return reply.code(404).send(errorBody(options.errorShape, 404, `Route ${req.method} ${path} not found`));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).send(errorBody(options.errorShape, err.statusCode, err.message, err.code, err.extra));
+    }
+    const e = err as { statusCode?: number; code?: string; message: string; validation?: unknown };
+    if (e.validation) {
+      return reply.code(400).send(errorBody(options.errorShape, 400, `Invalid request: ${e.message}`, 'BAD_REQUEST'));
+    }
+    const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'unhandled error');
+      return reply.code(500).send(errorBody(options.errorShape, 500, 'Internal server error'));
+    }
+    return reply.code(status).send(errorBody(options.errorShape, status, clientMessage(e)));
+  });
+
+  return app;
+}
+
+export interface ShutdownOptions {
+  /** Called after the HTTP server stopped and drained: close pools, stop timers. */
+  onClose?: Array<() => Promise<void> | void>;
+  /** Hard deadline for the drain (default 10 s). */
+  timeoutMs?: number;
+  log?: (msg: string) => void;
+}
+
+/**
+ * Installs SIGINT/SIGTERM handlers: stop accepting, let in-flight requests finish (bounded), run the closers
+ * in order, exit 0. A second signal exits at once.
+ */
+export function installGracefulShutdown(app: FastifyInstance, options: ShutdownOptions = {}): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const shutdown = () => {
+    if (closing) return closing;
+    closing = (async () => {
+      const timer = setTimeout(() => {
+        options.log?.('shutdown deadline passed; exiting');
+        process.exit(1);
+      }, options.timeoutMs ?? 10_000);
+      timer.unref();
+      try {
+        await app.close();
+        for (const close of options.onClose ?? []) await close();
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    return closing;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      options.log?.(`${signal} received; draining`);
+      process.once(signal, () => process.exit(1));
+      shutdown().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  return shutdown;
+}

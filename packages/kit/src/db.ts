@@ -1,0 +1,86 @@
+// Kysely factory for the two stores every service supports: `sqlite:<path>` (better-sqlite3 in WAL mode,
+// the embedded default) and `postgres://` URLs (pg pool), plus a forward-only migration runner.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database<DB = any> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** Redacted URL, safe to log. */
+  displayUrl: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseUrlError extends Error {
+  override name = 'DatabaseUrlError';
+}
+
+// PostgreSQL BIGINT (int8) and NUMERIC as JS numbers for counts and sizes that fit; timestamps stay strings.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+}
+
+export interface OpenOptions {
+  /** Maximum pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+/** Opens a database from a `sqlite:<path>` or `postgres://…` URL. */
+export function openDatabase<DB = any>(url: string, options: OpenOptions = {}): Database<DB> {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new DatabaseUrlError('sqlite URL needs a file path, e.g. sqlite:./.data/ci/ci.db');
+    const file = path === ':memory:' ? path : resolve(path);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const conn = new SQLite(file);
+    conn.pragma('journal_mode = WAL');
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('foreign_keys = ON');
+    conn.pragma('busy_timeout = 5000');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: conn }) });
+    return { db, dialect: 'sqlite', displayUrl: `sqlite:${file}`, close: () => db.destroy() };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // An idle client losing its server must not crash the process; the next query reports the error.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', displayUrl: redactUrl(url), close: () => db.destroy() };
+  }
+  throw new DatabaseUrlError(`unsupported database URL "${redactUrl(url)}": use sqlite:<path> or postgres://…`);
+}
+
+/** Runs `SELECT 1`; throws the driver's error when the database is unreachable. */
+export async function pingDatabase(db: Kysely<any>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+export type Migrations = Record<string, Migration>;
+
+/**
+ * Applies every pending migration in name order. Forward-only: there is no down path, and a database that
+ * has a migration this code does not know is refused rather than guessed at.
+ */
+export async function migrateToLatest(db: Kysely<any>, migrations: Migrations): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every known migration has been applied. */
+export async function migrationsDone(db: Kysely<any>, migrations: Migrations): Promise<boolean> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const list = await migrator.getMigrations();
+  return list.every((m) => m.executedAt !== undefined);
+}

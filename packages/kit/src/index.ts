@@ -1,0 +1,10 @@
+// Public surface of the shared toolkit. Neither service is imported from here.
+export * from './app.js';
+export * from './config.js';
+export * from './crypto.js';
+export * from './db.js';
+export * from './http-errors.js';
+export * from './logger.js';
+export * from './metrics.js';
+export * from './net.js';
+export * from './files.js';
