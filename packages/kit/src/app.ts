@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { type ErrorShape, HttpError, errorBody } from './http-errors.js';
+import { type ErrorShape, errorBody, HttpError } from './http-errors.js';
 import { loggerOptions } from './logger.js';
 
 export interface AppOptions {
@@ -19,7 +19,12 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function clientMessage(err: { statusCode?: number; code?: string; message: string; validation?: unknown }): string {
+function clientMessage(err: {
+  statusCode?: number;
+  code?: string;
+  message: string;
+  validation?: unknown;
+}): string {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -79,18 +84,24 @@ export function createApp(options: AppOptions): FastifyInstance {
     const allowed = [...methodsSeen].filter((m) => m !== req.method && known.find(m as 'GET', path));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return reply.code(405).send(errorBody(options.errorShape, 405, `Method ${req.method} not allowed on ${path}`));
+      return reply
+        .code(405)
+        .send(errorBody(options.errorShape, 405, `Method ${req.method} not allowed on ${path}`));
     }
     return reply.code(404).send(errorBody(options.errorShape, 404, `Route ${req.method} ${path} not found`));
   });
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof HttpError) {
-      return reply.code(err.statusCode).send(errorBody(options.errorShape, err.statusCode, err.message, err.code, err.extra));
+      return reply
+        .code(err.statusCode)
+        .send(errorBody(options.errorShape, err.statusCode, err.message, err.code, err.extra));
     }
     const e = err as { statusCode?: number; code?: string; message: string; validation?: unknown };
     if (e.validation) {
-      return reply.code(400).send(errorBody(options.errorShape, 400, `Invalid request: ${e.message}`, 'BAD_REQUEST'));
+      return reply
+        .code(400)
+        .send(errorBody(options.errorShape, 400, `Invalid request: ${e.message}`, 'BAD_REQUEST'));
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status >= 500) {
@@ -115,7 +126,10 @@ export interface ShutdownOptions {
  * Installs SIGINT/SIGTERM handlers: stop accepting, let in-flight requests finish (bounded), run the closers
  * in order, exit 0. A second signal exits at once.
  */
-export function installGracefulShutdown(app: FastifyInstance, options: ShutdownOptions = {}): () => Promise<void> {
+export function installGracefulShutdown(
+  app: FastifyInstance,
+  options: ShutdownOptions = {},
+): () => Promise<void> {
   let closing: Promise<void> | undefined;
   const shutdown = () => {
     if (closing) return closing;

@@ -79,7 +79,8 @@ function coerce(spec: FieldSpec, raw: unknown, source: string): { value?: unknow
   const text = typeof raw === 'string' ? raw.trim() : raw;
   switch (spec.kind) {
     case 'string':
-      if (typeof text !== 'string' && typeof text !== 'number') return { problem: `${name}: expected a string` };
+      if (typeof text !== 'string' && typeof text !== 'number')
+        return { problem: `${name}: expected a string` };
       return { value: String(text) };
     case 'int':
     case 'port': {

@@ -1,6 +1,13 @@
 // Crypto helpers shared by both services: a versioned AES-256-GCM secret box, token hashing, HMAC
 // signing with constant-time verification, and random token generation. No home-made primitives.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const BOX_VERSION = 'v1';
 const IV_BYTES = 12;
@@ -42,7 +49,12 @@ export function createSecretBox(key: string | Buffer): SecretBox {
       if (associatedData) cipher.setAAD(Buffer.from(associatedData));
       const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       const tag = cipher.getAuthTag();
-      return [BOX_VERSION, iv.toString('base64url'), tag.toString('base64url'), ct.toString('base64url')].join('.');
+      return [
+        BOX_VERSION,
+        iv.toString('base64url'),
+        tag.toString('base64url'),
+        ct.toString('base64url'),
+      ].join('.');
     },
     open(sealed, associatedData) {
       const parts = sealed.split('.');
@@ -52,7 +64,8 @@ export function createSecretBox(key: string | Buffer): SecretBox {
       const iv = Buffer.from(parts[1], 'base64url');
       const tag = Buffer.from(parts[2], 'base64url');
       const ct = Buffer.from(parts[3], 'base64url');
-      if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretBoxError('sealed value is malformed');
+      if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+        throw new SecretBoxError('sealed value is malformed');
       try {
         const decipher = createDecipheriv('aes-256-gcm', k, iv);
         if (associatedData) decipher.setAAD(Buffer.from(associatedData));

@@ -48,13 +48,19 @@ export function openDatabase<DB = any>(url: string, options: OpenOptions = {}): 
     return { db, dialect: 'sqlite', displayUrl: `sqlite:${file}`, close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', displayUrl: redactUrl(url), close: () => db.destroy() };
   }
-  throw new DatabaseUrlError(`unsupported database URL "${redactUrl(url)}": use sqlite:<path> or postgres://…`);
+  throw new DatabaseUrlError(
+    `unsupported database URL "${redactUrl(url)}": use sqlite:<path> or postgres://…`,
+  );
 }
 
 /** Runs `SELECT 1`; throws the driver's error when the database is unreachable. */

@@ -6,7 +6,10 @@ import { dirname } from 'node:path';
  * Returns the value stored in `path`, or stores `generate()` there (mode 0600) and reports it as new so the
  * caller can print it exactly once.
  */
-export function readOrCreateSecretFile(path: string, generate: () => string): { value: string; created: boolean } {
+export function readOrCreateSecretFile(
+  path: string,
+  generate: () => string,
+): { value: string; created: boolean } {
   if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
   mkdirSync(dirname(path), { recursive: true });
   const value = generate();

@@ -1,5 +1,5 @@
 // A prom-client registry per service, with the standard process and runtime metrics.
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 
 export function createMetricsRegistry(): Registry {
   const registry = new Registry();

@@ -45,7 +45,12 @@ describe('app factory', () => {
 
   it('refuses malformed JSON and oversize bodies with 4xx', async () => {
     const app = build('portal');
-    const bad = await app.inject({ method: 'POST', url: '/things', headers: { 'content-type': 'application/json' }, payload: '{' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('BAD_REQUEST');
     const big = await app.inject({ method: 'POST', url: '/things', payload: { name: 'x'.repeat(5000) } });

@@ -11,7 +11,13 @@ const spec = {
 
 describe('loadConfig', () => {
   it('applies defaults', () => {
-    expect(loadConfig(spec, {})).toEqual({ host: '127.0.0.1', port: 8153, auth: true, mode: 'a', token: undefined });
+    expect(loadConfig(spec, {})).toEqual({
+      host: '127.0.0.1',
+      port: 8153,
+      auth: true,
+      mode: 'a',
+      token: undefined,
+    });
   });
 
   it('reads the environment over the file', () => {

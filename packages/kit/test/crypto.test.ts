@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  SecretBoxError,
   createSecretBox,
   hashToken,
   hmacSha256Hex,
   hmacVerifyHex,
   randomHex,
   randomToken,
+  SecretBoxError,
   safeEqual,
 } from '../src/crypto.js';
 

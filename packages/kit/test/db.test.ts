@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type Database, type Migrations, migrateToLatest, migrationsDone, openDatabase, pingDatabase } from '../src/db.js';
+import {
+  type Database,
+  type Migrations,
+  migrateToLatest,
+  migrationsDone,
+  openDatabase,
+  pingDatabase,
+} from '../src/db.js';
 import { createPostgresDatabase, tempDir } from '../src/testing/index.js';
 
 const migrations: Migrations = {

@@ -20,11 +20,15 @@ export default async function setup(project: TestProject) {
   const stopAll = async () => {
     await Promise.allSettled(started.map((s) => s.stop()));
   };
+  const track = <T extends RunningServer>(server: T): T => {
+    started.push(server);
+    return server;
+  };
   try {
     const [pgServer, mariadb, redis] = await Promise.all([
-      startPostgres().then((s) => (started.push(s), s)),
-      startMariadb().then((s) => (started.push(s), s)),
-      startRedis().then((s) => (started.push(s), s)),
+      startPostgres().then(track),
+      startMariadb().then(track),
+      startRedis().then(track),
     ]);
     project.provide('services', { postgresUrl: pgServer.url, mariadbUrl: mariadb.url, redisUrl: redis.url });
   } catch (err) {

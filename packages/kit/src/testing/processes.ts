@@ -21,7 +21,11 @@ export function runAsUser(user: string): RunAs | undefined {
   return { uid, gid };
 }
 
-export function startProcess(cmd: string, args: string[], opts: { runAs?: RunAs; cwd?: string } = {}) {
+export function startProcess(
+  cmd: string,
+  args: string[],
+  opts: { runAs?: RunAs; cwd?: string; stopSignal?: NodeJS.Signals } = {},
+) {
   const child = spawn(cmd, args, {
     cwd: opts.cwd,
     uid: opts.runAs?.uid,
@@ -47,7 +51,7 @@ export function startProcess(cmd: string, args: string[], opts: { runAs?: RunAs;
     output: () => output,
     async stop(timeoutMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
+      child.kill(opts.stopSignal ?? 'SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       await exited;
       clearTimeout(timer);
@@ -62,7 +66,9 @@ export function runSync(cmd: string, args: string[], runAs?: RunAs): string {
     return execFileSync(cmd, args, { uid: runAs?.uid, gid: runAs?.gid, stdio: 'pipe' }).toString();
   } catch (err) {
     const e = err as { stderr?: Buffer; stdout?: Buffer; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed: ${e.stderr?.toString() || e.stdout?.toString() || e.message}`);
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed: ${e.stderr?.toString() || e.stdout?.toString() || e.message}`,
+    );
   }
 }
 

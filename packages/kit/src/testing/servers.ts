@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createConnection as createMysqlConnection } from 'mysql2/promise';
 import pg from 'pg';
 import { freePort, waitFor } from '../net.js';
-import { findBinary, postgresBinDirs, runAsUser, runSync, startProcess } from './processes.js';
+import { findBinary, postgresBinDirs, runAsUser, runSync, type Started, startProcess } from './processes.js';
 
 export interface RunningServer {
   url: string;
@@ -21,11 +21,17 @@ export class MissingPrerequisiteError extends Error {
 
 function need(name: string, pkg: string, dirs: string[] = []): string {
   const bin = findBinary(name, dirs);
-  if (!bin) throw new MissingPrerequisiteError(`${name} not found: install the Debian package "${pkg}" (apt-get install ${pkg})`);
+  if (!bin)
+    throw new MissingPrerequisiteError(
+      `${name} not found: install the Debian package "${pkg}" (apt-get install ${pkg})`,
+    );
   return bin;
 }
 
-export async function startPostgres(): Promise<RunningServer> {
+/** Like the others, plus `pause`/`resume` to take the server away and bring it back on the same port. */
+export async function startPostgres(): Promise<
+  RunningServer & { pause(): Promise<void>; resume(): Promise<void> }
+> {
   const dirs = postgresBinDirs();
   const initdb = need('initdb', 'postgresql', dirs);
   const postgres = need('postgres', 'postgresql', dirs.length ? dirs : []);
@@ -34,36 +40,74 @@ export async function startPostgres(): Promise<RunningServer> {
   chmodSync(dir, 0o700);
   if (runAs) chownSync(dir, runAs.uid, runAs.gid);
   const data = join(dir, 'data');
-  runSync(initdb, ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], runAs);
-  const port = await freePort();
-  const proc = startProcess(
-    postgres,
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
-    { runAs },
+  runSync(
+    initdb,
+    ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    runAs,
   );
+  const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  try {
-    await waitFor(
-      async () => {
-        if (proc.child.exitCode !== null) throw new Error(`postgres exited: ${proc.output()}`);
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.end();
-        return true;
-      },
-      { what: 'PostgreSQL to accept connections', timeoutMs: 60_000 },
+  const launch = async () => {
+    const proc = startProcess(
+      postgres,
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
+      // SIGINT is PostgreSQL's fast shutdown: it does not wait for idle pooled clients to leave.
+      { runAs, stopSignal: 'SIGINT' },
     );
+    try {
+      await waitFor(
+        async () => {
+          if (proc.child.exitCode !== null) throw new Error(`postgres exited: ${proc.output()}`);
+          const client = new pg.Client({ connectionString: url });
+          client.on('error', () => {});
+          await client.connect();
+          await client.end();
+          return true;
+        },
+        { what: 'PostgreSQL to accept connections', timeoutMs: 60_000 },
+      );
+    } catch (err) {
+      await proc.stop();
+      throw err;
+    }
+    return proc;
+  };
+  let proc: Started | undefined;
+  try {
+    proc = await launch();
   } catch (err) {
-    await proc.stop();
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   return {
     url,
     port,
+    async pause() {
+      await proc?.stop();
+      proc = undefined;
+    },
+    async resume() {
+      proc ??= await launch();
+    },
     async stop() {
-      await proc.stop();
+      await proc?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -71,25 +115,42 @@ export async function startPostgres(): Promise<RunningServer> {
 
 export async function startMariadb(): Promise<RunningServer> {
   const installDb = need('mariadb-install-db', 'mariadb-server');
-  const mariadbd = need('mariadbd', 'mariadb-server') ;
+  const mariadbd = need('mariadbd', 'mariadb-server');
   const dir = mkdtempSync(join(tmpdir(), 'test-mariadb-'));
   const data = join(dir, 'data');
   const socket = join(dir, 'mysqld.sock');
   const isRoot = process.getuid?.() === 0;
   const userArgs = isRoot ? ['--user=root'] : [];
-  runSync(installDb, ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=socket', '--skip-test-db', ...userArgs]);
+  runSync(installDb, [
+    '--no-defaults',
+    `--datadir=${data}`,
+    '--auth-root-authentication-method=socket',
+    '--skip-test-db',
+    ...userArgs,
+  ]);
   const port = await freePort();
   const proc = startProcess(mariadbd, [
-    '--no-defaults', `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${socket}`,
-    `--pid-file=${join(dir, 'mysqld.pid')}`, '--skip-log-bin', '--innodb-flush-log-at-trx-commit=0',
-    '--innodb-buffer-pool-size=64M', '--skip-name-resolve', ...userArgs,
+    '--no-defaults',
+    `--datadir=${data}`,
+    `--port=${port}`,
+    '--bind-address=127.0.0.1',
+    `--socket=${socket}`,
+    `--pid-file=${join(dir, 'mysqld.pid')}`,
+    '--skip-log-bin',
+    '--innodb-flush-log-at-trx-commit=0',
+    '--innodb-buffer-pool-size=64M',
+    '--skip-name-resolve',
+    ...userArgs,
   ]);
   const password = 'test-password';
   try {
     await waitFor(
       async () => {
         if (proc.child.exitCode !== null) throw new Error(`mariadbd exited: ${proc.output()}`);
-        const conn = await createMysqlConnection({ socketPath: socket, user: isRoot ? 'root' : process.env.USER });
+        const conn = await createMysqlConnection({
+          socketPath: socket,
+          user: isRoot ? 'root' : process.env.USER,
+        });
         await conn.query(`CREATE USER IF NOT EXISTS 'test'@'%' IDENTIFIED BY '${password}'`);
         await conn.query(`GRANT ALL PRIVILEGES ON *.* TO 'test'@'%' WITH GRANT OPTION`);
         await conn.end();
@@ -116,13 +177,30 @@ export async function startRedis(): Promise<RunningServer> {
   const redis = need('redis-server', 'redis-server');
   const dir = mkdtempSync(join(tmpdir(), 'test-redis-'));
   const port = await freePort();
-  const proc = startProcess(redis, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+  const proc = startProcess(redis, [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ]);
   try {
     await waitFor(
       async () => {
         if (proc.child.exitCode !== null) throw new Error(`redis-server exited: ${proc.output()}`);
-        const { default: Redis } = await import('ioredis');
-        const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        const { Redis } = await import('ioredis');
+        const client = new Redis({
+          port,
+          host: '127.0.0.1',
+          lazyConnect: true,
+          maxRetriesPerRequest: 0,
+          retryStrategy: () => null,
+        });
         client.on('error', () => {});
         try {
           await client.connect();

@@ -1,0 +1,3 @@
+// What tests may import from the agent.
+export { type AgentSettings, loadAgentSettings } from './config.js';
+export { AgentConnection, backoffMs } from './connection.js';

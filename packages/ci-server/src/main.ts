@@ -1,0 +1,36 @@
+// Entry point of the CI control plane (`npm run start:ci`): settings from the environment (and CI_CONFIG),
+// first-start secrets, store, HTTP on CI_HTTP_PORT and the agent endpoint on CI_GRPC_PORT.
+import { ConfigError, installGracefulShutdown } from '@app/kit';
+import { loadCiSettings } from './config.js';
+import { createCiServer } from './server.js';
+
+async function main() {
+  const settings = loadCiSettings();
+  const server = await createCiServer(settings);
+  const log = server.app.log;
+  for (const line of server.announcements) log.warn(line);
+  if (!settings.authEnabled)
+    log.warn('CI_AUTH_ENABLED=false: every /api/v1 route is open to anyone who can reach it');
+  const ports = await server.listen();
+  log.info(
+    {
+      http: `http://${settings.host}:${ports.httpPort}`,
+      grpc: `${settings.host}:${ports.grpcPort}`,
+      store: server.database.displayUrl,
+    },
+    'CI control plane listening',
+  );
+  installGracefulShutdown(server.app, {
+    onClose: [() => server.close()],
+    log: (m) => log.info(m),
+  });
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
+  console.error('CI control plane failed to start:', err);
+  process.exit(1);
+});
