@@ -8,6 +8,7 @@ import { closeAgentServer, startAgentServer } from './agents/grpc-server.js';
 import { AgentRegistry } from './agents/registry.js';
 import { bootstrapSecrets } from './bootstrap.js';
 import type { CiSettings } from './config.js';
+import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerHealthRoutes } from './http/health.js';
 import { migrations } from './store/migrations.js';
 import { buildInfo } from './version.js';
@@ -18,6 +19,8 @@ export interface CiServer {
   agents: AgentRegistry;
   settings: CiSettings;
   announcements: string[];
+  /** Replaces how /api/v1 requests are authorized (the default opens everything). */
+  setAuthorizer(next: Authorizer): void;
   /** Listens on the HTTP and gRPC ports of the settings. */
   listen(): Promise<{ httpPort: number; grpcPort: number }>;
   close(): Promise<void>;
@@ -48,6 +51,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     logger: options.logger ?? true,
     bodyLimit: 10 * 1024 * 1024,
   });
+  let authorizer: Authorizer = openAuthorizer;
+  registerAccessControl(app, () => authorizer);
   if (!migrated) app.addHook('onRequest', async () => void (await migrate().catch(() => {})));
   registerHealthRoutes(app, { db: database.db, migrations, metrics, build: buildInfo() });
 
@@ -60,6 +65,9 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     agents,
     settings,
     announcements: secrets.announcements,
+    setAuthorizer(next) {
+      authorizer = next;
+    },
     async listen() {
       await app.listen({ host: settings.host, port: settings.httpPort });
       grpc = await startAgentServer(
