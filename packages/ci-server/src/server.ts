@@ -10,7 +10,7 @@ import { bootstrapSecrets } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerHealthRoutes } from './http/health.js';
-import { migrations } from './store/migrations.js';
+import { migrations } from './store/migrations/index.js';
 import { buildInfo } from './version.js';
 
 export interface CiServer {

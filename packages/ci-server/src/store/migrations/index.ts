@@ -1,0 +1,8 @@
+// Forward-only schema migrations of the control plane's store, identical on SQLite and PostgreSQL.
+// One file per migration; append new entries in name order and never edit one that has shipped.
+import type { Migrations } from '@app/kit';
+import { m0001ServerSettings } from './0001_server_settings.js';
+
+export const migrations: Migrations = {
+  '0001_server_settings': m0001ServerSettings,
+};
