@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // global setup and handed to tests through `inject('services')`.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'scripts/**/*.test.ts'],
     globalSetup: ['packages/kit/src/testing/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -10,7 +10,8 @@ import { ensureDeps, root } from './ensure-deps.mjs';
 
 ensureDeps();
 
-const dataDir = join(root, '.data');
+// DATA_DIR moves everything (used by the start-up test); the default is ./.data/.
+const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const logDir = join(dataDir, 'logs');
 mkdirSync(logDir, { recursive: true });
 
@@ -143,6 +144,7 @@ Everything is up.
   Build agent        local-agent, workspace ${join(dataDir, 'agent')}
   Database portal    http://localhost:${portalPort}${portalLogin}
   Logs               ${logDir}
+  Processes          ${children.map((c, i) => `${['ci-server', 'ci-agent', 'portal'][i]} ${c.pid}`).join(', ')}
 Press Ctrl-C to stop.`);
 } catch (err) {
   console.error(String(err));
