@@ -1,0 +1,155 @@
+/**
+ * Types of a parsed pipeline bundle (spec/pipeline-yaml.md).
+ *
+ * Keys keep their YAML spelling (`poll_interval`, `expire_in`, `test_reports`) so a parsed document reads
+ * like the file it came from. Parsing fills defaults (every optional list or map is present, `on` is
+ * `[push]`, `retry` is 0, ...), stringifies scalars where the format wants strings (parameters, variables,
+ * matrix values, command words) and turns every duration into integer milliseconds (fields marked `ms`).
+ */
+import type { BundleError } from './yaml-reader.js';
+
+export type { BundleError } from './yaml-reader.js';
+
+export type GitEvent = 'push' | 'pull_request' | 'tag';
+export type ArtifactWhen = 'on_success' | 'on_failure' | 'always';
+export type UpstreamStatus = 'success' | 'failed' | 'canceled';
+
+export interface ProjectSpec {
+  /** `[a-z0-9][a-z0-9-]{0,62}`: the project's address. */
+  slug: string;
+  name: string;
+  description: string | null;
+}
+
+export interface GitMaterial {
+  url: string;
+  /** Defaults to `main`; a leading `refs/heads/` is removed. */
+  branch: string;
+  /** Webhook events that trigger; defaults to `[push]`, never has duplicates. */
+  on: GitEvent[];
+  /** ms; polling is off when absent. */
+  poll_interval?: number;
+}
+
+export interface UpstreamMaterial {
+  pipeline: string;
+  stage: string;
+  /** Defaults to `success`. */
+  status: UpstreamStatus;
+}
+
+export interface CronMaterial {
+  expression: string;
+}
+
+export type Material = { git: GitMaterial } | { upstream: UpstreamMaterial } | { cron: CronMaterial };
+
+/** Exactly one probe is set. */
+export interface ServiceReady {
+  tcp?: number;
+  http?: string;
+  command?: string[];
+  /** ms */
+  timeout?: number;
+}
+
+export interface ServiceSpec {
+  name: string;
+  command: string[];
+  ready?: ServiceReady;
+}
+
+export interface ArtifactsSpec {
+  paths: string[];
+  /** Defaults to `on_success`. */
+  when: ArtifactWhen;
+  /** ms; kept until the retention policy removes it when absent. */
+  expire_in?: number;
+}
+
+export interface CacheSpec {
+  key: string;
+  paths: string[];
+}
+
+export interface ApprovalSpec {
+  description?: string;
+  /** Distinct approvers needed, >= 1, default 1. */
+  required: number;
+  /** ms; an unanswered gate cancels the run past it. */
+  timeout?: number;
+}
+
+/**
+ * A job. Exactly one of `script` (a build job) and `approval` (a manual gate) is set; a gate carries only
+ * `stage`, `needs` and `approval`.
+ */
+export interface JobSpec {
+  stage: string;
+  script?: string[];
+  approval?: ApprovalSpec;
+  /** Jobs of this or an earlier stage that must succeed first. */
+  needs: string[];
+  variables: Record<string, string>;
+  secrets: string[];
+  services: string[];
+  artifacts?: ArtifactsSpec;
+  cache: CacheSpec[];
+  test_reports: string[];
+  /** Values stringified; absent when the job has no matrix. */
+  matrix?: Record<string, string[]>;
+  /** ms */
+  timeout?: number;
+  /** Automatic re-runs of a failed attempt, 0..10. */
+  retry: number;
+  tags: string[];
+}
+
+export interface PipelineDocument {
+  name: string;
+  materials: Material[];
+  parameters: Record<string, string>;
+  variables: Record<string, string>;
+  stages: string[];
+  services: ServiceSpec[];
+  /** Keyed by job name, in declaration order. */
+  jobs: Record<string, JobSpec>;
+}
+
+/** One pipeline of an applied bundle. */
+export interface BundlePipeline {
+  document: PipelineDocument;
+  /**
+   * The pipeline's own text: its slice of the bundle (comments kept, re-indented to stand alone) in the
+   * JSON variant, the whole file in the multipart variant.
+   */
+  rawYaml: string;
+  /** True when the slice could not stand alone (an alias to an anchor outside it) and was re-serialised. */
+  rawReconstructed: boolean;
+  /** sha256 hex of the document and raw text: equal digests mean re-applying changes nothing. */
+  digest: string;
+}
+
+/**
+ * An upstream material naming a pipeline that is not in the bundle. Not an error: the service decides
+ * whether it names an existing pipeline of the project (see bundle-parse.ts).
+ */
+export interface ExternalUpstream {
+  pipeline: string;
+  upstream: string;
+  path: string;
+}
+
+export interface Bundle {
+  project: ProjectSpec;
+  pipelines: BundlePipeline[];
+  externalUpstreams: ExternalUpstream[];
+  /** Every secret name the jobs reference, sorted, unique. */
+  secretReferences: string[];
+}
+
+export type BundleResult = { ok: true; bundle: Bundle } | { ok: false; errors: BundleError[] };
+
+export type PipelineResult =
+  | { ok: true; pipeline: BundlePipeline; externalUpstreams: ExternalUpstream[] }
+  | { ok: false; errors: BundleError[] };

@@ -1,0 +1,17 @@
+/**
+ * The CI control plane's pure domain: bundle parsing and validation, its JSON Schema, durations, cron,
+ * matrices, material fingerprints and the run state machine. No I/O anywhere below this file.
+ */
+export * from './bundle-parse.js';
+export { ENV_NAME, NAME_MAX, SLUG } from './bundle-rules.js';
+export * from './bundle-schema.js';
+export * from './bundle-serialize.js';
+export type * from './bundle-types.js';
+export * from './cron.js';
+export * from './durations.js';
+export * from './fingerprint.js';
+export * from './matrix.js';
+export * from './run-plan.js';
+export * from './run-state.js';
+export * from './run-types.js';
+export { childPath, MAX_ERRORS } from './yaml-reader.js';

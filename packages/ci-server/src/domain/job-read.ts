@@ -1,0 +1,207 @@
+/**
+ * Reads and checks the `jobs` of a pipeline document: each job's keys, the script/approval split, matrix,
+ * artifacts, caches, services it uses, and then the `needs` graph (existing jobs, this or an earlier stage,
+ * no cycles).
+ */
+
+import {
+  ARTIFACT_WHEN,
+  BUNDLE_KEYS,
+  ENV_HINT,
+  ENV_NAME,
+  GATE_KEYS,
+  NAME_MAX,
+  nameOpts,
+  oneOf,
+  RETRY_MAX,
+} from './bundle-rules.js';
+import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-types.js';
+import { MAX_MATRIX_COMBINATIONS, matrixSize } from './matrix.js';
+import { type Entry, indexPath, type Reader, type YNode } from './yaml-reader.js';
+
+function readMatrix(r: Reader, e: Entry): Record<string, string[]> | null {
+  const entries = r.entries(e.node, e.path, 'names to lists of values');
+  if (!entries) return null;
+  if (entries.length === 0) return r.failNull(e.node, e.path, 'a matrix needs at least one variable');
+  const out: Record<string, string[]> = {};
+  for (const v of entries) {
+    if (!ENV_NAME.test(v.key)) {
+      r.fail(v.keyNode, v.path, `"${v.key}" is not a valid matrix variable: use ${ENV_HINT}`);
+      continue;
+    }
+    const values = r.strList(v.node, v.path, { nonEmpty: true, allowEmpty: true });
+    if (!values) continue;
+    if (new Set(values).size !== values.length) r.fail(v.node, v.path, 'matrix values must be distinct');
+    out[v.key] = values;
+  }
+  if (matrixSize(out) > MAX_MATRIX_COMBINATIONS) {
+    r.fail(
+      e.node,
+      e.path,
+      `the matrix has ${matrixSize(out)} combinations; at most ${MAX_MATRIX_COMBINATIONS} are allowed`,
+    );
+  }
+  return out;
+}
+
+function readArtifacts(r: Reader, e: Entry): ArtifactsSpec | null {
+  const a = r.map(e.node, e.path, BUNDLE_KEYS.artifacts, ['paths']);
+  if (!a?.paths) return null;
+  const paths = r.strList(a.paths.node, a.paths.path, { nonEmpty: true });
+  const out: ArtifactsSpec = { paths: paths ?? [], when: oneOf(r, a.when, ARTIFACT_WHEN, 'on_success') };
+  if (a.expire_in) out.expire_in = r.duration(a.expire_in.node, a.expire_in.path, 1000) ?? undefined;
+  return out;
+}
+
+function readCache(r: Reader, e: Entry): CacheSpec[] {
+  const items = r.seq(e.node, e.path, 'a list of {key, paths}') ?? [];
+  const out: CacheSpec[] = [];
+  items.forEach((item, i) => {
+    const c = r.map(item, indexPath(e.path, i), BUNDLE_KEYS.cache, ['key', 'paths']);
+    if (!c?.key || !c.paths) return;
+    const key = r.str(c.key.node, c.key.path, { max: 512 });
+    const paths = r.strList(c.paths.node, c.paths.path, { nonEmpty: true });
+    if (key !== null && paths !== null) out.push({ key, paths });
+  });
+  return out;
+}
+
+function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
+  const a = r.map(e.node, e.path, BUNDLE_KEYS.approval);
+  if (!a) return null;
+  const out: ApprovalSpec = { required: 1 };
+  if (a.description)
+    out.description = r.str(a.description.node, a.description.path, { allowEmpty: true }) ?? undefined;
+  if (a.required) out.required = r.int(a.required.node, a.required.path, 1, 100) ?? 1;
+  if (a.timeout) out.timeout = r.duration(a.timeout.node, a.timeout.path, 1000) ?? undefined;
+  return out;
+}
+
+export interface JobRead {
+  spec: JobSpec;
+  stageIndex: number;
+  needs: { name: string; node: YNode; path: string }[];
+  keyNode: YNode;
+}
+
+export function readJob(r: Reader, e: Entry, stages: string[], services: Set<string>): JobRead | null {
+  r.str(e.keyNode, e.path, nameOpts);
+  const f = r.map(e.node, e.path, BUNDLE_KEYS.job, ['stage']);
+  if (!f) return null;
+  const stage = f.stage ? r.str(f.stage.node, f.stage.path) : null;
+  const stageIndex = stage === null ? -1 : stages.indexOf(stage);
+  if (stage !== null && stageIndex < 0) {
+    r.fail(f.stage!.node, f.stage!.path, `stage "${stage}" is not declared in stages (${stages.join(', ')})`);
+  }
+  // Key order of the YAML format, so stored documents read like the files.
+  const job: JobSpec = {
+    stage: stage ?? '',
+    script: undefined,
+    approval: undefined,
+    needs: [],
+    variables: {},
+    secrets: [],
+    services: [],
+    artifacts: undefined,
+    cache: [],
+    test_reports: [],
+    matrix: undefined,
+    timeout: undefined,
+    retry: 0,
+    tags: [],
+  };
+  if (f.script && f.approval) {
+    r.fail(
+      f.approval.keyNode,
+      f.approval.path,
+      '"approval" and "script" are exclusive: a job is a build job or a manual gate',
+    );
+  } else if (!f.script && !f.approval) {
+    r.fail(e.node, e.path, 'a job needs "script" (a build job) or "approval" (a manual gate)');
+  }
+  if (f.approval && !f.script) {
+    for (const key of Object.keys(f).filter((k) => !GATE_KEYS.includes(k))) {
+      r.fail(
+        f[key].keyNode,
+        f[key].path,
+        `a manual gate (approval) cannot have "${key}"; only ${GATE_KEYS.join(', ')}`,
+      );
+    }
+  }
+  if (f.script)
+    job.script = r.strList(f.script.node, f.script.path, { allowScalar: true, nonEmpty: true }) ?? [];
+  if (f.approval) job.approval = readApproval(r, f.approval) ?? { required: 1 };
+  const needs: JobRead['needs'] = [];
+  if (f.needs) {
+    const names = r.strList(f.needs.node, f.needs.path) ?? [];
+    for (const [i, name] of names.entries())
+      needs.push({ name, node: r.item(f.needs.node, i), path: indexPath(f.needs.path, i) });
+    job.needs = [...new Set(names)];
+  }
+  if (f.variables) job.variables = r.strMap(f.variables.node, f.variables.path, ENV_NAME, ENV_HINT) ?? {};
+  if (f.secrets) {
+    job.secrets =
+      r.strList(f.secrets.node, f.secrets.path, {
+        max: NAME_MAX,
+        pattern: ENV_NAME,
+        patternHint: ENV_HINT,
+      }) ?? [];
+  }
+  if (f.services) {
+    const names = r.strList(f.services.node, f.services.path) ?? [];
+    names.forEach((name, i) => {
+      if (!services.has(name)) {
+        const known = services.size ? [...services].join(', ') : 'none declared';
+        r.fail(
+          r.item(f.services!.node, i),
+          indexPath(f.services!.path, i),
+          `service "${name}" is not declared in services (${known})`,
+        );
+      }
+    });
+    job.services = names;
+  }
+  if (f.artifacts) job.artifacts = readArtifacts(r, f.artifacts) ?? undefined;
+  if (f.cache) job.cache = readCache(r, f.cache);
+  if (f.test_reports) job.test_reports = r.strList(f.test_reports.node, f.test_reports.path) ?? [];
+  if (f.matrix) job.matrix = readMatrix(r, f.matrix) ?? undefined;
+  if (f.timeout) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
+  if (f.retry) job.retry = r.int(f.retry.node, f.retry.path, 0, RETRY_MAX) ?? 0;
+  if (f.tags) job.tags = r.strList(f.tags.node, f.tags.path) ?? [];
+  return { spec: JSON.parse(JSON.stringify(job)) as JobSpec, stageIndex, needs, keyNode: e.keyNode };
+}
+
+/** `needs`: existing jobs, of this or an earlier stage, not itself, and no cycles. */
+export function checkNeeds(r: Reader, jobs: Map<string, JobRead>): void {
+  for (const [name, job] of jobs) {
+    for (const need of job.needs) {
+      const target = jobs.get(need.name);
+      if (need.name === name) r.fail(need.node, need.path, `job "${name}" cannot need itself`);
+      else if (!target) r.fail(need.node, need.path, `needs unknown job "${need.name}"`);
+      else if (target.stageIndex > job.stageIndex && job.stageIndex >= 0) {
+        r.fail(
+          need.node,
+          need.path,
+          `needs "${need.name}" of the later stage "${target.spec.stage}"; only jobs of this or an earlier stage can be needed`,
+        );
+      }
+    }
+  }
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (name: string): void => {
+    state.set(name, 'visiting');
+    stack.push(name);
+    for (const need of jobs.get(name)!.needs) {
+      if (need.name === name || !jobs.has(need.name)) continue;
+      const s = state.get(need.name);
+      if (s === 'visiting') {
+        const cycle = [...stack.slice(stack.indexOf(need.name)), need.name].join(' -> ');
+        r.fail(need.node, need.path, `needs form a cycle: ${cycle}`);
+      } else if (s === undefined) visit(need.name);
+    }
+    stack.pop();
+    state.set(name, 'done');
+  };
+  for (const name of jobs.keys()) if (!state.has(name)) visit(name);
+}

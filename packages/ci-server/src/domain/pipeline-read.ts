@@ -1,0 +1,203 @@
+/**
+ * Reads and validates ONE pipeline document (spec/pipeline-yaml.md, "A pipeline document") from a YAML
+ * node: shape, unknown keys, names, materials, parameters, variables, stages, services, then its jobs
+ * (job-read.ts). Checks that span pipelines (unique names, upstream materials) live in bundle-parse.ts.
+ */
+
+import {
+  BUNDLE_KEYS,
+  ENV_HINT,
+  ENV_NAME,
+  GIT_EVENTS,
+  nameOpts,
+  oneOf,
+  SERVICE_NAME,
+  UPSTREAM_STATUS,
+} from './bundle-rules.js';
+import type {
+  GitMaterial,
+  Material,
+  PipelineDocument,
+  ServiceReady,
+  ServiceSpec,
+  UpstreamMaterial,
+} from './bundle-types.js';
+import { validateCron } from './cron.js';
+import { normaliseBranch, normaliseGitUrl } from './fingerprint.js';
+import { checkNeeds, type JobRead, readJob } from './job-read.js';
+import { indexPath, type Reader, type YNode } from './yaml-reader.js';
+
+export interface UpstreamRef {
+  material: UpstreamMaterial;
+  path: string;
+  node: YNode;
+  stageNode: YNode;
+}
+
+export interface ReadPipeline {
+  document: PipelineDocument;
+  nameNode: YNode;
+  upstreams: UpstreamRef[];
+}
+
+function readMaterial(
+  r: Reader,
+  raw: YNode,
+  path: string,
+  self: string,
+  ups: UpstreamRef[],
+): Material | null {
+  const m = r.map(raw, path, BUNDLE_KEYS.material);
+  if (!m) return null;
+  const kinds = Object.keys(m);
+  if (kinds.length !== 1) {
+    return r.failNull(raw, path, `a material has exactly one of git, upstream, cron (found ${kinds.length})`);
+  }
+  if (m.git) {
+    const g = r.map(m.git.node, m.git.path, BUNDLE_KEYS.git, ['url']);
+    if (!g) return null;
+    const url = g.url ? r.str(g.url.node, g.url.path, { max: 2048 }) : null;
+    const branch = g.branch ? r.str(g.branch.node, g.branch.path, { max: 255 }) : 'main';
+    const git: GitMaterial = { url: url ?? '', branch: normaliseBranch(branch ?? 'main'), on: ['push'] };
+    if (g.on) {
+      const events = r.strList(g.on.node, g.on.path, { allowScalar: true }) ?? [];
+      events.forEach((ev, i) => {
+        if (!(GIT_EVENTS as readonly string[]).includes(ev)) {
+          r.fail(
+            r.item(g.on!.node, i),
+            indexPath(g.on!.path, i),
+            `"${ev}" must be one of ${GIT_EVENTS.join(', ')}`,
+          );
+        }
+      });
+      git.on = GIT_EVENTS.filter((ev) => events.includes(ev));
+    }
+    if (g.poll_interval) {
+      const ms = r.duration(g.poll_interval.node, g.poll_interval.path, 1000);
+      if (ms !== null) git.poll_interval = ms;
+    }
+    return { git };
+  }
+  if (m.upstream) {
+    const u = r.map(m.upstream.node, m.upstream.path, BUNDLE_KEYS.upstream, ['pipeline', 'stage']);
+    if (!u?.pipeline || !u.stage) return null;
+    const pipeline = r.str(u.pipeline.node, u.pipeline.path, nameOpts);
+    const stage = r.str(u.stage.node, u.stage.path, nameOpts);
+    const status = oneOf(r, u.status, UPSTREAM_STATUS, 'success');
+    if (pipeline === null || stage === null) return null;
+    if (pipeline === self)
+      return r.failNull(u.pipeline.node, u.pipeline.path, 'a pipeline cannot be its own upstream');
+    const upstream: UpstreamMaterial = { pipeline, stage, status };
+    ups.push({ material: upstream, path: u.pipeline.path, node: u.pipeline.node, stageNode: u.stage.node });
+    return { upstream };
+  }
+  const c = r.map(m.cron!.node, m.cron!.path, BUNDLE_KEYS.cron, ['expression']);
+  if (!c?.expression) return null;
+  const expression = r.str(c.expression.node, c.expression.path);
+  if (expression === null) return null;
+  const problem = validateCron(expression);
+  if (problem) return r.failNull(c.expression.node, c.expression.path, problem);
+  return { cron: { expression: expression.trim() } };
+}
+
+function readService(r: Reader, raw: YNode, path: string): ServiceSpec | null {
+  const s = r.map(raw, path, BUNDLE_KEYS.service, ['name', 'command']);
+  if (!s?.name || !s.command) return null;
+  const name = r.str(s.name.node, s.name.path, {
+    pattern: SERVICE_NAME,
+    patternHint: 'letters, digits, _ . - (at most 63, starting with a letter or digit)',
+  });
+  const command = r.strList(s.command.node, s.command.path, { nonEmpty: true });
+  if (name === null || command === null) return null;
+  const service: ServiceSpec = { name, command };
+  if (s.ready) {
+    const rd = r.map(s.ready.node, s.ready.path, BUNDLE_KEYS.ready);
+    if (!rd) return null;
+    const ready: ServiceReady = {};
+    const probes = (['tcp', 'http', 'command'] as const).filter((k) => rd[k]);
+    if (probes.length !== 1) {
+      r.fail(
+        s.ready.node,
+        s.ready.path,
+        `ready needs exactly one of tcp, http, command (found ${probes.length})`,
+      );
+    }
+    if (rd.tcp) ready.tcp = r.int(rd.tcp.node, rd.tcp.path, 1, 65535) ?? undefined;
+    if (rd.http) {
+      const url = r.str(rd.http.node, rd.http.path, {
+        pattern: /^https?:\/\/\S+$/,
+        patternHint: 'an http:// or https:// URL',
+      });
+      if (url !== null) ready.http = url;
+    }
+    if (rd.command)
+      ready.command = r.strList(rd.command.node, rd.command.path, { nonEmpty: true }) ?? undefined;
+    if (rd.timeout) ready.timeout = r.duration(rd.timeout.node, rd.timeout.path, 1000) ?? undefined;
+    service.ready = JSON.parse(JSON.stringify(ready)) as ServiceReady;
+  }
+  return service;
+}
+
+export function readPipeline(r: Reader, raw: YNode, path: string): ReadPipeline | null {
+  const p = r.map(raw, path, BUNDLE_KEYS.pipeline, ['name', 'stages', 'jobs']);
+  if (!p) return null;
+  const name = p.name ? (r.str(p.name.node, p.name.path, nameOpts) ?? '') : '';
+  const doc: PipelineDocument = {
+    name,
+    materials: [],
+    parameters: {},
+    variables: {},
+    stages: [],
+    services: [],
+    jobs: {},
+  };
+  const upstreams: UpstreamRef[] = [];
+  if (p.materials) {
+    const seen = new Map<string, number>();
+    (r.seq(p.materials.node, p.materials.path, 'a list of materials') ?? []).forEach((item, i) => {
+      const mPath = indexPath(p.materials!.path, i);
+      const m = readMaterial(r, item, mPath, name, upstreams);
+      if (!m) return;
+      const identity =
+        'git' in m ? JSON.stringify([normaliseGitUrl(m.git.url), m.git.branch]) : JSON.stringify(m);
+      if (seen.has(identity)) r.fail(item, mPath, `duplicate of materials[${seen.get(identity)}]`);
+      else seen.set(identity, i);
+      doc.materials.push(m);
+    });
+  }
+  if (p.parameters) doc.parameters = r.strMap(p.parameters.node, p.parameters.path, ENV_NAME, ENV_HINT) ?? {};
+  if (p.variables) doc.variables = r.strMap(p.variables.node, p.variables.path, ENV_NAME, ENV_HINT) ?? {};
+  if (p.stages) {
+    const items = r.seq(p.stages.node, p.stages.path, 'a non-empty list of stage names') ?? [];
+    if (items.length === 0) r.fail(p.stages.node, p.stages.path, 'must list at least one stage');
+    items.forEach((item, i) => {
+      const s = r.str(item, indexPath(p.stages!.path, i), nameOpts);
+      if (s === null) return;
+      if (doc.stages.includes(s)) r.fail(item, indexPath(p.stages!.path, i), `stage "${s}" is listed twice`);
+      else doc.stages.push(s);
+    });
+  }
+  if (p.services) {
+    (r.seq(p.services.node, p.services.path, 'a list of services') ?? []).forEach((item, i) => {
+      const s = readService(r, item, indexPath(p.services!.path, i));
+      if (!s) return;
+      if (doc.services.some((x) => x.name === s.name)) {
+        r.fail(item, indexPath(p.services!.path, i), `service "${s.name}" is declared twice`);
+      } else doc.services.push(s);
+    });
+  }
+  const jobs = new Map<string, JobRead>();
+  if (p.jobs) {
+    const entries = r.entries(p.jobs.node, p.jobs.path, 'job names to jobs') ?? [];
+    if (entries.length === 0 && r.resolve(p.jobs.node))
+      r.fail(p.jobs.node, p.jobs.path, 'must declare at least one job');
+    const services = new Set(doc.services.map((s) => s.name));
+    for (const e of entries) {
+      const job = readJob(r, e, doc.stages, services);
+      if (job) jobs.set(e.key, job);
+    }
+    checkNeeds(r, jobs);
+    for (const [jobName, job] of jobs) doc.jobs[jobName] = job.spec;
+  }
+  return { document: doc, nameNode: p.name?.node, upstreams };
+}
