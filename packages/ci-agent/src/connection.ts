@@ -2,7 +2,13 @@
 // server asked for. When the server cannot be reached (or the session is lost) the agent says so plainly
 // and retries with capped exponential backoff and jitter.
 import { hostname } from 'node:os';
-import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
+import {
+  AGENT_SESSION_HEADER,
+  type AgentMessageSchema,
+  AgentService,
+  type ServerMessage,
+} from '@app/ci-proto';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { AgentSettings } from './config.js';
@@ -13,6 +19,7 @@ export interface ConnectionEvents {
   onRegistered?(info: { agentId: string; sessionId: string }): void;
   onUnreachable?(info: { attempt: number; retryInMs: number; reason: string }): void;
   onRejected?(info: { attempt: number; retryInMs: number; reason: string }): void;
+  onServerMessage?(message: ServerMessage): void;
 }
 
 export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000): number {
@@ -32,6 +39,22 @@ export class AgentConnection {
   ) {
     this.client = createClient(AgentService, createGrpcTransport({ baseUrl: settings.serverUrl }));
   }
+
+  /** The outbound half of the session stream: a heartbeat now and then every `intervalMs` until stopped. */
+  private async *heartbeats(intervalMs: number): AsyncGenerator<MessageInitShape<typeof AgentMessageSchema>> {
+    while (!this.stopped) {
+      yield {
+        kind: {
+          case: 'heartbeat',
+          value: { runningJobIds: this.runningJobIds(), freeSlots: this.settings.capacity },
+        },
+      };
+      await this.sleep(intervalMs);
+    }
+  }
+
+  /** Job runs in progress, reported on every heartbeat; the executor replaces this. */
+  runningJobIds: () => string[] = () => [];
 
   private sleep(ms: number): Promise<void> {
     return new Promise((done) => {
@@ -61,14 +84,15 @@ export class AgentConnection {
         attempt = 0;
         this.sessionId = reg.sessionId;
         this.events.onRegistered?.({ agentId: reg.agentId, sessionId: reg.sessionId });
-        while (!this.stopped) {
-          await this.sleep(reg.heartbeatIntervalMs || 10_000);
+        const interval = reg.heartbeatIntervalMs || 10_000;
+        const stream = this.client.session(this.heartbeats(interval), {
+          headers: { [AGENT_SESSION_HEADER]: reg.sessionId },
+        });
+        for await (const message of stream) {
           if (this.stopped) break;
-          await this.client.heartbeat(
-            { runningJobIds: [] },
-            { headers: { [AGENT_SESSION_HEADER]: reg.sessionId }, timeoutMs: 10_000 },
-          );
+          this.events.onServerMessage?.(message);
         }
+        if (!this.stopped) throw new ConnectError('the control plane closed the session', Code.Unavailable);
       } catch (err) {
         if (this.stopped) break;
         const ce = ConnectError.from(err);

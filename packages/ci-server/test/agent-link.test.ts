@@ -14,7 +14,10 @@ describe('agent registration over gRPC', () => {
         CI_AGENT_NAME: name,
         CI_AGENT_TAGS: 'linux, x64',
       });
-    const good = new AgentConnection(settings('test-agent-token', 'good'));
+    const acks: string[] = [];
+    const good = new AgentConnection(settings('test-agent-token', 'good'), {
+      onServerMessage: (m) => acks.push(m.kind.case ?? ''),
+    });
     const rejections: string[] = [];
     const bad = new AgentConnection(settings('wrong', 'bad'), {
       onRejected: ({ reason }) => rejections.push(reason),
@@ -28,6 +31,9 @@ describe('agent registration over gRPC', () => {
       expect(agent.name).toBe('good');
       expect(agent.tags).toEqual(['linux', 'x64']);
       expect(rejections[0]).toMatch(/invalid agent registration token/);
+      // The session stream is up: the first heartbeat is answered over it.
+      await waitFor(async () => acks.includes('heartbeatAck'), { what: 'heartbeat ack' });
+      expect(server.agents.list()[0].outbound).toBeDefined();
     } finally {
       good.stop();
       bad.stop();

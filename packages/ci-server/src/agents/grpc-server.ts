@@ -1,12 +1,16 @@
 // The agent protocol endpoint: ConnectRPC speaking gRPC over cleartext HTTP/2 on CI_GRPC_PORT.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
+import { AGENT_SESSION_HEADER, AgentService, type ServerMessageSchema } from '@app/ci-proto';
 import { safeEqual } from '@app/kit';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry } from './registry.js';
 
 export const HEARTBEAT_INTERVAL_MS = 10_000;
+/** Three missed heartbeats. */
+export const LEASE_MS = 3 * HEARTBEAT_INTERVAL_MS;
 
 export interface AgentServiceDeps {
   registry: AgentRegistry;
@@ -33,15 +37,35 @@ export function agentRoutes(deps: AgentServiceDeps) {
           version: req.version,
           hostname: req.hostname,
         });
-        return { agentId: agent.id, sessionId: agent.sessionId, heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS };
+        return {
+          agentId: agent.id,
+          sessionId: agent.sessionId,
+          heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+          leaseMs: LEASE_MS,
+        };
       },
-      async heartbeat(req, ctx) {
-        const agent = deps.registry.touch(
-          ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '',
-          req.runningJobIds,
-        );
+      async *session(requests, ctx) {
+        const agent = deps.registry.bySessionId(ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '');
         if (!agent) throw new ConnectError('unknown agent session; register again', Code.Unauthenticated);
-        return { cancelJobIds: [] };
+        const outbound = new AsyncQueue<MessageInitShape<typeof ServerMessageSchema>>();
+        deps.registry.attach(agent.sessionId, outbound);
+        // Inbound messages are read concurrently with the outbound stream.
+        const reading = (async () => {
+          try {
+            for await (const msg of requests) {
+              if (msg.kind.case === 'heartbeat') {
+                deps.registry.touch(agent.sessionId, msg.kind.value.runningJobIds);
+                outbound.push({ kind: { case: 'heartbeatAck', value: { cancelJobIds: [] } } });
+              }
+            }
+          } finally {
+            deps.registry.detach(agent.sessionId, outbound);
+            outbound.close();
+          }
+        })();
+        ctx.signal.addEventListener('abort', () => outbound.close());
+        yield* outbound;
+        await reading.catch(() => {});
       },
     });
 }

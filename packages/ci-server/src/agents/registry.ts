@@ -13,6 +13,8 @@ export interface ConnectedAgent {
   registeredAt: Date;
   lastSeenAt: Date;
   runningJobIds: string[];
+  /** Set while the agent holds its session stream open. */
+  outbound?: { push(message: unknown): void };
 }
 
 export class AgentRegistry {
@@ -44,6 +46,21 @@ export class AgentRegistry {
     agent.lastSeenAt = new Date();
     agent.runningJobIds = runningJobIds;
     return agent;
+  }
+
+  bySessionId(sessionId: string): ConnectedAgent | undefined {
+    return this.bySession.get(sessionId);
+  }
+
+  /** The outbound half of the agent's session stream: what the server pushes to it. */
+  attach(sessionId: string, outbound: { push(message: unknown): void }): void {
+    const agent = this.bySession.get(sessionId);
+    if (agent) agent.outbound = outbound;
+  }
+
+  detach(sessionId: string, outbound: unknown): void {
+    const agent = this.bySession.get(sessionId);
+    if (agent && agent.outbound === outbound) agent.outbound = undefined;
   }
 
   list(): ConnectedAgent[] {
