@@ -11,6 +11,11 @@ async function main() {
   for (const line of server.announcements) log.warn(line);
   if (!settings.authEnabled)
     log.warn('CI_AUTH_ENABLED=false: every /api/v1 route is open to anyone who can reach it');
+  // Signals are handled before listening, so a SIGTERM during start-up still drains.
+  installGracefulShutdown(server.app, {
+    onClose: [() => server.close()],
+    log: (m) => log.info(m),
+  });
   const ports = await server.listen();
   log.info(
     {
@@ -20,10 +25,6 @@ async function main() {
     },
     'CI control plane listening',
   );
-  installGracefulShutdown(server.app, {
-    onClose: [() => server.close()],
-    log: (m) => log.info(m),
-  });
 }
 
 main().catch((err) => {
