@@ -1,7 +1,11 @@
 // Vitest global setup: one real PostgreSQL, MariaDB and Redis for the whole run, handed to tests through
 // `inject('services')`, and stopped when the run ends (also when tests fail).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { type RunningServer, startMariadb, startPostgres, startRedis } from './servers.js';
+import { TEST_TMP_ROOT_ENV } from './temp.js';
 
 export interface TestServices {
   postgresUrl: string;
@@ -16,9 +20,13 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // Every tempDir() of this run goes under one root, removed when the run ends.
+  const tmpRoot = mkdtempSync(join(tmpdir(), 'vitest-run-'));
+  process.env[TEST_TMP_ROOT_ENV] = tmpRoot;
   const started: RunningServer[] = [];
   const stopAll = async () => {
     await Promise.allSettled(started.map((s) => s.stop()));
+    rmSync(tmpRoot, { recursive: true, force: true });
   };
   const track = <T extends RunningServer>(server: T): T => {
     started.push(server);

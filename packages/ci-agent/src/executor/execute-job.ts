@@ -1,0 +1,360 @@
+// The agent-side execution of one job run attempt, end to end and independent of the network:
+// workspace → checkout → cache restore → services → script (masked log) → services stop → artifacts and
+// test reports → cache save → workspace removal, producing a JobResult. Cancellation and the job's timeout
+// reach every phase (git, readiness waits and the script are killed with their process groups). The
+// executor also tracks running jobs for graceful drain: drain() refuses new jobs and waits for the rest.
+import { join } from 'node:path';
+import type { JobAssignment } from '../job-spec.js';
+import {
+  type ArtifactUploader,
+  type CollectedArtifact,
+  collectArtifacts,
+  shouldCollectArtifacts,
+  uploadArtifacts,
+} from './artifacts.js';
+import { type CacheContext, restoreCaches, saveCaches } from './cache.js';
+import { type CacheStore, LocalCacheStore } from './cache-store.js';
+import { checkout } from './checkout.js';
+import { buildJobEnv, hostEnv } from './environment.js';
+import { collectTestReports, type TestReport } from './junit.js';
+import { JobLog, type LogSink } from './log.js';
+import { Masker } from './masking.js';
+import { formatDuration, type ScriptResult, type ScriptRun, startScript } from './runner.js';
+import { type ServiceEventSink, ServiceGroup } from './services.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+
+export type JobStatus = 'success' | 'failed' | 'canceled';
+
+export type JobPhase =
+  | 'checkout'
+  | 'cache_restore'
+  | 'services'
+  | 'script'
+  | 'artifacts'
+  | 'test_reports'
+  | 'cache_save'
+  | 'cleanup';
+
+export interface JobResult {
+  status: JobStatus;
+  /** The script's exit code; null when the script never ran. */
+  exit_code: number | null;
+  /** Why the job did not succeed (masked). */
+  error?: string;
+  test_report?: TestReport;
+  /** Artifacts collected (and uploaded, when an uploader is configured). */
+  artifacts: CollectedArtifact[];
+  /** The commit checked out. */
+  commit?: string;
+  /** The last log `seq` emitted. */
+  log_lines: number;
+  started_at: string;
+  finished_at: string;
+}
+
+export interface ExecutorOptions {
+  /** CI_AGENT_WORKDIR: workspaces live in `<workdir>/jobs`, the local cache in `<workdir>/cache`. */
+  workdir: string;
+  cacheStore?: CacheStore;
+  /** Default uploader; a job may bring its own. Without any, artifacts are collected but not uploaded. */
+  artifactUploader?: ArtifactUploader;
+  /** Keep the workspace of a failed job for inspection (it is still wiped when the same attempt reruns). */
+  keepFailedWorkspaces?: boolean;
+  /** SIGTERM → SIGKILL grace for the script's process group; default 10 s. */
+  killGraceMs?: number;
+  /** SIGTERM → SIGKILL grace for services; default 5 s. */
+  serviceKillGraceMs?: number;
+  /** The agent environment passed through to jobs; default the allow-list of hostEnv(). */
+  baseEnv?: Record<string, string>;
+  /** Longest log line before it is split; default 64 Ki characters. */
+  maxLineChars?: number;
+}
+
+export interface JobCallbacks {
+  onLog: LogSink;
+  onServiceEvent?: ServiceEventSink;
+  onPhase?: (phase: JobPhase) => void;
+  artifactUploader?: ArtifactUploader;
+}
+
+export interface RunningJob {
+  jobRunId: string;
+  attempt: number;
+  result: Promise<JobResult>;
+  /** Requests cancellation; the result settles with status `canceled` once everything is stopped. */
+  cancel(reason?: string): void;
+}
+
+export class ExecutorDrainingError extends Error {
+  override name = 'ExecutorDrainingError';
+  constructor() {
+    super('the agent is draining and accepts no new jobs');
+  }
+}
+
+type StopCause = { kind: 'cancel' | 'timeout'; reason: string };
+
+export class JobExecutor {
+  private readonly jobs = new Map<string, RunningJob>();
+  private draining = false;
+  readonly cacheStore: CacheStore;
+
+  constructor(private readonly opts: ExecutorOptions) {
+    this.cacheStore = opts.cacheStore ?? new LocalCacheStore(join(opts.workdir, 'cache'));
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** `<jobRunId>` of every job still running (for heartbeats). */
+  get runningJobIds(): string[] {
+    return [...this.jobs.values()].map((j) => j.jobRunId);
+  }
+
+  start(job: JobAssignment, callbacks: JobCallbacks): RunningJob {
+    if (this.draining) throw new ExecutorDrainingError();
+    const id = `${job.jobRunId}-${job.attempt}`;
+    if (this.jobs.has(id))
+      throw new Error(`job run ${job.jobRunId} attempt ${job.attempt} is already running`);
+    const abort = new AbortController();
+    const running: RunningJob = {
+      jobRunId: job.jobRunId,
+      attempt: job.attempt,
+      result: undefined as unknown as Promise<JobResult>,
+      cancel: (reason = 'canceled') => {
+        if (!abort.signal.aborted) abort.abort({ kind: 'cancel', reason } satisfies StopCause);
+      },
+    };
+    running.result = this.run(job, callbacks, abort).finally(() => this.jobs.delete(id));
+    this.jobs.set(id, running);
+    return running;
+  }
+
+  /** Cancels every running attempt of a job run; false when none runs here. */
+  cancel(jobRunId: string, reason?: string): boolean {
+    let found = false;
+    for (const j of this.jobs.values()) {
+      if (j.jobRunId === jobRunId) {
+        j.cancel(reason);
+        found = true;
+      }
+    }
+    return found;
+  }
+
+  /** Refuses new jobs from now on and resolves when the running ones have finished. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    await Promise.allSettled([...this.jobs.values()].map((j) => j.result));
+  }
+
+  private async run(job: JobAssignment, cb: JobCallbacks, abort: AbortController): Promise<JobResult> {
+    const started = new Date();
+    const signal = abort.signal;
+    const secretValues = Object.values(job.secrets ?? {});
+    const urlPassword = safeUrlPassword(job.git.url);
+    if (urlPassword) secretValues.push(urlPassword);
+    const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars);
+    const phase = (p: JobPhase) => {
+      try {
+        cb.onPhase?.(p);
+      } catch {
+        // Progress reporting must not break the job.
+      }
+    };
+
+    const timer =
+      job.timeoutMs !== undefined && job.timeoutMs > 0
+        ? setTimeout(() => {
+            const cause: StopCause = {
+              kind: 'timeout',
+              reason: `timed out after ${formatDuration(job.timeoutMs!)}`,
+            };
+            if (!signal.aborted) abort.abort(cause);
+          }, job.timeoutMs)
+        : undefined;
+    const stopCause = () => (signal.aborted ? (signal.reason as StopCause) : undefined);
+
+    let ws: Workspace | undefined;
+    let services: ServiceGroup | undefined;
+    let script: ScriptResult | undefined;
+    let checkedOut = false;
+    let commit: string | undefined;
+    let error: string | undefined;
+    let testReport: TestReport | undefined;
+    let artifacts: CollectedArtifact[] = [];
+    let status: JobStatus = 'failed';
+
+    try {
+      log.note(`job ${job.jobName} (run ${job.runCounter}, attempt ${job.attempt}) of ${job.pipelineName}`);
+      ws = createWorkspace(this.opts.workdir, job.jobRunId, job.attempt);
+      const { env, rejected } = buildJobEnv(job, ws, this.opts.baseEnv ?? hostEnv());
+      for (const r of rejected) log.error(`${r} cannot be exported (invalid name or NUL byte); skipped`);
+
+      phase('checkout');
+      const co = await checkout({
+        url: job.git.url,
+        revision: job.git.revision,
+        branch: job.git.branch,
+        dir: ws.checkout,
+        env: this.opts.baseEnv ?? hostEnv(),
+        signal,
+        note: (t) => log.note(t),
+      });
+      checkedOut = true;
+      commit = co.commit;
+      if (!env.CI_COMMIT_SHA) env.CI_COMMIT_SHA = commit;
+
+      const cacheCtx: CacheContext = {
+        store: this.cacheStore,
+        project: job.projectSlug,
+        checkout: ws.checkout,
+        stagingDir: ws.meta,
+        note: (t) => log.note(t),
+        warn: (t) => log.error(t),
+      };
+      let restored: Awaited<ReturnType<typeof restoreCaches>> = [];
+      if (job.cache.length > 0 && !signal.aborted) {
+        phase('cache_restore');
+        restored = await restoreCaches(job.cache, cacheCtx);
+      }
+
+      if (job.services.length > 0 && !signal.aborted) {
+        phase('services');
+        services = new ServiceGroup({
+          services: job.services,
+          cwd: ws.checkout,
+          env,
+          log,
+          onEvent: cb.onServiceEvent,
+          killGraceMs: this.opts.serviceKillGraceMs,
+        });
+        const failure = await services.start(signal);
+        if (failure && !signal.aborted) error = failure;
+      }
+
+      if (!error && !signal.aborted) {
+        phase('script');
+        script = await this.runScript(job, env, ws, log, abort);
+        if (script.exitCode !== 0 && !stopCause()) error = script.summary;
+      }
+
+      // Stop services before collecting outputs: a service flushing files on SIGTERM has them in place.
+      await services?.stopAll();
+      services = undefined;
+
+      const cause = stopCause();
+      if (cause?.kind === 'timeout') error = cause.reason;
+      const succeeded = !cause && !error && script?.exitCode === 0;
+
+      if (checkedOut && cause?.kind !== 'cancel') {
+        const uploader = cb.artifactUploader ?? this.opts.artifactUploader;
+        if (job.artifacts && shouldCollectArtifacts(job.artifacts.when, succeeded)) {
+          phase('artifacts');
+          const collected = await collectArtifacts(ws.checkout, job.artifacts.paths);
+          for (const w of collected.warnings) log.error(w);
+          try {
+            artifacts = uploader ? await uploadArtifacts(collected.artifacts, uploader) : collected.artifacts;
+            if (artifacts.length)
+              log.note(`${artifacts.length} artifact file(s) ${uploader ? 'uploaded' : 'collected'}`);
+          } catch (err) {
+            const message = err instanceof Error ? err.message : String(err);
+            log.error(message);
+            if (!error) error = message;
+          }
+        }
+        if (job.testReports.length > 0) {
+          phase('test_reports');
+          testReport = await collectTestReports(ws.checkout, job.testReports);
+          if (testReport) {
+            log.note(
+              `test report: ${testReport.tests} tests, ${testReport.failures} failures, ${testReport.errors} errors, ${testReport.skipped} skipped`,
+            );
+            for (const u of testReport.unreadable ?? [])
+              log.error(`test report ${u.file} is unreadable: ${u.error}`);
+          } else log.error(`no test report matches ${job.testReports.join(', ')}`);
+        }
+        if (succeeded && !error && job.cache.length > 0 && !signal.aborted) {
+          phase('cache_save');
+          await saveCaches(job.cache, restored, cacheCtx);
+        }
+      }
+
+      const finalCause = stopCause();
+      if (finalCause?.kind === 'cancel') {
+        status = 'canceled';
+        error = finalCause.reason;
+      } else {
+        if (finalCause?.kind === 'timeout' && !error) error = finalCause.reason;
+        status = error ? 'failed' : 'success';
+      }
+    } catch (err) {
+      const cause = stopCause();
+      if (cause?.kind === 'cancel') {
+        status = 'canceled';
+        error = cause.reason;
+      } else {
+        status = 'failed';
+        error = cause?.kind === 'timeout' ? cause.reason : err instanceof Error ? err.message : String(err);
+        log.error(error);
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      await services?.stopAll().catch(() => undefined);
+    }
+
+    phase('cleanup');
+    if (ws && !(status === 'failed' && this.opts.keepFailedWorkspaces)) {
+      await ws.remove().catch((err) => log.error(`could not remove the workspace: ${String(err)}`));
+    } else if (ws) log.note(`workspace kept at ${ws.root}`);
+    log.note(status === 'success' ? 'job succeeded' : `job ${status}${error ? `: ${error}` : ''}`);
+
+    const result: JobResult = {
+      status,
+      exit_code: script ? script.exitCode : null,
+      artifacts,
+      log_lines: 0,
+      started_at: started.toISOString(),
+      finished_at: new Date().toISOString(),
+    };
+    if (error) result.error = log.masker.mask(error);
+    if (testReport) result.test_report = testReport;
+    if (commit) result.commit = commit;
+    result.log_lines = log.lines;
+    return result;
+  }
+
+  private runScript(
+    job: JobAssignment,
+    env: Record<string, string>,
+    ws: Workspace,
+    log: JobLog,
+    abort: AbortController,
+  ): Promise<ScriptResult> {
+    const run: ScriptRun = startScript({
+      script: job.script,
+      cwd: ws.checkout,
+      env,
+      scriptPath: join(ws.meta, 'script.sh'),
+      log,
+      killGraceMs: this.opts.killGraceMs,
+    });
+    const onAbort = () => {
+      const cause = abort.signal.reason as StopCause;
+      run.stop(cause.kind, cause.reason);
+    };
+    if (abort.signal.aborted) onAbort();
+    else abort.signal.addEventListener('abort', onAbort, { once: true });
+    return run.result.finally(() => abort.signal.removeEventListener('abort', onAbort));
+  }
+}
+
+function safeUrlPassword(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+// The job's log as it leaves the executor: every line is masked, numbered with a per-job increasing `seq`
+// and handed to the LogSink (the connection layer batches and ships them). Process output enters through
+// `stream()`, which splits it into bounded lines; the agent's own notes enter through `note()`/`error()`.
+import type { Readable } from 'node:stream';
+import { LineSplitter, MAX_LINE_CHARS } from './lines.js';
+import type { Masker } from './masking.js';
+
+export type LogStream = 'stdout' | 'stderr';
+
+export interface LogLine {
+  /** 1, 2, 3, ... within one job run attempt. */
+  seq: number;
+  stream: LogStream;
+  text: string;
+  /** RFC 3339 timestamp of when the agent read the line. */
+  at: string;
+}
+
+export type LogSink = (line: LogLine) => void;
+
+/** Prefix of lines written by the agent itself rather than by the job's processes. */
+export const AGENT_PREFIX = '[ci] ';
+
+export class JobLog {
+  private seq = 0;
+
+  constructor(
+    private readonly sink: LogSink,
+    readonly masker: Masker,
+    private readonly maxLineChars = MAX_LINE_CHARS,
+  ) {}
+
+  /** Number of lines emitted so far (the last `seq`). */
+  get lines(): number {
+    return this.seq;
+  }
+
+  write(stream: LogStream, text: string): void {
+    this.seq += 1;
+    const line: LogLine = {
+      seq: this.seq,
+      stream,
+      text: this.masker.mask(text),
+      at: new Date().toISOString(),
+    };
+    try {
+      this.sink(line);
+    } catch {
+      // A failing sink must not take the job down; the connection layer reports its own errors.
+    }
+  }
+
+  note(text: string): void {
+    for (const l of text.split('\n')) this.write('stdout', AGENT_PREFIX + l);
+  }
+
+  error(text: string): void {
+    for (const l of text.split('\n')) this.write('stderr', AGENT_PREFIX + l);
+  }
+
+  /** A line splitter feeding this log; long lines are cut where no secret straddles the cut. */
+  splitter(stream: LogStream, prefix = ''): LineSplitter {
+    return new LineSplitter(
+      (l) => this.write(stream, prefix + l),
+      this.maxLineChars,
+      (text, limit) => this.masker.safeCut(text, limit),
+    );
+  }
+
+  /** Pipes a process stream into the log; resolves when the stream ends (or errors). */
+  follow(source: Readable, stream: LogStream, prefix = ''): Promise<void> {
+    const lines = this.splitter(stream, prefix);
+    source.setEncoding('utf8');
+    source.on('data', (chunk: string) => lines.push(chunk));
+    return new Promise((done) => {
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        lines.end();
+        done();
+      };
+      source.once('end', finish);
+      source.once('close', finish);
+      source.once('error', finish);
+    });
+  }
+}
