@@ -16,6 +16,32 @@ export const portalConfigSpec = {
   },
   storageSqlitePath: { env: 'STORAGE_SQLITE_PATH', kind: 'string' },
   storagePostgresUrl: { env: 'STORAGE_POSTGRES_URL', kind: 'string', secret: true },
+  // 64 hex characters; when unset the key is derived from JWT_SECRET (see src/storage/store.ts).
+  storageEncryptionKey: { env: 'STORAGE_ENCRYPTION_KEY', kind: 'string', secret: true },
+  // YAML file of managed datasources (src/datasources/), re-read when it changes.
+  datasourcesFile: { env: 'PORTAL_DATASOURCES', kind: 'string' },
+  approvalTtlHours: { env: 'APPROVAL_TTL_HOURS', kind: 'int', min: 1, max: 8760, default: 24 },
+  // Sign-in and sessions (src/auth/, src/bootstrap.ts, docs/portal-auth.md).
+  jwtSecret: { env: 'JWT_SECRET', kind: 'string', secret: true },
+  authBootstrap: { env: 'AUTH_BOOTSTRAP', kind: 'bool', default: true },
+  adminEmail: { env: 'ADMIN_EMAIL', kind: 'string', default: 'admin@localhost' },
+  adminPassword: { env: 'ADMIN_PASSWORD', kind: 'string', secret: true },
+  adminTotpSecret: { env: 'ADMIN_TOTP_SECRET', kind: 'string', secret: true },
+  userEmail: { env: 'USER_EMAIL', kind: 'string' },
+  userPassword: { env: 'USER_PASSWORD', kind: 'string', secret: true },
+  userTotpSecret: { env: 'USER_TOTP_SECRET', kind: 'string', secret: true },
+  authCookieSecure: { env: 'AUTH_COOKIE_SECURE', kind: 'bool' },
+  nodeEnv: { env: 'NODE_ENV', kind: 'string', default: 'development' },
+  publicUrl: { env: 'PUBLIC_URL', kind: 'url' },
+  authProvider: { env: 'PUBLIC_AUTH_PROVIDER', kind: 'enum', values: ['local', 'oidc'], default: 'local' },
+  oidcIssuer: { env: 'OIDC_ISSUER', kind: 'url' },
+  oidcClientId: { env: 'OIDC_CLIENT_ID', kind: 'string' },
+  oidcClientSecret: { env: 'OIDC_CLIENT_SECRET', kind: 'string', secret: true },
+  oidcScope: { env: 'OIDC_SCOPE', kind: 'string', default: 'openid profile email' },
+  oidcRoleClaim: { env: 'OIDC_ROLE_CLAIM', kind: 'string' },
+  oidcAdminRoles: { env: 'OIDC_ADMIN_ROLES', kind: 'string', default: 'admin' },
+  // Plain-HTTP issuers are refused unless on loopback or explicitly allowed (e.g. a compose network).
+  oidcAllowInsecureHttp: { env: 'OIDC_ALLOW_INSECURE_HTTP', kind: 'bool', default: false },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

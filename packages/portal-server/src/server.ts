@@ -2,12 +2,29 @@
 import { mkdirSync } from 'node:fs';
 import { createApp, createMetricsRegistry } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { AuditLog } from './audit/audit-log.js';
+import { bootstrapAuthSecrets } from './bootstrap.js';
 import type { PortalSettings } from './config.js';
+import { ManagedDatasources } from './datasources/registry.js';
+import { registerAuditRoutes } from './http/audit.js';
+import { registerPortalAuth } from './http/auth.js';
+import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
+import { readSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerStorageRoutes } from './http/storage-routes.js';
+import { JobWorker } from './storage/job-worker.js';
+import { openPortalStore, type PortalStore } from './storage/store.js';
 
 export interface PortalServer {
   app: FastifyInstance;
   settings: PortalSettings;
+  /** Server-side storage; undefined when STORAGE_PROVIDER is local. */
+  store: PortalStore | undefined;
+  /** Managed datasources of PORTAL_DATASOURCES (`getManaged(id)`, `resolve(id)`). */
+  datasources: ManagedDatasources;
+  audit: AuditLog;
+  /** Drains the job queue (studio and worker roles, with server storage); register handlers on it. */
+  jobs: JobWorker | undefined;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -17,6 +34,8 @@ export async function createPortalServer(
   options: { logger?: boolean } = {},
 ): Promise<PortalServer> {
   mkdirSync(settings.dataDir, { recursive: true });
+  // JWT_SECRET / ADMIN_PASSWORD from the environment or generated once into the data dir (src/bootstrap.ts).
+  const authSecrets = bootstrapAuthSecrets(settings);
   const metrics = createMetricsRegistry();
   // Statements may be up to 1048576 characters; JSON escaping can double that.
   const app = createApp({
@@ -25,16 +44,46 @@ export async function createPortalServer(
     logger: options.logger ?? true,
     bodyLimit: 8 * 1024 * 1024,
   });
+  for (const line of authSecrets.announcements) app.log.warn(line);
+  // Role filter, guard, sign-in routes and pages; before every other route so their hooks run first.
+  await registerPortalAuth(app, settings, authSecrets);
   registerHealthRoutes(app, settings);
+  // Storage, managed datasources and audit (docs/portal-storage.md).
+  const store = await openPortalStore(settings, { jwtSecret: authSecrets.jwtSecret });
+  const datasources = await ManagedDatasources.open(settings.datasourcesFile, { log: app.log }).catch(
+    async (err) => {
+      await store?.close();
+      throw err;
+    },
+  );
+  const audit = new AuditLog({ store: store?.audit, log: app.log });
+  const sessions: SessionReader = async (request) => {
+    const session = await readSession(request);
+    return session ? { role: session.role, username: session.username } : undefined;
+  };
+  registerConnectionRoutes(app, { sessions, datasources: () => datasources });
+  registerAuditRoutes(app, { sessions, audit });
+  registerStorageRoutes(app, { sessions, store, isManaged: (id) => datasources.isManaged(id) });
+  const jobs = store && settings.role !== 'agent' ? new JobWorker(store.jobs, { log: app.log }) : undefined;
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   return {
     app,
     settings,
+    store,
+    datasources,
+    audit,
+    jobs,
     async listen() {
       await app.listen({ host: settings.host, port: settings.port });
+      jobs?.start();
       const addr = app.server.address();
       return typeof addr === 'object' && addr ? addr.port : settings.port;
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      await jobs?.stop();
+      datasources.close();
+      await store?.close();
+    },
   };
 }

@@ -1,0 +1,122 @@
+// What a managed datasource is once read from PORTAL_DATASOURCES: the connection fields the server opens it
+// with, the roles that see it, and its policy (the keys of decisions.md). Plain data, no I/O.
+
+/** The 18 engine ids of decisions.md. */
+export const ENGINE_TYPES = [
+  'postgres',
+  'mysql',
+  'mssql',
+  'oracle',
+  'sqlite',
+  'libsql',
+  'duckdb',
+  'mongodb',
+  'redis',
+  'leveldb',
+  'couchbase',
+  'clickhouse',
+  'druid',
+  'trino',
+  'athena',
+  'elasticsearch',
+  'opensearch',
+  'cassandra',
+] as const;
+export type EngineType = (typeof ENGINE_TYPES)[number];
+
+export const SESSION_ROLES = ['admin', 'user'] as const;
+export type SessionRole = (typeof SESSION_ROLES)[number];
+
+export const ENVIRONMENTS = ['production', 'staging', 'development', 'local', 'other'] as const;
+
+export const MASKING_RULES = ['full', 'partial', 'hash'] as const;
+export type MaskingRuleKind = (typeof MASKING_RULES)[number];
+
+export interface FreezeWindow {
+  /** ISO-8601 instants; writes are refused while `from <= now <= to`. */
+  from: string;
+  to: string;
+  reason?: string;
+}
+
+export interface ObjectRules {
+  /** `schema.table` or `schema.*`. */
+  hidden: string[];
+  defaultSchema?: string;
+}
+
+export interface MaskingRule {
+  /** `table.column` or `*.column`. */
+  column: string;
+  rule: MaskingRuleKind;
+}
+
+export interface DatasourcePolicy {
+  readOnly: boolean;
+  writeApproval: boolean;
+  approvalsRequired: 1 | 2;
+  /** Role names, user names or emails, `chat:<user_id>`; empty means administrators review. */
+  approverRoles: string[];
+  requireTicket: boolean;
+  freezeWindows: FreezeWindow[];
+  /** On unless set to false. */
+  guardrails: boolean;
+  objectRules?: ObjectRules;
+  masking: MaskingRule[];
+  maxRows?: number;
+  maxConcurrent?: number;
+  /** Who may export (roles, user names or emails); absent means the environment default. */
+  exportRoles?: string[];
+  /** Least-privilege account of the read-only (agent) profile. */
+  agent?: { user: string; password?: string };
+}
+
+/** Connection fields a managed datasource may carry (the descriptor fields the server reads). */
+export interface ManagedConnectionFields {
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  database?: string;
+  schema?: string;
+  connectionString?: string;
+  ssl?: boolean | Record<string, unknown>;
+  sshTunnel?: Record<string, unknown>;
+  sshProfile?: string;
+  serviceName?: string;
+  instanceName?: string;
+  localDataCenter?: string;
+  authSource?: string;
+  region?: string;
+  workgroup?: string;
+  outputLocation?: string;
+  queryTimeout?: number;
+  skipObjectScan?: boolean;
+  environment?: (typeof ENVIRONMENTS)[number];
+  color?: string;
+  group?: string;
+  members?: string[];
+}
+
+export interface ManagedDatasource {
+  id: string;
+  name: string;
+  type: EngineType;
+  /** Session roles that see and may use it. */
+  roles: SessionRole[];
+  connection: ManagedConnectionFields;
+  policy: DatasourcePolicy;
+}
+
+/** A declared datasource that cannot be used right now (e.g. an `${ENV}` reference is not set). */
+export interface UnavailableDatasource {
+  id: string;
+  name: string;
+  type: string;
+  roles: SessionRole[];
+  reason: string;
+}
+
+export type ManagedEntry =
+  | { available: true; datasource: ManagedDatasource }
+  | { available: false; datasource: UnavailableDatasource };

@@ -1,0 +1,50 @@
+// `GET /api/connections/managed`: the managed datasources the caller's role may see, without secrets and
+// without `objectRules`, plus `pendingSeeds` (seed copies in flight; none until seeding exists). Also home
+// of `SessionReader`, the seam through which these storage-side routes verify the session.
+import { unauthorized } from '@app/kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toPublicConnection } from '../datasources/public-view.js';
+import type { ManagedDatasources } from '../datasources/registry.js';
+
+export interface SessionIdentity {
+  role: 'admin' | 'user';
+  username: string;
+}
+
+/** Verifies the request's session again (the guard is not the authorization boundary); undefined = none. */
+export type SessionReader = (request: FastifyRequest) => Promise<SessionIdentity | undefined>;
+
+/** The verified session or 401 in the portal error shape. */
+export async function requireUser(
+  sessions: SessionReader,
+  request: FastifyRequest,
+): Promise<SessionIdentity> {
+  const user = await sessions(request);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+export interface PendingSeed {
+  datasourceId: string;
+  runId: string;
+  status: string;
+}
+
+export interface ConnectionRoutesOptions {
+  sessions: SessionReader;
+  datasources: () => ManagedDatasources;
+  /** Seed copies in flight (the seeding feature plugs in here). */
+  pendingSeeds?: () => Promise<PendingSeed[]>;
+}
+
+export function registerConnectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions): void {
+  app.get('/api/connections/managed', async (request) => {
+    const user = await requireUser(options.sessions, request);
+    const connections = options
+      .datasources()
+      .visibleTo(user.role)
+      .map((entry) => toPublicConnection(entry, user));
+    const pendingSeeds = options.pendingSeeds ? await options.pendingSeeds() : [];
+    return { connections, pendingSeeds };
+  });
+}
