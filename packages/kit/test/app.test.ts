@@ -67,3 +67,22 @@ describe('app factory', () => {
     expect(gen.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('request logging', () => {
+  it('drops query-string values from logged URLs', async () => {
+    const { redactQuery } = await import('../src/logger.js');
+    expect(redactQuery('/auth/callback/oidc?code=abc&state=xyz')).toBe('/auth/callback/oidc?code=…&state=…');
+    expect(redactQuery('/healthz')).toBe('/healthz');
+    const lines: string[] = [];
+    const { loggerOptions } = await import('../src/logger.js');
+    const app = createApp({
+      service: 't',
+      errorShape: 'ci',
+      logger: { ...loggerOptions('t'), stream: { write: (l: string) => lines.push(l) } } as never,
+    });
+    app.get('/cb', async () => 'ok');
+    await app.inject({ method: 'GET', url: '/cb?code=supersecretcode' });
+    expect(lines.join('')).toContain('/cb?code=…');
+    expect(lines.join('')).not.toContain('supersecretcode');
+  });
+});
