@@ -6,10 +6,13 @@ import { createApp, createMetricsRegistry, type Database, migrateToLatest, openD
 import type { FastifyInstance } from 'fastify';
 import { closeAgentServer, startAgentServer } from './agents/grpc-server.js';
 import { AgentRegistry } from './agents/registry.js';
+import { installAuth, recordRouteTable } from './auth/index.js';
 import { bootstrapSecrets } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
+import { registerApi } from './http/api.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerOpenApi } from './http/openapi.js';
 import { migrations } from './store/migrations/index.js';
 import { buildInfo } from './version.js';
 
@@ -53,8 +56,24 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   });
   let authorizer: Authorizer = openAuthorizer;
   registerAccessControl(app, () => authorizer);
+  recordRouteTable(app);
   if (!migrated) app.addHook('onRequest', async () => void (await migrate().catch(() => {})));
+  // Before any route: the OpenAPI description is collected as routes are added.
+  await registerOpenApi(app);
   registerHealthRoutes(app, { db: database.db, migrations, metrics, build: buildInfo() });
+  // Before the other routes: its audit hooks must be inherited by every plugin registered after it.
+  const auth = await installAuth({
+    app,
+    database,
+    settings,
+    secretKey: secrets.secretKey,
+    ensureMigrated: migrate,
+    announcements: secrets.announcements,
+    storeReady: migrated,
+  });
+  // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
+  if (settings.authEnabled) authorizer = auth.authorizer;
+  await registerApi(app, { database, secretKey: secrets.secretKey });
 
   const agents = new AgentRegistry();
   let grpc: Http2Server | undefined;

@@ -2,7 +2,11 @@
 // One file per migration; append new entries in name order and never edit one that has shipped.
 import type { Migrations } from '@app/kit';
 import { m0001ServerSettings } from './0001_server_settings.js';
+import { m0002Core } from './0002_core.js';
+import { m0003Auth } from './0003_auth.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
+  '0002_core': m0002Core,
+  '0003_auth': m0003Auth,
 };

@@ -1,0 +1,11 @@
+// Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
+// a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
+import { run as runsList } from './runs-list.bench.js';
+
+const benchmarks: [string, () => Promise<unknown>][] = [['runs list', runsList]];
+
+for (const [name, bench] of benchmarks) {
+  console.log(`\n== ${name} ==`);
+  await bench();
+}
+process.exit(0);

@@ -1,0 +1,66 @@
+// Registers the core /api/v1 routes (projects, apply, pipelines, runs, job runs, secrets, the bundle schema
+// and the OpenAPI description) in one encapsulated plugin with multipart parsing and readable validation
+// messages. Returns the run service and its event feed for the dispatcher and log stream.
+
+import { createSecretBox, type Database } from '@app/kit';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { RunEvents } from '../services/run-events.js';
+import { RunService } from '../services/runs.js';
+import { PipelineNames } from '../store/pipeline-names.js';
+import type { CoreDB } from '../store/schema.js';
+import { registerApplyRoute } from './apply.js';
+import { type ApiContext, MULTIPART_LIMITS } from './context.js';
+import { registerJobRunRoutes } from './job-runs.js';
+import { registerOpenApiRoute } from './openapi.js';
+import { registerPipelineRoutes } from './pipelines.js';
+import { registerProjectRoutes } from './projects.js';
+import { registerRunRoutes } from './runs.js';
+import { registerSecretRoutes } from './secrets.js';
+import { registerStrictBodies } from './strict-body.js';
+import { schemaErrorFormatter } from './validation.js';
+
+export interface ApiDeps {
+  database: Database<CoreDB>;
+  /** 64 hex characters: the key of the secret box sealing project secrets. */
+  secretKey: string;
+  events?: RunEvents;
+}
+
+export async function registerApi(
+  app: FastifyInstance,
+  deps: ApiDeps,
+): Promise<{ runs: RunService; events: RunEvents }> {
+  const events = deps.events ?? new RunEvents();
+  const postgres = deps.database.dialect === 'postgres';
+  const ctx: ApiContext = {
+    db: deps.database.db,
+    postgres,
+    runs: new RunService({ db: deps.database.db, postgres, events }),
+    box: createSecretBox(deps.secretKey),
+    names: new PipelineNames(),
+  };
+  await app.register(async (scope) => {
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+    api.setSchemaErrorFormatter(schemaErrorFormatter);
+    registerStrictBodies(api);
+    await api.register(multipart, { limits: MULTIPART_LIMITS });
+    // A JSON content type with an empty body is "no body" (what many clients send on a bare POST), not a
+    // parse error; anything else goes to Fastify's parser, prototype-poisoning protection included.
+    const json = api.getDefaultJsonParser('error', 'error');
+    api.removeContentTypeParser('application/json');
+    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+      json(request, body as string, done);
+    });
+    registerProjectRoutes(api, ctx);
+    registerApplyRoute(api, ctx);
+    registerPipelineRoutes(api, ctx);
+    registerRunRoutes(api, ctx);
+    registerJobRunRoutes(api, ctx);
+    registerSecretRoutes(api, ctx);
+    registerOpenApiRoute(api);
+  });
+  return { runs: ctx.runs, events };
+}

@@ -1,0 +1,121 @@
+// POST /api/v1/projects/apply in both variants of pipeline-yaml.md: JSON `{yaml}` holding the whole bundle,
+// or multipart with fields slug, name, description and one file part per pipeline document. Multipart parts
+// are read (bounded by MULTIPART_LIMITS) before validation into a body the schema checks like JSON.
+import { badRequest } from '@app/kit';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import {
+  assembleBundle,
+  type BundleResult,
+  formatBundleError,
+  type PipelineFile,
+  parseBundle,
+} from '../domain/index.js';
+import { applyBundle } from '../services/apply.js';
+import { type Api, type ApiContext, MULTIPART_LIMITS } from './context.js';
+import { errors } from './schemas.js';
+
+const ApplyJson = Type.Object(
+  { yaml: Type.String({ description: 'the pipeline bundle: one YAML document {project, pipelines}' }) },
+  { additionalProperties: false },
+);
+
+const ApplyMultipart = Type.Object(
+  {
+    slug: Type.String({ description: 'the project slug' }),
+    name: Type.String({ description: 'the project display name' }),
+    description: Type.Optional(Type.String()),
+    files: Type.Array(Type.String({ contentMediaType: 'application/yaml' }), {
+      description: `one file part per pipeline document (by convention named "files"; any field name is taken); at most ${MULTIPART_LIMITS.files} files of ${MULTIPART_LIMITS.fileSize} bytes`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const ApplyResult = Type.Object({
+  project_slug: Type.String(),
+  pipelines_applied: Type.Integer({ description: 'the number of pipelines in the bundle' }),
+});
+
+/** File parts with their names, kept beside the validated body (which holds only their text). */
+const uploaded = new WeakMap<FastifyRequest, PipelineFile[]>();
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function readMultipart(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  try {
+    await readParts(request);
+  } catch (err) {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) throw err;
+    // busboy's own complaints (no boundary, cut-off body) are the client's mistake.
+    throw badRequest(`The multipart body is malformed: ${(err as Error).message}`);
+  }
+}
+
+async function readParts(request: FastifyRequest): Promise<void> {
+  const body: Record<string, unknown> = {};
+  const files: PipelineFile[] = [];
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      const buffer = await part.toBuffer();
+      let text: string;
+      try {
+        text = utf8.decode(buffer);
+      } catch {
+        throw badRequest(`file part "${part.filename || part.fieldname}" is not UTF-8 text`);
+      }
+      files.push({ name: part.filename || `${part.fieldname}[${files.length}]`, text });
+      continue;
+    }
+    if (part.fieldname in body) throw badRequest(`form field "${part.fieldname}" is given more than once`);
+    body[part.fieldname] = part.value;
+  }
+  body.files = files.map((f) => (typeof f === 'string' ? f : f.text));
+  uploaded.set(request, files);
+  request.body = body;
+}
+
+function bundleOrThrow(result: BundleResult) {
+  if (result.ok) return result.bundle;
+  const shown = result.errors.map(formatBundleError);
+  throw badRequest(`The bundle is not valid: ${shown.join('; ')}`);
+}
+
+export function registerApplyRoute(api: Api, ctx: ApiContext): void {
+  api.post('/api/v1/projects/apply', {
+    config: { access: 'maintainer' },
+    schema: {
+      tags: ['projects'],
+      summary: 'Create or update a project from a pipeline bundle',
+      description:
+        'Apply is a full declaration: new pipelines are created, changed ones get a new version, pipelines ' +
+        'missing from the bundle are archived (their runs stay readable). Applying the same bundle again ' +
+        'changes nothing, timestamps included. Invalid bundles are 400 with every problem named by path, ' +
+        'line and column (and file, for multipart).',
+      body: {
+        content: {
+          'application/json': { schema: ApplyJson },
+          'multipart/form-data': { schema: ApplyMultipart },
+        },
+      },
+      response: { 200: ApplyResult, ...errors(400, 413, 415) },
+    },
+    preValidation: readMultipart,
+    handler: async (request) => {
+      const files = uploaded.get(request);
+      const body = request.body as Record<string, unknown>;
+      const result = files
+        ? assembleBundle(
+            {
+              slug: body.slug as string,
+              name: body.name as string,
+              description: (body.description as string | undefined) ?? null,
+            },
+            files,
+          )
+        : parseBundle((body as { yaml: string }).yaml);
+      return applyBundle(ctx.db, bundleOrThrow(result), ctx.postgres);
+    },
+  });
+}

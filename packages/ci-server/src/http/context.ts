@@ -1,0 +1,47 @@
+// What the core route modules share: the typed Fastify instance, the services they call, who the caller
+// is, and the multipart limits. Kept apart from api.ts so route modules do not import their registrar.
+import type { createSecretBox } from '@app/kit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { RunService } from '../services/runs.js';
+import type { PipelineNames } from '../store/pipeline-names.js';
+import type { CoreDB } from '../store/schema.js';
+
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface ApiContext {
+  db: Kysely<CoreDB>;
+  postgres: boolean;
+  runs: RunService;
+  box: ReturnType<typeof createSecretBox>;
+  names: PipelineNames;
+}
+
+/** Who did it, for `triggered_by` and gate decisions. */
+export function actorOf(request: FastifyRequest): string {
+  return request.principal?.username || 'anonymous';
+}
+
+/** Limits of the multipart apply: enough for a large project, bounded in memory. */
+export const MULTIPART_LIMITS = {
+  fileSize: 1024 * 1024,
+  files: 200,
+  fields: 10,
+  fieldSize: 64 * 1024,
+  parts: 220,
+  headerPairs: 100,
+};

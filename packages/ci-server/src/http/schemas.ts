@@ -1,0 +1,127 @@
+// TypeBox schemas of the core API's requests and responses (decisions.md shapes). They validate input,
+// serialise output (fields not listed never leave the server) and generate the OpenAPI description.
+import { type TSchema, Type } from 'typebox';
+import { UUID_PATTERN } from '../store/ids.js';
+
+const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * A nullable string or integer as a JSON Schema type list: the serialiser writes it directly, where an
+ * `anyOf` would make it validate every value against each branch (a measurable cost over a page of runs).
+ */
+const orNull = <T extends string | number>(
+  type: 'string' | 'integer',
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<T | null>({ type: [type, 'null'], ...options });
+const timestamp = Type.String({ format: 'date-time' });
+const maybeTimestamp = orNull<string>('string', { format: 'date-time' });
+
+export const Uuid = Type.String({ format: 'uuid', pattern: UUID_PATTERN, description: 'a UUID' });
+export const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'a project slug' });
+
+export const ErrorBody = Type.Object(
+  { error: Type.String() },
+  { description: 'An error a person can act on.' },
+);
+
+export const RUN_STATUSES = ['queued', 'running', 'success', 'failed', 'canceled'] as const;
+export const RunStatus = Type.Enum([...RUN_STATUSES]);
+const StageStatus = Type.String({
+  description: 'created, running, success, failed, canceled or skipped',
+});
+const JobStatus = Type.String({
+  description: 'created, queued, running, awaiting_approval, success, failed, canceled or skipped',
+});
+const Cause = Type.String({ description: 'manual, rerun, run_all, cron, webhook, poll or upstream' });
+
+export const StringMap = Type.Record(Type.String(), Type.String());
+
+export const Project = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  description: orNull<string>('string'),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const RunSummary = Type.Object({
+  id: Uuid,
+  project_slug: Type.String(),
+  pipeline_id: Uuid,
+  pipeline_name: Type.String(),
+  counter: Type.Integer({ minimum: 1, description: 'per pipeline, from 1, consecutive' }),
+  status: RunStatus,
+  cause: Cause,
+  git_ref: orNull<string>('string'),
+  revision: orNull<string>('string'),
+  created_at: timestamp,
+  started_at: maybeTimestamp,
+  finished_at: maybeTimestamp,
+});
+
+export const Material = Type.Object(
+  {
+    kind: Type.String({ description: 'git, upstream or cron' }),
+    fingerprint: Type.String({ description: 'sha256 of what the material watches' }),
+  },
+  {
+    additionalProperties: true,
+    description: 'The material as in the YAML (`{git: {...}}` …) plus kind and fingerprint',
+  },
+);
+
+export const ProjectDetail = Type.Object({
+  ...Project.properties,
+  pipelines: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      stages: Type.Array(Type.String()),
+      materials: Type.Array(Material),
+      latest_run: nullable(RunSummary),
+    }),
+  ),
+  recent_runs: Type.Array(RunSummary, { description: 'the 20 newest runs of the project' }),
+});
+
+export const LogLine = Type.Object({
+  job_run_id: Uuid,
+  seq: Type.Integer(),
+  stream: Type.String({ description: 'stdout or stderr' }),
+  at: timestamp,
+  text: Type.String(),
+});
+
+export const JobRunView = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  status: JobStatus,
+  matrix: StringMap,
+  agent: orNull<string>('string'),
+  attempt: Type.Integer({ minimum: 1 }),
+  exit_code: orNull<number>('integer'),
+  started_at: maybeTimestamp,
+  finished_at: maybeTimestamp,
+  logs: Type.Array(LogLine, { description: 'the last N lines of this attempt, oldest first' }),
+});
+
+export const RunDetail = Type.Object({
+  ...RunSummary.properties,
+  parameters: StringMap,
+  triggered_by: Type.String(),
+  stages: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      status: StageStatus,
+      jobs: Type.Array(JobRunView, { description: 'every attempt of every job run, in stage order' }),
+    }),
+  ),
+});
+
+export const SlugParams = Type.Object({ slug: Slug });
+export const IdParams = Type.Object({ id: Uuid });
+
+/** Responses every route may give besides its success. */
+export const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBody])) as Record<number, typeof ErrorBody>;
+
+export const NoContent = Type.Unsafe<undefined>({ description: 'No content' });

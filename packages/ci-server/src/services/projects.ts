@@ -1,0 +1,92 @@
+// Projects and pipelines as the API shows them: the project list, ProjectDetail (active pipelines with
+// stages, materials and latest run, plus recent runs, in four queries whatever the number of pipelines),
+// cascading delete, and a pipeline's YAML.
+import { notFound } from '@app/kit';
+import type { Kysely } from 'kysely';
+import { type PipelineDocument, serializePipeline } from '../domain/index.js';
+import { latestRuns, type RunSummaryRow, recentRuns } from '../store/runs-query.js';
+import type { CoreDB } from '../store/schema.js';
+
+/** How many runs ProjectDetail's `recent_runs` holds (the runs list pages further). */
+export const RECENT_RUNS = 20;
+
+const projectColumns = ['slug', 'name', 'description', 'created_at', 'updated_at'] as const;
+
+export interface MaterialView {
+  kind: string;
+  fingerprint: string;
+  [key: string]: unknown;
+}
+
+export interface PipelineView {
+  id: string;
+  name: string;
+  stages: string[];
+  materials: MaterialView[];
+  latest_run: RunSummaryRow | null;
+}
+
+export async function listProjects(db: Kysely<CoreDB>) {
+  const projects = await db.selectFrom('projects').select(projectColumns).orderBy('slug').execute();
+  return { projects };
+}
+
+export async function getProjectDetail(db: Kysely<CoreDB>, slug: string) {
+  const project = await db
+    .selectFrom('projects')
+    .select(['id', ...projectColumns])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (!project) throw notFound(`project "${slug}" not found`);
+  const [pipelines, materials, latest, recent] = await Promise.all([
+    db
+      .selectFrom('pipelines')
+      .select(['id', 'name', 'definition'])
+      .where('project_id', '=', project.id)
+      .where('archived', '=', 0)
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('materials as m')
+      .innerJoin('pipelines as p', 'p.id', 'm.pipeline_id')
+      .select(['m.pipeline_id', 'm.kind', 'm.fingerprint', 'm.config'])
+      .where('p.project_id', '=', project.id)
+      .where('p.archived', '=', 0)
+      .orderBy('m.pipeline_id')
+      .orderBy('m.position')
+      .execute(),
+    latestRuns(db, project.id),
+    recentRuns(db, project.id, RECENT_RUNS),
+  ]);
+  const latestBy = new Map(latest.map((r) => [r.pipeline_id, r]));
+  const pipelineViews: PipelineView[] = pipelines.map((p) => ({
+    id: p.id,
+    name: p.name,
+    stages: (JSON.parse(p.definition) as PipelineDocument).stages,
+    materials: materials
+      .filter((m) => m.pipeline_id === p.id)
+      .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),
+    latest_run: latestBy.get(p.id) ?? null,
+  }));
+  const { id: _id, ...fields } = project;
+  return { ...fields, pipelines: pipelineViews, recent_runs: recent };
+}
+
+/** Deletes a project; foreign keys cascade to pipelines, versions, materials, runs, logs, artifacts, secrets. */
+export async function deleteProject(db: Kysely<CoreDB>, slug: string): Promise<void> {
+  const result = await db.deleteFrom('projects').where('slug', '=', slug).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw notFound(`project "${slug}" not found`);
+}
+
+/** The pipeline's text as applied (`reconstructed: false`), else its parsed form written back. */
+export async function pipelineYaml(db: Kysely<CoreDB>, id: string) {
+  const row = await db
+    .selectFrom('pipelines')
+    .select(['raw_yaml', 'raw_reconstructed', 'definition'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`pipeline ${id} not found`);
+  if (row.raw_yaml !== null && row.raw_yaml !== '')
+    return { yaml: row.raw_yaml, reconstructed: row.raw_reconstructed === 1 };
+  return { yaml: serializePipeline(JSON.parse(row.definition) as PipelineDocument), reconstructed: true };
+}

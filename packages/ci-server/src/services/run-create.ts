@@ -1,0 +1,101 @@
+// Creating a run inside a caller's transaction: take the pipeline's next counter (an UPDATE … RETURNING on
+// the pipeline row, which also serialises concurrent triggers of one pipeline, so counters are consecutive
+// and a unique index backs them), plan the stages and job runs from the definition (matrix expanded), start
+// the first stage, and insert everything. The first stage's jobs are `queued` for an agent; nothing here
+// executes them.
+import type { Kysely } from 'kysely';
+import { type Effect, type PipelineDocument, planRun, type RunCause, startRun } from '../domain/index.js';
+import { newId, nowIso } from '../store/ids.js';
+import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
+import type { CoreDB } from '../store/schema.js';
+
+export interface NewRun {
+  cause: RunCause;
+  triggeredBy: string;
+  gitRef: string | null;
+  revision: string | null;
+  parameters: Record<string, string>;
+  rerunOf: string | null;
+  /** The pipeline version to run (a rerun runs its origin's); default the pipeline's current one. */
+  versionId?: string;
+}
+
+export interface CreatedRun {
+  id: string;
+  counter: number;
+  effects: Effect[];
+}
+
+/** Creates a run of an active pipeline; null when the pipeline does not exist or is archived. */
+export async function createRunIn(
+  trx: Kysely<CoreDB>,
+  pipelineId: string,
+  request: NewRun | ((current: PipelineDocument) => NewRun),
+): Promise<CreatedRun | null> {
+  const bumped = await trx
+    .updateTable('pipelines')
+    .set((eb) => ({ counter: eb('counter', '+', 1) }))
+    .where('id', '=', pipelineId)
+    .where('archived', '=', 0)
+    .returning(['counter', 'project_id', 'version_id', 'definition'])
+    .executeTakeFirst();
+  if (!bumped) return null;
+  // Decided on the definition read under the pipeline's row lock, not one read before a concurrent apply.
+  const req =
+    typeof request === 'function' ? request(JSON.parse(bumped.definition) as PipelineDocument) : request;
+  let versionId = bumped.version_id;
+  let definition = bumped.definition;
+  if (req.versionId && req.versionId !== versionId) {
+    const version = await trx
+      .selectFrom('pipeline_versions')
+      .select(['id', 'definition'])
+      .where('id', '=', req.versionId)
+      .executeTakeFirst();
+    if (version) [versionId, definition] = [version.id, version.definition];
+  }
+  const document = JSON.parse(definition) as PipelineDocument;
+  const started = startRun(planRun(document, newId));
+  if (!started.ok) throw new Error(`a planned run could not start: ${started.message}`);
+  const snapshot = started.run;
+  const now = nowIso();
+  const runId = newId();
+  const status = storedStatus(snapshot);
+  const terminal = status === 'success' || status === 'failed' || status === 'canceled';
+  await trx
+    .insertInto('runs')
+    .values({
+      id: runId,
+      project_id: bumped.project_id,
+      pipeline_id: pipelineId,
+      version_id: versionId,
+      counter: bumped.counter,
+      status,
+      cause: req.cause,
+      triggered_by: req.triggeredBy,
+      git_ref: req.gitRef,
+      revision: req.revision,
+      parameters: JSON.stringify(req.parameters),
+      rerun_of: req.rerunOf,
+      cancel_requested: 0,
+      created_at: now,
+      started_at: status === 'running' || terminal ? now : null,
+      finished_at: terminal ? now : null,
+      updated_at: now,
+    })
+    .execute();
+  const stageRows = snapshot.stages.map((s, position) => ({
+    id: newId(),
+    run_id: runId,
+    position,
+    name: s.name,
+    status: s.status,
+    started_at: s.status === 'created' ? null : now,
+    finished_at: s.status === 'created' || s.status === 'running' ? null : now,
+  }));
+  if (stageRows.length > 0) await trx.insertInto('stage_runs').values(stageRows).execute();
+  const jobRows = snapshot.stages.flatMap((s, i) =>
+    s.jobs.map((row, position) => newJobRow(row, { runId, stageRunId: stageRows[i].id, position }, now)),
+  );
+  await insertJobRows(trx, jobRows);
+  return { id: runId, counter: bumped.counter, effects: started.effects };
+}

@@ -1,0 +1,38 @@
+// Identifiers of stored rows: UUID version 7 (RFC 9562), time-ordered so that new rows land at the end of
+// primary-key indexes and rows created in the same millisecond still sort in creation order within this
+// process (a 12-bit counter fills `rand_a`, method 1 of RFC 9562 §6.2).
+import { randomBytes } from 'node:crypto';
+
+let lastMs = 0;
+let sequence = 0;
+
+/** A new UUIDv7 string, lowercase. */
+export function newId(now: number = Date.now()): string {
+  let ms = now;
+  if (ms <= lastMs) {
+    ms = lastMs;
+    sequence++;
+    if (sequence > 0xfff) {
+      // 4096 ids in one millisecond: borrow the next millisecond rather than lose the order.
+      ms = lastMs + 1;
+      sequence = 0;
+    }
+  } else {
+    sequence = 0;
+  }
+  lastMs = ms;
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Any RFC 4122/9562 UUID text, any version, either case (what path parameters must look like). */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

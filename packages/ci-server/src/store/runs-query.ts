@@ -1,0 +1,239 @@
+// Read queries behind the runs API: the filtered, paged runs list (an index range per filter plus a total
+// summed from run_stats, never a count over runs), run summaries joined with their project and pipeline,
+// and the rows of a run's detail with the last N log lines of each job run in one round trip.
+import { type Kysely, sql } from 'kysely';
+import type { RunStatus } from '../domain/index.js';
+import type { PipelineNames } from './pipeline-names.js';
+import type { CoreDB, JobRunsTable, LogLinesTable, RunsTable, StageRunsTable } from './schema.js';
+
+export interface RunSummaryRow {
+  id: string;
+  project_slug: string;
+  pipeline_id: string;
+  pipeline_name: string;
+  counter: number;
+  status: RunStatus;
+  cause: string;
+  git_ref: string | null;
+  revision: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface RunFilter {
+  status?: RunStatus;
+  projectId?: string;
+  pipelineId?: string;
+}
+
+/** Past this offset a page is found from whichever end of the ordered range is nearer. */
+export const DEEP_OFFSET = 1000;
+
+const LIST_COLUMNS = [
+  'id',
+  'pipeline_id',
+  'counter',
+  'status',
+  'cause',
+  'git_ref',
+  'revision',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+
+function summaries(db: Kysely<CoreDB>) {
+  return db
+    .selectFrom('runs as r')
+    .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
+    .innerJoin('projects as pr', 'pr.id', 'r.project_id')
+    .select([
+      'r.id',
+      'pr.slug as project_slug',
+      'r.pipeline_id',
+      'p.name as pipeline_name',
+      'r.counter',
+      'r.status',
+      'r.cause',
+      'r.git_ref',
+      'r.revision',
+      'r.created_at',
+      'r.started_at',
+      'r.finished_at',
+    ]);
+}
+
+/** The runs matching a filter; every combination is an ordered range of one index (see 0002_core). */
+function matching(db: Kysely<CoreDB>, f: RunFilter) {
+  let q = db.selectFrom('runs');
+  if (f.status !== undefined) q = q.where('status', '=', f.status);
+  if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
+  if (f.pipelineId !== undefined) q = q.where('pipeline_id', '=', f.pipelineId);
+  return q;
+}
+
+/** How many runs match: a sum over at most five rows per pipeline of run_stats, never a count of runs. */
+function counted(db: Kysely<CoreDB>, f: RunFilter) {
+  let q = db.selectFrom('run_stats').select(sql<number>`coalesce(sum(n), 0)`.as('total'));
+  if (f.status !== undefined) q = q.where('status', '=', f.status);
+  if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
+  if (f.pipelineId !== undefined) q = q.where('pipeline_id', '=', f.pipelineId);
+  return q;
+}
+
+type ListRow = Pick<RunsTable, (typeof LIST_COLUMNS)[number]>;
+
+/** A deep page: the total first, then ids only from the nearer end, then just the page's rows. */
+async function deepPage(trx: Kysely<CoreDB>, filter: RunFilter, limit: number, offset: number) {
+  const total = Number((await counted(trx, filter).executeTakeFirstOrThrow()).total);
+  if (offset >= total) return { rows: [] as ListRow[], total };
+  const fromEnd = offset > total / 2;
+  const size = Math.min(limit, total - offset);
+  const order = fromEnd ? 'asc' : 'desc';
+  const ids = matching(trx, filter)
+    .select('id')
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .limit(size)
+    .offset(fromEnd ? total - offset - size : offset);
+  const rows = await trx
+    .selectFrom('runs')
+    .select(LIST_COLUMNS)
+    .where('id', 'in', ids)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return { rows, total };
+}
+
+/**
+ * One page of runs, newest first, and the number of runs matching the filter.
+ *
+ * A near page is one statement: the page as an index range scan, the total as a scalar subquery. A deep
+ * page (offset past DEEP_OFFSET) reads the total first and walks ids only (index-only) from the nearer end
+ * of the range, so offset 90,000 of 100,000 reads 10,000 index entries rather than 90,000; both reads share
+ * a snapshot (repeatable read) so they agree. Pipeline names and project slugs come from `names`, not a join.
+ */
+export async function listRuns(
+  db: Kysely<CoreDB>,
+  names: PipelineNames,
+  filter: RunFilter,
+  limit: number,
+  offset: number,
+): Promise<{ rows: RunSummaryRow[]; total: number }> {
+  let rows: ListRow[];
+  let total: number;
+  if (offset <= DEEP_OFFSET) {
+    const page = await matching(db, filter)
+      .select(LIST_COLUMNS)
+      .select(counted(db, filter).as('total'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    rows = page;
+    total =
+      page.length > 0
+        ? Number(page[0].total)
+        : Number((await counted(db, filter).executeTakeFirstOrThrow()).total);
+  } else {
+    ({ rows, total } = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => deepPage(trx, filter, limit, offset)));
+  }
+  const named = await names.resolve(
+    db,
+    rows.map((r) => r.pipeline_id),
+  );
+  const out: RunSummaryRow[] = [];
+  for (const r of rows) {
+    const n = named.get(r.pipeline_id);
+    // A pipeline deleted since the page was read took its runs with it.
+    if (n) out.push({ ...n, ...r });
+  }
+  return { rows: out, total };
+}
+
+export async function runSummary(db: Kysely<CoreDB>, runId: string): Promise<RunSummaryRow | undefined> {
+  return summaries(db).where('r.id', '=', runId).executeTakeFirst();
+}
+
+/** The newest runs of a project (ProjectDetail's `recent_runs`). */
+export async function recentRuns(db: Kysely<CoreDB>, projectId: string, limit: number) {
+  return summaries(db)
+    .where('r.project_id', '=', projectId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The latest run of each pipeline of a project: the run whose counter is the pipeline's counter. */
+export async function latestRuns(db: Kysely<CoreDB>, projectId: string) {
+  return summaries(db)
+    .where('p.project_id', '=', projectId)
+    .whereRef('r.counter', '=', 'p.counter')
+    .execute();
+}
+
+export interface RunDetailRows {
+  parameters: string;
+  triggered_by: string;
+  stages: StageRunsTable[];
+  jobs: JobRunsTable[];
+  logs: LogLinesTable[];
+}
+
+/**
+ * The last `logLines` lines of each job run, as one UNION ALL of per-job index range scans (each part reads
+ * at most `logLines` index entries, whatever the size of the log), in chunks under SQLite's compound limit.
+ * Lines come newest first per job.
+ */
+async function lastLogLines(
+  db: Kysely<CoreDB>,
+  jobIds: string[],
+  logLines: number,
+): Promise<LogLinesTable[]> {
+  const out: LogLinesTable[] = [];
+  for (let i = 0; i < jobIds.length; i += 200) {
+    const parts = jobIds.slice(i, i + 200).map(
+      (id) =>
+        sql`select * from (select job_run_id, seq, stream, at, text from log_lines where job_run_id = ${id}
+            order by seq desc limit ${logLines}) t`,
+    );
+    const { rows } = await sql<LogLinesTable>`${sql.join(parts, sql` union all `)}`.execute(db);
+    out.push(...rows);
+  }
+  return out;
+}
+
+export async function runDetailRows(
+  db: Kysely<CoreDB>,
+  runId: string,
+  logLines: number,
+): Promise<RunDetailRows | undefined> {
+  const [run, stages, jobs] = await Promise.all([
+    db.selectFrom('runs').select(['parameters', 'triggered_by']).where('id', '=', runId).executeTakeFirst(),
+    db.selectFrom('stage_runs').selectAll().where('run_id', '=', runId).orderBy('position').execute(),
+    db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .orderBy('position')
+      .orderBy('attempt')
+      .execute(),
+  ]);
+  if (!run) return undefined;
+  const logs =
+    logLines > 0 && jobs.length > 0
+      ? await lastLogLines(
+          db,
+          jobs.map((j) => j.id),
+          logLines,
+        )
+      : [];
+  return { ...run, stages, jobs, logs };
+}

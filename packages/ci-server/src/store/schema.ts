@@ -1,0 +1,184 @@
+// Row types of the control plane's core tables (migration 0002_core): projects, pipelines and their
+// versions, materials, runs, stage runs, job runs, gate decisions, log lines, artifacts, project secrets and
+// the run counts kept by triggers. Timestamps are RFC 3339 UTC strings with milliseconds (they sort as text
+// the same way on SQLite and PostgreSQL); JSON columns are text; booleans are integers 0/1.
+import type { Kysely } from 'kysely';
+import type { RunStatus } from '../domain/index.js';
+
+export interface ProjectsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PipelinesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** Order of the pipeline in the last applied bundle. */
+  position: number;
+  /** The current version (pipeline_versions.id). */
+  version_id: string;
+  /** JSON of the current PipelineDocument (domain/bundle-types.ts). */
+  definition: string;
+  /** The pipeline's text as applied; null when only the parsed form exists. */
+  raw_yaml: string | null;
+  raw_reconstructed: number;
+  /** sha256 of definition and raw text: equal digests mean re-applying changes nothing. */
+  digest: string;
+  archived: number;
+  /** Counter of the pipeline's last run; incremented in the transaction that creates a run. */
+  counter: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Immutable definitions a pipeline had: what a run executes (runs point at one). */
+export interface PipelineVersionsTable {
+  id: string;
+  pipeline_id: string;
+  digest: string;
+  definition: string;
+  raw_yaml: string | null;
+  created_at: string;
+}
+
+export interface MaterialsTable {
+  id: string;
+  pipeline_id: string;
+  position: number;
+  kind: 'git' | 'upstream' | 'cron';
+  /** sha256 hex of the material's identity (domain/fingerprint.ts). */
+  fingerprint: string;
+  /** JSON of the material as parsed. */
+  config: string;
+}
+
+export interface RunsTable {
+  id: string;
+  project_id: string;
+  pipeline_id: string;
+  version_id: string;
+  counter: number;
+  status: RunStatus;
+  cause: string;
+  triggered_by: string;
+  git_ref: string | null;
+  revision: string | null;
+  /** JSON object string → string. */
+  parameters: string;
+  rerun_of: string | null;
+  cancel_requested: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface StageRunsTable {
+  id: string;
+  run_id: string;
+  position: number;
+  name: string;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface JobRunsTable {
+  id: string;
+  run_id: string;
+  stage_run_id: string;
+  /** Order of the job run (job and matrix combination) in its stage; attempts share it. */
+  position: number;
+  name: string;
+  /** JSON object of the matrix combination, `{}` without a matrix. */
+  matrix: string;
+  attempt: number;
+  status: string;
+  is_gate: number;
+  /** JSON array of job names. */
+  needs: string;
+  retry: number;
+  retry_left: number;
+  required_approvals: number | null;
+  /** JSON array of approvers (gates). */
+  approved_by: string | null;
+  rejected_by: string | null;
+  exit_code: number | null;
+  agent: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+/** Approvals and rejections of gates, with the optional comment. */
+export interface JobRunDecisionsTable {
+  id: string;
+  job_run_id: string;
+  decision: 'approve' | 'reject';
+  actor: string;
+  comment: string | null;
+  at: string;
+}
+
+export interface LogLinesTable {
+  job_run_id: string;
+  seq: number;
+  stream: string;
+  at: string;
+  text: string;
+}
+
+export interface ArtifactsTable {
+  id: string;
+  run_id: string;
+  job_run_id: string;
+  job_name: string;
+  path: string;
+  size_bytes: number;
+  status: string;
+  content_sha256: string | null;
+  /** Where the blob lives in the artifact store; never shown to clients. */
+  storage_key: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface ProjectSecretsTable {
+  project_id: string;
+  name: string;
+  /** Value sealed with the server's secret box; associated data binds it to its project and name. */
+  value_sealed: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Run counts per pipeline and status, kept by triggers on `runs`, so list totals never count rows. */
+export interface RunStatsTable {
+  pipeline_id: string;
+  project_id: string;
+  status: string;
+  n: number;
+}
+
+export interface CoreDB {
+  projects: ProjectsTable;
+  pipelines: PipelinesTable;
+  pipeline_versions: PipelineVersionsTable;
+  materials: MaterialsTable;
+  runs: RunsTable;
+  stage_runs: StageRunsTable;
+  job_runs: JobRunsTable;
+  job_run_decisions: JobRunDecisionsTable;
+  log_lines: LogLinesTable;
+  artifacts: ArtifactsTable;
+  project_secrets: ProjectSecretsTable;
+  run_stats: RunStatsTable;
+}
+
+export type CoreDb = Kysely<CoreDB>;
