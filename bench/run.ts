@@ -1,8 +1,12 @@
 // Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
+import { run as portalQuery } from './portal-query.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 
-const benchmarks: [string, () => Promise<unknown>][] = [['runs list', runsList]];
+const benchmarks: [string, () => Promise<unknown>][] = [
+  ['runs list', runsList],
+  ['portal query and export', portalQuery],
+];
 
 for (const [name, bench] of benchmarks) {
   console.log(`\n== ${name} ==`);

@@ -9,8 +9,13 @@ import { ManagedDatasources } from './datasources/registry.js';
 import { registerAuditRoutes } from './http/audit.js';
 import { registerPortalAuth } from './http/auth.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
-import { readSession } from './http/guard.js';
+import { registerDbAdminRoutes } from './http/db-admin.js';
+import { registerExportRoutes } from './http/export.js';
+import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerObjectRoutes } from './http/objects.js';
+import { registerQueryRoutes } from './http/query.js';
+import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/query-deps.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
@@ -64,6 +69,37 @@ export async function createPortalServer(
   registerConnectionRoutes(app, { sessions, datasources: () => datasources });
   registerAuditRoutes(app, { sessions, audit });
   registerStorageRoutes(app, { sessions, store, isManaged: (id) => datasources.isManaged(id) });
+  // Query execution, export and the object surface (docs/portal-engines.md), rate limited per person.
+  const db = await createQueryDeps({
+    dataDir: settings.dataDir,
+    sessions: { requireSession },
+    managed: {
+      getManaged(id) {
+        const m = datasources.getManaged(id);
+        if (!m) return undefined;
+        const connection = { ...m.connection, id: m.id, name: m.name, type: m.type };
+        return {
+          id: m.id,
+          name: m.name,
+          roles: m.roles,
+          policy: m.policy,
+          connection,
+        } as unknown as QueryManaged;
+      },
+      unavailable(id) {
+        const entry = datasources.resolve(id);
+        return entry && !entry.available ? entry.datasource.reason : undefined;
+      },
+    },
+    audit: { record: (event) => audit.record(event).then(() => undefined) },
+  });
+  await app.register(async (scope) => {
+    scope.addHook('preHandler', databaseRateLimit);
+    registerQueryRoutes(scope, db);
+    registerDbAdminRoutes(scope, db);
+    registerObjectRoutes(scope, db);
+    registerExportRoutes(scope, db);
+  });
   const jobs = store && settings.role !== 'agent' ? new JobWorker(store.jobs, { log: app.log }) : undefined;
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   return {
@@ -82,6 +118,7 @@ export async function createPortalServer(
     async close() {
       await app.close();
       await jobs?.stop();
+      await db.close();
       datasources.close();
       await store?.close();
     },

@@ -1,0 +1,14 @@
+// Guardrail ordering: every list the classifier returns is in GUARDRAIL_VALUES order (most specific first),
+// and `firstGuardrail` names the one the 403 `APPROVAL_REQUIRED` answer and the approval record carry.
+import { GUARDRAIL_VALUES, type GuardrailValue, type ScriptClassification } from './types.js';
+
+export function orderGuardrails(values: Iterable<GuardrailValue>): GuardrailValue[] {
+  const set = new Set(values);
+  return GUARDRAIL_VALUES.filter((g) => set.has(g));
+}
+
+/** The guardrail of the first statement that has one (its most specific value), or undefined. */
+export function firstGuardrail(result: ScriptClassification): GuardrailValue | undefined {
+  for (const st of result.statements) if (st.guardrails.length > 0) return st.guardrails[0];
+  return undefined;
+}

@@ -1,0 +1,124 @@
+// Statement classifier (database-portal.md "Rules for scripts", guardrail values, Errors 6; decisions.md
+// "classification"): splits a script as the executor does and classifies every statement with the
+// engine's real parser, cross-checked by a lexer that follows the engine's rules. Fails closed: an
+// unknown engine, an unreadable or doubtful statement is a write.
+import {
+  CLASSIFIER_DIALECT_INFO,
+  CLASSIFIER_DIALECTS,
+  type Dialect,
+  isClassifierDialect,
+} from './dialects.js';
+import { firstGuardrail, orderGuardrails } from './guardrails.js';
+import { keywordGuardrails } from './keywords.js';
+import { lex } from './lexer.js';
+import { objectRuleViolation, unplaceableEntry } from './objects.js';
+import { splitStatements } from './split.js';
+import { classifyStatement, type ScriptState } from './statement.js';
+import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
+
+export type { Dialect } from './dialects.js';
+export type { ObjectRules, ObjectRuleViolation } from './objects.js';
+export type {
+  Access,
+  ClassifyOptions,
+  GuardrailValue,
+  ObjectRef,
+  ScriptClassification,
+  StatementClassification,
+  StatementType,
+} from './types.js';
+export { GUARDRAIL_VALUES } from './types.js';
+export { CLASSIFIER_DIALECTS, firstGuardrail, isClassifierDialect, objectRuleViolation };
+
+function summarize(statements: StatementClassification[]): ScriptClassification {
+  return {
+    statements,
+    isWrite: statements.some((s) => s.kind === 'write'),
+    guardrails: orderGuardrails(statements.flatMap((s) => s.guardrails)),
+    transactionControl: statements.some((s) => s.transactionControl),
+  };
+}
+
+/** An engine the classifier has no grammar for: the whole text is one doubtful write. */
+function unknownDialect(sql: string, dialect: string): ScriptClassification {
+  const lexed = lex(sql, {
+    hashComments: false,
+    dashNeedsSpace: false,
+    nestedComments: false,
+    executableComments: false,
+    backslashEscapes: false,
+    doubleQuoteStrings: false,
+    bracketIdentifiers: false,
+    backtickIdentifiers: false,
+    dollarQuotes: false,
+    eStrings: false,
+    qQuotes: false,
+    slashSlashComments: false,
+  });
+  return summarize([
+    {
+      index: 0,
+      text: sql,
+      kind: 'write',
+      statementType: 'UNKNOWN',
+      guardrails: orderGuardrails(keywordGuardrails(lexed.tokens)),
+      objects: [],
+      unplaceable: [unplaceableEntry('statement', `no SQL grammar for engine "${dialect}"`)],
+      transactionControl: false,
+      doubtful: true,
+      reason: `no SQL grammar for engine "${dialect}"`,
+    },
+  ]);
+}
+
+/**
+ * Classifies every statement of `sql` for the engine `dialect` (an engine id of decisions.md; `mariadb` is
+ * read as `mysql`). `defaultSchema` fills the schema of unqualified names.
+ */
+export async function classifyScript(
+  sql: string,
+  dialect: Dialect,
+  options: ClassifyOptions = {},
+): Promise<ScriptClassification> {
+  const id = (dialect as string) === 'mariadb' ? 'mysql' : (dialect as string);
+  if (!isClassifierDialect(id)) return unknownDialect(sql, id);
+  const state: ScriptState = {
+    prepared: new Map(),
+    resolutionChanged: false,
+    defaultSchema: options.defaultSchema,
+  };
+  const statements: StatementClassification[] = [];
+  const pieces = splitStatements(sql, id);
+  for (let i = 0; i < pieces.length; i++) statements.push(await classifyStatement(pieces[i], i, id, state));
+  // The splitter and the engine's lexer must agree on the script's code: text the splitter dropped or
+  // merged (a MariaDB `/*M! … */`, a comment style it does not know) is classified as one doubtful whole.
+  if (
+    codeWords(sql, id) !==
+    pieces
+      .map((p) => codeWords(p, id))
+      .filter(Boolean)
+      .join(' ')
+  ) {
+    const doubt = 'the statement splitter and the lexer disagree about the script';
+    statements.push(await classifyStatement(sql, pieces.length, id, state, 0, doubt));
+  }
+  return summarize(statements);
+}
+
+/** Words the splitter consumes itself (batch and delimiter commands). */
+const SPLITTER_WORDS = new Set(['GO', 'DELIMITER']);
+
+function codeWords(text: string, dialect: Dialect): string {
+  const lx = lex(text, CLASSIFIER_DIALECT_INFO[dialect].lex);
+  // A custom delimiter such as `$$` sticks to the word before it (`END$$`).
+  const words = lx.tokens
+    .filter((t) => t.kind === 'word' && !SPLITTER_WORDS.has(t.value))
+    .map((t) => t.value.replace(/\$+$/, ''));
+  return words.join(' ');
+}
+
+/** The classifier dialect for a datasource engine id, or undefined for engines without SQL. */
+export function dialectForEngine(engine: string): Dialect | undefined {
+  const id = engine === 'mariadb' ? 'mysql' : engine;
+  return (CLASSIFIER_DIALECTS as readonly string[]).includes(id) ? (id as Dialect) : undefined;
+}

@@ -1,0 +1,193 @@
+// POST /api/db/transaction: explicit transactions owned by the session user. `begin` opens a dedicated
+// connection and answers a transactionId; `query` runs one statement in it (same rules as /api/db/query);
+// `commit` and `rollback` end it. Another user's transaction id is unknown (404). An abandoned transaction is
+// rolled back after the idle timeout (providers/transactions.ts).
+import { conflict, HttpError, notFound } from '@app/kit';
+import type { FastifyInstance } from 'fastify';
+import { ProviderError, toHttpError } from '../providers/errors.js';
+import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
+import {
+  executionContext,
+  parseOptions,
+  parseQueryId,
+  queryRouteSchema,
+  runWithPaging,
+  splitChecked,
+} from './query.js';
+import {
+  audit,
+  auditConnection,
+  boundedStatement,
+  checkStatementSize,
+  parseParams,
+  parseTicket,
+  type QueryDeps,
+  type ResolvedTarget,
+  resolveTarget,
+  sessionFor,
+} from './query-deps.js';
+
+export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
+  app.post(
+    '/api/db/transaction',
+    {
+      schema: {
+        tags: ['database'],
+        description:
+          '`{connection, action: begin|query|commit|rollback, transactionId?, sql?, params?, ticket?, options?, queryId?}`. ' +
+          'begin → `{transactionId, status: "open", startedAt, idleTimeoutMs}` (at most 5 open per user, 409 beyond); ' +
+          'query (one statement, transaction control refused) → the /api/db/query result plus `transactionId`; ' +
+          'commit / rollback → `{transactionId, status: "committed" | "rolled_back"}`. Unknown or another user’s id 404; ' +
+          'a transaction still running a statement 409. Idle transactions are rolled back after the idle timeout (5 minutes).',
+        body: {
+          type: 'object',
+          properties: {
+            connection: queryRouteSchema.body.properties.connection,
+            action: { type: 'string', enum: ['begin', 'query', 'commit', 'rollback'] },
+            transactionId: { type: 'string' },
+            sql: { type: 'string' },
+            params: {},
+            ticket: { type: 'string' },
+            options: { type: 'object', additionalProperties: true },
+            queryId: { type: 'string' },
+          },
+          required: ['action'],
+          additionalProperties: true,
+        },
+      },
+    },
+    async (request) => {
+      const session = await sessionFor(deps, request);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const action = body.action as 'begin' | 'query' | 'commit' | 'rollback';
+
+      if (action === 'begin') {
+        const target = await resolveTarget(deps, session, body);
+        if (!target.factory.capabilities.supportsTransactions) {
+          throw new HttpError(400, `${target.factory.engine} has no transactions`, 'UNSUPPORTED');
+        }
+        if (deps.transactions.countFor(session.username) >= MAX_TRANSACTIONS_PER_USER) {
+          throw conflict(
+            `At most ${MAX_TRANSACTIONS_PER_USER} open transactions per user; commit or roll back one first`,
+          );
+        }
+        const lease = await deps.providers.acquire(target.descriptor).catch((err) => {
+          throw toHttpError(err);
+        });
+        try {
+          const s = await lease.provider.openSession();
+          try {
+            await s.begin();
+          } catch (err) {
+            await s.close();
+            throw err;
+          }
+          const t = deps.transactions.add(
+            session.username,
+            lease.identity,
+            target.descriptor.id,
+            s,
+            lease,
+            target,
+          );
+          return {
+            transactionId: t.id,
+            status: 'open',
+            startedAt: new Date(t.startedAt).toISOString(),
+            idleTimeoutMs: deps.transactions.idleMs,
+          };
+        } catch (err) {
+          lease.release();
+          throw toHttpError(err);
+        }
+      }
+
+      const id = typeof body.transactionId === 'string' ? body.transactionId : '';
+      const t = deps.transactions.get(session.username, id);
+      if (!t) throw notFound('Unknown transaction');
+      if (t.busy) throw conflict('The transaction is still running a statement');
+
+      if (action === 'commit' || action === 'rollback') {
+        t.busy = true;
+        try {
+          if (action === 'commit') await t.session.commit();
+          else await t.session.rollback();
+        } catch (err) {
+          throw toHttpError(err);
+        } finally {
+          t.busy = false;
+          await deps.transactions.end(t);
+        }
+        return { transactionId: t.id, status: action === 'commit' ? 'committed' : 'rolled_back' };
+      }
+
+      // action === 'query'
+      const sql = checkStatementSize(body.sql);
+      const params = parseParams(body.params);
+      const ticket = parseTicket(body.ticket);
+      const page = parseOptions(body.options);
+      const queryId = parseQueryId(body.queryId);
+      // The statement runs on the transaction's own connection, under what was resolved at begin.
+      const target = t.target as ResolvedTarget;
+      const statements = splitChecked(target, sql);
+      if (statements.length !== 1) {
+        throw new HttpError(400, 'A transaction query runs one statement at a time', 'MULTIPLE_STATEMENTS');
+      }
+      const ctx = executionContext(session, target, 'transaction', statements, params, ticket);
+      await deps.governance.beforeExecute(ctx);
+      const base = {
+        type: 'query_execution',
+        actor: session.username,
+        ...auditConnection(target),
+        route: '/api/db/transaction',
+        transactionId: t.id,
+        statement: boundedStatement(statements[0]),
+        ...(ticket ? { ticket } : {}),
+      };
+      let unregister: (() => void) | undefined;
+      let cancelled = false;
+      t.busy = true;
+      try {
+        const out = await runWithPaging(
+          (q, p, o) => t.session.query(q, p, o),
+          target.factory.dialect,
+          statements[0],
+          params,
+          page,
+          target.maxRows,
+          (cancel) => {
+            if (!queryId) return;
+            unregister = deps.running.register(session.username, queryId, () => {
+              cancelled = true;
+              return cancel();
+            });
+          },
+        );
+        if (cancelled) throw new ProviderError('cancelled', 'Query cancelled');
+        await audit(deps, {
+          ...base,
+          result: 'success',
+          rowCount: out.result.rowCount,
+          durationMs: out.executionTime,
+        });
+        return {
+          transactionId: t.id,
+          rows: deps.governance.maskRows(ctx, out.result.fields, out.result.rows),
+          fields: out.result.fields,
+          rowCount: out.result.rowCount,
+          executionTime: out.executionTime,
+          ...(out.result.columnTypes ? { columnTypes: out.result.columnTypes } : {}),
+          pagination: out.pagination,
+        };
+      } catch (err) {
+        const e = toHttpError(err);
+        await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
+        throw e;
+      } finally {
+        unregister?.();
+        t.busy = false;
+        deps.transactions.touch(t);
+      }
+    },
+  );
+}

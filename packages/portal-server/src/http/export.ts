@@ -1,0 +1,195 @@
+// POST /api/db/export: the export rule first (governance hook, 403), then the statement must only read (400),
+// then it runs again as a read-only stream (pg cursor, mysql2 row stream, SQLite iterate, DuckDB chunks)
+// bounded by the datasource's maxRows or 100000 rows, rows masked per row. The file is spooled to disk as it
+// streams (constant memory) so that `X-Export-Rows` can be sent as a header with the exact count, then sent
+// with Content-Disposition, Content-Length and X-Export-Extension and removed.
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HttpError } from '@app/kit';
+import type { FastifyInstance } from 'fastify';
+import { toHttpError } from '../providers/errors.js';
+import { analyzeStatement } from '../sql/analyze.js';
+import { planLimit } from '../sql/limit.js';
+import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
+import { executionContext, queryRouteSchema, splitChecked } from './query.js';
+import {
+  audit,
+  auditConnection,
+  boundedStatement,
+  checkStatementSize,
+  parseParams,
+  parseTicket,
+  type QueryDeps,
+  resolveTarget,
+  sessionFor,
+} from './query-deps.js';
+
+export const EXPORT_BATCH = 5_000;
+const SPOOL_BUFFER = 4 * 1024 * 1024;
+
+function parseDelimiter(v: unknown): string {
+  if (v === undefined || v === null) return ',';
+  if (typeof v !== 'string' || [...v].length !== 1 || v === '"' || v === '\r' || v === '\n') {
+    throw new HttpError(
+      400,
+      'csvDelimiter must be one character other than a quote or a line break',
+      'BAD_REQUEST',
+    );
+  }
+  return v;
+}
+
+function baseName(tabName: unknown): string {
+  const raw = typeof tabName === 'string' ? tabName : '';
+  const clean = raw
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 100);
+  return clean || `export-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+}
+
+export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): void {
+  app.post(
+    '/api/db/export',
+    {
+      schema: {
+        tags: ['database'],
+        description:
+          '`{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. ' +
+          'Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. ' +
+          'csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` ' +
+          '(default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
+          '400 when the statement does not only read.',
+        body: {
+          type: 'object',
+          properties: {
+            connectionId: { type: 'string' },
+            connection: queryRouteSchema.body.properties.connection,
+            sql: { type: 'string' },
+            format: { type: 'string' },
+            params: {},
+            csvDelimiter: { type: 'string' },
+            reveal: { type: 'boolean' },
+            tabName: { type: 'string' },
+            ticket: { type: 'string' },
+          },
+          required: ['sql', 'format'],
+          additionalProperties: true,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await sessionFor(deps, request);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const sql = checkStatementSize(body.sql);
+      const format = body.format as ExportFormat;
+      if (!EXPORT_FORMATS.includes(format))
+        throw new HttpError(400, `format must be one of ${EXPORT_FORMATS.join(', ')}`, 'BAD_REQUEST');
+      const params = parseParams(body.params);
+      const ticket = parseTicket(body.ticket);
+      const delimiter = parseDelimiter(body.csvDelimiter);
+      const target = await resolveTarget(deps, session, body);
+      const statements = splitChecked(target, sql);
+      if (statements.length !== 1)
+        throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');
+      const statement = statements[0];
+      const ctx = {
+        ...executionContext(session, target, 'export', statements, params, ticket),
+        reveal: body.reveal === true,
+      };
+      await deps.governance.checkExport(ctx);
+      const facts = await analyzeStatement(target.factory.dialect, statement);
+      if (facts.kind !== 'select' || !facts.readOnly) {
+        throw new HttpError(
+          400,
+          'Only a statement that only reads (a SELECT) can be exported',
+          'EXPORT_NOT_READ_ONLY',
+        );
+      }
+      await deps.governance.beforeExecute(ctx);
+
+      const bound = target.maxRows;
+      const plan = await planLimit(target.factory.dialect, statement, bound, 0);
+      const name = baseName(body.tabName);
+      const writer = writerFor(
+        format,
+        target.factory.dialect,
+        typeof body.tabName === 'string' && body.tabName.trim() ? body.tabName.trim() : 'export',
+        delimiter,
+      );
+      const spool = join(deps.spoolDir, `${randomUUID()}.${EXTENSION[format]}`);
+      const base = {
+        type: 'query_execution',
+        action: 'export',
+        actor: session.username,
+        ...auditConnection(target),
+        route: '/api/db/export',
+        statement: boundedStatement(statement),
+        format,
+        ...(ticket ? { ticket } : {}),
+      };
+      const started = performance.now();
+      let rows = 0;
+      // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.
+      const out = createWriteStream(spool, { highWaterMark: SPOOL_BUFFER });
+      const write = async (text: string) => {
+        if (text !== '' && !out.write(text)) await once(out, 'drain');
+      };
+      try {
+        await deps.providers.use(target.descriptor, async (provider) => {
+          let masker: ((row: unknown[]) => unknown[]) | undefined;
+          let headed = false;
+          for await (const batch of provider.stream(plan.sql, params, {
+            maxRows: bound,
+            batchSize: EXPORT_BATCH,
+          })) {
+            if (!headed) {
+              headed = true;
+              masker = deps.governance.exportRowMasker(ctx, batch.fields);
+              await write(writer.head(batch.fields, batch.columnTypes));
+            }
+            const batchRows = masker ? batch.rows.map(masker) : batch.rows;
+            rows += batchRows.length;
+            await write(writer.rows(batchRows));
+          }
+          if (!headed) await write(writer.head([], []));
+          await write(writer.tail());
+        });
+        out.end();
+        await once(out, 'finish');
+      } catch (err) {
+        out.destroy();
+        await rm(spool, { force: true });
+        const e = toHttpError(err);
+        await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
+        throw e;
+      }
+      const durationMs = Math.round(performance.now() - started);
+      await audit(deps, { ...base, result: 'success', rowCount: rows, durationMs });
+      await audit(deps, {
+        type: 'data_export',
+        actor: session.username,
+        ...auditConnection(target),
+        result: 'success',
+        format,
+        rowCount: rows,
+        ...(ticket ? { ticket } : {}),
+      });
+
+      const size = (await stat(spool)).size;
+      const file = createReadStream(spool, { highWaterMark: 1024 * 1024 });
+      file.on('close', () => void rm(spool, { force: true }));
+      return reply
+        .header('content-type', CONTENT_TYPE[format])
+        .header('content-disposition', `attachment; filename="${name}.${EXTENSION[format]}"`)
+        .header('content-length', size)
+        .header('x-export-rows', String(rows))
+        .header('x-export-extension', EXTENSION[format])
+        .header('access-control-expose-headers', 'Content-Disposition, X-Export-Rows, X-Export-Extension')
+        .send(file);
+    },
+  );
+}

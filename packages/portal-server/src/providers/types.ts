@@ -1,0 +1,270 @@
+// The provider abstraction: what every engine module offers the HTTP layer, the capability flags that let
+// routes (and the UI) decide without ever branching on an engine id, and the shapes of results and objects.
+
+/** SQL engine ids implemented in this package (decisions.md lists all 18; the rest come with later issues). */
+export type EngineId = 'postgres' | 'mysql' | 'sqlite' | 'libsql' | 'duckdb' | 'mssql' | 'oracle';
+
+export type ParamValue = string | number | boolean | null;
+
+/** SSL options a connection descriptor may carry (`ssl: true` means `{mode: 'require'}`). */
+export interface SslConfig {
+  /** `disable` no TLS; `require` TLS without certificate checks; `verify-ca` / `verify-full` check the chain (and host). */
+  mode?: 'disable' | 'require' | 'verify-ca' | 'verify-full';
+  /** PEM text of the trusted CA bundle. */
+  ca?: string;
+  /** PEM client certificate and key for mutual TLS. */
+  cert?: string;
+  key?: string;
+  /** Server name sent in SNI and checked under `verify-full` (defaults to `host`). */
+  servername?: string;
+}
+
+/** SSH tunnel a descriptor may carry; the server forwards a loopback port through the bastion. */
+export interface SshTunnelConfig {
+  host: string;
+  port?: number;
+  username: string;
+  password?: string;
+  /** PEM private key text (never a server file path: a client must not read the server's files). */
+  privateKey?: string;
+  passphrase?: string;
+  /** Expected host key SHA-256 fingerprint (base64, as `ssh-keygen -l` prints after `SHA256:`); unchecked when absent. */
+  hostKeySha256?: string;
+}
+
+/** The connection descriptor fields the server reads to open a connection (database-portal.md). */
+export interface ConnectionDescriptor {
+  id: string;
+  name?: string;
+  type: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  database?: string;
+  schema?: string;
+  connectionString?: string;
+  ssl?: boolean | SslConfig;
+  sshTunnel?: SshTunnelConfig;
+  sshProfile?: string;
+  serviceName?: string;
+  instanceName?: string;
+  localDataCenter?: string;
+  authSource?: string;
+  queryTimeout?: number;
+  agentUser?: string;
+  agentPassword?: string;
+  [bookkeeping: string]: unknown;
+}
+
+export interface Capabilities {
+  supportsExplain: boolean;
+  /** Plan modes the provider can build (`analyze` executes the statement inside a rolled-back transaction). */
+  explainModes: ReadonlyArray<'estimate' | 'analyze'>;
+  supportsCreateTable: boolean;
+  supportsInlineRowEdit: boolean;
+  supportsMaintenance: boolean;
+  declaresForeignKeys: boolean;
+  /** Placeholder form of positional parameters: `$n`, `?`, `:n` or `@pn`. */
+  parameterStyle: '$n' | '?' | ':n' | '@pn';
+  supportsPositionalParams: boolean;
+  supportsCancel: boolean;
+  supportsTransactions: boolean;
+  maintenanceOperations: ReadonlyArray<{ type: string; targetRequired: boolean; description: string }>;
+}
+
+export interface ExecOptions {
+  /** Rows to keep; one more is read (when the engine allows) so the caller learns that more exist. */
+  maxRows: number;
+  /** Called with a handle the caller may pass to `cancel` while the statement runs. */
+  onStart?: (cancel: () => Promise<void>) => void;
+}
+
+export interface ExecResult {
+  fields: string[];
+  rows: Record<string, unknown>[];
+  /** Rows returned, or rows affected for a statement that returns none. */
+  rowCount: number;
+  /** True when the engine had more rows than `maxRows` (the extra rows were not kept). */
+  truncated: boolean;
+  columnTypes?: Record<string, string>;
+  warnings?: string[];
+}
+
+/** A batch of a streamed read: field names once, then rows as arrays in field order. */
+export interface StreamBatch {
+  fields: string[];
+  columnTypes?: string[];
+  rows: unknown[][];
+}
+
+export interface DatabaseObject {
+  path: readonly string[];
+  name: string;
+  kind: string;
+  status?: string;
+  rowCount?: number;
+  sizeBytes?: number;
+}
+
+export interface Container {
+  path: readonly string[];
+  name: string;
+  kind: string;
+}
+
+export interface KindCount {
+  path: readonly string[];
+  kind: string;
+  count: number;
+}
+
+export interface ColumnSchema {
+  name: string;
+  type: string;
+  nullable: boolean;
+  isPrimary: boolean;
+  defaultValue?: string;
+}
+
+export interface IndexSchema {
+  name: string;
+  columns: string[];
+  unique: boolean;
+}
+
+export interface ForeignKeySchema {
+  columnName: string;
+  constraintName: string;
+  referencedPath: string[];
+  referencedTable: string;
+  referencedColumn: string;
+  onUpdate?: string;
+  onDelete?: string;
+}
+
+export interface ObjectDetail {
+  object: DatabaseObject;
+  columns: ColumnSchema[];
+  indexes: IndexSchema[];
+  foreignKeys: ForeignKeySchema[];
+  /** View or routine source when the engine keeps it. */
+  definition?: string;
+}
+
+export interface Inventory {
+  containers: Container[];
+  objects: DatabaseObject[];
+  truncated: boolean;
+}
+
+export interface SlowQuery {
+  query: string;
+  calls: number;
+  avgTime: number;
+}
+
+export interface ActiveSession {
+  pid: number | string;
+  user: string;
+  database: string;
+  state: string;
+  query: string;
+  duration: number;
+}
+
+export interface HealthReading {
+  activeConnections: number;
+  databaseSize: string;
+  cacheHitRatio: string;
+  slowQueries: SlowQuery[];
+  activeSessions: ActiveSession[];
+}
+
+export interface ConnectionProfile {
+  engine: EngineId;
+  serverVersion: string;
+  currentUser?: string;
+  currentDatabase?: string;
+  currentSchema?: string;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export interface ExplainResult extends ExecResult {
+  explainFormat: string;
+}
+
+/** A dedicated connection owned by one caller: scripts and explicit transactions run on it. */
+export interface ProviderSession {
+  query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult>;
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Provider {
+  readonly engine: EngineId;
+  readonly capabilities: Capabilities;
+  /** Runs one statement on the pool. */
+  query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult>;
+  /** Runs a plan statement built from `sql`; never runs `sql` itself outside a rolled-back transaction. */
+  explain(sql: string, params: ParamValue[], mode: 'estimate' | 'analyze'): Promise<ExplainResult>;
+  /** Streams a read-only statement in batches; the engine itself refuses writes where it can. */
+  stream(
+    sql: string,
+    params: ParamValue[],
+    opts: { maxRows: number; batchSize: number },
+  ): AsyncIterable<StreamBatch>;
+  openSession(): Promise<ProviderSession>;
+  testConnection(): Promise<ConnectionProfile>;
+  profile(): Promise<ConnectionProfile>;
+  health(): Promise<HealthReading>;
+  monitoring(): Promise<Record<string, unknown>>;
+  maintenance(type: string, target: string | undefined): Promise<ExecResult>;
+  listObjects(containerPath: readonly string[] | undefined): Promise<DatabaseObject[]>;
+  inventory(): Promise<Inventory>;
+  counts(): Promise<KindCount[]>;
+  describe(path: readonly string[]): Promise<ObjectDetail | undefined>;
+  poolStats(): PoolStats;
+  close(): Promise<void>;
+}
+
+/** Server-side settings a provider may need (bastions, where embedded files live, who asks). */
+export interface ProviderContext {
+  /** Folder relative embedded-engine paths resolve into. */
+  embeddedDir: string;
+  sshProfiles: (name: string) => SshTunnelConfig | undefined;
+}
+
+export interface ProviderFactory {
+  readonly engine: EngineId;
+  readonly capabilities: Capabilities;
+  /** The dialect the sql helpers use for splitting, parsing and quoting. */
+  readonly dialect: import('../sql/dialects.js').Dialect;
+  /** Port used when the descriptor names none (SSH tunnels need it). */
+  readonly defaultPort?: number;
+  /**
+   * Checks made before the cache is consulted, per request: an embedded file outside the portal's folder is
+   * refused unless the caller is privileged (an administrator or a managed datasource).
+   */
+  validate?(conn: ConnectionDescriptor, access: { privileged: boolean; embeddedDir: string }): void;
+  /** A refusal message for a statement this caller may not run on this engine (e.g. ATTACH of a server file). */
+  guardStatement?(statement: string, access: { privileged: boolean }): string | undefined;
+  create(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider>;
+}
+
+/** A validated descriptor with its timeout resolved and, for a tunnel, the local address to dial. */
+export interface ResolvedConnection {
+  descriptor: ConnectionDescriptor;
+  queryTimeoutMs: number;
+  connectTimeoutMs: number;
+  /** Where to connect (a tunnel's loopback end when one is configured). */
+  host?: string;
+  port?: number;
+}

@@ -1,0 +1,61 @@
+// Script splitting under each engine's grammar (dbgate-query-splitter): strings, quoted identifiers,
+// dollar quotes, comments, GO batches and routine bodies stay intact. Comment-only pieces are dropped.
+import { splitQuery } from 'dbgate-query-splitter';
+import { DIALECTS, type Dialect } from './dialects.js';
+
+/** The statement's text with leading comments and whitespace removed (`#` comments only in MySQL). */
+export function stripLeadingComments(sql: string, dialect: Dialect): string {
+  let i = 0;
+  const n = sql.length;
+  for (;;) {
+    while (i < n && /\s/.test(sql[i])) i++;
+    if (sql.startsWith('--', i) || (dialect === 'mysql' && sql[i] === '#')) {
+      const nl = sql.indexOf('\n', i);
+      i = nl < 0 ? n : nl + 1;
+    } else if (sql.startsWith('/*', i)) {
+      // MySQL executes `/*! … */` bodies: that is code, not a comment.
+      if (dialect === 'mysql' && sql[i + 2] === '!') return sql.slice(i);
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else {
+      return sql.slice(i);
+    }
+  }
+}
+
+/** Upper-cased leading words of a statement (after comments), e.g. `['START', 'TRANSACTION']`. */
+export function leadingWords(sql: string, dialect: Dialect, count = 3): string[] {
+  const body = stripLeadingComments(sql, dialect);
+  const words: string[] = [];
+  const re = /[A-Za-z_][A-Za-z0-9_@.]*|\S/g;
+  let m: RegExpExecArray | null = re.exec(body);
+  while (m && words.length < count) {
+    words.push(m[0].toUpperCase());
+    m = re.exec(body);
+  }
+  return words;
+}
+
+const PLSQL_BLOCK =
+  /^(BEGIN|DECLARE|CREATE(\s+OR\s+REPLACE)?\s+(EDITIONABLE\s+|NONEDITIONABLE\s+)?(PROCEDURE|FUNCTION|PACKAGE|TRIGGER|TYPE\s+BODY))\b/i;
+
+/** Splits a script into statements in order; empty and comment-only pieces are dropped. */
+export function splitScript(dialect: Dialect, sql: string): string[] {
+  const pieces = splitQuery(sql, DIALECTS[dialect].splitter) as Array<string | { text: string }>;
+  const out: string[] = [];
+  for (const piece of pieces) {
+    let text = (typeof piece === 'string' ? piece : piece.text).trim();
+    while (text.endsWith(';') && dialect !== 'oracle') text = text.slice(0, -1).trimEnd();
+    if (stripLeadingComments(text, dialect).trim() === '') continue;
+    // A PL/SQL block needs its final semicolon, which the splitter consumed.
+    if (
+      dialect === 'oracle' &&
+      PLSQL_BLOCK.test(stripLeadingComments(text, dialect)) &&
+      !text.endsWith(';')
+    ) {
+      text += ';';
+    }
+    out.push(text);
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+// SSH tunnels against an in-process SSH server (ssh2's own server, password auth, direct-tcpip forwarding to
+// the harness PostgreSQL): inline `sshTunnel`, a named `sshProfile` from the server's YAML file, a wrong
+// password and a wrong host key.
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { join } from 'node:path';
+import { tempDir } from '@app/kit/testing';
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createQueryDeps } from '../../src/http/query-deps.js';
+import { openTunnel, sshProfilesFromFile } from '../../src/providers/ssh.js';
+import { descriptorFromUrl } from './harness.js';
+
+let sshServer: ssh2.Server;
+let sshPort: number;
+let hostKeySha256: string;
+let forwarded = 0;
+
+beforeAll(async () => {
+  const keys = ssh2.utils.generateKeyPairSync('ed25519');
+  const parsed = ssh2.utils.parseKey(keys.private);
+  const pub = (Array.isArray(parsed) ? parsed[0] : parsed) as { getPublicSSH(): Buffer };
+  hostKeySha256 = createHash('sha256').update(pub.getPublicSSH()).digest('base64').replace(/=+$/, '');
+  sshServer = new ssh2.Server({ hostKeys: [keys.private] }, (client) => {
+    client.on('authentication', (ctx) => {
+      if (ctx.method === 'password' && ctx.username === 'tunnel' && ctx.password === 'secret') ctx.accept();
+      else ctx.reject(['password']);
+    });
+    client.on('ready', () => {
+      client.on('tcpip', (accept, _reject, info) => {
+        forwarded++;
+        const stream = accept();
+        const sock = netConnect(info.destPort, info.destIP);
+        stream.pipe(sock).pipe(stream);
+        sock.on('error', () => stream.destroy());
+        stream.on('error', () => sock.destroy());
+      });
+    });
+    client.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => sshServer.listen(0, '127.0.0.1', resolve));
+  sshPort = (sshServer.address() as { port: number }).port;
+});
+afterAll(() => new Promise<void>((resolve) => sshServer.close(() => resolve())));
+
+describe('SSH tunnels', () => {
+  it('runs statements through an inline sshTunnel and through a named sshProfile', async () => {
+    const dir = tempDir('ssh-');
+    const profiles = join(dir, 'ssh.yaml');
+    writeFileSync(
+      profiles,
+      `profiles:\n  bastion:\n    host: 127.0.0.1\n    port: ${sshPort}\n    username: tunnel\n    password: secret\n`,
+    );
+    const deps = await createQueryDeps({
+      dataDir: dir,
+      sshProfilesFile: profiles,
+      sessions: { requireSession: () => ({ username: 'a', role: 'user' }) },
+      managed: { getManaged: () => undefined },
+      audit: { record: () => undefined },
+    });
+    try {
+      const base = descriptorFromUrl(inject('services').postgresUrl, 'postgres');
+      const inline = {
+        ...base,
+        id: 'inline',
+        sshTunnel: {
+          host: '127.0.0.1',
+          port: sshPort,
+          username: 'tunnel',
+          password: 'secret',
+          hostKeySha256,
+        },
+      };
+      const r1 = await deps.providers.use(inline, (p) => p.query('SELECT 1 AS one', [], { maxRows: 10 }));
+      expect(r1.rows).toEqual([{ one: 1 }]);
+      const before = forwarded;
+      const named = { ...base, id: 'named', sshProfile: 'bastion' };
+      const r2 = await deps.providers.use(named, (p) => p.query('SELECT 2 AS two', [], { maxRows: 10 }));
+      expect(r2.rows).toEqual([{ two: 2 }]);
+      expect(forwarded).toBeGreaterThan(before);
+      await expect(
+        deps.providers.use({ ...base, id: 'x', sshProfile: 'nope' }, async () => 1),
+      ).rejects.toThrow(/Unknown SSH profile/);
+    } finally {
+      await deps.close();
+    }
+  });
+
+  it('refuses a wrong password and a host key that does not match', async () => {
+    const target = { host: '127.0.0.1', port: 5432 };
+    await expect(
+      openTunnel({ host: '127.0.0.1', port: sshPort, username: 'tunnel', password: 'wrong' }, target, 5000),
+    ).rejects.toThrow(/SSH tunnel/);
+    await expect(
+      openTunnel(
+        { host: '127.0.0.1', port: sshPort, username: 'tunnel', password: 'secret', hostKeySha256: 'AAAA' },
+        target,
+        5000,
+      ),
+    ).rejects.toThrow(/SSH tunnel/);
+    await expect(openTunnel({ host: '127.0.0.1', username: 'tunnel' }, target, 5000)).rejects.toThrow(
+      /password or a privateKey/,
+    );
+    expect(sshProfilesFromFile(undefined)('bastion')).toBeUndefined();
+  });
+});
