@@ -21,6 +21,15 @@ export const portalConfigSpec = {
   // YAML file of managed datasources (src/datasources/), re-read when it changes.
   datasourcesFile: { env: 'PORTAL_DATASOURCES', kind: 'string' },
   approvalTtlHours: { env: 'APPROVAL_TTL_HOURS', kind: 'int', min: 1, max: 8760, default: 24 },
+  // Bot API callbacks and chat approvals (src/bot/, src/chat/, docs/portal-bot.md).
+  callbackSigningSecret: { env: 'CALLBACK_SIGNING_SECRET', kind: 'string', secret: true },
+  // Comma-separated host names (optionally `host:port`, or `*.example.com`) callbacks may be sent to.
+  callbackAllowedHosts: { env: 'CALLBACK_ALLOWED_HOSTS', kind: 'string' },
+  chatBotToken: { env: 'CHAT_BOT_TOKEN', kind: 'string', secret: true },
+  chatSigningSecret: { env: 'CHAT_SIGNING_SECRET', kind: 'string', secret: true },
+  chatReviewChannel: { env: 'CHAT_REVIEW_CHANNEL', kind: 'string' },
+  // Slack-Web-API-compatible base URL; unset means https://slack.com/api.
+  chatApiUrl: { env: 'CHAT_API_URL', kind: 'url' },
   // Sign-in and sessions (src/auth/, src/bootstrap.ts, docs/portal-auth.md).
   jwtSecret: { env: 'JWT_SECRET', kind: 'string', secret: true },
   authBootstrap: { env: 'AUTH_BOOTSTRAP', kind: 'bool', default: true },

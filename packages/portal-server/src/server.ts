@@ -4,8 +4,11 @@ import { createApp, createMetricsRegistry } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { AuditLog } from './audit/audit-log.js';
 import { bootstrapAuthSecrets } from './bootstrap.js';
+import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
+import { createGovernance, type Governance } from './governance/index.js';
+import { registerApprovalRoutes } from './http/approvals.js';
 import { registerAuditRoutes } from './http/audit.js';
 import { registerPortalAuth } from './http/auth.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
@@ -28,15 +31,23 @@ export interface PortalServer {
   /** Managed datasources of PORTAL_DATASOURCES (`getManaged(id)`, `resolve(id)`). */
   datasources: ManagedDatasources;
   audit: AuditLog;
+  /** Policy hooks, approvals, the concurrency limiter and the masking key (src/governance/). */
+  governance: Governance;
   /** Drains the job queue (studio and worker roles, with server storage); register handlers on it. */
   jobs: JobWorker | undefined;
+  /** Bot API, service tokens, callbacks and chat approvals (src/bot/, docs/portal-bot.md). */
+  bot: BotApi;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
 
 export async function createPortalServer(
   settings: PortalSettings,
-  options: { logger?: boolean } = {},
+  options: {
+    logger?: boolean;
+    /** Bot API knobs for tests: extra CA certificates trusted for callback receivers, first retry delay. */
+    bot?: { callbackCa?: string[]; callbackBackoffMs?: number; reconcileMs?: number };
+  } = {},
 ): Promise<PortalServer> {
   mkdirSync(settings.dataDir, { recursive: true });
   // JWT_SECRET / ADMIN_PASSWORD from the environment or generated once into the data dir (src/bootstrap.ts).
@@ -69,6 +80,16 @@ export async function createPortalServer(
   registerConnectionRoutes(app, { sessions, datasources: () => datasources });
   registerAuditRoutes(app, { sessions, audit });
   registerStorageRoutes(app, { sessions, store, isManaged: (id) => datasources.isManaged(id) });
+  // Policy on every execution route, approvals, masking (docs/portal-governance.md).
+  const governance = createGovernance({
+    approvals: store?.approvals,
+    approvalTtlHours: settings.approvalTtlHours,
+    datasources,
+    audit: { record: (event) => audit.record(event).then(() => undefined) },
+    secret: authSecrets.jwtSecret,
+    log: app.log,
+  });
+  registerApprovalRoutes(app, { sessions, approvals: governance.approvals });
   // Query execution, export and the object surface (docs/portal-engines.md), rate limited per person.
   const db = await createQueryDeps({
     dataDir: settings.dataDir,
@@ -92,6 +113,7 @@ export async function createPortalServer(
       },
     },
     audit: { record: (event) => audit.record(event).then(() => undefined) },
+    governance: governance.hooks,
   });
   await app.register(async (scope) => {
     scope.addHook('preHandler', databaseRateLimit);
@@ -101,6 +123,21 @@ export async function createPortalServer(
     registerExportRoutes(scope, db);
   });
   const jobs = store && settings.role !== 'agent' ? new JobWorker(store.jobs, { log: app.log }) : undefined;
+  // The bot API: service tokens, /api/v1/executions, chat interactions; its jobs run where jobs run.
+  const bot = createBotApi({
+    settings,
+    store,
+    datasources,
+    approvals: governance.approvals,
+    concurrency: governance.concurrency,
+    providers: db.providers,
+    maskingKey: governance.maskingKey,
+    audit,
+    log: app.log,
+    ...options.bot,
+  });
+  bot.registerRoutes(app);
+  if (jobs) bot.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   return {
     app,
@@ -108,15 +145,21 @@ export async function createPortalServer(
     store,
     datasources,
     audit,
+    governance,
     jobs,
+    bot,
     async listen() {
       await app.listen({ host: settings.host, port: settings.port });
+      governance.start();
+      if (jobs) bot.start();
       jobs?.start();
       const addr = app.server.address();
       return typeof addr === 'object' && addr ? addr.port : settings.port;
     },
     async close() {
       await app.close();
+      governance.stop();
+      bot.stop();
       await jobs?.stop();
       await db.close();
       datasources.close();

@@ -64,14 +64,16 @@ export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): vo
       const ticket = parseTicket(body.ticket);
       const target = await resolveTarget(deps, session, body);
       const statements = splitChecked(target, sql);
-      const ctx = executionContext(session, target, 'multi-query', statements, params, ticket);
+      const ctx = executionContext(session, target, 'multi-query', statements, params, ticket, sql);
       await deps.governance.beforeExecute(ctx);
+      const approvedFields = deps.governance.auditFields?.(ctx);
       const { dialect } = target.factory;
       const style = target.factory.capabilities.parameterStyle;
       const entries: Array<Record<string, unknown>> = [];
       let executedCount = 0;
       await deps.providers
-        .use(target.descriptor, async (provider) => {
+        .use(target.descriptor, async (raw) => {
+          const provider = deps.governance.wrapProvider?.(ctx, raw) ?? raw;
           const s = await provider.openSession();
           try {
             for (const [index, statement] of statements.entries()) {
@@ -84,6 +86,7 @@ export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): vo
                 statement: boundedStatement(statement),
                 statementIndex: index,
                 ...(ticket ? { ticket } : {}),
+                ...approvedFields,
               };
               try {
                 const out = await runWithPaging(
@@ -100,7 +103,10 @@ export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): vo
                   status: 'done',
                   rowCount: r.rowCount,
                   ...(r.fields.length > 0
-                    ? { fields: r.fields, rows: deps.governance.maskRows(ctx, r.fields, r.rows) }
+                    ? {
+                        fields: r.fields,
+                        rows: deps.governance.maskRows({ ...ctx, statementIndex: index }, r.fields, r.rows),
+                      }
                     : {}),
                   ...(out.pagination.hasMore ? { truncated: true } : {}),
                   durationMs: out.executionTime,
@@ -127,7 +133,8 @@ export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): vo
         })
         .catch((err) => {
           throw toHttpError(err);
-        });
+        })
+        .finally(() => deps.governance.afterExecute?.(ctx));
       return { executedCount, statements: entries };
     },
   );

@@ -75,7 +75,9 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
           throw toHttpError(err);
         });
         try {
-          const s = await lease.provider.openSession();
+          const beginCtx = executionContext(session, target, 'transaction', [], [], undefined);
+          const provider = deps.governance.wrapProvider?.(beginCtx, lease.provider) ?? lease.provider;
+          const s = await provider.openSession();
           try {
             await s.begin();
           } catch (err) {
@@ -133,8 +135,9 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
       if (statements.length !== 1) {
         throw new HttpError(400, 'A transaction query runs one statement at a time', 'MULTIPLE_STATEMENTS');
       }
-      const ctx = executionContext(session, target, 'transaction', statements, params, ticket);
+      const ctx = executionContext(session, target, 'transaction', statements, params, ticket, sql);
       await deps.governance.beforeExecute(ctx);
+      const txSession = deps.governance.wrapSession?.(ctx, t.session) ?? t.session;
       const base = {
         type: 'query_execution',
         actor: session.username,
@@ -143,13 +146,14 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
         transactionId: t.id,
         statement: boundedStatement(statements[0]),
         ...(ticket ? { ticket } : {}),
+        ...deps.governance.auditFields?.(ctx),
       };
       let unregister: (() => void) | undefined;
       let cancelled = false;
       t.busy = true;
       try {
         const out = await runWithPaging(
-          (q, p, o) => t.session.query(q, p, o),
+          (q, p, o) => txSession.query(q, p, o),
           target.factory.dialect,
           statements[0],
           params,
@@ -187,6 +191,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
         unregister?.();
         t.busy = false;
         deps.transactions.touch(t);
+        deps.governance.afterExecute?.(ctx);
       }
     },
   );

@@ -97,7 +97,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');
       const statement = statements[0];
       const ctx = {
-        ...executionContext(session, target, 'export', statements, params, ticket),
+        ...executionContext(session, target, 'export', statements, params, ticket, sql),
         reveal: body.reveal === true,
       };
       await deps.governance.checkExport(ctx);
@@ -130,6 +130,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         statement: boundedStatement(statement),
         format,
         ...(ticket ? { ticket } : {}),
+        ...deps.governance.auditFields?.(ctx),
       };
       const started = performance.now();
       let rows = 0;
@@ -139,7 +140,8 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         if (text !== '' && !out.write(text)) await once(out, 'drain');
       };
       try {
-        await deps.providers.use(target.descriptor, async (provider) => {
+        await deps.providers.use(target.descriptor, async (raw) => {
+          const provider = deps.governance.wrapProvider?.(ctx, raw) ?? raw;
           let masker: ((row: unknown[]) => unknown[]) | undefined;
           let headed = false;
           for await (const batch of provider.stream(plan.sql, params, {
@@ -161,12 +163,14 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         out.end();
         await once(out, 'finish');
       } catch (err) {
+        deps.governance.afterExecute?.(ctx);
         out.destroy();
         await rm(spool, { force: true });
         const e = toHttpError(err);
         await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
         throw e;
       }
+      deps.governance.afterExecute?.(ctx);
       const durationMs = Math.round(performance.now() - started);
       await audit(deps, { ...base, result: 'success', rowCount: rows, durationMs });
       await audit(deps, {

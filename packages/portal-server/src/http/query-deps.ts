@@ -14,7 +14,13 @@ import { defaultRegistry } from '../providers/registry.js';
 import { RunningQueries } from '../providers/running.js';
 import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
-import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../providers/types.js';
+import type {
+  ConnectionDescriptor,
+  ParamValue,
+  Provider,
+  ProviderFactory,
+  ProviderSession,
+} from '../providers/types.js';
 import type { Dialect } from '../sql/dialects.js';
 
 export interface SessionUser {
@@ -82,6 +88,10 @@ export interface ExecutionContext {
   ticket?: string;
   /** Export only: the caller asked for unmasked values (the masking hook decides whether that is allowed). */
   reveal?: boolean;
+  /** The request's whole text as sent (governance classifies it as one script). */
+  sql?: string;
+  /** Scripts: which statement the rows passed to `maskRows` came from. */
+  statementIndex?: number;
 }
 
 /**
@@ -102,6 +112,17 @@ export interface GovernanceHooks {
   checkExport(ctx: ExecutionContext): void | Promise<void>;
   /** Object rules on the object surface: a hidden object is left out of lists and its describe is 404. */
   isObjectVisible(ctx: ExecutionContext, path: readonly string[]): boolean;
+  /**
+   * The provider a route runs the request on, after `beforeExecute` (or at transaction `begin`): governance
+   * may make the engine itself refuse writes and withhold engine messages that could echo masked values.
+   */
+  wrapProvider?(ctx: ExecutionContext, provider: Provider): Provider;
+  /** Same for a statement on an open transaction's session. */
+  wrapSession?(ctx: ExecutionContext, session: ProviderSession): ProviderSession;
+  /** Called once the execution that `beforeExecute` admitted has ended (success or failure): frees its slot. */
+  afterExecute?(ctx: ExecutionContext): void;
+  /** Extra fields for the execution's `query_execution` audit line (e.g. `approved_by`). */
+  auditFields?(ctx: ExecutionContext): Record<string, unknown>;
 }
 
 export const allowAllGovernance: GovernanceHooks = {

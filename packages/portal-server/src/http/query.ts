@@ -110,8 +110,10 @@ export function executionContext(
   statements: string[],
   params: ParamValue[],
   ticket: string | undefined,
+  sql?: string,
 ): ExecutionContext {
   return {
+    ...(sql !== undefined ? { sql } : {}),
     session,
     route,
     connection: target.descriptor,
@@ -181,7 +183,8 @@ export const queryRouteSchema = {
     'plus `explainFormat` for a plan. A SELECT without its own limit gets one (500 by default, `options.limit`, `unlimited` up to the ' +
     'datasource maxRows or 100000). `queryId` names the statement for /api/db/cancel. 400 QUERY_ERROR with the engine message, ' +
     '400 TRANSACTION_CONTROL, 400 MULTIPLE_STATEMENTS, 400 EXPLAIN_NOT_SUPPORTED / EXPLAIN_NOT_SELECT, 408 QUERY_TIMEOUT, 413 over 1048576 characters, ' +
-    '503 CONNECTION_ERROR.',
+    '503 CONNECTION_ERROR. Datasource policy (docs/portal-governance.md): 403 READ_ONLY, TICKET_REQUIRED, FREEZE_WINDOW, OBJECT_FORBIDDEN, ' +
+    'APPROVAL_REQUIRED with `approval` (the pending request) and `guardrail`; 429 CONCURRENCY_LIMIT; masked columns in rows.',
   body: {
     type: 'object',
     properties: {
@@ -225,7 +228,15 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
       );
     }
     const statement = statements[0];
-    const ctx = executionContext(session, target, mode ? 'explain' : 'query', statements, params, ticket);
+    const ctx = executionContext(
+      session,
+      target,
+      mode ? 'explain' : 'query',
+      statements,
+      params,
+      ticket,
+      sql,
+    );
     const caps = target.factory.capabilities;
     if (mode) {
       // The two refusals run nothing: no plan support (for this mode), or not a SELECT.
@@ -251,6 +262,7 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
       statement: boundedStatement(statement),
       ...(ticket ? { ticket } : {}),
       ...(mode ? { explain: mode } : {}),
+      ...deps.governance.auditFields?.(ctx),
     };
     let unregister: (() => void) | undefined;
     let cancelled = false;
@@ -262,7 +274,8 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
       });
     };
     try {
-      const answer = await deps.providers.use(target.descriptor, async (provider) => {
+      const answer = await deps.providers.use(target.descriptor, async (raw) => {
+        const provider = deps.governance.wrapProvider?.(ctx, raw) ?? raw;
         if (mode) {
           const started = performance.now();
           const plan = await provider.explain(statement, params, mode);
@@ -317,6 +330,7 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
       throw httpErr;
     } finally {
       unregister?.();
+      deps.governance.afterExecute?.(ctx);
     }
   });
 }

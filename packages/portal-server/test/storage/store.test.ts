@@ -48,6 +48,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
       '0001_meta_connections_queries',
       '0002_approvals_service_tokens',
       '0003_audit_jobs',
+      '0004_bot_requests',
     ]);
     if (kind === 'sqlite') expect(statSync(settings.storageSqlitePath).mode & 0o777).toBe(0o600);
     await store.close();

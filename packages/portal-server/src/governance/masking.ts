@@ -1,0 +1,164 @@
+// Masking on the server (decisions.md `masking: [{column: "table.column" | "*.column", rule}]`; DESIGN §5):
+// every path that returns rows — query, multi-query, transaction, export, bot results — passes its rows
+// through a masker built here before they leave the process. Which output columns carry masked values is
+// decided by column lineage (policy-lineage.ts), so aliases, expressions and subqueries do not leak them.
+// Rules: `full` → "****"; `partial` → a hint (first character and e-mail domain, or the last 4 of a long
+// value); `hash` → a keyed HMAC (so equal values stay equal for joins by eye, yet low-entropy values such as
+// phone numbers cannot be found by hashing guesses).
+import { createHmac } from 'node:crypto';
+import type { MaskingRule } from '../datasources/types.js';
+import { CLASSIFIER_DIALECT_INFO, type Dialect } from './classify/dialects.js';
+import type { StatementClassification } from './classify/index.js';
+import { lex } from './classify/lexer.js';
+import { type FieldPlan, type MaskKind, planFields, stronger } from './policy-lineage.js';
+
+export type { MaskKind } from './policy-lineage.js';
+
+export const MASK_FULL = '****';
+
+/** Masks one value under a rule. null and undefined stay as they are (absence is not the secret). */
+export function maskValue(value: unknown, rule: MaskKind, key: Buffer): unknown {
+  if (value === null || value === undefined) return value;
+  const text =
+    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (rule === 'full') return MASK_FULL;
+  if (rule === 'hash') return `hash:${createHmac('sha256', key).update(text).digest('hex').slice(0, 16)}`;
+  // partial
+  const at = text.indexOf('@');
+  if (at > 0 && at < text.length - 1 && !text.includes(' ')) return `${text[0]}***${text.slice(at)}`;
+  const chars = [...text];
+  if (chars.length >= 8) return `****${chars.slice(-4).join('')}`;
+  return chars.length > 1 ? `${chars[0]}***` : MASK_FULL;
+}
+
+/** `schema.table.column`, `table.column` or `*.column`, split at the last two dots. */
+function ruleParts(column: string): { schema?: string; table: string; column: string } {
+  const parts = column.split('.');
+  const col = parts.pop() ?? '';
+  const table = parts.pop() ?? '*';
+  const schema = parts.length > 0 ? parts.join('.') : undefined;
+  return { schema, table, column: col };
+}
+
+/**
+ * The rules that apply to one statement, as lower-case column name → rule. A `*.column` rule always applies;
+ * a `table.column` rule when the statement reaches that table — or when the classifier could not tell what
+ * it reaches (doubtful or unplaceable), in which case every rule applies.
+ */
+export function applicableRules(
+  rules: readonly MaskingRule[],
+  statement: StatementClassification | undefined,
+): Map<string, MaskKind> {
+  const out = new Map<string, MaskKind>();
+  const unknownReach = !statement || statement.doubtful || statement.unplaceable.length > 0;
+  for (const r of rules) {
+    const p = ruleParts(r.column);
+    if (!p.column) continue;
+    const reached =
+      p.table === '*' ||
+      unknownReach ||
+      statement.objects.some(
+        (o) =>
+          (o.name === '*' || o.name.toLowerCase() === p.table.toLowerCase()) &&
+          (!p.schema || !o.schema || o.schema.toLowerCase() === p.schema.toLowerCase()),
+      );
+    if (!reached) continue;
+    const key = p.column.toLowerCase();
+    out.set(key, stronger(out.get(key), r.rule)!);
+  }
+  return out;
+}
+
+/** A masker for one statement's result: field names in, per-field rules out. */
+export class StatementMasker {
+  constructor(
+    private readonly plan: FieldPlan | undefined,
+    private readonly key: Buffer,
+  ) {}
+
+  /** True when nothing is masked (the caller may skip the per-row work). */
+  get empty(): boolean {
+    return !this.plan || (this.plan.byName.size === 0 && !this.plan.all);
+  }
+
+  /** The rule of each field, in order (undefined: shown as is). */
+  rulesFor(fields: readonly string[]): (MaskKind | undefined)[] {
+    const plan = this.plan;
+    if (!plan) return fields.map(() => undefined);
+    const positional =
+      plan.byPosition && plan.byPosition.length === fields.length ? plan.byPosition : undefined;
+    return fields.map((f, i) => {
+      // Providers name a repeated column `id (2)`; the engine's name is the part before.
+      const name = f.replace(/ \(\d+\)$/, '').toLowerCase();
+      let kind = stronger(plan.all, plan.byName.get(name));
+      if (positional) kind = stronger(kind, positional[i]);
+      // A result the select list does not explain (a star after all, a function returning rows) is masked
+      // by name only; a positional plan that does not fit the result cannot be trusted for any column.
+      if (plan.byPosition && !positional) kind = stronger(kind, anyKind(plan.byPosition));
+      return kind;
+    });
+  }
+
+  /** Masks rows given as objects keyed by field name (query results). */
+  maskObjects(fields: readonly string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
+    const rules = this.rulesFor(fields);
+    if (rules.every((r) => !r)) return rows;
+    return rows.map((row) => {
+      const out: Record<string, unknown> = { ...row };
+      fields.forEach((f, i) => {
+        const r = rules[i];
+        if (r && f in out) out[f] = maskValue(out[f], r, this.key);
+      });
+      return out;
+    });
+  }
+
+  /** A per-row masker for rows given as arrays in field order (streamed exports), or undefined for none. */
+  arrayMasker(fields: readonly string[]): ((row: unknown[]) => unknown[]) | undefined {
+    const rules = this.rulesFor(fields);
+    if (rules.every((r) => !r)) return undefined;
+    return (row) => row.map((v, i) => (rules[i] ? maskValue(v, rules[i]!, this.key) : v));
+  }
+}
+
+function anyKind(list: (MaskKind | undefined)[]): MaskKind | undefined {
+  return list.reduce<MaskKind | undefined>((k, v) => stronger(k, v), undefined);
+}
+
+/**
+ * Builds the masker for one classified statement under a datasource's masking rules. The bot API calls this
+ * for each statement of a script (`statement` = `classification.statements[i]`), then `maskObjects`.
+ * `dialect` undefined (an engine without SQL grammar): columns are masked by name only.
+ */
+export async function statementMasker(
+  rules: readonly MaskingRule[],
+  dialect: Dialect | undefined,
+  statement: StatementClassification | undefined,
+  key: Buffer,
+  text = statement?.text ?? '',
+): Promise<StatementMasker> {
+  const masked = applicableRules(rules, statement);
+  if (masked.size === 0) return new StatementMasker(undefined, key);
+  if (!dialect) return new StatementMasker({ byName: masked }, key);
+  return new StatementMasker(await planFields(text, dialect, masked), key);
+}
+
+/**
+ * Whether a statement names a masked column that applies to it, or reads every column (`*`): its engine
+ * errors may then echo masked values, so the routes withhold them.
+ */
+export function mentionsMasked(
+  rules: readonly MaskingRule[],
+  dialect: Dialect | undefined,
+  statement: StatementClassification | undefined,
+  text = statement?.text ?? '',
+): boolean {
+  const masked = applicableRules(rules, statement);
+  if (masked.size === 0) return false;
+  if (!dialect) return true;
+  const lx = lex(text, CLASSIFIER_DIALECT_INFO[dialect].lex);
+  return lx.tokens.some(
+    (t) =>
+      ((t.kind === 'word' || t.kind === 'qident') && masked.has(t.value.toLowerCase())) || t.value === '*',
+  );
+}

@@ -1,0 +1,363 @@
+// The governance hooks the session execution routes call (src/http/query-deps.ts GovernanceHooks): classify
+// the request's whole text, evaluate the datasource policy (policy.ts), turn a hold into a pending approval
+// (403 APPROVAL_REQUIRED) unless an approval window for this exact text is open, take a concurrency slot,
+// prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
+// apply the export rule and hide objects on the object surface.
+import { HttpError } from '@app/kit';
+import type { MaskingRule } from '../datasources/types.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../http/query-deps.js';
+import { ProviderError } from '../providers/errors.js';
+import type { Provider, ProviderSession } from '../providers/types.js';
+import { type ApprovalService, publicApproval } from './approvals.js';
+import {
+  classifyScript,
+  type Dialect,
+  dialectForEngine,
+  objectRuleViolation,
+  type ScriptClassification,
+} from './classify/index.js';
+import type { ConcurrencyLimiter } from './concurrency.js';
+import { mayExport } from './export-rules.js';
+import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
+import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
+import type { EffectivePolicy } from './policy-normalize.js';
+import { readOnlyIsCheap, readOnlyProvider } from './read-only.js';
+
+const STATE = Symbol('governance');
+
+/** What `beforeExecute` learnt, carried on the context (spread copies keep it: the key is enumerable). */
+interface ExecutionState {
+  policy: EffectivePolicy;
+  classification: ScriptClassification;
+  maskers: StatementMasker[];
+  /** Engine messages of these statements may echo masked values. */
+  withholdErrors: boolean;
+  /** Run in the engine's read-only mode. */
+  readOnly: boolean;
+  release?: () => void;
+  approval?: { id: string; reviewers: string[] };
+}
+
+type WithState = ExecutionContext & { [STATE]?: ExecutionState };
+
+export interface PolicyHooksOptions {
+  approvals: ApprovalService;
+  concurrency: ConcurrencyLimiter;
+  audit: AuditSink;
+  /** Key of the `hash` masking rule (HMAC), derived from a server secret. */
+  maskingKey: Buffer;
+  now?: () => Date;
+}
+
+const AUDIT_TEXT_MAX = 2_000;
+
+/** The datasource as the policy sees it: a managed one with its policy, or a user connection. */
+export function policyDatasource(ctx: ExecutionContext): PolicyDatasource {
+  const m = ctx.managed;
+  const env = (m ? m.connection.environment : ctx.connection.environment) as string | undefined;
+  return {
+    id: m?.id ?? ctx.connection.id,
+    name: m?.name ?? (typeof ctx.connection.name === 'string' ? ctx.connection.name : ctx.connection.id),
+    engine: ctx.engine,
+    managed: m !== undefined,
+    ...(env ? { environment: env } : {}),
+    ...(m ? { policy: m.policy as Record<string, unknown> } : {}),
+  };
+}
+
+/** Classifies a request's text; when the executor split it differently, the difference counts as a doubtful write. */
+export async function classifyRequest(
+  sql: string,
+  engine: string,
+  executed: readonly string[],
+  defaultSchema: string | undefined,
+): Promise<ScriptClassification> {
+  const dialect = dialectForEngine(engine) ?? (engine as Dialect);
+  const c = await classifyScript(sql, dialect, defaultSchema ? { defaultSchema } : {});
+  const texts = c.statements.map((s) => s.text);
+  const agrees = executed.every((t, i) => texts[i] === t);
+  if (agrees) return c;
+  const doubt = 'the executor and the classifier split the text differently';
+  return {
+    ...c,
+    isWrite: true,
+    statements: [
+      ...c.statements,
+      {
+        index: c.statements.length,
+        text: sql,
+        kind: 'write',
+        statementType: 'UNKNOWN',
+        guardrails: [],
+        objects: [],
+        unplaceable: [`statement: ${doubt}`],
+        transactionControl: false,
+        doubtful: true,
+        reason: doubt,
+      },
+    ],
+  };
+}
+
+export class PolicyHooks implements GovernanceHooks {
+  constructor(private readonly options: PolicyHooksOptions) {}
+
+  async beforeExecute(ctx: ExecutionContext): Promise<void> {
+    const ds = policyDatasource(ctx);
+    const policy = effectivePolicy(ds);
+    const sql = ctx.sql ?? ctx.statements.join('\n;\n');
+    const classification = await classifyRequest(
+      sql,
+      ctx.engine,
+      ctx.statements,
+      policy.objectRules?.defaultSchema,
+    );
+    const route: PolicyRoute = ctx.route === 'explain' || ctx.route === 'objects' ? 'query' : ctx.route;
+    const decision = evaluatePolicy({
+      session: ctx.session,
+      datasource: ds,
+      classification,
+      route,
+      ticket: ctx.ticket,
+      requester: ctx.session.username,
+      now: this.options.now?.(),
+    });
+    const state: ExecutionState = {
+      policy,
+      classification,
+      maskers: [],
+      withholdErrors: false,
+      readOnly: false,
+    };
+    if ('deny' in decision) {
+      const d = decision.deny;
+      await this.audit({
+        type: d.audit,
+        actor: ctx.session.username,
+        connection: ds.id,
+        result: 'failure',
+        route,
+        code: d.code,
+        reason: d.message,
+        statement: sql.slice(0, AUDIT_TEXT_MAX),
+        ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
+        ...(d.details ?? {}),
+      });
+      throw new HttpError(d.status, d.message, d.code);
+    }
+    if ('hold' in decision) {
+      const approvals = this.options.approvals;
+      if (!approvals.available) {
+        throw new HttpError(
+          503,
+          `${decision.hold.reason}, and approvals need server storage (STORAGE_PROVIDER sqlite or postgres)`,
+          'STORAGE_UNAVAILABLE',
+        );
+      }
+      const open = await approvals.findOpenWindow({
+        datasourceId: ds.id,
+        requester: ctx.session.username,
+        statement: sql,
+      });
+      if (!open) {
+        const pending = await approvals.request({
+          datasource: { id: ds.id, name: ds.name },
+          requester: ctx.session.username,
+          statement: sql,
+          route: ctx.route,
+          reusePending: true,
+          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+          ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
+        });
+        await this.audit({
+          type: 'approval_requested',
+          actor: ctx.session.username,
+          connection: ds.id,
+          result: 'success',
+          route,
+          approvalId: pending.id,
+          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+        });
+        throw new HttpError(403, decision.hold.reason, 'APPROVAL_REQUIRED', {
+          approval: publicApproval(pending),
+          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+        });
+      }
+      const reviewers = open.approvals?.map((a) => a.reviewer) ?? (open.reviewer ? [open.reviewer] : []);
+      state.approval = { id: open.id, reviewers };
+    }
+    // Reads on a datasource that gates writes run where the engine refuses writes (the last line) when that
+    // is cheap; on a read-only datasource always.
+    const gated =
+      policy.readOnly ||
+      policy.writeApproval ||
+      policy.requireTicket ||
+      policy.freezeWindows.length > 0 ||
+      policy.guardrails;
+    state.readOnly = policy.readOnly || (gated && !classification.isWrite && readOnlyIsCheap(ctx.engine));
+    await this.prepareMasking(ctx, state);
+    // Last: the concurrency slot (429), released by afterExecute.
+    state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
+    (ctx as WithState)[STATE] = state;
+  }
+
+  private async prepareMasking(ctx: ExecutionContext, state: ExecutionState): Promise<void> {
+    const rules: MaskingRule[] = state.policy.masking;
+    if (rules.length === 0) return;
+    const dialect = dialectForEngine(ctx.engine);
+    const stmts = state.classification.statements;
+    state.maskers = await Promise.all(
+      ctx.statements.map((text, i) =>
+        statementMasker(rules, dialect, stmts[i], this.options.maskingKey, text),
+      ),
+    );
+    state.withholdErrors = ctx.statements.some((text, i) => mentionsMasked(rules, dialect, stmts[i], text));
+  }
+
+  afterExecute(ctx: ExecutionContext): void {
+    (ctx as WithState)[STATE]?.release?.();
+  }
+
+  auditFields(ctx: ExecutionContext): Record<string, unknown> {
+    const s = (ctx as WithState)[STATE];
+    const out: Record<string, unknown> = {};
+    if (s?.approval) {
+      out.approved_by = s.approval.reviewers;
+      out.approvalId = s.approval.id;
+    }
+    if (ctx.reveal && this.revealAllowed(ctx.session)) out.revealed = true;
+    return out;
+  }
+
+  maskRows(
+    ctx: ExecutionContext,
+    fields: string[],
+    rows: Record<string, unknown>[],
+  ): Record<string, unknown>[] {
+    const masker = this.maskerOf(ctx);
+    return masker ? masker.maskObjects(fields, rows) : rows;
+  }
+
+  exportRowMasker(ctx: ExecutionContext, fields: string[]): ((row: unknown[]) => unknown[]) | undefined {
+    if (ctx.reveal && this.revealAllowed(ctx.session)) return undefined;
+    return this.maskerOf(ctx)?.arrayMasker(fields);
+  }
+
+  /** `reveal` on an export is honoured for administrators only (and audited as `revealed`). */
+  private revealAllowed(session: SessionUser): boolean {
+    return session.role === 'admin';
+  }
+
+  private maskerOf(ctx: ExecutionContext): StatementMasker | undefined {
+    const s = (ctx as WithState)[STATE];
+    if (!s) return undefined;
+    return s.maskers[ctx.statementIndex ?? 0];
+  }
+
+  async checkExport(ctx: ExecutionContext): Promise<void> {
+    const ds = policyDatasource(ctx);
+    const policy = effectivePolicy(ds);
+    if (mayExport(ctx.session, { exportRoles: policy.exportRoles, environment: ds.environment })) return;
+    await this.audit({
+      type: 'export_not_allowed',
+      actor: ctx.session.username,
+      connection: ds.id,
+      result: 'failure',
+      route: 'export',
+      statement: (ctx.sql ?? ctx.statements.join('\n;\n')).slice(0, AUDIT_TEXT_MAX),
+    });
+    throw new HttpError(403, `You may not export from ${ds.name}`, 'EXPORT_NOT_ALLOWED');
+  }
+
+  isObjectVisible(ctx: ExecutionContext, path: readonly string[]): boolean {
+    if (ctx.session.role === 'admin' || path.length === 0) return true;
+    const rules = effectivePolicy(policyDatasource(ctx)).objectRules;
+    if (!rules || rules.hidden.length === 0) return true;
+    const name = path[path.length - 1];
+    const schema = path.length >= 2 ? path[path.length - 2] : undefined;
+    const probe: ScriptClassification = {
+      isWrite: false,
+      guardrails: [],
+      transactionControl: false,
+      statements: [
+        {
+          index: 0,
+          text: '',
+          kind: 'read',
+          statementType: 'SELECT',
+          guardrails: [],
+          objects: [{ ...(schema ? { schema } : {}), name, access: 'read' }],
+          unplaceable: [],
+          transactionControl: false,
+          doubtful: false,
+        },
+      ],
+    };
+    return objectRuleViolation(probe, rules)?.kind !== 'hidden';
+  }
+
+  wrapProvider(ctx: ExecutionContext, provider: Provider): Provider {
+    const s = (ctx as WithState)[STATE];
+    // Transaction `begin` comes without beforeExecute: a read-only datasource opens a read-only transaction.
+    const readOnly = s ? s.readOnly : effectivePolicy(policyDatasource(ctx)).readOnly;
+    const p = readOnly ? readOnlyProvider(provider) : provider;
+    if (!s?.withholdErrors) return p;
+    return new Proxy(p, {
+      get(target, prop) {
+        if (prop === 'query') {
+          return (...a: Parameters<Provider['query']>) => target.query(...a).catch(withhold);
+        }
+        if (prop === 'openSession') {
+          return async () => withholdSession(await target.openSession());
+        }
+        if (prop === 'stream') {
+          return (...a: Parameters<Provider['stream']>) => withholdStream(target.stream(...a));
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  wrapSession(ctx: ExecutionContext, session: ProviderSession): ProviderSession {
+    return (ctx as WithState)[STATE]?.withholdErrors ? withholdSession(session) : session;
+  }
+
+  private async audit(event: Parameters<AuditSink['record']>[0]): Promise<void> {
+    try {
+      await this.options.audit.record(event);
+    } catch {
+      // the sink logs its own failures; a refusal still answers
+    }
+  }
+}
+
+/** Engine messages can quote values (`invalid input syntax for type integer: "a@b.c"`): replaced when masked columns are read. */
+function withhold(err: unknown): never {
+  if (err instanceof ProviderError && err.kind === 'query') {
+    throw new ProviderError(
+      'query',
+      "The statement failed; the engine's message is withheld because the statement reads masked columns",
+      err.engineCode,
+    );
+  }
+  throw err;
+}
+
+async function* withholdStream<T>(it: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    yield* it;
+  } catch (err) {
+    withhold(err);
+  }
+}
+
+function withholdSession(s: ProviderSession): ProviderSession {
+  return {
+    query: (sql, params, opts) => s.query(sql, params, opts).catch(withhold),
+    begin: () => s.begin(),
+    commit: () => s.commit(),
+    rollback: () => s.rollback(),
+    close: () => s.close(),
+  };
+}

@@ -1,0 +1,129 @@
+// The bot execution API (database-portal.md "Bot execution API", "Service tokens and signatures"):
+// `Authorization: Bearer pst_…` on every /api/v1 route (401 otherwise), rate limited like a person under the
+// token's own name, then POST /api/v1/executions (200 `{execution}` when it ran, 202 while it waits) and
+// GET /api/v1/executions/{id} (the record; 404 for another token's request).
+import { errorBody, HttpError } from '@app/kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BotContext } from '../bot/context.js';
+import { getForToken, submit } from '../bot/service.js';
+import { toPublicRecord } from '../bot/types.js';
+import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
+
+export interface ExecutionRouteDeps {
+  /** Undefined without server storage: the routes answer 503 (no token can exist). */
+  bot: BotContext | undefined;
+  tokens: ServiceTokenRepository | undefined;
+}
+
+/** Refresh `last_used_at` at most this often per token (one write per request would be wasteful). */
+const TOUCH_EVERY_MS = 60_000;
+
+function bearer(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m?.[1];
+}
+
+/** The live token of the request's bearer secret; 401 (with `WWW-Authenticate`) otherwise. */
+export async function requireServiceToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tokens: ServiceTokenRepository,
+): Promise<ServiceToken> {
+  const secret = bearer(request);
+  const token = secret && secret.length <= 200 ? await tokens.findBySecret(secret) : undefined;
+  if (!token) {
+    reply.header('www-authenticate', 'Bearer realm="database-portal"');
+    throw new HttpError(
+      401,
+      'A valid service token is required (Authorization: Bearer pst_…)',
+      'UNAUTHORIZED',
+    );
+  }
+  const last = token.last_used_at ? Date.parse(token.last_used_at) : 0;
+  if (Date.now() - last > TOUCH_EVERY_MS) await tokens.touch(token.id).catch(() => undefined);
+  return token;
+}
+
+/** The database-route budget, counted under the token's name (429 with Retry-After beyond it). */
+function rateLimit(request: FastifyRequest, reply: FastifyReply, token: ServiceToken): boolean {
+  const decision = request.server.portalAuth.limits.database.take(`token:${token.name}`);
+  if (decision.allowed) return true;
+  reply
+    .code(429)
+    .header('retry-after', String(decision.retryAfterSeconds))
+    .send(
+      errorBody(
+        'portal',
+        429,
+        `Too many requests for service token ${token.name}; try again in ${decision.retryAfterSeconds} seconds`,
+        'RATE_LIMITED',
+      ),
+    );
+  return false;
+}
+
+const storageUnavailable = () =>
+  new HttpError(
+    503,
+    'The bot API needs server storage (STORAGE_PROVIDER sqlite or postgres)',
+    'STORAGE_UNAVAILABLE',
+  );
+
+const recordDescription =
+  'Bot execution record: `{id, status: pending|approved|rejected, datasourceId, onBehalfOf, createdAt, jobId?, guardrail?, approvalId?, ' +
+  'review?: {reason}, approvedBy?, rejection?: rejected|expired, execution?: {status: done|failed, rowCount, fields, rows (masked; at most 200 rows ' +
+  'and 256 KB), truncated?, durationMs, error?: closed word}, executedCount?, statements?: [{index, status, rowCount?, durationMs, error?}]}`.';
+
+export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRouteDeps): void {
+  const ready = () => {
+    if (!deps.bot || !deps.tokens) throw storageUnavailable();
+    return { bot: deps.bot, tokens: deps.tokens };
+  };
+
+  app.post(
+    '/api/v1/executions',
+    {
+      schema: {
+        tags: ['bot'],
+        summary: 'Submit a statement (service token)',
+        description:
+          'Body `{datasourceId, statement (script of at most 32000 characters), onBehalfOf, reply?: {channel, threadTs?}, callback?: {url}, ' +
+          'review?: {reason (1..500)}, approvedBy?: [{reviewer, at}] (1..10, trustedApprovals tokens only), ticket?}`. ' +
+          '200 `{execution: record}` when it ran; 202 `{execution: record}` while it waits (status pending: for reviewers; approved with jobId: ' +
+          'for a worker; poll GET /api/v1/executions/{id}). 400 malformed, transaction control, review without reason, approvedBy refused, callback ' +
+          'not HTTPS on CALLBACK_ALLOWED_HOSTS; 401 no token; 403 datasource not allowed for the token, read-only, ticket required, freeze window, ' +
+          'object rule; 404 unknown datasource; 413 statement over 32000 characters; 429 CONCURRENCY_LIMIT or RATE_LIMITED; 503 no storage or ' +
+          `datasource unavailable. ${recordDescription}`,
+        body: { type: 'object', additionalProperties: true },
+      },
+    },
+    async (request, reply) => {
+      const { bot, tokens } = ready();
+      const token = await requireServiceToken(request, reply, tokens);
+      if (!rateLimit(request, reply, token)) return reply;
+      const answer = await submit(bot, token, request.body);
+      return reply.code(answer.status).send({ execution: toPublicRecord(answer.request) });
+    },
+  );
+
+  app.get(
+    '/api/v1/executions/:id',
+    {
+      schema: {
+        tags: ['bot'],
+        summary: 'Read a submitted request (service token)',
+        description: `Answers the record itself (poll until \`execution\` is set). 404 for an unknown id or another token's request. ${recordDescription}`,
+        params: { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] },
+      },
+    },
+    async (request, reply) => {
+      const { bot, tokens } = ready();
+      const token = await requireServiceToken(request, reply, tokens);
+      if (!rateLimit(request, reply, token)) return reply;
+      const { id } = request.params as { id: string };
+      return toPublicRecord(await getForToken(bot, token, id));
+    },
+  );
+}
