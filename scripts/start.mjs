@@ -18,7 +18,7 @@ mkdirSync(logDir, { recursive: true });
 // Web UIs are built once (and again after `rm -rf packages/*-web/dist`).
 for (const web of ['ci-web', 'portal-web']) {
   const dir = join(root, 'packages', web);
-  if (existsSync(join(dir, 'package.json')) && !existsSync(join(dir, 'dist', 'index.html'))) {
+  if (existsSync(join(dir, 'index.html')) && !existsSync(join(dir, 'dist', 'index.html'))) {
     console.log(`Building ${web}…`);
     const res = spawnSync('npm', ['run', 'build', '-w', `packages/${web}`], { cwd: root, stdio: 'inherit' });
     if (res.status !== 0) process.exit(res.status ?? 1);

@@ -20,6 +20,7 @@ import { registerObjectRoutes } from './http/objects.js';
 import { registerQueryRoutes } from './http/query.js';
 import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/query-deps.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
+import { registerWebUi } from './http/web.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
 
@@ -139,6 +140,8 @@ export async function createPortalServer(
   bot.registerRoutes(app);
   if (jobs) bot.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+  // The web app's assets and page fallback, after every API route (src/http/web.ts, docs/portal-web.md).
+  await registerWebUi(app);
   return {
     app,
     settings,

@@ -161,6 +161,14 @@ async function sessionRoutes(app: FastifyInstance) {
     return { authenticated: true, user: { role: session.role, username: session.username } };
   });
 
+  // Open (under /api/auth): tells the sign-in page whether to offer single sign-on. Local login is always
+  // available (a break-glass path in OIDC mode too).
+  app.get('/api/auth/providers', async () => ({
+    provider: settings.authProvider,
+    local: true,
+    oidc: settings.authProvider === 'oidc',
+  }));
+
   const stateCookie = (request: FastifyRequest) => ({
     httpOnly: true,
     sameSite: 'lax' as const,

@@ -55,8 +55,8 @@ describe('session requirement', () => {
     const loginPage = await server.app.inject({ url: '/login' });
     expect(loginPage.statusCode).toBe(200);
     expect(loginPage.headers['content-type']).toMatch(/^text\/html/);
-    expect(loginPage.body).toContain('id="login-form"');
-    expect((await server.app.inject({ url: '/login.js' })).statusCode).toBe(200);
+    // The web app's index.html (or, when it is not built, the notice saying how to build it).
+    expect(loginPage.body).toContain('<title>Database Portal</title>');
     expect((await server.app.inject({ url: '/assets/app.js' })).statusCode).toBe(404);
   });
 
@@ -78,7 +78,7 @@ describe('session requirement', () => {
   it('lets a session through and lets handlers verify it again', async () => {
     const page = await server.app.inject({ url: '/admin', cookies: { 'auth-token': adminToken } });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain(ADMIN.email);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
     const res = await server.app.inject({
       url: '/api/test/admin',
       cookies: { 'auth-token': adminToken },

@@ -96,10 +96,9 @@ describe.each(ENGINES)('$type', (engine) => {
         : 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 2000000000) SELECT count(*) FROM r';
     const t = await q({ connection: { ...connection, queryTimeout: 300 }, sql: slow });
     expect(t.statusCode).toBe(408);
-    const after = await q({
-      connection: { ...connection, queryTimeout: 300 },
-      sql: 'SELECT count(*) AS n FROM items',
-    });
+    // The next statement gets the default timeout: a fresh engine process may take a while to start on a
+    // loaded machine, and what matters is that the connection is usable again.
+    const after = await q({ connection, sql: 'SELECT count(*) AS n FROM items' });
     expect(after.json().rows).toEqual([{ n: 1200 }]);
   });
 

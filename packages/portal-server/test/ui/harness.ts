@@ -1,0 +1,170 @@
+// Shared setup of the browser tests: the web UI built if needed, a whole portal listening on a free loopback
+// port (SQLite storage, known administrator and user accounts, PORTAL_DATASOURCES with two managed SQLite
+// datasources under the data dir — `sales` pre-filled, `ledger` with `writeApproval`), and the system
+// Chromium driven by playwright-core. Set UI_SCREENSHOTS=<dir> to save one screenshot per main page.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '@app/kit/testing';
+import Database from 'better-sqlite3';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { createPortalServer, loadPortalSettings, type PortalServer } from '../../src/index.js';
+import { ADMIN, JWT_SECRET, USER } from '../auth/helpers.js';
+import { ensureWebBuilt } from './build-web.js';
+
+export { ADMIN, USER };
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const SALES_SQL = `
+  CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
+  CREATE INDEX customers_city ON customers (city);
+  CREATE TABLE orders (
+    id INTEGER PRIMARY KEY,
+    customer_id INTEGER NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+    amount REAL NOT NULL
+  );
+  INSERT INTO customers (id, name, city) VALUES (1, 'Ada Lovelace', 'London'), (2, 'Grace Hopper', 'New York'),
+    (3, 'Katherine Johnson', NULL);
+  CREATE TABLE events (n INTEGER PRIMARY KEY);
+  WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 620)
+    INSERT INTO events (n) SELECT n FROM seq;
+  INSERT INTO orders (id, customer_id, amount) VALUES (10, 1, 12.5), (11, 2, 99);
+`;
+
+/** Waits (Playwright's auto-wait, no sleeps) until the locator shows; answers it for chaining. */
+export async function visible(locator: Locator, timeout = 15_000): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+/** The text of every cell of the matched table rows, row by row. */
+export function cellTexts(rows: Locator): Promise<string[][]> {
+  // The root tsconfig has no DOM library: the element is described by the two members used.
+  type Row = { children: ArrayLike<{ textContent: string | null }> };
+  return rows.evaluateAll((trs) =>
+    trs.map((tr) => Array.from((tr as unknown as Row).children, (c) => c.textContent ?? '')),
+  );
+}
+
+export interface UiHarness {
+  server: PortalServer;
+  baseUrl: string;
+  dataDir: string;
+  /** Absolute paths of the managed datasources' files. */
+  files: { sales: string; ledger: string };
+  browser: Browser;
+  /** A fresh browser profile (cookies, storage) with downloads allowed. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  signIn(page: Page, who: { email: string; password: string }): Promise<void>;
+  screenshot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function sqliteFile(file: string, sql: string): string {
+  const db = new Database(file);
+  db.exec(sql);
+  db.close();
+  return file;
+}
+
+/** `env` adds to (or overrides) the portal's settings, e.g. OIDC mode or a second factor. */
+export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
+  await ensureWebBuilt();
+  const dataDir = tempDir('portal-ui-');
+  const dbDir = join(dataDir, 'managed');
+  mkdirSync(dbDir, { recursive: true });
+  const files = {
+    sales: sqliteFile(join(dbDir, 'sales.db'), SALES_SQL),
+    ledger: sqliteFile(
+      join(dbDir, 'ledger.db'),
+      "CREATE TABLE entries (id INTEGER PRIMARY KEY, note TEXT NOT NULL); INSERT INTO entries (note) VALUES ('opening');",
+    ),
+  };
+  const dsFile = join(dataDir, 'datasources.yaml');
+  writeFileSync(
+    dsFile,
+    `datasources:
+  - id: sales
+    name: Sales
+    type: sqlite
+    database: ${JSON.stringify(files.sales)}
+    environment: development
+    roles: [admin, user]
+  - id: ledger
+    name: Ledger
+    type: sqlite
+    database: ${JSON.stringify(files.ledger)}
+    environment: staging
+    roles: [admin, user]
+    policy: { writeApproval: true }
+`,
+  );
+  const server = await createPortalServer(
+    loadPortalSettings({
+      PORTAL_DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      JWT_SECRET,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      USER_EMAIL: USER.email,
+      USER_PASSWORD: USER.password,
+      STORAGE_PROVIDER: 'sqlite',
+      PORTAL_DATASOURCES: dsFile,
+      ...env,
+    }),
+    { logger: false },
+  );
+  let browser: Browser | undefined;
+  try {
+    await server.listen();
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  } catch (err) {
+    await browser?.close();
+    await server.close();
+    throw err;
+  }
+  const addr = server.app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const shotDir = process.env.UI_SCREENSHOTS;
+  const contexts: BrowserContext[] = [];
+  const b = browser;
+  return {
+    server,
+    baseUrl,
+    dataDir,
+    files,
+    browser: b,
+    async newPage() {
+      const context = await b.newContext({ baseURL: baseUrl, acceptDownloads: true });
+      context.setDefaultTimeout(15_000);
+      contexts.push(context);
+      return { context, page: await context.newPage() };
+    },
+    async signIn(page, who) {
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(who.email);
+      await page.getByLabel('Password').fill(who.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await visible(page.getByTestId('username').filter({ hasText: who.email }));
+    },
+    async screenshot(page, name) {
+      if (!shotDir) return;
+      mkdirSync(shotDir, { recursive: true });
+      await page.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await b.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// The app shell: decides between the sign-in page and the signed-in layout (top bar with navigation, the
+// person and Sign out), and routes /, /approvals and /admin. The workspace stays mounted while another page
+// is shown so the editor text and the last result survive a trip to the approvals page.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api, errorText, setUnauthorizedHandler } from './lib/api';
+import { Link, navigate, Redirect, useLocation } from './lib/router';
+import { landingFor, ME_KEY, useMe } from './lib/session';
+import type { SessionUser } from './lib/types';
+import { AdminPage } from './pages/AdminPage';
+import { ApprovalsPage } from './pages/ApprovalsPage';
+import { LoginPage } from './pages/LoginPage';
+import { WorkspacePage } from './pages/WorkspacePage';
+
+export function App() {
+  const qc = useQueryClient();
+  const location = useLocation();
+  const me = useMe();
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      qc.setQueryData(ME_KEY, { authenticated: false });
+      navigate('/login', { replace: true });
+    });
+  }, [qc]);
+
+  if (me.isPending) return <div className="splash">Loading…</div>;
+  if (me.isError) {
+    return (
+      <div className="splash">
+        <p role="alert" className="error-text">
+          {errorText(me.error)}
+        </p>
+        <button type="button" className="btn" onClick={() => me.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  const data = me.data;
+  if (location.path === '/login') {
+    return data.authenticated ? <Redirect to={landingFor(data.user)} /> : <LoginPage />;
+  }
+  if (!data.authenticated) return <Redirect to="/login" />;
+  return <Shell user={data.user} path={location.path} />;
+}
+
+function Shell({ user, path }: { user: SessionUser; path: string }) {
+  const [signingOut, setSigningOut] = useState(false);
+  const signOut = async () => {
+    setSigningOut(true);
+    let redirectUrl: string | undefined;
+    try {
+      redirectUrl = (await api<{ redirectUrl?: string }>('/api/auth/logout', { method: 'POST' })).redirectUrl;
+    } catch {
+      // The cookie may already be gone; the login page is the right place either way.
+    }
+    // A full load drops every cached answer of the previous person.
+    window.location.assign(redirectUrl ?? '/login');
+  };
+  const nav = [
+    { href: '/', label: 'Workspace' },
+    { href: '/approvals', label: 'Approvals' },
+    ...(user.role === 'admin' ? [{ href: '/admin', label: 'Admin' }] : []),
+  ];
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">Database Portal</span>
+        <nav aria-label="Main">
+          {nav.map((n) => (
+            <Link key={n.href} href={n.href} className={path === n.href ? 'active' : undefined}>
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+        <span className="spacer" />
+        <span className="who" title={`Signed in as ${user.username}`}>
+          <span data-testid="username">{user.username}</span>
+          <span className={`badge role-${user.role}`}>{user.role}</span>
+        </span>
+        <button type="button" className="btn btn-ghost" onClick={signOut} disabled={signingOut}>
+          Sign out
+        </button>
+      </header>
+      <main className="page">
+        <div hidden={path !== '/'} className="page-fill">
+          <WorkspacePage user={user} />
+        </div>
+        {path === '/approvals' && <ApprovalsPage user={user} />}
+        {path === '/admin' &&
+          (user.role === 'admin' ? (
+            <AdminPage />
+          ) : (
+            <p className="notice" role="alert">
+              Administration is for administrators. <Link href="/">Back to the workspace</Link>
+            </p>
+          ))}
+        {!['/', '/approvals', '/admin'].includes(path) && (
+          <p className="notice">
+            There is no page at {path}. <Link href="/">Go to the workspace</Link>
+          </p>
+        )}
+      </main>
+    </div>
+  );
+}

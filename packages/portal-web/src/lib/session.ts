@@ -1,0 +1,26 @@
+// The signed-in person (`GET /api/auth/me`), shared through TanStack Query under the key ['me'].
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, api } from './api';
+import type { SessionUser } from './types';
+
+export type Me = { authenticated: true; user: SessionUser } | { authenticated: false };
+
+export const ME_KEY = ['me'] as const;
+
+export async function fetchMe(): Promise<Me> {
+  try {
+    return await api<Me>('/api/auth/me', { quiet401: true });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return { authenticated: false };
+    throw err;
+  }
+}
+
+export function useMe() {
+  return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000 });
+}
+
+/** Where a person lands after signing in (the server's OIDC callback does the same). */
+export function landingFor(user: SessionUser): string {
+  return user.role === 'admin' ? '/admin' : '/';
+}

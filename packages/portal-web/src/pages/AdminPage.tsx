@@ -1,0 +1,25 @@
+// Administration (administrators only; the server checks every route again): the audit log and the
+// service tokens of the bot API.
+import { useState } from 'react';
+import { AuditLog } from '../admin/AuditLog';
+import { ServiceTokens } from '../admin/ServiceTokens';
+
+export function AdminPage() {
+  const [tab, setTab] = useState<'audit' | 'tokens'>('audit');
+  return (
+    <div className="page-body">
+      <div className="page-head">
+        <h1>Administration</h1>
+        <div className="tabs" role="tablist" aria-label="Administration sections">
+          <button type="button" role="tab" aria-selected={tab === 'audit'} onClick={() => setTab('audit')}>
+            Audit log
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'tokens'} onClick={() => setTab('tokens')}>
+            Service tokens
+          </button>
+        </div>
+      </div>
+      {tab === 'audit' ? <AuditLog /> : <ServiceTokens />}
+    </div>
+  );
+}

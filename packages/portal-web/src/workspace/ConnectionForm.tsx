@@ -1,0 +1,226 @@
+// The form for one of the person's own connections: engine (the 18 ids), host, port, user, password,
+// database, environment and query timeout, with "Test connection" (`POST /api/db/test-connection`, which
+// opens a fresh connection within 10 s) before saving.
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, errorText } from '../lib/api';
+import { newConnectionId } from '../lib/connections';
+import {
+  type Connection,
+  ENGINE_TYPES,
+  ENVIRONMENTS,
+  type EngineMeta,
+  type EngineType,
+  type Environment,
+} from '../lib/types';
+
+const FILE_ENGINES: ReadonlySet<string> = new Set(['sqlite', 'duckdb', 'leveldb']);
+
+interface TestOutcome {
+  ok: boolean;
+  text: string;
+}
+
+export function useEngines() {
+  return useQuery({
+    queryKey: ['engines'],
+    queryFn: async () =>
+      (await api<{ engines: EngineMeta[] }>('/api/db/provider-meta', { body: {} })).engines,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export function ConnectionForm(props: {
+  initial?: Connection;
+  onSave: (c: Connection) => Promise<void>;
+  onCancel: () => void;
+  buildDescriptor: (c: Connection) => Record<string, unknown>;
+}) {
+  const init = props.initial;
+  const engines = useEngines();
+  const [name, setName] = useState(init?.name ?? '');
+  const [type, setType] = useState<EngineType>(init?.type ?? 'postgres');
+  const [host, setHost] = useState(init?.host ?? '');
+  const [port, setPort] = useState(init?.port ? String(init.port) : '');
+  const [user, setUser] = useState(init?.user ?? '');
+  const [password, setPassword] = useState('');
+  const [database, setDatabase] = useState(init?.database ?? '');
+  const [environment, setEnvironment] = useState<Environment | ''>(init?.environment ?? '');
+  const [timeout, setTimeoutMs] = useState(init?.queryTimeout ? String(init.queryTimeout) : '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [test, setTest] = useState<TestOutcome | null>(null);
+  const [busy, setBusy] = useState<'test' | 'save' | null>(null);
+
+  const defaultPort = engines.data?.find((e) => e.engine === type)?.defaultPort;
+  const fileEngine = FILE_ENGINES.has(type);
+
+  const build = (): Connection | string => {
+    if (!name.trim()) return 'Give the connection a name.';
+    const c: Connection = { id: init?.id ?? newConnectionId(), name: name.trim(), type };
+    if (host.trim()) c.host = host.trim();
+    if (port.trim()) {
+      const n = Number(port);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) return 'Port must be a number from 1 to 65535.';
+      c.port = n;
+    }
+    if (user.trim()) c.user = user.trim();
+    if (password) c.password = password;
+    else if (init?.password) c.password = init.password;
+    if (database.trim()) c.database = database.trim();
+    if (environment) c.environment = environment;
+    if (timeout.trim()) {
+      const n = Number(timeout);
+      if (!Number.isInteger(n) || n < 1 || n > 2147483647)
+        return 'Query timeout must be a whole number of milliseconds (1 to 2147483647).';
+      c.queryTimeout = n;
+    }
+    c.createdAt = init?.createdAt ?? new Date().toISOString();
+    return c;
+  };
+
+  const runTest = async () => {
+    const c = build();
+    if (typeof c === 'string') return setProblem(c);
+    setProblem(null);
+    setBusy('test');
+    setTest(null);
+    try {
+      const r = await api<{ latencyMs: number; engine: string; serverVersion?: string }>(
+        '/api/db/test-connection',
+        { body: { connection: props.buildDescriptor(c) } },
+      );
+      setTest({
+        ok: true,
+        text: `Connected in ${r.latencyMs} ms${r.serverVersion ? ` · ${r.engine} ${r.serverVersion}` : ''}`,
+      });
+    } catch (err) {
+      setTest({ ok: false, text: errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const c = build();
+    if (typeof c === 'string') return setProblem(c);
+    setProblem(null);
+    setBusy('save');
+    try {
+      await props.onSave(c);
+    } catch (err) {
+      setProblem(errorText(err));
+      setBusy(null);
+    }
+  };
+
+  return (
+    <form className="conn-form" onSubmit={submit} aria-label={init ? 'Edit connection' : 'New connection'}>
+      <h3>{init ? 'Edit connection' : 'New connection'}</h3>
+      <label htmlFor="cf-name">Name</label>
+      {/* biome-ignore lint/a11y/noAutofocus: the dialog opens for this field */}
+      <input id="cf-name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+      <label htmlFor="cf-type">Engine</label>
+      <select id="cf-type" value={type} onChange={(e) => setType(e.target.value as EngineType)}>
+        {ENGINE_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+      {!fileEngine && (
+        <div className="row2">
+          <div>
+            <label htmlFor="cf-host">Host</label>
+            <input id="cf-host" value={host} onChange={(e) => setHost(e.target.value)} />
+          </div>
+          <div className="narrow">
+            <label htmlFor="cf-port">Port</label>
+            <input
+              id="cf-port"
+              inputMode="numeric"
+              placeholder={defaultPort ? String(defaultPort) : ''}
+              value={port}
+              onChange={(e) => setPort(e.target.value)}
+            />
+          </div>
+        </div>
+      )}
+      {!fileEngine && (
+        <div className="row2">
+          <div>
+            <label htmlFor="cf-user">User</label>
+            <input id="cf-user" autoComplete="off" value={user} onChange={(e) => setUser(e.target.value)} />
+          </div>
+          <div>
+            <label htmlFor="cf-password">Password</label>
+            <input
+              id="cf-password"
+              type="password"
+              autoComplete="new-password"
+              placeholder={init?.storedSecrets?.includes('password') || init?.password ? '(unchanged)' : ''}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+        </div>
+      )}
+      <label htmlFor="cf-database">{fileEngine ? 'Database file' : 'Database'}</label>
+      <input
+        id="cf-database"
+        placeholder={fileEngine ? "e.g. notes.db (in the portal's databases folder)" : ''}
+        value={database}
+        onChange={(e) => setDatabase(e.target.value)}
+      />
+      <div className="row2">
+        <div>
+          <label htmlFor="cf-env">Environment</label>
+          <select
+            id="cf-env"
+            value={environment}
+            onChange={(e) => setEnvironment(e.target.value as Environment | '')}
+          >
+            <option value="">(none)</option>
+            {ENVIRONMENTS.map((env) => (
+              <option key={env} value={env}>
+                {env}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="cf-timeout">Query timeout (ms)</label>
+          <input
+            id="cf-timeout"
+            inputMode="numeric"
+            placeholder="60000"
+            value={timeout}
+            onChange={(e) => setTimeoutMs(e.target.value)}
+          />
+        </div>
+      </div>
+      {problem && (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      )}
+      {test && (
+        <p className={test.ok ? 'ok-text' : 'error-text'} role="status">
+          {test.text}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="btn" onClick={runTest} disabled={busy !== null}>
+          {busy === 'test' ? 'Testing…' : 'Test connection'}
+        </button>
+        <span className="spacer" />
+        <button type="button" className="btn btn-ghost" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy !== null}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
