@@ -1,10 +1,14 @@
 // Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
+import { run as dispatch } from './dispatch.bench.js';
+import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 
 const benchmarks: [string, () => Promise<unknown>][] = [
   ['runs list', runsList],
+  ['log ingestion', logIngest],
+  ['dispatch', dispatch],
   ['portal query and export', portalQuery],
 ];
 

@@ -1,6 +1,9 @@
-// The agent's link to the control plane: register with the shared token, then heartbeat on the interval the
-// server asked for. When the server cannot be reached (or the session is lost) the agent says so plainly
-// and retries with capped exponential backoff and jitter.
+// The agent's link to the control plane: register with the shared token (reporting the job runs still in
+// progress, so a restarted server can reconcile), hold the session stream (heartbeats and a drain notice go
+// up; assignments, cancellations and acks come down), and give the other calls (logs, reports, uploads) the
+// current session. When the server cannot be reached or forgets the session, the agent says so plainly
+// and registers again with capped exponential backoff and jitter; calls made meanwhile wait for the new
+// session.
 import { hostname } from 'node:os';
 import {
   AGENT_SESSION_HEADER,
@@ -9,14 +12,16 @@ import {
   type ServerMessage,
 } from '@app/ci-proto';
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
+import { type CallOptions, type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { AgentSettings } from './config.js';
 
 export const AGENT_VERSION = '0.2.0';
 
+type AgentMessageInit = MessageInitShape<typeof AgentMessageSchema>;
+
 export interface ConnectionEvents {
-  onRegistered?(info: { agentId: string; sessionId: string }): void;
+  onRegistered?(info: { agentId: string; sessionId: string; cancelJobIds: string[] }): void;
   onUnreachable?(info: { attempt: number; retryInMs: number; reason: string }): void;
   onRejected?(info: { attempt: number; retryInMs: number; reason: string }): void;
   onServerMessage?(message: ServerMessage): void;
@@ -27,11 +32,86 @@ export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000): number
   return Math.round(exp / 2 + Math.random() * (exp / 2));
 }
 
+/** Errors worth retrying: the server is away, restarting, or forgot this session. */
+export function isTransient(err: unknown): boolean {
+  const code = ConnectError.from(err).code;
+  return (
+    code === Code.Unavailable ||
+    code === Code.Unauthenticated ||
+    code === Code.DeadlineExceeded ||
+    code === Code.Unknown ||
+    code === Code.Internal ||
+    code === Code.Aborted ||
+    code === Code.Canceled
+  );
+}
+
+/** The outbound half of the session stream: pushed by timers and the worker, read by the gRPC client. */
+class MessageQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiting?: (r: IteratorResult<T>) => void;
+  private done = false;
+
+  push(item: T): void {
+    if (this.done) return;
+    const w = this.waiting;
+    this.waiting = undefined;
+    if (w) w({ value: item, done: false });
+    else if (this.items.length < 1000) this.items.push(item);
+  }
+
+  close(): void {
+    this.done = true;
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        const item = this.items.shift();
+        if (item !== undefined) return Promise.resolve({ value: item, done: false });
+        if (this.done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => {
+          this.waiting = resolve;
+        });
+      },
+      return: () => {
+        this.close();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      // The consumer gave up (the call was aborted): stop, as `return` does.
+      throw: (err?: unknown) => {
+        this.close();
+        return Promise.reject(err);
+      },
+    };
+  }
+}
+
+export class ConnectionStoppedError extends Error {
+  override name = 'ConnectionStoppedError';
+  constructor() {
+    super('the agent is stopping');
+  }
+}
+
 export class AgentConnection {
-  private readonly client: Client<typeof AgentService>;
+  readonly client: Client<typeof AgentService>;
   private stopped = false;
   private wake?: () => void;
+  private outbound?: MessageQueue<AgentMessageInit>;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private sessionAbort?: AbortController;
+  private sessionWaiters: ((sessionId: string | undefined) => void)[] = [];
+  private draining = false;
   sessionId?: string;
+
+  /** Job runs in progress, reported on registration and every heartbeat; the worker replaces this. */
+  runningJobIds: () => string[] = () => [];
+  /** Slots free for new jobs, reported on heartbeats; the worker replaces this. */
+  freeSlots: () => number = () => this.settings.capacity;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -40,21 +120,25 @@ export class AgentConnection {
     this.client = createClient(AgentService, createGrpcTransport({ baseUrl: settings.serverUrl }));
   }
 
-  /** The outbound half of the session stream: a heartbeat now and then every `intervalMs` until stopped. */
-  private async *heartbeats(intervalMs: number): AsyncGenerator<MessageInitShape<typeof AgentMessageSchema>> {
-    while (!this.stopped) {
-      yield {
-        kind: {
-          case: 'heartbeat',
-          value: { runningJobIds: this.runningJobIds(), freeSlots: this.settings.capacity },
-        },
-      };
-      await this.sleep(intervalMs);
-    }
+  private heartbeat(): AgentMessageInit {
+    return {
+      kind: {
+        case: 'heartbeat',
+        value: { runningJobIds: this.runningJobIds(), freeSlots: Math.max(0, this.freeSlots()) },
+      },
+    };
   }
 
-  /** Job runs in progress, reported on every heartbeat; the executor replaces this. */
-  runningJobIds: () => string[] = () => [];
+  /** Sends a heartbeat now (after a job ended, so the server sees the slot and the lease state early). */
+  heartbeatNow(): void {
+    this.outbound?.push(this.heartbeat());
+  }
+
+  /** Tells the server to send no more jobs (SIGTERM drain); repeated on every new session. */
+  drain(): void {
+    this.draining = true;
+    this.outbound?.push({ kind: { case: 'drain', value: {} } });
+  }
 
   private sleep(ms: number): Promise<void> {
     return new Promise((done) => {
@@ -66,10 +150,62 @@ export class AgentConnection {
     });
   }
 
-  /** Runs until `stop()`: register, heartbeat, and re-register after losing the server. */
+  /** The current session id, waiting for a registration when there is none. */
+  session(): Promise<string> {
+    if (this.stopped) return Promise.reject(new ConnectionStoppedError());
+    if (this.sessionId) return Promise.resolve(this.sessionId);
+    return new Promise((resolve, reject) => {
+      this.sessionWaiters.push((id) => (id ? resolve(id) : reject(new ConnectionStoppedError())));
+    });
+  }
+
+  private setSession(id: string | undefined): void {
+    this.sessionId = id;
+    if (id === undefined && !this.stopped) return;
+    const waiters = this.sessionWaiters;
+    this.sessionWaiters = [];
+    for (const w of waiters) w(id);
+  }
+
+  /** Forgets a session the server no longer knows, so the run loop registers again. */
+  private invalidate(sessionId: string): void {
+    if (this.sessionId !== sessionId) return;
+    this.sessionId = undefined;
+    this.sessionAbort?.abort();
+  }
+
+  /**
+   * Calls the server with the current session, retrying transient failures (server away or restarted) with
+   * backoff until `retryForMs` has passed. Other errors (a refusal) are thrown at once. `timeoutMs` bounds
+   * each attempt (0: no bound, for uploads whose length depends on the data).
+   */
+  async call<T>(
+    fn: (options: CallOptions) => Promise<T>,
+    retryForMs = 60_000,
+    timeoutMs = 120_000,
+  ): Promise<T> {
+    const deadline = Date.now() + retryForMs;
+    for (let attempt = 1; ; attempt++) {
+      const sessionId = await this.session();
+      try {
+        const headers = { [AGENT_SESSION_HEADER]: sessionId };
+        return await fn(timeoutMs > 0 ? { headers, timeoutMs } : { headers });
+      } catch (err) {
+        if (this.stopped || !isTransient(err) || Date.now() >= deadline) throw err;
+        if (ConnectError.from(err).code === Code.Unauthenticated) this.invalidate(sessionId);
+        await new Promise((r) =>
+          setTimeout(r, Math.min(backoffMs(attempt, 200, 5_000), deadline - Date.now())),
+        );
+      }
+    }
+  }
+
+  /** Runs until `stop()`: register, hold the session, and register again after losing the server. */
   async run(): Promise<void> {
     let attempt = 0;
     while (!this.stopped) {
+      const abort = new AbortController();
+      this.sessionAbort = abort;
       try {
         const reg = await this.client.register(
           {
@@ -78,15 +214,26 @@ export class AgentConnection {
             capacity: this.settings.capacity,
             version: AGENT_VERSION,
             hostname: hostname(),
+            runningJobIds: this.runningJobIds(),
           },
-          { headers: { authorization: `Bearer ${this.settings.token}` }, timeoutMs: 10_000 },
+          { headers: { authorization: `Bearer ${this.settings.token}` }, timeoutMs: 30_000 },
         );
         attempt = 0;
-        this.sessionId = reg.sessionId;
-        this.events.onRegistered?.({ agentId: reg.agentId, sessionId: reg.sessionId });
         const interval = reg.heartbeatIntervalMs || 10_000;
-        const stream = this.client.session(this.heartbeats(interval), {
+        const outbound = new MessageQueue<AgentMessageInit>();
+        this.outbound = outbound;
+        outbound.push(this.heartbeat());
+        if (this.draining) outbound.push({ kind: { case: 'drain', value: {} } });
+        this.heartbeatTimer = setInterval(() => outbound.push(this.heartbeat()), interval);
+        const stream = this.client.session(outbound, {
           headers: { [AGENT_SESSION_HEADER]: reg.sessionId },
+          signal: abort.signal,
+        });
+        this.setSession(reg.sessionId);
+        this.events.onRegistered?.({
+          agentId: reg.agentId,
+          sessionId: reg.sessionId,
+          cancelJobIds: reg.cancelJobIds,
         });
         for await (const message of stream) {
           if (this.stopped) break;
@@ -103,14 +250,28 @@ export class AgentConnection {
         } else {
           this.events.onUnreachable?.({ attempt, retryInMs, reason: ce.rawMessage });
         }
-        this.sessionId = undefined;
+        this.endSession();
         await this.sleep(retryInMs);
+      } finally {
+        this.endSession();
       }
     }
+    this.setSession(undefined);
+  }
+
+  private endSession(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+    this.outbound?.close();
+    this.outbound = undefined;
+    this.sessionId = undefined;
   }
 
   stop(): void {
     this.stopped = true;
+    this.sessionAbort?.abort();
+    this.endSession();
+    this.setSession(undefined);
     this.wake?.();
   }
 }

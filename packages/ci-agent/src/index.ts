@@ -1,5 +1,9 @@
 // What tests may import from the agent.
 export { type AgentSettings, loadAgentSettings } from './config.js';
-export { AgentConnection, backoffMs } from './connection.js';
+export { AgentConnection, backoffMs, isTransient } from './connection.js';
 export * from './executor/index.js';
+export { GrpcCacheStore } from './grpc-cache-store.js';
+export { GrpcArtifactUploader } from './grpc-uploader.js';
 export * from './job-spec.js';
+export { DROPPED_NOTE, LogShipper, type ShippedLine } from './log-shipper.js';
+export { toJobAssignment, Worker } from './worker.js';

@@ -1,15 +1,21 @@
-// Entry point of the build agent (`npm run start:agent`): connects out to the control plane and keeps the
-// connection, retrying with backoff while the server is unreachable. SIGINT/SIGTERM stop it cleanly.
+// Entry point of the build agent (`npm run start:agent`): connects out to the control plane, keeps the
+// connection (retrying with backoff while the server is unreachable) and runs the jobs it is given. SIGTERM
+// or SIGINT drains: no new jobs, running ones finish and are reported, then the agent exits. A second
+// signal stops the jobs' processes at once and exits; the server re-queues those jobs when their leases
+// lapse.
 import { mkdirSync } from 'node:fs';
 import { ConfigError } from '@app/kit';
 import { loadAgentSettings } from './config.js';
 import { AgentConnection } from './connection.js';
+import { JobExecutor } from './executor/execute-job.js';
+import { GrpcCacheStore } from './grpc-cache-store.js';
+import { Worker, type WorkerLog } from './worker.js';
 
-function log(level: string, msg: string, extra: Record<string, unknown> = {}) {
+const log: WorkerLog = (level, msg, extra = {}) => {
   process.stdout.write(
     `${JSON.stringify({ level, time: new Date().toISOString(), service: 'ci-agent', msg, ...extra })}\n`,
   );
-}
+};
 
 function main() {
   const settings = loadAgentSettings();
@@ -20,9 +26,12 @@ function main() {
     tags: settings.tags,
     capacity: settings.capacity,
   });
+  let worker: Worker | undefined;
   const connection = new AgentConnection(settings, {
-    onRegistered: ({ agentId }) =>
-      log('info', `registered with the control plane at ${settings.serverUrl}`, { agentId }),
+    onRegistered: ({ agentId, cancelJobIds }) => {
+      log('info', `registered with the control plane at ${settings.serverUrl}`, { agentId });
+      worker?.onRegistered(cancelJobIds);
+    },
     onUnreachable: ({ attempt, retryInMs, reason }) =>
       log(
         'warn',
@@ -35,14 +44,37 @@ function main() {
         `the control plane refused registration: ${reason}; check CI_AGENT_TOKEN (retrying in ${Math.round(retryInMs / 1000)}s)`,
         { attempt },
       ),
+    onServerMessage: (message) => worker?.onServerMessage(message),
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log('info', `${signal} received; stopping`);
+  const executor = new JobExecutor({ workdir: settings.workdir, cacheStore: new GrpcCacheStore(connection) });
+  worker = new Worker(settings.capacity, connection, executor, log);
+  const running = connection.run();
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals === 1) {
+      log(
+        'info',
+        `${signal} received; draining (${worker.running} job(s) running; send it again to stop now)`,
+      );
+      worker
+        .drain()
+        .then(() => log('info', 'drained; stopping'))
+        .finally(() => {
+          connection.stop();
+          void running.then(() => process.exit(0));
+        });
+    } else {
+      log('warn', `${signal} received again; stopping the jobs' processes and exiting`);
+      worker.abort();
       connection.stop();
-    });
-  }
-  connection.run().then(() => process.exit(0));
+      // The jobs' process groups get SIGTERM now; give them a moment before leaving.
+      setTimeout(() => process.exit(1), 2_000).unref();
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 try {

@@ -16,6 +16,8 @@ export const ciConfigSpec = {
   adminPassword: { env: 'CI_ADMIN_PASSWORD', kind: 'string', yaml: 'auth.admin_password', secret: true },
   agentToken: { env: 'CI_AGENT_TOKEN', kind: 'string', yaml: 'agent_token', secret: true },
   secretKey: { env: 'CI_SECRET_KEY', kind: 'string', yaml: 'secret_key', secret: true },
+  /** Webhook secret of every SCM host without its own `webhooks.<host>.secret` (docs/ci-triggers.md). */
+  webhookSecret: { env: 'CI_WEBHOOK_SECRET', kind: 'string', yaml: 'webhooks.secret', secret: true },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

@@ -1,11 +1,10 @@
 // Assembles the control plane: store, HTTP app and agent endpoint. `createCiServer` is what main.ts runs and
 // what tests drive (with `app.inject` or on real ports).
 import { mkdirSync } from 'node:fs';
-import type { Http2Server } from 'node:http2';
 import { createApp, createMetricsRegistry, type Database, migrateToLatest, openDatabase } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { closeAgentServer, startAgentServer } from './agents/grpc-server.js';
-import { AgentRegistry } from './agents/registry.js';
+import { AgentControl, type AgentTiming } from './agents/control-plane.js';
+import type { AgentRegistry } from './agents/registry.js';
 import { installAuth, recordRouteTable } from './auth/index.js';
 import { bootstrapSecrets } from './bootstrap.js';
 import type { CiSettings } from './config.js';
@@ -13,13 +12,27 @@ import { type Authorizer, openAuthorizer, registerAccessControl } from './http/a
 import { registerApi } from './http/api.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerTriggerApi } from './http/triggers.js';
+import { registerWeb } from './http/web.js';
+import { createExecutionData, type ExecutionData } from './services/execution-data.js';
+import { RunEvents } from './services/run-events.js';
+import type { RunService } from './services/runs.js';
 import { migrations } from './store/migrations/index.js';
+import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
 
 export interface CiServer {
   app: FastifyInstance;
   database: Database;
   agents: AgentRegistry;
+  /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
+  control: AgentControl;
+  runs: RunService;
+  events: RunEvents;
+  /** Logs, artifacts, caches, test reports, service runs and metrics (services/execution-data.ts). */
+  execution: ExecutionData;
+  /** Webhooks, polling, cron, fan-in (triggers/index.ts); its timer runs from listen() to close(). */
+  triggers: Triggers;
   settings: CiSettings;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
@@ -31,6 +44,10 @@ export interface CiServer {
 
 export interface CreateOptions {
   logger?: boolean;
+  /** Agent heartbeat, lease and sweep periods (tests shorten them; the defaults are 10 s, 30 s, 5 s). */
+  agentTiming?: AgentTiming;
+  /** Clock and periods of the trigger scheduler (tests drive them). */
+  triggers?: TriggerOptions;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -73,15 +90,59 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   });
   // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
   if (settings.authEnabled) authorizer = auth.authorizer;
-  await registerApi(app, { database, secretKey: secrets.secretKey });
+  const events = new RunEvents();
+  const execution = createExecutionData({
+    database,
+    dataDir: settings.dataDir,
+    secretKey: secrets.secretKey,
+    registry: metrics,
+    events,
+  });
+  // Download links use CI_PUBLIC_URL when it was set; the default (localhost) would be wrong for remote
+  // clients, so then the links follow the address each request came in on.
+  const publicUrl =
+    settings.publicUrl === `http://localhost:${settings.httpPort}` ? undefined : settings.publicUrl;
+  const { runs } = await registerApi(app, {
+    database,
+    secretKey: secrets.secretKey,
+    events,
+    execution: { data: execution, publicUrl },
+  });
 
-  const agents = new AgentRegistry();
-  let grpc: Http2Server | undefined;
+  const control = new AgentControl({
+    database,
+    events,
+    data: execution,
+    secretKey: secrets.secretKey,
+    agentToken: secrets.agentToken,
+    log: app.log,
+    timing: options.agentTiming,
+  });
+  const agents = control.registry;
+  const triggers = new Triggers({
+    database,
+    settings,
+    secretKey: secrets.secretKey,
+    events,
+    log: app.log,
+    connectedAgents: () => agents.list(),
+    ...options.triggers,
+  });
+  runs.resolveHead = triggers.resolveHead;
+  await registerTriggerApi(app, { triggers, publicUrl: settings.publicUrl });
+  // After the API: the web UI's assets and its page fallback for unknown non-API paths (http/web.ts).
+  await registerWeb(app);
+  let listening = false;
 
   return {
     app,
     database,
     agents,
+    control,
+    runs,
+    events,
+    execution,
+    triggers,
     settings,
     announcements: secrets.announcements,
     setAuthorizer(next) {
@@ -89,21 +150,19 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     },
     async listen() {
       await app.listen({ host: settings.host, port: settings.httpPort });
-      grpc = await startAgentServer(
-        { registry: agents, agentToken: secrets.agentToken },
-        settings.host,
-        settings.grpcPort,
-      );
+      const grpcPort = await control.start(settings.host, settings.grpcPort);
+      listening = true;
+      triggers.start();
       const httpAddr = app.server.address();
-      const grpcAddr = grpc.address();
       return {
         httpPort: typeof httpAddr === 'object' && httpAddr ? httpAddr.port : settings.httpPort,
-        grpcPort: typeof grpcAddr === 'object' && grpcAddr ? grpcAddr.port : settings.grpcPort,
+        grpcPort,
       };
     },
     async close() {
+      await triggers.stop();
+      if (listening) await control.stop();
       await app.close();
-      if (grpc) await closeAgentServer(grpc);
       await database.close();
     },
   };

@@ -1,12 +1,14 @@
 // A bounded-by-the-caller async queue: producers `push`, one consumer iterates. Used to turn "the server wants
-// to tell this agent something" into the outbound half of a gRPC stream.
+// to tell this agent something" into the outbound half of a gRPC stream. What is pushed is bounded by the
+// protocol itself (assignments by the agent's capacity, one ack per heartbeat, cancellations by its jobs).
 export class AsyncQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private waiting?: (r: IteratorResult<T>) => void;
-  private closed = false;
+  private done = false;
 
-  push(item: T): void {
-    if (this.closed) return;
+  /** False when the queue is closed (the message will never be delivered). */
+  push(item: T): boolean {
+    if (this.done) return false;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
@@ -14,15 +16,20 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     } else {
       this.items.push(item);
     }
+    return true;
   }
 
   close(): void {
-    this.closed = true;
+    this.done = true;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
       w({ value: undefined, done: true });
     }
+  }
+
+  get closed(): boolean {
+    return this.done;
   }
 
   get size(): number {
@@ -34,7 +41,7 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
       next: () => {
         const item = this.items.shift();
         if (item !== undefined) return Promise.resolve({ value: item, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
+        if (this.done) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolveNext) => {
           this.waiting = resolveNext;
         });
@@ -42,6 +49,11 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
       return: () => {
         this.close();
         return Promise.resolve({ value: undefined, done: true });
+      },
+      // The consumer gave up (the call was aborted): stop, as `return` does.
+      throw: (err?: unknown) => {
+        this.close();
+        return Promise.reject(err);
       },
     };
   }

@@ -1,19 +1,23 @@
-// The agent protocol endpoint: ConnectRPC speaking gRPC over cleartext HTTP/2 on CI_GRPC_PORT.
+// The agent protocol endpoint: ConnectRPC speaking gRPC over cleartext HTTP/2 on CI_GRPC_PORT. Agents dial
+// out (so they work behind NAT): Register with the shared token, hold the Session stream (assignments and
+// cancellations go down it, heartbeats come up), and send logs, results, service events, test reports,
+// artifacts and caches on their own calls. Every call after Register names the session; every call about a
+// job run is refused unless that agent holds (or held) the job run.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import { AGENT_SESSION_HEADER, AgentService, type ServerMessageSchema } from '@app/ci-proto';
+import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
 import { safeEqual } from '@app/kit';
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { AsyncQueue } from './async-queue.js';
-import type { AgentRegistry } from './registry.js';
+import { DataIntake } from './data-intake.js';
+import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
 export const HEARTBEAT_INTERVAL_MS = 10_000;
 /** Three missed heartbeats. */
 export const LEASE_MS = 3 * HEARTBEAT_INTERVAL_MS;
+/** Largest message an agent may send. */
+export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-export interface AgentServiceDeps {
-  registry: AgentRegistry;
+export interface AgentServiceDeps extends AgentSessionDeps {
   agentToken: string;
 }
 
@@ -22,51 +26,56 @@ function bearer(header: string | null): string {
   return m ? m[1].trim() : '';
 }
 
+const codeName = (err: unknown) => Code[ConnectError.from(err).code] ?? 'Unknown';
+
 export function agentRoutes(deps: AgentServiceDeps) {
+  const sessions = new AgentSessions(deps);
+  const intake = new DataIntake(sessions, deps);
+  const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
+  /** Counts a unary or client-streaming call by its outcome. */
+  const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {
+    return async (...args: A): Promise<R> => {
+      try {
+        const out = await fn(...args);
+        count(method, 'OK');
+        return out;
+      } catch (err) {
+        count(method, codeName(err));
+        throw err;
+      }
+    };
+  };
+  /** Counts a server-streaming call when its stream ends. */
+  const streaming = <A extends unknown[], R>(method: string, fn: (...args: A) => AsyncIterable<R>) => {
+    return async function* (...args: A): AsyncIterable<R> {
+      try {
+        yield* fn(...args);
+        count(method, 'OK');
+      } catch (err) {
+        count(method, codeName(err));
+        throw err;
+      }
+    };
+  };
+  const agentOf = (ctx: HandlerContext) => sessions.agent(ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '');
+
   return (router: ConnectRouter) =>
     router.service(AgentService, {
-      async register(req, ctx) {
-        if (!safeEqual(bearer(ctx.requestHeader.get('authorization')), deps.agentToken)) {
+      register: unary('Register', async (req, ctx) => {
+        if (!safeEqual(bearer(ctx.requestHeader.get('authorization')), deps.agentToken))
           throw new ConnectError('invalid agent registration token', Code.Unauthenticated);
-        }
-        if (!req.name.trim()) throw new ConnectError('agent name is required', Code.InvalidArgument);
-        const agent = deps.registry.register({
-          name: req.name.trim(),
-          tags: req.tags.map((t) => t.trim()).filter(Boolean),
-          capacity: req.capacity > 0 ? req.capacity : 1,
-          version: req.version,
-          hostname: req.hostname,
-        });
-        return {
-          agentId: agent.id,
-          sessionId: agent.sessionId,
-          heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
-          leaseMs: LEASE_MS,
-        };
-      },
-      async *session(requests, ctx) {
-        const agent = deps.registry.bySessionId(ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '');
-        if (!agent) throw new ConnectError('unknown agent session; register again', Code.Unauthenticated);
-        const outbound = new AsyncQueue<MessageInitShape<typeof ServerMessageSchema>>();
-        deps.registry.attach(agent.sessionId, outbound);
-        // Inbound messages are read concurrently with the outbound stream.
-        const reading = (async () => {
-          try {
-            for await (const msg of requests) {
-              if (msg.kind.case === 'heartbeat') {
-                deps.registry.touch(agent.sessionId, msg.kind.value.runningJobIds);
-                outbound.push({ kind: { case: 'heartbeatAck', value: { cancelJobIds: [] } } });
-              }
-            }
-          } finally {
-            deps.registry.detach(agent.sessionId, outbound);
-            outbound.close();
-          }
-        })();
-        ctx.signal.addEventListener('abort', () => outbound.close());
-        yield* outbound;
-        await reading.catch(() => {});
-      },
+        return sessions.register(req);
+      }),
+      session: streaming('Session', (requests, ctx) => sessions.session(agentOf(ctx), requests, ctx.signal)),
+      pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
+      reportJob: unary('ReportJob', async (req, ctx) => sessions.reportJob(agentOf(ctx), req)),
+      reportService: unary('ReportService', async (req, ctx) => intake.reportService(agentOf(ctx), req)),
+      reportTests: unary('ReportTests', async (req, ctx) => intake.reportTests(agentOf(ctx), req)),
+      uploadArtifact: unary('UploadArtifact', async (requests, ctx) =>
+        intake.uploadArtifact(agentOf(ctx), requests),
+      ),
+      downloadCache: streaming('DownloadCache', (req, ctx) => intake.downloadCache(agentOf(ctx), req)),
+      uploadCache: unary('UploadCache', async (requests, ctx) => intake.uploadCache(agentOf(ctx), requests)),
     });
 }
 
@@ -76,7 +85,14 @@ export async function startAgentServer(
   port: number,
 ): Promise<Http2Server> {
   const server = createServer(
-    connectNodeAdapter({ routes: agentRoutes(deps), grpc: true, grpcWeb: false, connect: false }),
+    connectNodeAdapter({
+      routes: agentRoutes(deps),
+      grpc: true,
+      grpcWeb: false,
+      connect: false,
+      // One message at most: a log batch of long lines, a 256 KiB data chunk, a test report.
+      readMaxBytes: MAX_MESSAGE_BYTES,
+    }),
   );
   // Agents hold their HTTP/2 sessions open; remember them so that closing the server can end them.
   const sessions = new Set<ServerHttp2Session>();

@@ -1,6 +1,17 @@
-// Which agents are connected right now: registration with the shared token gives a session; heartbeats keep
-// it alive. Kept in memory; the durable fleet view and job leases build on top of this.
-import { randomUUID } from 'node:crypto';
+// The agents connected to this server process: who they are, which session they hold, the outbound half
+// of their session stream, and the job runs leased to them (for capacity). The durable view (agents table,
+// leases on job_runs) is kept by agents/store.ts; this is the fast in-memory side the dispatcher reads.
+import type { ServerMessageSchema } from '@app/ci-proto';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+
+export type ServerMessageInit = MessageInitShape<typeof ServerMessageSchema>;
+
+export interface Outbound {
+  /** False when the stream has closed: the message was not delivered. */
+  push(message: ServerMessageInit): boolean;
+  close(): void;
+  readonly closed: boolean;
+}
 
 export interface ConnectedAgent {
   id: string;
@@ -12,39 +23,63 @@ export interface ConnectedAgent {
   hostname: string;
   registeredAt: Date;
   lastSeenAt: Date;
+  /** Job runs the agent reported on its last heartbeat. */
   runningJobIds: string[];
+  /** Job runs leased to the agent (claimed by this process, or kept at registration). */
+  leased: Set<string>;
+  /** Set by a Drain message: the agent finishes its jobs and takes no new ones. */
+  draining: boolean;
   /** Set while the agent holds its session stream open. */
-  outbound?: { push(message: unknown): void };
+  outbound?: Outbound;
+  /** Order of the last assignment, so equally free agents take turns. */
+  lastAssigned: number;
 }
 
-export class AgentRegistry {
-  private readonly byName = new Map<string, ConnectedAgent>();
-  private readonly bySession = new Map<string, ConnectedAgent>();
+export type AgentInfo = Pick<ConnectedAgent, 'id' | 'name' | 'tags' | 'capacity' | 'version' | 'hostname'>;
 
-  register(
-    info: Pick<ConnectedAgent, 'name' | 'tags' | 'capacity' | 'version' | 'hostname'>,
-  ): ConnectedAgent {
-    const previous = this.byName.get(info.name);
-    if (previous) this.bySession.delete(previous.sessionId);
+export class AgentRegistry {
+  private readonly byId = new Map<string, ConnectedAgent>();
+  private readonly bySession = new Map<string, ConnectedAgent>();
+  /** Job run id → id of the agent holding it. */
+  private readonly holders = new Map<string, string>();
+
+  /** A new session for the agent; a previous session of the same agent is closed. */
+  register(info: AgentInfo, leased: Iterable<string> = []): ConnectedAgent {
+    const previous = this.byId.get(info.id);
+    if (previous) {
+      this.bySession.delete(previous.sessionId);
+      previous.outbound?.close();
+      for (const id of previous.leased) this.holders.delete(id);
+    }
     const now = new Date();
     const agent: ConnectedAgent = {
       ...info,
-      id: previous?.id ?? randomUUID(),
-      sessionId: randomUUID(),
+      sessionId: crypto.randomUUID(),
       registeredAt: now,
       lastSeenAt: now,
-      runningJobIds: previous?.runningJobIds ?? [],
+      runningJobIds: [],
+      leased: new Set(leased),
+      draining: false,
+      lastAssigned: 0,
     };
-    this.byName.set(agent.name, agent);
+    this.byId.set(agent.id, agent);
     this.bySession.set(agent.sessionId, agent);
+    for (const id of agent.leased) this.holders.set(id, agent.id);
     return agent;
   }
 
-  touch(sessionId: string, runningJobIds: string[]): ConnectedAgent | undefined {
-    const agent = this.bySession.get(sessionId);
-    if (!agent) return undefined;
-    agent.lastSeenAt = new Date();
-    agent.runningJobIds = runningJobIds;
+  lease(agent: ConnectedAgent, jobRunId: string): void {
+    agent.leased.add(jobRunId);
+    this.holders.set(jobRunId, agent.id);
+  }
+
+  /** Forgets a lease; returns the agent that held it. */
+  release(jobRunId: string): ConnectedAgent | undefined {
+    const agentId = this.holders.get(jobRunId);
+    if (agentId === undefined) return undefined;
+    this.holders.delete(jobRunId);
+    const agent = this.byId.get(agentId);
+    agent?.leased.delete(jobRunId);
     return agent;
   }
 
@@ -52,18 +87,48 @@ export class AgentRegistry {
     return this.bySession.get(sessionId);
   }
 
-  /** The outbound half of the agent's session stream: what the server pushes to it. */
-  attach(sessionId: string, outbound: { push(message: unknown): void }): void {
-    const agent = this.bySession.get(sessionId);
-    if (agent) agent.outbound = outbound;
+  get(id: string): ConnectedAgent | undefined {
+    return this.byId.get(id);
   }
 
-  detach(sessionId: string, outbound: unknown): void {
+  /** The outbound half of the agent's session stream: what the server pushes to it. */
+  attach(sessionId: string, outbound: Outbound): ConnectedAgent | undefined {
     const agent = this.bySession.get(sessionId);
-    if (agent && agent.outbound === outbound) agent.outbound = undefined;
+    if (!agent) return undefined;
+    agent.outbound?.close();
+    agent.outbound = outbound;
+    agent.draining = false;
+    return agent;
+  }
+
+  /** True when `outbound` was the agent's current stream (a newer one may have replaced it). */
+  detach(sessionId: string, outbound: Outbound): boolean {
+    const agent = this.bySession.get(sessionId);
+    if (agent && agent.outbound === outbound) {
+      agent.outbound = undefined;
+      return true;
+    }
+    return false;
+  }
+
+  /** Slots the agent can take now: none while it is draining or has no open stream. */
+  free(agent: ConnectedAgent): number {
+    if (agent.draining || !agent.outbound || agent.outbound.closed) return 0;
+    return Math.max(0, agent.capacity - agent.leased.size);
+  }
+
+  /** Which connected agent holds a job run, if this process knows it. */
+  holder(jobRunId: string): ConnectedAgent | undefined {
+    const agentId = this.holders.get(jobRunId);
+    return agentId === undefined ? undefined : this.byId.get(agentId);
   }
 
   list(): ConnectedAgent[] {
-    return [...this.byName.values()];
+    return [...this.byId.values()];
+  }
+
+  /** Agents with an open stream. */
+  connected(): ConnectedAgent[] {
+    return this.list().filter((a) => a.outbound && !a.outbound.closed);
   }
 }

@@ -6,19 +6,25 @@ import { createSecretBox, type Database } from '@app/kit';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ExecutionData } from '../services/execution-data.js';
 import { RunEvents } from '../services/run-events.js';
 import { RunService } from '../services/runs.js';
 import { PipelineNames } from '../store/pipeline-names.js';
 import type { CoreDB } from '../store/schema.js';
+import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
+import { registerArtifactRoutes } from './artifacts.js';
 import { type ApiContext, MULTIPART_LIMITS } from './context.js';
 import { registerJobRunRoutes } from './job-runs.js';
+import { registerLogStreamRoute } from './logs-stream.js';
 import { registerOpenApiRoute } from './openapi.js';
 import { registerPipelineRoutes } from './pipelines.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunRoutes } from './runs.js';
 import { registerSecretRoutes } from './secrets.js';
+import { registerServiceRoutes } from './services.js';
 import { registerStrictBodies } from './strict-body.js';
+import { registerTestRoutes } from './tests.js';
 import { schemaErrorFormatter } from './validation.js';
 
 export interface ApiDeps {
@@ -26,6 +32,14 @@ export interface ApiDeps {
   /** 64 hex characters: the key of the secret box sealing project secrets. */
   secretKey: string;
   events?: RunEvents;
+  /** Logs, artifacts, tests, services and agents routes (docs/ci-logs-artifacts.md). */
+  execution?: {
+    data: ExecutionData;
+    /** CI_PUBLIC_URL when set explicitly: the address of artifact download links. */
+    publicUrl?: string;
+    keepAliveMs?: number;
+    pollMs?: number;
+  };
 }
 
 export async function registerApi(
@@ -60,6 +74,14 @@ export async function registerApi(
     registerRunRoutes(api, ctx);
     registerJobRunRoutes(api, ctx);
     registerSecretRoutes(api, ctx);
+    if (deps.execution) {
+      const { data, ...sse } = deps.execution;
+      registerLogStreamRoute(api, { db: ctx.db, data, ...sse });
+      registerArtifactRoutes(api, { db: ctx.db, data, publicUrl: deps.execution.publicUrl });
+      registerTestRoutes(api, data);
+      registerServiceRoutes(api, data);
+      registerAgentRoutes(api, ctx.db);
+    }
     registerOpenApiRoute(api);
   });
   return { runs: ctx.runs, events };

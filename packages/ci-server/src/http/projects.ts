@@ -50,8 +50,10 @@ export function registerProjectRoutes(api: Api, ctx: ApiContext): void {
       tags: ['projects'],
       summary: 'Run every active pipeline of the project on its default branch',
       description:
-        'One run per active pipeline (cause run_all), on the branch of its first git material; the runs are ' +
-        'created in one transaction and their first jobs queued.',
+        'One run per active pipeline (cause run_all), on the branch of its first git material at its head ' +
+        'commit (resolved with git ls-remote, with stored SCM credentials; revision null when it cannot be ' +
+        'resolved or the pipeline has no git material); the runs are created in one transaction and their ' +
+        'first jobs queued.',
       params: SlugParams,
       response: { 202: Type.Object({ run_ids: Type.Array(Uuid) }), ...errors(400, 404) },
     },

@@ -47,8 +47,38 @@ function revisionOf(gitRef: string | null): string | null {
 const archivedMessage = (name: string) =>
   `pipeline "${name}" is archived (it was left out of the last applied bundle) and cannot start runs`;
 
+/** Key of a pipeline's default branch: its first git material's URL and branch. */
+function headKey(doc: PipelineDocument): string | null {
+  for (const m of doc.materials) if ('git' in m) return `${m.git.url}\n${m.git.branch}`;
+  return null;
+}
+
 export class RunService {
+  /**
+   * Resolves a branch head (git ls-remote, with stored SCM credentials); set by the triggers in server.ts.
+   * Run-all pins each run to the head it resolves; without it (or when it fails) the checkout resolves the
+   * branch.
+   */
+  resolveHead?: (url: string, branch: string) => Promise<string | null>;
+
   constructor(private readonly deps: RunServiceDeps) {}
+
+  /** Heads of the default branches of `definitions`, one lookup per repository and branch, 4 at a time. */
+  private async heads(definitions: string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    const resolve = this.resolveHead;
+    if (!resolve) return out;
+    const keys = [...new Set(definitions.map((d) => headKey(JSON.parse(d) as PipelineDocument)))];
+    const queue = keys.filter((k): k is string => k !== null);
+    const worker = async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        const [url, branch] = key.split('\n');
+        out.set(key, await resolve(url, branch).catch(() => null));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
+    return out;
+  }
 
   private async pipeline(id: string) {
     const row = await this.deps.db
@@ -111,7 +141,7 @@ export class RunService {
     return { run_id: created.id, counter: created.counter };
   }
 
-  /** One run of every active pipeline of the project, on its default branch, in one transaction. */
+  /** One run of every active pipeline of the project, at its default branch's head, in one transaction. */
   async runAll(slug: string, actor: string): Promise<{ run_ids: string[] }> {
     const project = await this.deps.db
       .selectFrom('projects')
@@ -121,11 +151,13 @@ export class RunService {
     if (!project) throw notFound(`project "${slug}" not found`);
     const pipelines = await this.deps.db
       .selectFrom('pipelines')
-      .select('id')
+      .select(['id', 'definition'])
       .where('project_id', '=', project.id)
       .where('archived', '=', 0)
       .orderBy('position')
       .execute();
+    // Resolved before the transaction: network calls must not hold row locks.
+    const heads = await this.heads(pipelines.map((p) => p.definition));
     const created = await this.deps.db.transaction().execute(async (trx) => {
       const out = [];
       for (const p of pipelines) {
@@ -133,7 +165,7 @@ export class RunService {
           cause: 'run_all',
           triggeredBy: actor,
           gitRef: defaultGitRef(doc),
-          revision: null,
+          revision: heads.get(headKey(doc) ?? '') ?? null,
           parameters: mergeParameters(doc.parameters, {}),
           rerunOf: null,
         }));

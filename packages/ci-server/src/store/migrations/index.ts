@@ -4,9 +4,15 @@ import type { Migrations } from '@app/kit';
 import { m0001ServerSettings } from './0001_server_settings.js';
 import { m0002Core } from './0002_core.js';
 import { m0003Auth } from './0003_auth.js';
+import { m0004Agents } from './0004_agents.js';
+import { m0005ExecutionData } from './0005_execution_data.js';
+import { m0006Triggers } from './0006_triggers.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
   '0002_core': m0002Core,
   '0003_auth': m0003Auth,
+  '0004_agents': m0004Agents,
+  '0005_execution_data': m0005ExecutionData,
+  '0006_triggers': m0006Triggers,
 };

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEiewoPUmVnaXN0ZXJSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEdGFncxgCIAMoCRIQCghjYXBhY2l0eRgDIAEoBRIPCgd2ZXJzaW9uGAQgASgJEhAKCGhvc3RuYW1lGAUgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgGIAMoCSKBAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCSJoCgxBZ2VudE1lc3NhZ2USKwoJaGVhcnRiZWF0GAEgASgLMhYuY2kuYWdlbnQudjEuSGVhcnRiZWF0SAASIwoFZHJhaW4YAiABKAsyEi5jaS5hZ2VudC52MS5EcmFpbkgAQgYKBGtpbmQiOAoJSGVhcnRiZWF0EhcKD3J1bm5pbmdfam9iX2lkcxgBIAMoCRISCgpmcmVlX3Nsb3RzGAIgASgFIgcKBURyYWluIqcBCg1TZXJ2ZXJNZXNzYWdlEjAKCmFzc2lnbm1lbnQYASABKAsyGi5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50SAASKAoGY2FuY2VsGAIgASgLMhYuY2kuYWdlbnQudjEuQ2FuY2VsSm9iSAASMgoNaGVhcnRiZWF0X2FjaxgDIAEoCzIZLmNpLmFnZW50LnYxLkhlYXJ0YmVhdEFja0gAQgYKBGtpbmQiJgoMSGVhcnRiZWF0QWNrEhYKDmNhbmNlbF9qb2JfaWRzGAEgAygJIi8KCUNhbmNlbEpvYhISCgpqb2JfcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6CglHaXRTb3VyY2USCwoDdXJsGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEg4KBmJyYW5jaBgDIAEoCSJOCgxTZXJ2aWNlUmVhZHkSCwoDdGNwGAEgASgFEgwKBGh0dHAYAiABKAkSDwoHY29tbWFuZBgDIAMoCRISCgp0aW1lb3V0X21zGAQgASgFIlYKC1NlcnZpY2VTcGVjEgwKBG5hbWUYASABKAkSDwoHY29tbWFuZBgCIAMoCRIoCgVyZWFkeRgDIAEoCzIZLmNpLmFnZW50LnYxLlNlcnZpY2VSZWFkeSInCglDYWNoZVNwZWMSCwoDa2V5GAEgASgJEg0KBXBhdGhzGAIgAygJIiwKDUFydGlmYWN0c1NwZWMSDQoFcGF0aHMYASADKAkSDAoEd2hlbhgCIAEoCSLlBAoNSm9iQXNzaWdubWVudBISCgpqb2JfcnVuX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSFAoMcHJvamVjdF9zbHVnGAMgASgJEhUKDXBpcGVsaW5lX25hbWUYBCABKAkSEwoLcGlwZWxpbmVfaWQYBSABKAkSDgoGcnVuX2lkGAYgASgJEhMKC3J1bl9jb3VudGVyGAcgASgFEhAKCGpvYl9uYW1lGAggASgJEg0KBWNhdXNlGAkgASgJEiMKA2dpdBgKIAEoCzIWLmNpLmFnZW50LnYxLkdpdFNvdXJjZRIOCgZzY3JpcHQYCyADKAkSMAoDZW52GAwgAygLMiMuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5FbnZFbnRyeRI4CgdzZWNyZXRzGA0gAygLMicuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5TZWNyZXRzRW50cnkSKgoIc2VydmljZXMYDiADKAsyGC5jaS5hZ2VudC52MS5TZXJ2aWNlU3BlYxIlCgVjYWNoZRgPIAMoCzIWLmNpLmFnZW50LnYxLkNhY2hlU3BlYxItCglhcnRpZmFjdHMYECABKAsyGi5jaS5hZ2VudC52MS5BcnRpZmFjdHNTcGVjEhQKDHRlc3RfcmVwb3J0cxgRIAMoCRISCgp0aW1lb3V0X21zGBIgASgDGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMU2VjcmV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQwoHTG9nTGluZRILCgNzZXEYASABKAMSDgoGc3RyZWFtGAIgASgJEg0KBWF0X21zGAMgASgDEgwKBHRleHQYBCABKAkiQwoITG9nQmF0Y2gSEgoKam9iX3J1bl9pZBgBIAEoCRIjCgVsaW5lcxgCIAMoCzIULmNpLmFnZW50LnYxLkxvZ0xpbmUiGwoGTG9nQWNrEhEKCWFja2VkX3NlcRgBIAEoAyIMCgpKb2JTdGFydGVkImgKC0pvYkZpbmlzaGVkEg4KBnN0YXR1cxgBIAEoCRIVCg1oYXNfZXhpdF9jb2RlGAIgASgIEhEKCWV4aXRfY29kZRgDIAEoBRINCgVlcnJvchgEIAEoCRIQCghsYXN0X3NlcRgFIAEoAyKBAQoJSm9iUmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSKgoHc3RhcnRlZBgCIAEoCzIXLmNpLmFnZW50LnYxLkpvYlN0YXJ0ZWRIABIsCghmaW5pc2hlZBgDIAEoCzIYLmNpLmFnZW50LnYxLkpvYkZpbmlzaGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMtsECgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESQQoNRG93bmxvYWRDYWNoZRIVLmNpLmFnZW50LnYxLkNhY2hlS2V5GhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuazABEjoKC1VwbG9hZENhY2hlEhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuaxoQLmNpLmFnZW50LnYxLkFjaygBYgZwcm90bzM");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEiewoPUmVnaXN0ZXJSZXF1ZXN0EgwKBG5hbWUYASABKAkSDAoEdGFncxgCIAMoCRIQCghjYXBhY2l0eRgDIAEoBRIPCgd2ZXJzaW9uGAQgASgJEhAKCGhvc3RuYW1lGAUgASgJEhcKD3J1bm5pbmdfam9iX2lkcxgGIAMoCSKBAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCSJoCgxBZ2VudE1lc3NhZ2USKwoJaGVhcnRiZWF0GAEgASgLMhYuY2kuYWdlbnQudjEuSGVhcnRiZWF0SAASIwoFZHJhaW4YAiABKAsyEi5jaS5hZ2VudC52MS5EcmFpbkgAQgYKBGtpbmQiOAoJSGVhcnRiZWF0EhcKD3J1bm5pbmdfam9iX2lkcxgBIAMoCRISCgpmcmVlX3Nsb3RzGAIgASgFIgcKBURyYWluIqcBCg1TZXJ2ZXJNZXNzYWdlEjAKCmFzc2lnbm1lbnQYASABKAsyGi5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50SAASKAoGY2FuY2VsGAIgASgLMhYuY2kuYWdlbnQudjEuQ2FuY2VsSm9iSAASMgoNaGVhcnRiZWF0X2FjaxgDIAEoCzIZLmNpLmFnZW50LnYxLkhlYXJ0YmVhdEFja0gAQgYKBGtpbmQiJgoMSGVhcnRiZWF0QWNrEhYKDmNhbmNlbF9qb2JfaWRzGAEgAygJIi8KCUNhbmNlbEpvYhISCgpqb2JfcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6CglHaXRTb3VyY2USCwoDdXJsGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEg4KBmJyYW5jaBgDIAEoCSJOCgxTZXJ2aWNlUmVhZHkSCwoDdGNwGAEgASgFEgwKBGh0dHAYAiABKAkSDwoHY29tbWFuZBgDIAMoCRISCgp0aW1lb3V0X21zGAQgASgFIlYKC1NlcnZpY2VTcGVjEgwKBG5hbWUYASABKAkSDwoHY29tbWFuZBgCIAMoCRIoCgVyZWFkeRgDIAEoCzIZLmNpLmFnZW50LnYxLlNlcnZpY2VSZWFkeSInCglDYWNoZVNwZWMSCwoDa2V5GAEgASgJEg0KBXBhdGhzGAIgAygJIiwKDUFydGlmYWN0c1NwZWMSDQoFcGF0aHMYASADKAkSDAoEd2hlbhgCIAEoCSLlBAoNSm9iQXNzaWdubWVudBISCgpqb2JfcnVuX2lkGAEgASgJEg8KB2F0dGVtcHQYAiABKAUSFAoMcHJvamVjdF9zbHVnGAMgASgJEhUKDXBpcGVsaW5lX25hbWUYBCABKAkSEwoLcGlwZWxpbmVfaWQYBSABKAkSDgoGcnVuX2lkGAYgASgJEhMKC3J1bl9jb3VudGVyGAcgASgFEhAKCGpvYl9uYW1lGAggASgJEg0KBWNhdXNlGAkgASgJEiMKA2dpdBgKIAEoCzIWLmNpLmFnZW50LnYxLkdpdFNvdXJjZRIOCgZzY3JpcHQYCyADKAkSMAoDZW52GAwgAygLMiMuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5FbnZFbnRyeRI4CgdzZWNyZXRzGA0gAygLMicuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5TZWNyZXRzRW50cnkSKgoIc2VydmljZXMYDiADKAsyGC5jaS5hZ2VudC52MS5TZXJ2aWNlU3BlYxIlCgVjYWNoZRgPIAMoCzIWLmNpLmFnZW50LnYxLkNhY2hlU3BlYxItCglhcnRpZmFjdHMYECABKAsyGi5jaS5hZ2VudC52MS5BcnRpZmFjdHNTcGVjEhQKDHRlc3RfcmVwb3J0cxgRIAMoCRISCgp0aW1lb3V0X21zGBIgASgDGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMU2VjcmV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiQwoHTG9nTGluZRILCgNzZXEYASABKAMSDgoGc3RyZWFtGAIgASgJEg0KBWF0X21zGAMgASgDEgwKBHRleHQYBCABKAkiQwoITG9nQmF0Y2gSEgoKam9iX3J1bl9pZBgBIAEoCRIjCgVsaW5lcxgCIAMoCzIULmNpLmFnZW50LnYxLkxvZ0xpbmUiGwoGTG9nQWNrEhEKCWFja2VkX3NlcRgBIAEoAyIMCgpKb2JTdGFydGVkIngKC0pvYkZpbmlzaGVkEg4KBnN0YXR1cxgBIAEoCRIVCg1oYXNfZXhpdF9jb2RlGAIgASgIEhEKCWV4aXRfY29kZRgDIAEoBRINCgVlcnJvchgEIAEoCRIQCghsYXN0X3NlcRgFIAEoAxIOCgZjb21taXQYBiABKAkiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMtsECgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESQQoNRG93bmxvYWRDYWNoZRIVLmNpLmFnZW50LnYxLkNhY2hlS2V5GhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuazABEjoKC1VwbG9hZENhY2hlEhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuaxoQLmNpLmFnZW50LnYxLkFjaygBYgZwcm90bzM");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -608,6 +608,14 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
    * @generated from field: int64 last_seq = 5;
    */
   lastSeq: bigint;
+
+  /**
+   * The commit the job checked out (empty when the checkout did not happen). A run started on a branch is
+   * pinned to the first commit a job checked out, so later jobs build the same code.
+   *
+   * @generated from field: string commit = 6;
+   */
+  commit: string;
 };
 
 /**
@@ -616,6 +624,26 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
  */
 export const JobFinishedSchema: GenMessage<JobFinished> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 18);
+
+/**
+ * The agent cannot take an assignment it was sent (it is draining or full): the server gives the job back
+ * to the queue at once instead of waiting for the lease to lapse.
+ *
+ * @generated from message ci.agent.v1.JobRejected
+ */
+export type JobRejected = Message<"ci.agent.v1.JobRejected"> & {
+  /**
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message ci.agent.v1.JobRejected.
+ * Use `create(JobRejectedSchema)` to create a new message.
+ */
+export const JobRejectedSchema: GenMessage<JobRejected> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 19);
 
 /**
  * @generated from message ci.agent.v1.JobReport
@@ -641,6 +669,12 @@ export type JobReport = Message<"ci.agent.v1.JobReport"> & {
      */
     value: JobFinished;
     case: "finished";
+  } | {
+    /**
+     * @generated from field: ci.agent.v1.JobRejected rejected = 4;
+     */
+    value: JobRejected;
+    case: "rejected";
   } | { case: undefined; value?: undefined };
 };
 
@@ -649,7 +683,7 @@ export type JobReport = Message<"ci.agent.v1.JobReport"> & {
  * Use `create(JobReportSchema)` to create a new message.
  */
 export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 19);
+  messageDesc(file_ci_agent_v1_agent, 20);
 
 /**
  * @generated from message ci.agent.v1.JobReportAck
@@ -662,7 +696,7 @@ export type JobReportAck = Message<"ci.agent.v1.JobReportAck"> & {
  * Use `create(JobReportAckSchema)` to create a new message.
  */
 export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 20);
+  messageDesc(file_ci_agent_v1_agent, 21);
 
 /**
  * @generated from message ci.agent.v1.ServiceEvent
@@ -701,7 +735,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 21);
+  messageDesc(file_ci_agent_v1_agent, 22);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -745,7 +779,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 22);
+  messageDesc(file_ci_agent_v1_agent, 23);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -772,7 +806,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 23);
+  messageDesc(file_ci_agent_v1_agent, 24);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -785,7 +819,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 24);
+  messageDesc(file_ci_agent_v1_agent, 25);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -817,7 +851,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 25);
+  messageDesc(file_ci_agent_v1_agent, 26);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -846,7 +880,7 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 26);
+  messageDesc(file_ci_agent_v1_agent, 27);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -863,7 +897,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 27);
+  messageDesc(file_ci_agent_v1_agent, 28);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -885,7 +919,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
+  messageDesc(file_ci_agent_v1_agent, 29);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -914,7 +948,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -936,7 +970,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * @generated from service ci.agent.v1.AgentService

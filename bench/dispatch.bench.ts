@@ -1,0 +1,213 @@
+// Benchmark: dispatch. 50 simulated agents (in-process gRPC clients speaking the real protocol over
+// loopback HTTP/2, capacity 4 each) take 2,000 trivial jobs (100 runs of a 20-way matrix) and report each one
+// started and finished at once. Figures: jobs/s for a burst of all runs, and the pickup latency from
+// "runnable" (the commit that queued the job, seen on RunEvents) to "assigned" (the agent received it),
+// p50/p99, both in the burst (which includes waiting for a free slot) and at a steady offered load of half
+// the burst rate (pure pickup). Baseline: the claim UPDATE alone on the same database in the same run. SQLite
+// (a file) and a private PostgreSQL. Run with `npm run bench` or `node --import tsx bench/dispatch.bench.ts`;
+// BENCH_AGENTS, BENCH_JOBS change the sizes.
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
+import type { DispatchDb } from '../packages/ci-server/src/agents/schema.js';
+import { claimJob } from '../packages/ci-server/src/agents/store.js';
+import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
+const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
+const CAPACITY = 4;
+const MATRIX = 20;
+const RUNS = Math.ceil(JOBS / MATRIX);
+const TOKEN = 'bench-dispatch-token';
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+};
+
+const PIPELINE = `project: { slug: dispatchbench, name: Dispatch bench }
+pipelines:
+  - name: trivial
+    materials:
+      - git: { url: "https://git.example.test/bench.git", branch: main }
+    stages: [build]
+    jobs:
+      t:
+        stage: build
+        script: ["true"]
+        matrix:
+          N: [${Array.from({ length: MATRIX }, (_, i) => `"${i}"`).join(', ')}]
+`;
+
+/** An agent that reports every assignment started and finished as soon as it arrives. */
+function simAgent(grpcPort: number, name: string, assigned: Map<string, number>) {
+  const conn = new AgentConnection(
+    loadAgentSettings({
+      CI_SERVER: `127.0.0.1:${grpcPort}`,
+      CI_AGENT_TOKEN: TOKEN,
+      CI_AGENT_NAME: name,
+      CI_AGENT_CAPACITY: String(CAPACITY),
+    }),
+    {
+      onServerMessage: (m) => {
+        if (m.kind.case !== 'assignment') return;
+        const id = m.kind.value.jobRunId;
+        assigned.set(id, performance.now());
+        held.add(id);
+        void (async () => {
+          await conn.call((o) =>
+            conn.client.reportJob({ jobRunId: id, kind: { case: 'started', value: {} } }, o),
+          );
+          await conn.call((o) =>
+            conn.client.reportJob(
+              { jobRunId: id, kind: { case: 'finished', value: { status: 'success', hasExitCode: true } } },
+              o,
+            ),
+          );
+          held.delete(id);
+        })();
+      },
+    },
+  );
+  const held = new Set<string>();
+  conn.runningJobIds = () => [...held];
+  const running = conn.run();
+  return {
+    ready: () => conn.session(),
+    stop: async () => {
+      conn.stop();
+      await running;
+    },
+  };
+}
+
+interface Phase {
+  jobs: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+async function phase(
+  server: CiServer,
+  pipelineId: string,
+  assigned: Map<string, number>,
+  gapMs: number,
+): Promise<Phase> {
+  const runnable = new Map<string, number>();
+  const onChange = (change: { effects: { kind: string; jobId?: string }[] }) => {
+    const now = performance.now();
+    for (const e of change.effects) if (e.kind === 'enqueue' && e.jobId) runnable.set(e.jobId, now);
+  };
+  server.events.on('change', onChange);
+  assigned.clear();
+  const t0 = performance.now();
+  for (let i = 0; i < RUNS; i++) {
+    const next = t0 + i * gapMs;
+    const wait = next - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await server.runs.trigger(pipelineId, {}, 'bench');
+  }
+  while (assigned.size < runnable.size || runnable.size < RUNS * MATRIX)
+    await new Promise((r) => setTimeout(r, 5));
+  // Every run finished: the next phase starts from idle agents.
+  while (
+    (
+      await server.database.db
+        .selectFrom('job_runs')
+        .select('id')
+        .where('status', 'in', ['queued', 'running'])
+        .limit(1)
+        .execute()
+    ).length > 0
+  )
+    await new Promise((r) => setTimeout(r, 5));
+  const seconds = (Math.max(...assigned.values()) - Math.min(...runnable.values())) / 1000;
+  server.events.off('change', onChange);
+  const latencies = [...runnable].map(([id, t]) => (assigned.get(id) ?? Number.NaN) - t);
+  return { jobs: runnable.size, seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+}
+
+/** The claim statement alone: one conditional UPDATE per job, sequentially. */
+async function claimBaseline(server: CiServer, pipelineId: string): Promise<number> {
+  const db = server.database.db as DispatchDb;
+  const { run_id } = await server.runs.trigger(pipelineId, {}, 'bench').then((r) => ({ run_id: r.run_id }));
+  // The jobs of this run are claimed by the dispatcher too; measure on a copy of the statement instead.
+  const ids = (await db.selectFrom('job_runs').select('id').where('run_id', '=', run_id).execute()).map(
+    (r) => r.id,
+  );
+  const samples: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const id of ids) {
+      const t = performance.now();
+      await claimJob(db, id, { id: '00000000-0000-7000-8000-00000000b0b0', name: 'baseline' }, 30_000);
+      samples.push(performance.now() - t);
+    }
+  }
+  return quantile(samples, 0.5);
+}
+
+async function benchStore(store: string, url: string) {
+  const settings = loadCiSettings({
+    CI_DATA_DIR: tempDir('bench-dispatch-'),
+    CI_DATABASE_URL: url,
+    CI_HTTP_PORT: '0',
+    CI_GRPC_PORT: '0',
+    CI_AGENT_TOKEN: TOKEN,
+    CI_SECRET_KEY: '0'.repeat(64),
+    CI_AUTH_ENABLED: 'false',
+  });
+  const server = await createCiServer(settings, { logger: false });
+  const agents: ReturnType<typeof simAgent>[] = [];
+  try {
+    const { grpcPort } = await server.listen();
+    const applied = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/projects/apply',
+      payload: { yaml: PIPELINE },
+    });
+    if (applied.statusCode !== 200) throw new Error(applied.body);
+    const pipelineId = (
+      await server.database.db.selectFrom('pipelines').select('id').executeTakeFirstOrThrow()
+    ).id;
+    const assigned = new Map<string, number>();
+    for (let i = 0; i < AGENTS; i++) agents.push(simAgent(grpcPort, `sim-${i}`, assigned));
+    await Promise.all(agents.map((a) => a.ready()));
+    await phase(server, pipelineId, assigned, 0); // warm-up
+    const burst = await phase(server, pipelineId, assigned, 0);
+    const rate = burst.jobs / burst.seconds;
+    // Half the burst rate, offered as one run of MATRIX jobs every gap.
+    const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000);
+    const claimMs = await claimBaseline(server, pipelineId);
+    return { store, burst, rate, paced, pacedRate: rate / 2, claimMs };
+  } finally {
+    await Promise.all(agents.map((a) => a.stop()));
+    await server.close();
+  }
+}
+
+export async function run() {
+  console.log(`dispatch: ${AGENTS} agents × capacity ${CAPACITY}, ${RUNS} runs × ${MATRIX} jobs`);
+  const results = [await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`)];
+  const pg = await startPostgres();
+  try {
+    results.push(await benchStore('postgres', pg.url));
+  } finally {
+    await pg.stop();
+  }
+  console.log(
+    '\n| store | burst jobs/s | burst p50 / p99 ms | paced at jobs/s | pickup p50 / p99 ms | claim UPDATE p50 ms | pickup p50 / claim |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results)
+    console.log(
+      `| ${r.store} | ${r.rate.toFixed(0)} | ${r.burst.p50.toFixed(1)} / ${r.burst.p99.toFixed(1)} | ${r.pacedRate.toFixed(0)} | ${r.paced.p50.toFixed(2)} / ${r.paced.p99.toFixed(2)} | ${r.claimMs.toFixed(3)} | ${(r.paced.p50 / r.claimMs).toFixed(1)}× |`,
+    );
+  return results;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await run();
+  process.exit(0);
+}

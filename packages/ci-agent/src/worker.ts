@@ -1,0 +1,266 @@
+// The agent's worker: takes assignments from the session stream, runs them with the JobExecutor (at most
+// CI_AGENT_CAPACITY at once), ships their logs, reports start, service events, test results and the end,
+// uploads artifacts, honours cancellations, and drains on SIGTERM. A job stays "running" in heartbeats until
+// its final report is delivered, so the server keeps its lease while the agent is still catching up.
+import type { JobAssignment as JobAssignmentMessage, ServerMessage } from '@app/ci-proto';
+import { type AgentConnection, isTransient } from './connection.js';
+import type { JobExecutor, JobResult } from './executor/execute-job.js';
+import type { ServiceEvent } from './executor/services.js';
+import { GrpcArtifactUploader } from './grpc-uploader.js';
+import type { ArtifactWhen, JobAssignment, ServiceReadySpec } from './job-spec.js';
+import { LogShipper } from './log-shipper.js';
+
+export type WorkerLog = (
+  level: 'info' | 'warn' | 'error',
+  msg: string,
+  extra?: Record<string, unknown>,
+) => void;
+
+/** How long a final report is retried while the control plane is unreachable. */
+const REPORT_RETRY_MS = 60 * 60_000;
+const SIDE_REPORT_RETRY_MS = 60_000;
+
+export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
+  const ready = (
+    r: NonNullable<JobAssignmentMessage['services'][number]['ready']>,
+  ): ServiceReadySpec | undefined => {
+    const spec: ServiceReadySpec = {};
+    if (r.tcp > 0) spec.tcp = r.tcp;
+    else if (r.http) spec.http = r.http;
+    else if (r.command.length > 0) spec.command = [...r.command];
+    if (r.timeoutMs > 0) spec.timeoutMs = r.timeoutMs;
+    return Object.keys(spec).length > 0 ? spec : undefined;
+  };
+  return {
+    jobRunId: a.jobRunId,
+    attempt: a.attempt,
+    projectSlug: a.projectSlug,
+    pipelineName: a.pipelineName,
+    pipelineId: a.pipelineId,
+    runId: a.runId,
+    runCounter: a.runCounter,
+    jobName: a.jobName,
+    cause: a.cause,
+    git: { url: a.git?.url ?? '', revision: a.git?.revision ?? '', branch: a.git?.branch ?? '' },
+    script: [...a.script],
+    env: { ...a.env },
+    secrets: { ...a.secrets },
+    services: a.services.map((s) => ({
+      name: s.name,
+      command: [...s.command],
+      ready: s.ready ? ready(s.ready) : undefined,
+    })),
+    cache: a.cache.map((c) => ({ key: c.key, paths: [...c.paths] })),
+    artifacts:
+      a.artifacts && a.artifacts.paths.length > 0
+        ? { paths: [...a.artifacts.paths], when: (a.artifacts.when || 'on_success') as ArtifactWhen }
+        : undefined,
+    testReports: [...a.testReports],
+    timeoutMs: a.timeoutMs > 0n ? Number(a.timeoutMs) : undefined,
+  };
+}
+
+interface WorkerJob {
+  shipper: LogShipper;
+  /** Service events are sent one after another, so their order survives. */
+  services: Promise<void>;
+  done: Promise<void>;
+}
+
+export class Worker {
+  private readonly jobs = new Map<string, WorkerJob>();
+  private draining = false;
+  private aborting = false;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly connection: AgentConnection,
+    private readonly executor: JobExecutor,
+    private readonly log: WorkerLog,
+  ) {
+    connection.runningJobIds = () => [...this.jobs.keys()];
+    connection.freeSlots = () => (this.draining ? 0 : this.capacity - this.jobs.size);
+  }
+
+  get running(): number {
+    return this.jobs.size;
+  }
+
+  onRegistered(cancelJobIds: string[]): void {
+    for (const id of cancelJobIds) this.cancel(id, 'the control plane no longer expects this job');
+  }
+
+  onServerMessage(message: ServerMessage): void {
+    switch (message.kind.case) {
+      case 'assignment':
+        this.accept(message.kind.value);
+        break;
+      case 'cancel':
+        this.cancel(message.kind.value.jobRunId, message.kind.value.reason || 'canceled');
+        break;
+      case 'heartbeatAck':
+        for (const id of message.kind.value.cancelJobIds)
+          this.cancel(id, 'the control plane no longer expects this job');
+        break;
+    }
+  }
+
+  private cancel(jobRunId: string, reason: string): void {
+    if (this.executor.cancel(jobRunId, reason)) this.log('info', `canceling job run ${jobRunId}: ${reason}`);
+  }
+
+  private report(
+    jobRunId: string,
+    kind: Parameters<AgentConnection['client']['reportJob']>[0]['kind'],
+    retryMs: number,
+  ) {
+    return this.connection.call((o) => this.connection.client.reportJob({ jobRunId, kind }, o), retryMs);
+  }
+
+  private accept(a: JobAssignmentMessage): void {
+    const id = a.jobRunId;
+    if (this.jobs.has(id)) return;
+    if (this.draining || this.jobs.size >= this.capacity) {
+      const reason = this.draining ? 'the agent is draining' : 'the agent is full';
+      this.report(id, { case: 'rejected', value: { reason } }, SIDE_REPORT_RETRY_MS).catch(() => undefined);
+      return;
+    }
+    const shipper: LogShipper = new LogShipper(
+      async (lines) => {
+        try {
+          const ack = await this.connection.call(
+            (o) => this.connection.client.pushLogs({ jobRunId: id, lines }, o),
+            0,
+          );
+          return Number(ack.ackedSeq);
+        } catch (err) {
+          if (!isTransient(err)) {
+            this.log('error', `the control plane refused the log of job run ${id}; dropping it`, {
+              error: String(err),
+            });
+            shipper.abandon();
+          }
+          throw err;
+        }
+      },
+      { onError: () => undefined },
+    );
+    const job: WorkerJob = { shipper, services: Promise.resolve(), done: Promise.resolve() };
+    let running: ReturnType<JobExecutor['start']>;
+    try {
+      running = this.executor.start(toJobAssignment(a), {
+        onLog: (line) => shipper.push(line),
+        onServiceEvent: (e) => this.serviceEvent(id, job, e),
+        artifactUploader: new GrpcArtifactUploader(this.connection, id),
+      });
+    } catch (err) {
+      this.log('warn', `cannot take job run ${id}: ${String(err)}`);
+      this.report(id, { case: 'rejected', value: { reason: String(err) } }, SIDE_REPORT_RETRY_MS).catch(
+        () => undefined,
+      );
+      return;
+    }
+    this.jobs.set(id, job);
+    this.log(
+      'info',
+      `job ${a.jobName} (${id}, attempt ${a.attempt}) of ${a.projectSlug}/${a.pipelineName} started`,
+    );
+    this.report(id, { case: 'started', value: {} }, SIDE_REPORT_RETRY_MS).catch((err) =>
+      this.log('warn', `could not report the start of job run ${id}: ${String(err)}`),
+    );
+    job.done = running.result
+      .then((result) => this.finish(id, job, result))
+      .catch((err) => this.log('error', `job run ${id} could not be reported: ${String(err)}`))
+      .finally(() => {
+        this.jobs.delete(id);
+        this.connection.heartbeatNow();
+      });
+  }
+
+  private serviceEvent(id: string, job: WorkerJob, e: ServiceEvent): void {
+    job.services = job.services.then(() =>
+      this.connection
+        .call(
+          (o) =>
+            this.connection.client.reportService(
+              {
+                jobRunId: id,
+                serviceName: e.service,
+                state: e.state,
+                message: e.message ?? '',
+                atMs: BigInt(Date.parse(e.at) || Date.now()),
+              },
+              o,
+            ),
+          SIDE_REPORT_RETRY_MS,
+        )
+        .then(() => undefined)
+        .catch((err) => this.log('warn', `could not report service ${e.service} ${e.state}: ${String(err)}`)),
+    );
+  }
+
+  private async finish(id: string, job: WorkerJob, result: JobResult): Promise<void> {
+    // Killed by a second signal: not a result the job earned; the server re-queues it when the lease lapses.
+    if (this.aborting) return;
+    await job.services;
+    const report = result.test_report;
+    if (report) {
+      await this.connection
+        .call(
+          (o) =>
+            this.connection.client.reportTests(
+              {
+                jobRunId: id,
+                cases: report.cases.map((c) => ({
+                  suite: c.suite,
+                  classname: c.classname,
+                  name: c.name,
+                  status: c.status,
+                  durationS: c.duration_s,
+                  message: c.message ?? '',
+                })),
+                unreadableFiles: (report.unreadable ?? []).map((u) => `${u.file}: ${u.error}`),
+              },
+              o,
+            ),
+          SIDE_REPORT_RETRY_MS,
+        )
+        .catch((err) => this.log('warn', `could not report the tests of job run ${id}: ${String(err)}`));
+    }
+    // Every line is stored before the job is reported finished: the run's log is complete when it ends.
+    await job.shipper.flush();
+    await this.report(
+      id,
+      {
+        case: 'finished',
+        value: {
+          status: result.status,
+          hasExitCode: result.exit_code !== null,
+          exitCode: result.exit_code ?? 0,
+          error: result.error ?? '',
+          lastSeq: BigInt(job.shipper.last),
+          commit: result.commit ?? '',
+        },
+      },
+      REPORT_RETRY_MS,
+    );
+    this.log('info', `job run ${id} finished: ${result.status}${result.error ? ` (${result.error})` : ''}`);
+  }
+
+  /** SIGTERM: take no new jobs, let the running ones finish and be reported. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    this.connection.drain();
+    await this.executor.drain();
+    await Promise.allSettled([...this.jobs.values()].map((j) => j.done));
+  }
+
+  /** A second signal: stop every job's processes now and give up on reporting (leases will lapse). */
+  abort(): void {
+    this.aborting = true;
+    for (const [id, job] of this.jobs) {
+      this.executor.cancel(id, 'the agent is stopping');
+      job.shipper.abandon();
+    }
+  }
+}

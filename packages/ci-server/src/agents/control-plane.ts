@@ -1,0 +1,131 @@
+// Wires the agent side of the control plane: the registry of connected agents, the dispatcher, the lease
+// sweeper, the job transitions and the gRPC endpoint. server.ts creates one, starts it with the HTTP
+// listener and stops it on shutdown; tests and the dispatch benchmark use it the same way.
+import type { Http2Server } from 'node:http2';
+import { createSecretBox, type Database } from '@app/kit';
+import { Dispatcher, type DispatcherLog } from '../scheduler/dispatcher.js';
+import { LeaseSweeper } from '../scheduler/lease-sweeper.js';
+import { AssignmentBuilder } from '../services/dispatch-assignment.js';
+import { JobTransitions } from '../services/dispatch-intake.js';
+import type { ExecutionData } from '../services/execution-data.js';
+import type { RunEvents } from '../services/run-events.js';
+import {
+  type AgentServiceDeps,
+  closeAgentServer,
+  HEARTBEAT_INTERVAL_MS,
+  startAgentServer,
+} from './grpc-server.js';
+import { AgentRegistry, type ConnectedAgent } from './registry.js';
+import type { DispatchDb } from './schema.js';
+import { extendLeasesAtStart } from './store.js';
+
+export interface AgentTiming {
+  /** How often agents heartbeat (sent to them at registration); default 10 s. */
+  heartbeatMs?: number;
+  /** A lease lapses this long after the last renewal; default three heartbeats. */
+  leaseMs?: number;
+  /** How often lapsed leases are swept and the queue resynced; default 5 s (at most the heartbeat). */
+  sweepMs?: number;
+}
+
+export interface AgentControlOptions {
+  database: Database;
+  events: RunEvents;
+  data: ExecutionData;
+  secretKey: string;
+  agentToken: string;
+  log: DispatcherLog;
+  timing?: AgentTiming;
+  /** Observer of assignments (benchmarks, tests). */
+  onAssigned?(jobRunId: string, agent: ConnectedAgent): void;
+}
+
+export class AgentControl {
+  readonly registry = new AgentRegistry();
+  readonly dispatcher: Dispatcher;
+  readonly transitions: JobTransitions;
+  private readonly sweeper: LeaseSweeper;
+  private readonly serviceDeps: AgentServiceDeps;
+  private grpc?: Http2Server;
+
+  constructor(options: AgentControlOptions) {
+    const db = options.database.db as DispatchDb;
+    const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
+    const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
+    const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);
+    const data = options.data;
+    this.transitions = new JobTransitions({
+      db,
+      postgres: options.database.dialect === 'postgres',
+      events: options.events,
+    });
+    const systemLine = async (jobRunId: string, text: string) => {
+      const acked = await data.logs.ackedSeq(jobRunId);
+      await data.logs.appendLogBatch(jobRunId, [
+        { seq: acked + 1, stream: 'system', atMs: Date.now(), text },
+      ]);
+    };
+    const builder = new AssignmentBuilder(db, createSecretBox(options.secretKey));
+    this.dispatcher = new Dispatcher({
+      db,
+      registry: this.registry,
+      builder,
+      transitions: this.transitions,
+      events: options.events,
+      metrics: data.metrics,
+      leaseMs,
+      log: options.log,
+      systemLine,
+      onAssigned: options.onAssigned,
+    });
+    this.sweeper = new LeaseSweeper({
+      db,
+      dispatcher: this.dispatcher,
+      transitions: this.transitions,
+      builder,
+      leaseMs,
+      intervalMs: sweepMs,
+      log: options.log,
+      systemLine,
+    });
+    this.serviceDeps = {
+      db,
+      registry: this.registry,
+      dispatcher: this.dispatcher,
+      transitions: this.transitions,
+      data,
+      log: options.log,
+      heartbeatMs,
+      leaseMs,
+      systemLine,
+      agentToken: options.agentToken,
+    };
+  }
+
+  /** Starts dispatching and listens for agents; answers the gRPC port. */
+  async start(host: string, port: number): Promise<number> {
+    // A restarted server gives its agents a full lease period to come back before it sweeps.
+    await extendLeasesAtStart(this.serviceDeps.db, this.serviceDeps.leaseMs);
+    this.dispatcher.start();
+    this.sweeper.start();
+    this.grpc = await startAgentServer(this.serviceDeps, host, port);
+    // Jobs queued before this process started (or while it was down) go to the first free agents.
+    await this.sweeper.tick();
+    const addr = this.grpc.address();
+    return typeof addr === 'object' && addr ? addr.port : port;
+  }
+
+  /** Sweeps now (tests: lapsed leases without waiting for the timer). */
+  sweep(): Promise<void> {
+    return this.sweeper.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.dispatcher.stop();
+    await this.sweeper.stop();
+    // Ending the session streams lets the HTTP/2 sessions close at once instead of after the grace period.
+    for (const agent of this.registry.list()) agent.outbound?.close();
+    if (this.grpc) await closeAgentServer(this.grpc);
+    this.grpc = undefined;
+  }
+}

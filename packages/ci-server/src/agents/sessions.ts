@@ -1,0 +1,269 @@
+// What the agent RPCs about sessions and jobs do, behind the gRPC plumbing of grpc-server.ts: registration
+// with reconciliation (an agent coming back after a reconnect or a server restart keeps the job runs it still
+// holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
+// cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
+// data-intake.ts. Every call about a job run checks that the calling agent holds (or held) it.
+import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Dispatcher, DispatcherLog } from '../scheduler/dispatcher.js';
+import type { JobTransitions } from '../services/dispatch-intake.js';
+import type { ExecutionData } from '../services/execution-data.js';
+import { AsyncQueue } from './async-queue.js';
+import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
+import type { AgentStatus, DispatchDb } from './schema.js';
+import { activeLeases, jobsToStop, releaseClaim, renewLeases, setAgentStatus, upsertAgent } from './store.js';
+
+export interface AgentSessionDeps {
+  db: DispatchDb;
+  registry: AgentRegistry;
+  dispatcher: Dispatcher;
+  transitions: JobTransitions;
+  data: ExecutionData;
+  log: DispatcherLog;
+  heartbeatMs: number;
+  leaseMs: number;
+  systemLine(jobRunId: string, text: string): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_BATCH_LINES = 1000;
+const MAX_JOB_IDS = 1000;
+/** Agent status rows are written at most this often (heartbeats write them anyway). */
+const STATUS_WRITE_MS = 1_000;
+/** How long a finished report waits for the job's last log lines to be stored. */
+const TAIL_WAIT_MS = 5_000;
+const RESULTS = new Set(['success', 'failed', 'canceled']);
+
+export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
+export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+function jobId(id: string): string {
+  if (!UUID.test(id)) throw invalid(`"${cut(id, 64)}" is not a job run id`);
+  return id;
+}
+
+export class AgentSessions {
+  private readonly written = new Map<string, AgentStatus>();
+  private readonly writtenAt = new Map<string, number>();
+  private readonly deferred = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly deps: AgentSessionDeps) {}
+
+  agent(sessionId: string): ConnectedAgent {
+    const agent = this.deps.registry.bySessionId(sessionId);
+    if (!agent) throw new ConnectError('unknown agent session; register again', Code.Unauthenticated);
+    return agent;
+  }
+
+  private statusOf(agent: ConnectedAgent): AgentStatus {
+    if (!agent.outbound || agent.outbound.closed) return 'offline';
+    return agent.draining || agent.leased.size >= agent.capacity ? 'busy' : 'online';
+  }
+
+  /**
+   * Writes the agent's status when it changed (at most once a second per agent: with short jobs an agent
+   * flips between online and busy all the time), and the running-jobs gauge.
+   */
+  private async syncStatus(agent: ConnectedAgent, force = false): Promise<void> {
+    this.deps.data.metrics.setJobsRunning(this.deps.registry.list().reduce((n, a) => n + a.leased.size, 0));
+    if (this.deferred.has(agent.id) && !force) return;
+    const status = this.statusOf(agent);
+    if (!force && this.written.get(agent.id) === status) return;
+    const wait = (this.writtenAt.get(agent.id) ?? 0) + STATUS_WRITE_MS - Date.now();
+    if (!force && wait > 0) {
+      const timer = setTimeout(() => {
+        this.deferred.delete(agent.id);
+        void this.syncStatus(agent).catch(() => undefined);
+      }, wait);
+      timer.unref();
+      this.deferred.set(agent.id, timer);
+      return;
+    }
+    this.written.set(agent.id, status);
+    this.writtenAt.set(agent.id, Date.now());
+    await setAgentStatus(this.deps.db, agent.id, status);
+  }
+
+  /** The agent no longer has the job run: a queued one goes back to the queue, a running one fails/retries. */
+  private async lose(jobRunId: string, agentId: string, message: string): Promise<void> {
+    const outcome = await this.deps.transitions.lost(jobRunId, agentId, message, false);
+    this.deps.dispatcher.released(jobRunId);
+    if (outcome === 'released') await this.deps.dispatcher.enqueue([jobRunId]);
+    else if (outcome) await this.deps.systemLine(jobRunId, `[ci] ${message}`).catch(() => undefined);
+  }
+
+  async register(req: RegisterRequest) {
+    const name = req.name.trim();
+    if (!name) throw invalid('agent name is required');
+    if (name.length > 200) throw invalid('agent name is longer than 200 characters');
+    const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
+    if (tags.length > 64 || tags.some((t) => t.length > 100))
+      throw invalid('at most 64 tags of at most 100 characters each');
+    const info = {
+      name,
+      tags,
+      capacity: req.capacity > 0 ? Math.min(req.capacity, 256) : 1,
+      version: req.version,
+      hostname: req.hostname,
+    };
+    const { db, registry, leaseMs } = this.deps;
+    const id = await upsertAgent(db, info);
+    const reported = [...new Set(req.runningJobIds)].filter((j) => UUID.test(j)).slice(0, MAX_JOB_IDS);
+    const stop = new Set(await jobsToStop(db, id, reported));
+    const keep = reported.filter((j) => !stop.has(j));
+    // Jobs the store has on this agent that it no longer runs: it restarted, or an assignment was lost.
+    for (const job of await activeLeases(db, id)) {
+      if (!keep.includes(job.id))
+        await this.lose(job.id, id, `agent ${name} came back without the job (it restarted or never got it)`);
+    }
+    const agent = registry.register({ id, ...info }, keep);
+    if (keep.length > 0) await renewLeases(db, id, 'online', keep, leaseMs, 0);
+    this.written.delete(id);
+    this.deps.log.info(
+      { agent: name, agentId: id, kept: keep.length, stopped: stop.size },
+      'agent registered',
+    );
+    return {
+      agentId: id,
+      sessionId: agent.sessionId,
+      heartbeatIntervalMs: this.deps.heartbeatMs,
+      leaseMs,
+      cancelJobIds: [...stop],
+    };
+  }
+
+  async *session(agent: ConnectedAgent, requests: AsyncIterable<AgentMessage>, signal: AbortSignal) {
+    const { registry, dispatcher, db } = this.deps;
+    const outbound = new AsyncQueue<ServerMessageInit>();
+    registry.attach(agent.sessionId, outbound);
+    await this.syncStatus(agent, true);
+    dispatcher.pump();
+    // Inbound messages are read concurrently with the outbound stream.
+    void (async () => {
+      try {
+        for await (const msg of requests) {
+          if (msg.kind.case === 'heartbeat')
+            await this.heartbeat(agent, msg.kind.value.runningJobIds, outbound);
+          else if (msg.kind.case === 'drain') {
+            agent.draining = true;
+            this.deps.log.info({ agent: agent.name }, 'agent is draining');
+            await this.syncStatus(agent);
+          }
+        }
+      } catch {
+        // The agent went away; what it held is decided by its leases.
+      } finally {
+        outbound.close();
+        if (registry.detach(agent.sessionId, outbound)) {
+          this.written.set(agent.id, 'offline');
+          await setAgentStatus(db, agent.id, 'offline').catch(() => undefined);
+        }
+      }
+    })();
+    signal.addEventListener('abort', () => outbound.close(), { once: true });
+    yield* outbound;
+  }
+
+  private async heartbeat(agent: ConnectedAgent, running: string[], outbound: AsyncQueue<ServerMessageInit>) {
+    const { db, leaseMs, heartbeatMs } = this.deps;
+    agent.lastSeenAt = new Date();
+    const reported = [...new Set(running)].filter((j) => UUID.test(j)).slice(0, MAX_JOB_IDS);
+    agent.runningJobIds = reported;
+    const stop = await jobsToStop(db, agent.id, reported);
+    const keep = reported.filter((j) => !stop.includes(j));
+    // Assignments of the last two intervals may not have reached the agent's report yet.
+    await renewLeases(db, agent.id, this.statusOf(agent), keep, leaseMs, 2 * heartbeatMs);
+    this.written.set(agent.id, this.statusOf(agent));
+    outbound.push({ kind: { case: 'heartbeatAck', value: { cancelJobIds: stop } } });
+    this.deps.dispatcher.pump();
+  }
+
+  /** The job run's context, after checking that `agent` holds it (or held it: late logs of a finished job). */
+  async jobFor(agent: ConnectedAgent, id: string) {
+    jobId(id);
+    if (this.deps.registry.holder(id) !== agent) {
+      const row = await this.deps.db
+        .selectFrom('job_runs')
+        .select(['lease_agent_id', 'agent'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || (row.lease_agent_id !== agent.id && row.agent !== agent.name))
+        throw new ConnectError(`job run ${id} is not assigned to this agent`, Code.PermissionDenied);
+    }
+    const info = await this.deps.dispatcher.jobInfo(id);
+    if (!info) throw new ConnectError(`job run ${id} does not exist`, Code.NotFound);
+    return info;
+  }
+
+  async pushLogs(agent: ConnectedAgent, req: LogBatch) {
+    const info = await this.jobFor(agent, req.jobRunId);
+    if (req.lines.length > MAX_BATCH_LINES) throw invalid(`at most ${MAX_BATCH_LINES} lines per batch`);
+    // Masked again here: the agent masks too, but the server does not rely on it.
+    const result = await this.deps.data.logs.appendLogBatch(info.ref.jobRunId, req.lines, {
+      mask: info.mask,
+    });
+    return { ackedSeq: BigInt(result.ackedSeq) };
+  }
+
+  async reportJob(agent: ConnectedAgent, req: JobReport) {
+    const id = jobId(req.jobRunId);
+    const { transitions, dispatcher, data, registry } = this.deps;
+    switch (req.kind.case) {
+      case 'started': {
+        const known =
+          registry.holder(id) === agent ? await dispatcher.jobInfo(id).catch(() => undefined) : undefined;
+        const refusal = await transitions.started(id, agent.id, known?.ref.runId);
+        // The agent reports the end of the canceled job, which frees its slot.
+        if (refusal)
+          agent.outbound?.push({ kind: { case: 'cancel', value: { jobRunId: id, reason: refusal } } });
+        await this.syncStatus(agent);
+        return {};
+      }
+      case 'finished': {
+        const f = req.kind.value;
+        if (!RESULTS.has(f.status))
+          throw invalid(`job status "${cut(f.status, 40)}" is not success, failed or canceled`);
+        const info = await dispatcher.jobInfo(id).catch(() => undefined);
+        const error = info ? info.mask(cut(f.error, 2000)) : cut(f.error, 2000);
+        // The agent sent its last lines before this report; wait until they are stored, so a finished run's
+        // log is complete when its stream closes.
+        if (f.lastSeq > 0n) await data.logs.waitForTail(id, Number(f.lastSeq), TAIL_WAIT_MS);
+        const outcome = await transitions.finished(
+          id,
+          agent.id,
+          {
+            status: f.status as 'success' | 'failed' | 'canceled',
+            exitCode: f.hasExitCode ? f.exitCode : null,
+            error,
+            commit: f.commit,
+          },
+          info?.ref.runId,
+        );
+        dispatcher.released(id);
+        data.logs.forget(id);
+        if (outcome.accepted && info) {
+          const durationSeconds = outcome.startedAt
+            ? (Date.now() - Date.parse(outcome.startedAt)) / 1000
+            : null;
+          data.metrics.jobFinished({
+            pipeline: info.pipeline,
+            project: info.project,
+            status: f.status,
+            durationSeconds,
+          });
+        }
+        await this.syncStatus(agent);
+        return {};
+      }
+      case 'rejected': {
+        if (await releaseClaim(this.deps.db, id, agent.id)) {
+          dispatcher.released(id);
+          await dispatcher.enqueue([id]);
+        }
+        return {};
+      }
+      default:
+        throw invalid('a job report needs started, finished or rejected');
+    }
+  }
+}

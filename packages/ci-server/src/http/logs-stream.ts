@@ -1,0 +1,127 @@
+// GET /api/v1/runs/{id}/logs/stream: a run's log as Server-Sent Events. Each line is one `event: log` with
+// `id: <cursor>` (the line's position in the run's log) and `data:` one LogLine JSON. The stream replays
+// from `Last-Event-ID` (or the start), follows live lines while the run is not terminal, sends an SSE
+// comment as keep-alive, and ends once the run is terminal and its tail was sent. A slow reader only slows
+// itself: its live buffer overflows and it continues from the store.
+import { badRequest, notFound } from '@app/kit';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import { TERMINAL_RUN } from '../domain/index.js';
+import { followRunLogs } from '../logs/follow.js';
+import { toLogLineJson } from '../logs/types.js';
+import type { ExecutionData } from '../services/execution-data.js';
+import type { CoreDB } from '../store/schema.js';
+import type { Api } from './context.js';
+import { errors, IdParams } from './schemas.js';
+
+export interface LogStreamOptions {
+  db: Kysely<CoreDB>;
+  data: ExecutionData;
+  /** Keep-alive comment interval (default 15 s). */
+  keepAliveMs?: number;
+  /** How often a follower checks the store when nothing was published (default 1 s). */
+  pollMs?: number;
+}
+
+const CURSOR = /^\d{1,15}$/;
+
+/** `Last-Event-ID` as a cursor: absent or empty is the start; anything but a cursor is a 400. */
+export function parseLastEventId(value: string | string[] | undefined): number {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (v === undefined || v === '') return 0;
+  if (!CURSOR.test(v))
+    throw badRequest('Last-Event-ID must be the id of an event of this stream (a non-negative integer)');
+  return Number(v);
+}
+
+export function registerLogStreamRoute(api: Api, options: LogStreamOptions): void {
+  const { db, data } = options;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  api.get('/api/v1/runs/:id/logs/stream', {
+    config: { access: 'viewer' },
+    schema: {
+      tags: ['runs'],
+      summary: "Follow a run's log (Server-Sent Events)",
+      description:
+        'Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias ' +
+        "`job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's " +
+        'lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE ' +
+        'comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at ' +
+        'once for a finished run, after replaying it).',
+      params: IdParams,
+      querystring: Type.Object({}, { additionalProperties: false }),
+      headers: Type.Object({
+        'last-event-id': Type.Optional(Type.String({ description: 'the id of the last event received' })),
+      }),
+      response: {
+        200: {
+          description: 'text/event-stream',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        ...errors(400, 404),
+      },
+    },
+    handler: async (request, reply) => {
+      const runId = request.params.id.toLowerCase();
+      const after = parseLastEventId(request.headers['last-event-id']);
+      const run = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
+      if (!run) throw notFound(`run ${runId} does not exist`);
+      const isFinished = async () => {
+        const row = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
+        return !row || TERMINAL_RUN.includes(row.status);
+      };
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      res.write('retry: 3000\n\n');
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      let blocked = false;
+      const keepAlive = setInterval(() => {
+        if (!blocked && !res.writableEnded) res.write(': keep-alive\n\n');
+      }, keepAliveMs);
+      try {
+        for await (const batch of followRunLogs({
+          store: data.logs,
+          hub: data.hub,
+          runId,
+          after,
+          isFinished,
+          pollMs: options.pollMs,
+          signal: abort.signal,
+        })) {
+          if (abort.signal.aborted) break;
+          let chunk = '';
+          for (const line of batch)
+            chunk += `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
+          if (!res.write(chunk)) {
+            // The reader is slow: wait for it (live lines pile up in the hub and overflow to replay).
+            blocked = true;
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                res.off('drain', done);
+                res.off('close', done);
+                resolve();
+              };
+              res.once('drain', done);
+              res.once('close', done);
+            });
+            blocked = false;
+          }
+        }
+      } catch (err) {
+        request.log.warn({ err, runId }, 'log stream ended by an error');
+      } finally {
+        clearInterval(keepAlive);
+        if (!res.writableEnded) res.end();
+      }
+    },
+  });
+}

@@ -1,0 +1,394 @@
+// The log store: batches of lines from agents go in, ordered replays come out. A line is addressable by
+// (job_run_id, seq) and by its run-wide cursor (`run_seq`). Ingestion is idempotent (a resent batch stores
+// nothing twice), accepts each job's lines strictly in seq order (a batch after a gap is refused up to the
+// gap, and the ack tells the agent where to resume), writes one multi-row statement per batch, caps a job's
+// log with a final truncation line, and publishes what it stored to the LogHub after the commit.
+import { type Kysely, sql } from 'kysely';
+import type { ExecutionDB } from '../store/execution-schema.js';
+import type { LogHub } from './hub.js';
+import type { LogLineInput, LogStream, StoredLogLine } from './types.js';
+
+export const DEFAULT_MAX_LINES_PER_JOB = 500_000;
+/** Characters of text per job run attempt (about 64 MiB of ASCII). */
+export const DEFAULT_MAX_CHARS_PER_JOB = 64 * 1024 * 1024;
+/** Longer lines are cut (the agent already splits at this size). */
+export const MAX_LINE_CHARS = 65_536;
+/** Lines per INSERT statement. */
+const INSERT_CHUNK = 1_000;
+/** Job runs whose ingestion state is kept in memory; older ones are re-read from the store when needed. */
+const MAX_CACHED_JOBS = 10_000;
+export const TRUNCATION_MARKER = '[ci] log truncated:';
+
+export class UnknownJobRunError extends Error {
+  override name = 'UnknownJobRunError';
+  constructor(readonly jobRunId: string) {
+    super(`job run ${jobRunId} does not exist`);
+  }
+}
+
+export interface LogStoreOptions {
+  db: Kysely<any>;
+  postgres: boolean;
+  /** Receives every stored batch after its commit (live SSE followers). */
+  hub?: LogHub;
+  maxLinesPerJob?: number;
+  maxCharsPerJob?: number;
+}
+
+export interface AppendOptions {
+  /** Applied to each line's text before it is stored or published (server-side secret masking). */
+  mask?: (text: string) => string;
+}
+
+export interface AppendResult {
+  /**
+   * Highest seq of the job run that is stored (or deliberately dropped after truncation): the agent may
+   * forget lines up to it and must resend the ones after it.
+   */
+  ackedSeq: number;
+  /** Lines written by this call (resent duplicates and lines after a gap are not). */
+  stored: number;
+  /** The job's log reached its cap; later lines are acknowledged and dropped. */
+  truncated: boolean;
+}
+
+interface JobLogState {
+  runId: string;
+  acked: number;
+  lines: number;
+  chars: number;
+  truncated: boolean;
+}
+
+const STREAMS = new Set<LogStream>(['stdout', 'stderr', 'system']);
+
+function cleanText(text: string): string {
+  // PostgreSQL text cannot hold NUL; SQLite could, but both stores must say the same thing.
+  const t = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+  return t.length > MAX_LINE_CHARS ? t.slice(0, MAX_LINE_CHARS) : t;
+}
+
+function isoOf(ms: number): string {
+  const d = new Date(Number.isFinite(ms) ? ms : Date.now());
+  return Number.isNaN(d.getTime()) ? new Date().toISOString() : d.toISOString();
+}
+
+interface Row {
+  seq: number;
+  stream: LogStream;
+  at: string;
+  text: string;
+}
+
+export class LogStore {
+  private readonly db: Kysely<ExecutionDB>;
+  private readonly postgres: boolean;
+  private readonly hub: LogHub | undefined;
+  private readonly maxLines: number;
+  private readonly maxChars: number;
+  private readonly states = new Map<string, JobLogState>();
+  /** Per job run: the append in progress, so appends of one job never interleave in this process. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly tailWaiters = new Map<string, Set<() => void>>();
+
+  constructor(options: LogStoreOptions) {
+    this.db = options.db as Kysely<ExecutionDB>;
+    this.postgres = options.postgres;
+    this.hub = options.hub;
+    this.maxLines = options.maxLinesPerJob ?? DEFAULT_MAX_LINES_PER_JOB;
+    this.maxChars = options.maxCharsPerJob ?? DEFAULT_MAX_CHARS_PER_JOB;
+  }
+
+  /**
+   * Stores a batch of one job run's lines. Idempotent on (job_run_id, seq); lines at or below the acked
+   * seq are ignored, lines after a gap are not stored (the ack says where to resume). Throws
+   * `UnknownJobRunError` for a job run that does not exist.
+   */
+  appendLogBatch(
+    jobRunId: string,
+    lines: readonly LogLineInput[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    const previous = this.chains.get(jobRunId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => this.append(jobRunId, lines, options));
+    this.chains.set(jobRunId, next);
+    void next
+      .catch(() => {})
+      .finally(() => {
+        if (this.chains.get(jobRunId) === next) this.chains.delete(jobRunId);
+      });
+    return next;
+  }
+
+  /** Highest contiguous seq stored for the job run (0 when none). */
+  async ackedSeq(jobRunId: string): Promise<number> {
+    return (await this.state(jobRunId)).acked;
+  }
+
+  /**
+   * Resolves true once the job run's lines up to `lastSeq` are stored (or its log was truncated), false
+   * after `timeoutMs`. The result intake calls it before finishing a job, so a finished run's log is complete.
+   */
+  async waitForTail(jobRunId: string, lastSeq: number, timeoutMs: number): Promise<boolean> {
+    const done = async () => {
+      const s = await this.state(jobRunId).catch(() => undefined);
+      return !s || s.truncated || s.acked >= lastSeq;
+    };
+    if (await done()) return true;
+    return new Promise<boolean>((resolve) => {
+      let set = this.tailWaiters.get(jobRunId);
+      if (!set) {
+        set = new Set();
+        this.tailWaiters.set(jobRunId, set);
+      }
+      const waiters = set;
+      const finish = (value: boolean) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        if (waiters.size === 0) this.tailWaiters.delete(jobRunId);
+        resolve(value);
+      };
+      const check = () => {
+        const s = this.states.get(jobRunId);
+        if (!s || s.truncated || s.acked >= lastSeq) finish(true);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      waiters.add(check);
+    });
+  }
+
+  /** Drops the in-memory state of a finished job run (it is re-read from the store if lines still come). */
+  forget(jobRunId: string): void {
+    this.states.delete(jobRunId);
+  }
+
+  /** A run's lines after `afterCursor`, in cursor order. */
+  async readRunLogs(runId: string, afterCursor: number, limit: number): Promise<StoredLogLine[]> {
+    const rows = await this.db
+      .selectFrom('log_lines')
+      .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
+      .where('run_id', '=', runId)
+      .where('run_seq', '>', afterCursor)
+      .orderBy('run_seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toStored);
+  }
+
+  /** One job run's lines after `afterSeq`, in seq order. */
+  async readJobLogs(jobRunId: string, afterSeq: number, limit: number): Promise<StoredLogLine[]> {
+    const rows = await this.db
+      .selectFrom('log_lines')
+      .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
+      .where('job_run_id', '=', jobRunId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(toStored);
+  }
+
+  private async append(
+    jobRunId: string,
+    input: readonly LogLineInput[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    let state = await this.state(jobRunId);
+    const sorted = normalize(input);
+    if (state.truncated) return this.acknowledgeDropped(jobRunId, state, sorted);
+    // A first line beyond acked+1 may mean another replica stored the lines in between: look once.
+    if (sorted.length > 0 && firstNew(sorted, state.acked) > state.acked + 1) {
+      state = await this.state(jobRunId, true);
+      if (state.truncated) return this.acknowledgeDropped(jobRunId, state, sorted);
+    }
+    const rows: Row[] = [];
+    let acked = state.acked;
+    let lines = state.lines;
+    let chars = state.chars;
+    let truncated = false;
+    for (const line of sorted) {
+      if (line.seq <= acked) continue;
+      if (line.seq !== acked + 1) break;
+      const text = cleanText(options.mask ? options.mask(line.text) : line.text);
+      if (lines + 1 > this.maxLines || chars + text.length > this.maxChars) {
+        const marker = `${TRUNCATION_MARKER} this job's log reached its limit of ${this.maxLines} lines or ${this.maxChars} characters; later lines were dropped`;
+        rows.push({ seq: line.seq, stream: 'system', at: new Date().toISOString(), text: marker });
+        truncated = true;
+        acked = sorted[sorted.length - 1].seq;
+        break;
+      }
+      rows.push({ seq: line.seq, stream: line.stream, at: line.at, text });
+      acked = line.seq;
+      lines++;
+      chars += text.length;
+    }
+    let stored: StoredLogLine[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const inserted = await this.insert(jobRunId, state.runId, chunk);
+      stored = stored.concat(inserted);
+      this.hub?.publish(state.runId, inserted);
+    }
+    state.acked = acked;
+    state.lines = lines + (truncated ? 1 : 0);
+    state.chars = chars;
+    state.truncated = truncated;
+    this.notifyTail(jobRunId);
+    return { ackedSeq: acked, stored: stored.length, truncated };
+  }
+
+  private acknowledgeDropped(jobRunId: string, state: JobLogState, sorted: Row[]): AppendResult {
+    if (sorted.length > 0) state.acked = Math.max(state.acked, sorted[sorted.length - 1].seq);
+    this.notifyTail(jobRunId);
+    return { ackedSeq: state.acked, stored: 0, truncated: true };
+  }
+
+  private notifyTail(jobRunId: string): void {
+    const set = this.tailWaiters.get(jobRunId);
+    if (set) for (const check of [...set]) check();
+  }
+
+  /** Inserts rows of one job run with consecutive cursors taken from the run's head, in one statement. */
+  private async insert(jobRunId: string, runId: string, rows: Row[]): Promise<StoredLogLine[]> {
+    const n = rows.length;
+    let returned: { seq: number; run_seq: number | string | null }[];
+    if (this.postgres) {
+      // One statement: the head row's lock is held until commit, so cursors of one run are handed out in
+      // commit order and a reader that saw cursor c has also seen every committed line below c.
+      const result = await sql<{ seq: number; run_seq: number }>`
+        WITH head AS (
+          INSERT INTO run_log_heads (run_id, last_seq) VALUES (${runId}, ${n})
+          ON CONFLICT (run_id) DO UPDATE SET last_seq = run_log_heads.last_seq + EXCLUDED.last_seq
+          RETURNING last_seq
+        )
+        INSERT INTO log_lines (job_run_id, seq, stream, at, text, run_id, run_seq)
+        SELECT ${jobRunId}, v.seq, v.stream, v.at, v.text, ${runId}, head.last_seq - ${n}::integer + v.ord::integer
+        FROM head, unnest(${rows.map((r) => r.seq)}::integer[], ${rows.map((r) => r.stream)}::text[],
+                          ${rows.map((r) => r.at)}::text[], ${rows.map((r) => r.text)}::text[])
+             WITH ORDINALITY AS v(seq, stream, at, text, ord)
+        ON CONFLICT (job_run_id, seq) DO NOTHING
+        RETURNING seq, run_seq`.execute(this.db);
+      returned = result.rows;
+    } else {
+      // SQLite has one writer at a time: the transaction alone keeps cursor order equal to commit order.
+      returned = await this.db.transaction().execute(async (trx) => {
+        const head = await sql<{ last_seq: number }>`
+          INSERT INTO run_log_heads (run_id, last_seq) VALUES (${runId}, ${n})
+          ON CONFLICT (run_id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
+          RETURNING last_seq`.execute(trx);
+        const base = Number(head.rows[0].last_seq) - n;
+        return trx
+          .insertInto('log_lines')
+          .values(
+            rows.map((r, i) => ({
+              job_run_id: jobRunId,
+              seq: r.seq,
+              stream: r.stream,
+              at: r.at,
+              text: r.text,
+              run_id: runId,
+              run_seq: base + i + 1,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['job_run_id', 'seq']).doNothing())
+          .returning(['seq', 'run_seq'])
+          .execute();
+      });
+    }
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    return returned
+      .map((r) => {
+        const row = bySeq.get(Number(r.seq))!;
+        return {
+          cursor: Number(r.run_seq),
+          job_run_id: jobRunId,
+          seq: row.seq,
+          stream: row.stream,
+          at: row.at,
+          text: row.text,
+        };
+      })
+      .sort((a, b) => a.cursor - b.cursor);
+  }
+
+  private async state(jobRunId: string, refresh = false): Promise<JobLogState> {
+    const cached = this.states.get(jobRunId);
+    if (cached && !refresh) return cached;
+    const job = await this.db
+      .selectFrom('job_runs')
+      .select('run_id')
+      .where('id', '=', jobRunId)
+      .executeTakeFirst();
+    if (!job) throw new UnknownJobRunError(jobRunId);
+    const agg = await this.db
+      .selectFrom('log_lines')
+      .select((eb) => [
+        eb.fn.max('seq').as('max_seq'),
+        eb.fn.countAll().as('n'),
+        eb.fn.sum(sql<number>`length(text)`).as('chars'),
+      ])
+      .where('job_run_id', '=', jobRunId)
+      .executeTakeFirst();
+    const maxSeq = Number(agg?.max_seq ?? 0);
+    let truncated = false;
+    if (maxSeq > 0) {
+      const last = await this.db
+        .selectFrom('log_lines')
+        .select(['stream', 'text'])
+        .where('job_run_id', '=', jobRunId)
+        .where('seq', '=', maxSeq)
+        .executeTakeFirst();
+      truncated = last?.stream === 'system' && last.text.startsWith(TRUNCATION_MARKER);
+    }
+    const state: JobLogState = {
+      runId: job.run_id,
+      // A refresh never moves the ack backwards (lines dropped after truncation are above max(seq)).
+      acked: Math.max(maxSeq, cached?.acked ?? 0),
+      lines: Number(agg?.n ?? 0),
+      chars: Number(agg?.chars ?? 0),
+      truncated,
+    };
+    this.states.delete(jobRunId);
+    this.states.set(jobRunId, state);
+    if (this.states.size > MAX_CACHED_JOBS) {
+      const oldest = this.states.keys().next().value;
+      if (oldest !== undefined) this.states.delete(oldest);
+    }
+    return state;
+  }
+}
+
+function normalize(input: readonly LogLineInput[]): Row[] {
+  const rows: Row[] = [];
+  for (const line of input) {
+    const seq = Number(line.seq);
+    if (!Number.isSafeInteger(seq) || seq < 1) continue;
+    const stream = STREAMS.has(line.stream as LogStream) ? (line.stream as LogStream) : 'stdout';
+    rows.push({ seq, stream, at: isoOf(Number(line.atMs)), text: String(line.text ?? '') });
+  }
+  rows.sort((a, b) => a.seq - b.seq);
+  return rows;
+}
+
+function firstNew(sorted: Row[], acked: number): number {
+  for (const r of sorted) if (r.seq > acked) return r.seq;
+  return acked;
+}
+
+function toStored(r: {
+  job_run_id: string;
+  seq: number;
+  stream: string;
+  at: string;
+  text: string;
+  run_seq: number | null;
+}): StoredLogLine {
+  return {
+    cursor: Number(r.run_seq ?? 0),
+    job_run_id: r.job_run_id,
+    seq: Number(r.seq),
+    stream: (STREAMS.has(r.stream as LogStream) ? r.stream : 'stdout') as LogStream,
+    at: r.at,
+    text: r.text,
+  };
+}

@@ -1,0 +1,336 @@
+// The dispatcher: hands queued job runs to free agents over their held session streams, the moment either
+// side becomes available — an `enqueue` effect after a commit, an agent connecting, a slot freeing — with no
+// polling interval in between. Pending jobs are grouped by their tag set, so a pick looks at one head per
+// group and at the connected agents, never at the whole queue. The claim itself is the store's conditional
+// UPDATE (agents/store.ts), so another server process on the same database can never take the same job; a
+// periodic resync (driven by the lease sweeper) picks up jobs that became runnable in another process or
+// before this one started.
+
+import { createMasker, type MaskFn, noMask } from '../agents/log-masker.js';
+import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
+import type { DispatchDb } from '../agents/schema.js';
+import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
+import type { CiMetrics } from '../metrics.js';
+import type { AssignmentBuilder, BuildOutcome } from '../services/dispatch-assignment.js';
+import type { JobTransitions } from '../services/dispatch-intake.js';
+import type { RunChange, RunEvents } from '../services/run-events.js';
+
+export interface DispatcherLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface DispatcherDeps {
+  db: DispatchDb;
+  registry: AgentRegistry;
+  builder: AssignmentBuilder;
+  transitions: JobTransitions;
+  events: RunEvents;
+  metrics: Pick<CiMetrics, 'jobScheduled' | 'setQueueDepth'>;
+  leaseMs: number;
+  log: DispatcherLog;
+  /** Writes a `[ci]` line into a job run's log (reasons a job could not start). */
+  systemLine(jobRunId: string, text: string): Promise<void>;
+  /** Claim batches in flight at once; default 4. */
+  maxInFlight?: number;
+  /** Observer for tests and benchmarks: a job run was pushed to an agent. */
+  onAssigned?(jobRunId: string, agent: ConnectedAgent): void;
+}
+
+interface Pending {
+  id: string;
+  runId: string;
+  tags: string[];
+  key: string;
+  stage: string;
+}
+
+export interface JobRef {
+  jobRunId: string;
+  runId: string;
+  projectId: string;
+  jobName: string;
+}
+
+/** What the agent endpoint needs to know about a job run an agent works on. */
+export interface ActiveJob {
+  ref: JobRef;
+  mask: MaskFn;
+  pipeline: string;
+  project: string;
+  projectSlug: string;
+}
+
+const RESYNC_LIMIT = 1000;
+/** Queued jobs held in memory at most; the rest stay in the store until resyncs reach them. */
+const MAX_PENDING = 50_000;
+/** Jobs claimed and built together at most. */
+const BATCH = 64;
+const ACTIVE_CACHE = 10_000;
+
+export class Dispatcher {
+  private readonly pending = new Map<string, Pending>();
+  private readonly groups = new Map<string, { tags: string[]; ids: Set<string> }>();
+  private readonly depth = new Map<string, number>();
+  private readonly byRun = new Map<string, Set<string>>();
+  /** Claimed, being built or sent: not pending, not yet known to the agent. */
+  private readonly assigning = new Set<string>();
+  private readonly active = new Map<string, ActiveJob>();
+  private batches = 0;
+  private resyncAfter?: { created_at: string; id: string };
+  /** Claims won, and claims another process (or a state change) got first. */
+  readonly stats = { claimed: 0, claimsLost: 0 };
+  private turn = 0;
+  private stopped = false;
+  private readonly onChange = (change: RunChange) => this.handle(change);
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  start(): void {
+    this.deps.events.on('change', this.onChange);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.deps.events.off('change', this.onChange);
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private handle(change: RunChange): void {
+    const queued: string[] = [];
+    for (const effect of change.effects) {
+      if (effect.kind === 'enqueue') queued.push(effect.jobId);
+      else if (effect.kind === 'cancel-agent') this.cancelOnAgent(effect.jobId, 'the run was canceled');
+      else if (effect.kind === 'run-finished') this.forgetRun(change.runId);
+    }
+    if (queued.length > 0)
+      this.enqueue(queued).catch((err) => this.deps.log.error({ err }, 'could not queue jobs for dispatch'));
+  }
+
+  /** Learns the given queued job runs (when nobody holds them yet) and dispatches. */
+  async enqueue(ids: string[]): Promise<void> {
+    const rows = await unclaimedJobs(this.deps.db, ids.length, ids);
+    for (const row of rows) await this.add(row);
+    this.pump();
+  }
+
+  /**
+   * Picks up what other processes queued, or what was missed: one page of the store's queue per call, the
+   * next call continuing after it, so a long queue of jobs no agent can take does not hide the ones after.
+   */
+  async resync(): Promise<void> {
+    const rows = await unclaimedJobs(this.deps.db, RESYNC_LIMIT, undefined, this.resyncAfter);
+    const last = rows[rows.length - 1];
+    this.resyncAfter =
+      rows.length < RESYNC_LIMIT || !last ? undefined : { created_at: last.created_at, id: last.id };
+    for (const row of rows) if (this.pending.size < MAX_PENDING) await this.add(row);
+    this.pump();
+  }
+
+  private async add(row: QueuedJob): Promise<void> {
+    if (this.pending.has(row.id) || this.assigning.has(row.id)) return;
+    const doc = await this.deps.builder.definition(row.version_id);
+    const spec = doc?.jobs[row.name];
+    const tags = [...new Set(spec?.tags ?? [])].sort();
+    const key = tags.join('\u0000');
+    const job: Pending = { id: row.id, runId: row.run_id, tags, key, stage: spec?.stage ?? '' };
+    if (this.pending.has(row.id) || this.assigning.has(row.id)) return;
+    this.pending.set(job.id, job);
+    let ofRun = this.byRun.get(job.runId);
+    if (!ofRun) {
+      ofRun = new Set();
+      this.byRun.set(job.runId, ofRun);
+    }
+    ofRun.add(job.id);
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { tags, ids: new Set() };
+      this.groups.set(key, group);
+    }
+    group.ids.add(job.id);
+    this.depth.set(job.stage, (this.depth.get(job.stage) ?? 0) + 1);
+    this.deps.metrics.setQueueDepth(this.depth);
+  }
+
+  /** A finished run's leftovers (jobs canceled before an agent took them) leave the queue. */
+  private forgetRun(runId: string): void {
+    for (const id of this.byRun.get(runId) ?? []) {
+      const job = this.pending.get(id);
+      if (job) this.take(job);
+    }
+    this.byRun.delete(runId);
+  }
+
+  private take(job: Pending): void {
+    this.pending.delete(job.id);
+    const ofRun = this.byRun.get(job.runId);
+    ofRun?.delete(job.id);
+    if (ofRun && ofRun.size === 0) this.byRun.delete(job.runId);
+    const group = this.groups.get(job.key);
+    group?.ids.delete(job.id);
+    if (group && group.ids.size === 0) this.groups.delete(job.key);
+    this.depth.set(job.stage, Math.max(0, (this.depth.get(job.stage) ?? 1) - 1));
+    this.deps.metrics.setQueueDepth(this.depth);
+  }
+
+  /** The oldest pending job some free agent can take, and the freest such agent (ties take turns). */
+  private pick(): { job: Pending; agent: ConnectedAgent } | undefined {
+    const free = this.deps.registry.connected().filter((a) => this.deps.registry.free(a) > 0);
+    if (free.length === 0) return undefined;
+    let best: { job: Pending; agent: ConnectedAgent } | undefined;
+    for (const group of this.groups.values()) {
+      const headId = group.ids.values().next().value;
+      if (headId === undefined) continue;
+      let agent: ConnectedAgent | undefined;
+      for (const a of free) {
+        if (!group.tags.every((t) => a.tags.includes(t))) continue;
+        const better =
+          !agent ||
+          this.deps.registry.free(a) > this.deps.registry.free(agent) ||
+          (this.deps.registry.free(a) === this.deps.registry.free(agent) &&
+            a.lastAssigned < agent.lastAssigned);
+        if (better) agent = a;
+      }
+      if (!agent) continue;
+      // Job ids are time-ordered (UUIDv7), so comparing them compares queue age.
+      if (!best || headId < best.job.id) best = { job: this.pending.get(headId)!, agent };
+    }
+    return best;
+  }
+
+  /**
+   * Assigns as long as jobs and free slots meet. Cheap to call on every occasion. Picks are made at once in
+   * memory (the slot is reserved before the claim) and claimed and built in batches: a matrix of twenty
+   * jobs costs one claim statement and one read, not twenty of each.
+   */
+  pump(): void {
+    const maxBatches = this.deps.maxInFlight ?? 4;
+    while (!this.stopped && this.batches < maxBatches) {
+      const picks: { job: Pending; agent: ConnectedAgent }[] = [];
+      while (picks.length < BATCH) {
+        const pick = this.pick();
+        if (!pick) break;
+        this.take(pick.job);
+        this.assigning.add(pick.job.id);
+        this.deps.registry.lease(pick.agent, pick.job.id);
+        pick.agent.lastAssigned = ++this.turn;
+        picks.push(pick);
+      }
+      if (picks.length === 0) return;
+      this.batches++;
+      this.assign(picks).finally(() => {
+        this.batches--;
+        for (const p of picks) this.assigning.delete(p.job.id);
+        this.pump();
+      });
+    }
+  }
+
+  private async assign(picks: { job: Pending; agent: ConnectedAgent }[]): Promise<void> {
+    const { db, registry, builder, leaseMs } = this.deps;
+    let won = new Set<string>();
+    try {
+      won = await claimJobs(
+        db,
+        picks.map((p) => ({ jobRunId: p.job.id, agent: p.agent })),
+        leaseMs,
+      );
+    } catch (err) {
+      this.deps.log.error({ err }, 'claiming jobs failed; they stay queued');
+    }
+    this.stats.claimed += won.size;
+    this.stats.claimsLost += picks.length - won.size;
+    // Taken by another process, or no longer queued: the slot is free again.
+    for (const p of picks) if (!won.has(p.job.id)) registry.release(p.job.id);
+    const claimed = picks.filter((p) => won.has(p.job.id));
+    if (claimed.length === 0) return;
+    let built: Map<string, BuildOutcome>;
+    try {
+      built = await builder.buildMany(claimed.map((p) => p.job.id));
+    } catch (err) {
+      this.deps.log.error({ err }, 'preparing assignments failed; the jobs go back to the queue');
+      for (const p of claimed) await this.giveBack(p.job.id, p.agent);
+      return;
+    }
+    for (const { job, agent } of claimed) await this.deliver(job.id, agent, built.get(job.id)!);
+  }
+
+  private async giveBack(jobRunId: string, agent: ConnectedAgent): Promise<void> {
+    this.deps.registry.release(jobRunId);
+    this.active.delete(jobRunId);
+    await releaseClaim(this.deps.db, jobRunId, agent.id).catch(() => undefined);
+  }
+
+  private async deliver(jobRunId: string, agent: ConnectedAgent, built: BuildOutcome): Promise<void> {
+    if (!built.ok) {
+      this.deps.registry.release(jobRunId);
+      try {
+        if (await this.deps.transitions.unstartable(jobRunId, built.error))
+          await this.deps.systemLine(jobRunId, `[ci] the job could not start: ${built.error}`);
+      } catch (err) {
+        this.deps.log.error({ err, jobRunId }, 'failing an unstartable job failed');
+      }
+      return;
+    }
+    const ctx = built.context;
+    this.remember(jobRunId, {
+      ref: { jobRunId, runId: ctx.runId, projectId: ctx.projectId, jobName: ctx.jobName },
+      mask: createMasker(built.secretValues),
+      pipeline: ctx.pipelineName,
+      project: ctx.projectSlug,
+      projectSlug: ctx.projectSlug,
+    });
+    const sent = agent.outbound?.push({ kind: { case: 'assignment', value: built.assignment } }) ?? false;
+    if (!sent) {
+      // The agent's stream closed meanwhile: back to the queue at once.
+      await this.giveBack(jobRunId, agent);
+      await this.enqueue([jobRunId]).catch(() => undefined);
+      return;
+    }
+    this.deps.metrics.jobScheduled({ pipeline: ctx.pipelineName, project: ctx.projectSlug });
+    this.deps.onAssigned?.(jobRunId, agent);
+  }
+
+  private remember(jobRunId: string, info: ActiveJob): void {
+    if (this.active.size >= ACTIVE_CACHE) {
+      const oldest = this.active.keys().next().value;
+      if (oldest !== undefined) this.active.delete(oldest);
+    }
+    this.active.set(jobRunId, info);
+  }
+
+  /** Context and masker of a job run an agent works on (rebuilt from the store after a restart). */
+  async jobInfo(jobRunId: string): Promise<ActiveJob | undefined> {
+    const known = this.active.get(jobRunId);
+    if (known) return known;
+    const built = await this.deps.builder.build(jobRunId);
+    if (!built.context) return undefined;
+    const ctx = built.context;
+    const info: ActiveJob = {
+      ref: { jobRunId, runId: ctx.runId, projectId: ctx.projectId, jobName: ctx.jobName },
+      mask: built.ok ? createMasker(built.secretValues) : noMask,
+      pipeline: ctx.pipelineName,
+      project: ctx.projectSlug,
+      projectSlug: ctx.projectSlug,
+    };
+    this.remember(jobRunId, info);
+    return info;
+  }
+
+  /** A job run left its agent (finished, lost, or refused): free the slot and dispatch again. */
+  released(jobRunId: string): void {
+    this.deps.registry.release(jobRunId);
+    this.active.delete(jobRunId);
+    this.pump();
+  }
+
+  /** Tells the agent holding the job run (when connected here) to stop it. */
+  cancelOnAgent(jobRunId: string, reason: string): boolean {
+    const agent = this.deps.registry.holder(jobRunId);
+    return agent?.outbound?.push({ kind: { case: 'cancel', value: { jobRunId, reason } } }) ?? false;
+  }
+}

@@ -1,0 +1,64 @@
+// What the three SCM hosts' webhook payloads mean to the control plane, once parsed: which repository, and
+// for each ref the delivery touched, what kind of event it was, which branch or tag, and which commit.
+// Parsers read untrusted JSON: every field is checked for its type, nothing is assumed to exist.
+export const SCM_HOSTS = ['github', 'gitlab', 'bitbucket'] as const;
+export type ScmHost = (typeof SCM_HOSTS)[number];
+
+export type ChangeKind = 'push' | 'tag' | 'pull_request';
+
+export interface RefChange {
+  kind: ChangeKind;
+  /** push: the branch pushed; pull_request: the target (base) branch; tag: null. */
+  branch: string | null;
+  /** What the run records as git_ref: the branch, the tag name, or the host's pull-request ref. */
+  gitRef: string;
+  /** The commit to build (the tag's commit for tags, the head commit of a pull request). */
+  revision: string;
+  message: string | null;
+  author: string | null;
+  committedAt: string | null;
+}
+
+export interface ParsedDelivery {
+  /** The host's event name (X-GitHub-Event, X-Gitlab-Event, X-Event-Key). */
+  event: string;
+  /** Display name of the repository (`org/repo`), null when the payload names none. */
+  repository: string | null;
+  /** Every URL the payload gives for the repository (clone, ssh, web); matched after normalisation. */
+  repositoryUrls: string[];
+  /** Who caused it (login or display name), for `triggered_by`. */
+  sender: string | null;
+  changes: RefChange[];
+  /** Why the delivery starts nothing even when verified (ping, closed pull request, deleted branch, …). */
+  ignored: string | null;
+}
+
+/** A payload that is not what its event header announces: 400. */
+export class PayloadError extends Error {
+  override name = 'PayloadError';
+}
+
+/** `[skip ci]`, `[ci skip]` and `[no ci]` in a head commit message skip a push (any case). */
+export function wantsSkip(message: string | null): boolean {
+  return message !== null && /\[(skip ci|ci skip|no ci)\]/i.test(message);
+}
+
+export const ZERO_SHA = /^0+$/;
+
+/** Small readers that keep parsers short and never throw on missing fields. */
+export function obj(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+export function urls(...values: unknown[]): string[] {
+  return [...new Set(values.map(str).filter((v): v is string => v !== null))];
+}
+
+/** Cuts a commit message or title to what a run list needs. */
+export function clip(text: string | null, max = 4096): string | null {
+  return text === null ? null : text.length > max ? text.slice(0, max) : text;
+}

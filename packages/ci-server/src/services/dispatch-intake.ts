@@ -1,0 +1,252 @@
+// What agents report, applied to the run state machine: a job started, a job finished (success, failure with
+// automatic retry, cancellation), a job the dispatcher could not build, a job whose agent was lost. Each is
+// one transaction that loads the run (row-locked on PostgreSQL), checks that the reporting agent still holds
+// the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
+// commit (new attempts reach the dispatcher through them).
+import type { Kysely } from 'kysely';
+import type { DispatchDb, DispatchJobRunsTable } from '../agents/schema.js';
+import {
+  type Effect,
+  expireGate,
+  type JobResult,
+  onJobFinished,
+  onJobStarted,
+  retryOrFail,
+  type Transition,
+} from '../domain/index.js';
+import { newId, nowIso } from '../store/ids.js';
+import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
+import type { CoreDB } from '../store/schema.js';
+import type { RunEvents } from './run-events.js';
+
+export interface IntakeDeps {
+  db: DispatchDb;
+  postgres: boolean;
+  events: RunEvents;
+  /** Intake transactions at once; default 4 on PostgreSQL, 1 on SQLite (one writer anyway). */
+  maxTransactions?: number;
+}
+
+export interface FinishReport {
+  status: JobResult;
+  exitCode: number | null;
+  error: string;
+  /** The commit the agent checked out ('' when it never got that far). */
+  commit: string;
+}
+
+export interface FinishOutcome {
+  /** False when the agent no longer holds the job run (its report is ignored). */
+  accepted: boolean;
+  /** The job run's status after the report. */
+  status?: string;
+  startedAt?: string | null;
+}
+
+const ACTIVE = ['queued', 'running'];
+const clearLease = { lease_agent_id: null, lease_expires_at: null } as const;
+
+interface Step<T> {
+  value: T;
+  effects?: Effect[];
+}
+
+export class JobTransitions {
+  /**
+   * Transactions of one run queue here, one at a time, instead of on the run's row lock: a waiter on a lock
+   * holds a pooled connection, and twenty jobs of a matrix finishing at once would starve the dispatcher's
+   * claims of connections. (Other server processes still meet on the row lock.)
+   */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  /**
+   * At most this many intake transactions at once (the rest wait here, not in the connection pool), so the
+   * dispatcher's claims always find a free connection: pickup latency does not grow with the number of jobs
+   * finishing at the same moment.
+   */
+  private readonly slots: number;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly deps: IntakeDeps) {
+    this.slots = deps.maxTransactions ?? (deps.postgres ? 4 : 1);
+  }
+
+  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private serial<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(runId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.limited(fn));
+    this.chains.set(runId, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.chains.get(runId) === next) this.chains.delete(runId);
+      });
+    return next;
+  }
+
+  /** Runs `body` on the job run's run inside a transaction; publishes its effects after the commit. */
+  private async onJob<T>(
+    jobRunId: string,
+    fallback: T,
+    body: (trx: Trx, loaded: LoadedRun, job: DispatchJobRunsTable) => Promise<Step<T>>,
+    runIdHint?: string,
+  ): Promise<T> {
+    // The dispatcher knows the run of the jobs it handed out; only strangers cost a look-up.
+    const row = runIdHint
+      ? { run_id: runIdHint }
+      : await this.deps.db
+          .selectFrom('job_runs')
+          .select('run_id')
+          .where('id', '=', jobRunId)
+          .executeTakeFirst();
+    if (!row) return fallback;
+    const db = this.deps.db as unknown as Kysely<CoreDB>;
+    const step = await this.serial(row.run_id, () =>
+      db.transaction().execute(async (trx) => {
+        const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
+        const job = loaded?.jobs.find((j) => j.id === jobRunId) as DispatchJobRunsTable | undefined;
+        if (!loaded || !job) return { value: fallback };
+        return body(trx, loaded, job);
+      }),
+    );
+    if (step.effects?.length) this.deps.events.publish({ runId: row.run_id, effects: step.effects });
+    return step.value;
+  }
+
+  private async setJob(trx: Trx, id: string, values: Partial<DispatchJobRunsTable>): Promise<void> {
+    await (trx as unknown as DispatchDb).updateTable('job_runs').set(values).where('id', '=', id).execute();
+  }
+
+  /** The agent began the job (queued → running). Null, or why the agent must stop it. */
+  started(jobRunId: string, agentId: string, runIdHint?: string): Promise<string | null> {
+    return this.onJob(
+      jobRunId,
+      `job run ${jobRunId} does not exist`,
+      async (trx, loaded, job) => {
+        if (job.lease_agent_id !== agentId) return { value: 'the job run is not assigned to this agent' };
+        if (job.status === 'running') return { value: null };
+        if (job.status !== 'queued') return { value: `the job is ${job.status}` };
+        const t = onJobStarted(loaded.snapshot, jobRunId);
+        if (!t.ok) return { value: t.message };
+        await persistRun(trx, loaded, t.run);
+        return { value: null, effects: t.effects };
+      },
+      runIdHint,
+    );
+  }
+
+  /** The agent's result. A failure is retried as a new attempt while the job's `retry` allows. */
+  finished(
+    jobRunId: string,
+    agentId: string,
+    report: FinishReport,
+    runIdHint?: string,
+  ): Promise<FinishOutcome> {
+    return this.onJob<FinishOutcome>(
+      jobRunId,
+      { accepted: false },
+      async (trx, loaded, job) => {
+        if (job.lease_agent_id !== agentId) return { value: { accepted: false } };
+        const effects: Effect[] = [];
+        let snapshot = loaded.snapshot;
+        let status = job.status;
+        if (ACTIVE.includes(job.status)) {
+          if (job.status === 'queued') {
+            // The started report was lost (or overtaken): record the start first.
+            const s = onJobStarted(snapshot, jobRunId);
+            if (s.ok) {
+              snapshot = s.run;
+              effects.push(...s.effects);
+            }
+          }
+          let t: Transition;
+          if (report.status === 'failed') t = retryOrFail(snapshot, jobRunId, () => newId());
+          else t = onJobFinished(snapshot, jobRunId, report.status);
+          if (t.ok) {
+            snapshot = t.run;
+            effects.push(...t.effects);
+          }
+          await persistRun(trx, loaded, snapshot);
+          status = snapshot.stages.flatMap((s) => s.jobs).find((j) => j.id === jobRunId)?.status ?? status;
+        }
+        await this.setJob(trx, jobRunId, {
+          ...clearLease,
+          exit_code: report.exitCode,
+          error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+        });
+        if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(report.commit)) {
+          // The first checkout pins a run given as a branch to one commit, so later jobs build the same code.
+          await trx
+            .updateTable('runs')
+            .set({ revision: report.commit })
+            .where('id', '=', loaded.run.id)
+            .where('revision', 'is', null)
+            .execute();
+        }
+        return { value: { accepted: true, status, startedAt: job.started_at ?? job.assigned_at }, effects };
+      },
+      runIdHint,
+    );
+  }
+
+  /** A queued job the dispatcher could not turn into an assignment (no retry: it would fail the same way). */
+  unstartable(jobRunId: string, message: string): Promise<boolean> {
+    return this.onJob(jobRunId, false, async (trx, loaded, job) => {
+      if (job.status !== 'queued') return { value: false };
+      const t = onJobFinished(loaded.snapshot, jobRunId, 'failed');
+      if (!t.ok) return { value: false };
+      await persistRun(trx, loaded, t.run);
+      await this.setJob(trx, jobRunId, { ...clearLease, error: message.slice(0, 2000) });
+      return { value: true, effects: t.effects };
+    });
+  }
+
+  /** A gate whose `approval.timeout` passed unanswered: it and its run are canceled. */
+  expireGate(jobRunId: string, message: string): Promise<boolean> {
+    return this.onJob(jobRunId, false, async (trx, loaded, job) => {
+      if (job.status !== 'awaiting_approval') return { value: false };
+      const t = expireGate(loaded.snapshot, jobRunId);
+      if (!t.ok) return { value: false };
+      await persistRun(trx, loaded, t.run);
+      await this.setJob(trx, jobRunId, { error: message.slice(0, 2000) });
+      return { value: true, effects: t.effects };
+    });
+  }
+
+  /**
+   * The agent holding the job run is gone (lease lapsed, or it came back without the job). A job that never
+   * started goes back to the queue as it is; a running one is failed — and re-queued as a new attempt while
+   * its `retry` allows. Returns what happened, or null when the lease had moved on meanwhile.
+   */
+  lost(
+    jobRunId: string,
+    agentId: string,
+    message: string,
+    requireLapsed: boolean,
+  ): Promise<'released' | 'retried' | 'failed' | null> {
+    return this.onJob<'released' | 'retried' | 'failed' | null>(jobRunId, null, async (trx, loaded, job) => {
+      if (job.lease_agent_id !== agentId || !ACTIVE.includes(job.status)) return { value: null };
+      if (requireLapsed && (job.lease_expires_at ?? '') >= nowIso()) return { value: null };
+      if (job.status === 'queued') {
+        await this.setJob(trx, jobRunId, { ...clearLease, assigned_at: null, agent: null });
+        return { value: 'released' };
+      }
+      const t = retryOrFail(loaded.snapshot, jobRunId, () => newId());
+      if (!t.ok) return { value: null };
+      await persistRun(trx, loaded, t.run);
+      await this.setJob(trx, jobRunId, { ...clearLease, error: message.slice(0, 2000) });
+      const retried = t.effects.some((e) => e.kind === 'job-attempt-created');
+      return { value: retried ? 'retried' : 'failed', effects: t.effects };
+    });
+  }
+}

@@ -1,0 +1,65 @@
+// The execution data of jobs in one object: logs (store + live hub), artifacts with signed downloads, cache
+// blobs, test reports, service runs and the control plane's metrics. server.ts creates it once; the agent
+// endpoint (agents/**) calls it for PushLogs, ReportService, ReportTests, UploadArtifact and the cache calls,
+// the dispatcher for metrics, and the HTTP routes read from it.
+//
+//   PushLogs       → data.logs.appendLogBatch(jobRunId, lines, { mask })  → { ackedSeq }  (UnknownJobRunError)
+//   ReportJob fin. → await data.logs.waitForTail(jobRunId, lastSeq, 5_000), then finish the job;
+//                    data.logs.forget(jobRunId) once it is over
+//   ReportService  → data.services.recordServiceEvent({ jobRunId, serviceName, state, message, atMs })
+//   ReportTests    → data.reports.storeTestReport({ jobRunId, cases, unreadableFiles })
+//   UploadArtifact → data.artifacts.storeArtifact(header, dataChunks)      (BlobRejectedError.kind)
+//   DownloadCache  → data.caches.lookup(projectSlug, key) → { found, open() }
+//   UploadCache    → data.caches.save(projectSlug, key, dataChunks)
+//   metrics        → data.metrics.jobScheduled / jobStarted / jobFinished / setQueueDepth / grpcCall
+import type { Database, Registry } from '@app/kit';
+import { CacheBlobStore } from '../artifacts/caches.js';
+import { DownloadSigner } from '../artifacts/signing.js';
+import { ArtifactStore } from '../artifacts/store.js';
+import { LogHub } from '../logs/hub.js';
+import { LogStore } from '../logs/store.js';
+import { type CiMetrics, createCiMetrics } from '../metrics.js';
+import { TestReportStore } from '../reports/store.js';
+import type { RunEvents } from './run-events.js';
+import { ServiceRunStore } from './service-runs.js';
+
+export interface ExecutionData {
+  logs: LogStore;
+  hub: LogHub;
+  artifacts: ArtifactStore;
+  signer: DownloadSigner;
+  caches: CacheBlobStore;
+  reports: TestReportStore;
+  services: ServiceRunStore;
+  metrics: CiMetrics;
+}
+
+export interface ExecutionDataOptions {
+  database: Database;
+  dataDir: string;
+  /** 64 hex characters (CI_SECRET_KEY): signs artifact download links. */
+  secretKey: string;
+  /** The registry /metrics serves. */
+  registry: Registry;
+  /** Run state changes: a finished run wakes its log followers at once. */
+  events?: RunEvents;
+  logLimits?: { maxLinesPerJob?: number; maxCharsPerJob?: number };
+}
+
+export function createExecutionData(options: ExecutionDataOptions): ExecutionData {
+  const db = options.database.db;
+  const hub = new LogHub();
+  options.events?.on('change', (change) => {
+    if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
+  });
+  return {
+    logs: new LogStore({ db, postgres: options.database.dialect === 'postgres', hub, ...options.logLimits }),
+    hub,
+    artifacts: new ArtifactStore({ db, dataDir: options.dataDir }),
+    signer: new DownloadSigner(options.secretKey),
+    caches: new CacheBlobStore({ db, dataDir: options.dataDir }),
+    reports: new TestReportStore(db),
+    services: new ServiceRunStore(db),
+    metrics: createCiMetrics(options.registry),
+  };
+}

@@ -1,0 +1,104 @@
+// Starting runs from a trigger (webhook, poll, cron, upstream) inside the caller's transaction, next to the
+// claim row that makes the trigger fire once; the state machine's effects are published only after commit.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { mergeParameters, type PipelineDocument, type RunCause } from '../domain/index.js';
+import { type CreatedRun, createRunIn } from '../services/run-create.js';
+import type { RunEvents } from '../services/run-events.js';
+import { nowIso } from '../store/ids.js';
+import type { CoreDB } from '../store/schema.js';
+import { core, type TriggersDB } from './schema.js';
+
+export interface RunRequest {
+  pipelineId: string;
+  cause: RunCause;
+  triggeredBy: string;
+  /** The ref and revision, or a function deciding them from the definition read under the row lock. */
+  ref:
+    | { gitRef: string | null; revision: string | null }
+    | ((doc: PipelineDocument) => { gitRef: string | null; revision: string | null });
+}
+
+/**
+ * Creates one run per request (archived or deleted pipelines are skipped). Requests are taken in pipeline-id
+ * order so that concurrent triggers lock pipeline rows in the same order and cannot deadlock.
+ */
+export async function createRuns(trx: Kysely<CoreDB>, requests: RunRequest[]): Promise<CreatedRun[]> {
+  const ordered = [...requests].sort((a, b) => (a.pipelineId < b.pipelineId ? -1 : 1));
+  const out: CreatedRun[] = [];
+  for (const r of ordered) {
+    const run = await createRunIn(trx, r.pipelineId, (doc) => {
+      const ref = typeof r.ref === 'function' ? r.ref(doc) : r.ref;
+      return {
+        cause: r.cause,
+        triggeredBy: r.triggeredBy,
+        gitRef: ref.gitRef,
+        revision: ref.revision,
+        parameters: mergeParameters(doc.parameters, {}),
+        rerunOf: null,
+      };
+    });
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+/** A run request that fires once per (pipeline, key), whoever asks and however often. */
+export interface ClaimedRunRequest extends RunRequest {
+  key: string;
+  source: string;
+  detail: string;
+}
+
+/** sha256 hex of the parts of a trigger's reason. */
+export function triggerKey(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+/**
+ * Claims each (pipeline, key) and creates a run for the claims this transaction won; a request whose claim
+ * exists already (an earlier webhook, poll or replica) creates nothing.
+ */
+export async function claimAndCreateRuns(
+  trx: Kysely<TriggersDB>,
+  requests: ClaimedRunRequest[],
+): Promise<CreatedRun[]> {
+  const ordered = [...requests].sort((a, b) => (a.pipelineId < b.pipelineId ? -1 : 1));
+  const out: CreatedRun[] = [];
+  for (const r of ordered) {
+    const claimed = await trx
+      .insertInto('trigger_claims')
+      .values({
+        pipeline_id: r.pipelineId,
+        trigger_key: r.key,
+        source: r.source,
+        detail: r.detail.slice(0, 2000),
+        run_id: null,
+        created_at: nowIso(),
+      })
+      .onConflict((oc) => oc.columns(['pipeline_id', 'trigger_key']).doNothing())
+      .returning('pipeline_id')
+      .executeTakeFirst();
+    if (!claimed) continue;
+    const [run] = await createRuns(core(trx), [r]);
+    if (!run) continue;
+    await trx
+      .updateTable('trigger_claims')
+      .set({ run_id: run.id })
+      .where('pipeline_id', '=', r.pipelineId)
+      .where('trigger_key', '=', r.key)
+      .execute();
+    out.push(run);
+  }
+  return out;
+}
+
+export function publishRuns(events: RunEvents, runs: CreatedRun[]): void {
+  for (const run of runs) events.publish({ runId: run.id, effects: run.effects });
+}
+
+/** The first git material of a pipeline: where its default branch lives. */
+export function firstGitMaterial(doc: PipelineDocument): { url: string; branch: string } | null {
+  for (const m of doc.materials) if ('git' in m) return { url: m.git.url, branch: m.git.branch };
+  return null;
+}

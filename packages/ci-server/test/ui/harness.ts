@@ -1,0 +1,160 @@
+// Browser-test harness: a real control plane (SQLite, authentication on, a known administrator) listening on
+// a free loopback port and serving the built web UI, the system Chromium driven by playwright-core, and
+// helpers to sign in through the form and to call the API as a given user.
+import { tempDir } from '@app/kit/testing';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type CiServer, createCiServer, loadCiSettings } from '../../src/index.js';
+import { ensureWebBuilt } from './build-web.js';
+
+export const ADMIN_PASSWORD = 'ui-admin-password-1';
+/** Generous for a loaded machine; locators wait on real state, never on a fixed delay. */
+export const WAIT = { timeout: 20_000 };
+
+export interface UiEnv {
+  server: CiServer;
+  base: string;
+  grpcPort: number;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export interface UiOptions {
+  /** The token agents must present (tests with a real agent use the e2e harness's). */
+  agentToken?: string;
+  agentTiming?: { heartbeatMs: number; leaseMs: number; sweepMs: number };
+}
+
+export async function startUi(options: UiOptions = {}): Promise<UiEnv> {
+  await ensureWebBuilt();
+  const settings = loadCiSettings({
+    CI_DATA_DIR: tempDir('ci-ui-'),
+    CI_HOST: '127.0.0.1',
+    CI_HTTP_PORT: '0',
+    CI_GRPC_PORT: '0',
+    CI_AGENT_TOKEN: options.agentToken ?? 'ui-agent-token',
+    CI_SECRET_KEY: '2'.repeat(64),
+    CI_AUTH_ENABLED: 'true',
+    CI_ADMIN_USERNAME: 'admin',
+    CI_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  });
+  const server = await createCiServer(settings, { logger: false, agentTiming: options.agentTiming });
+  const { httpPort, grpcPort } = await server.listen();
+  const base = `http://127.0.0.1:${httpPort}`;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    server,
+    base,
+    grpcPort,
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}
+
+export interface UiPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and failed page scripts (CSP violations show up here). */
+  problems: string[];
+}
+
+export async function openPage(env: UiEnv): Promise<UiPage> {
+  const context = await env.browser.newContext({ baseURL: env.base, viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT.timeout);
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // 401/409… answers the UI handles are logged by Chromium as failed resources; those are not problems.
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(msg.text());
+  });
+  return { context, page, problems };
+}
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor(WAIT);
+}
+
+/** A link of the main navigation (exact, so "Runs" does not also match "all runs"). */
+export function nav(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}
+
+/** API calls as a user, through the same cookie session a browser gets (with the Origin the server wants). */
+export async function apiSession(env: UiEnv, username: string, password: string) {
+  const login = await fetch(`${env.base}/auth/login/local`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (login.status !== 200) throw new Error(`sign-in of ${username}: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('svc_session='))!
+    .split(';')[0];
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${env.base}${path}`, {
+      method,
+      headers: {
+        cookie,
+        origin: env.base,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    get: (path: string) => call('GET', path),
+    post: (path: string, body?: unknown) => call('POST', path, body),
+  };
+}
+
+export const BUNDLE = `project:
+  slug: webshop
+  name: Web Shop
+  description: The shop front
+pipelines:
+  - name: build
+    parameters:
+      TARGET: staging
+    stages: [build, test]
+    jobs:
+      compile:
+        stage: build
+        script: ["echo compiling"]
+      unit:
+        stage: test
+        script: ["echo testing"]
+        matrix:
+          NODE: ["20", "22"]
+  - name: deploy
+    materials:
+      - upstream: { pipeline: build, stage: test, status: success }
+    stages: [gate, ship]
+    jobs:
+      approve:
+        stage: gate
+        approval: { description: Ship it?, required: 1 }
+      ship:
+        stage: ship
+        script: ["echo shipping"]
+`;

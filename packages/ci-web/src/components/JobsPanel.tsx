@@ -1,0 +1,181 @@
+// The stages of a run with their jobs (every attempt): status, matrix values, attempt, agent, exit code and
+// time, plus the job actions a maintainer has — rerun a finished job (its latest attempt) and approve or
+// reject a gate with an optional comment.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client';
+import type { JobRun, RunDetail } from '../api/types';
+import { TERMINAL } from '../api/types';
+import { duration } from '../lib/format';
+import { ErrorNote, StatusBadge } from './ui';
+
+const jobKey = (j: JobRun) => `${j.name}\u0000${JSON.stringify(j.matrix)}`;
+
+function latestAttempts(run: RunDetail): Set<string> {
+  const best = new Map<string, JobRun>();
+  for (const s of run.stages)
+    for (const j of s.jobs) {
+      const seen = best.get(jobKey(j));
+      if (!seen || j.attempt > seen.attempt) best.set(jobKey(j), j);
+    }
+  return new Set([...best.values()].map((j) => j.id));
+}
+
+export function JobsPanel({ run, canAct }: { run: RunDetail; canAct: boolean }) {
+  const latest = latestAttempts(run);
+  return (
+    <section className="panel" aria-labelledby="stages-title">
+      <h2 id="stages-title">Stages and jobs</h2>
+      <div className="stages">
+        {run.stages.map((stage) => (
+          <section key={stage.name} className="stage" aria-label={`Stage ${stage.name}`}>
+            <div className="stage-head">
+              <strong>{stage.name}</strong>
+              <StatusBadge status={stage.status} />
+            </div>
+            {stage.jobs.length === 0 ? (
+              <p className="muted small">No jobs yet.</p>
+            ) : (
+              <table className="table compact" aria-label={`Jobs of ${stage.name}`}>
+                <thead>
+                  <tr>
+                    <th>Job</th>
+                    <th>Status</th>
+                    <th>Attempt</th>
+                    <th>Agent</th>
+                    <th>Exit</th>
+                    <th>Time</th>
+                    {canAct && <th />}
+                  </tr>
+                </thead>
+                <tbody>
+                  {stage.jobs.map((job) => (
+                    <JobRow
+                      key={job.id}
+                      job={job}
+                      runId={run.id}
+                      latest={latest.has(job.id)}
+                      canAct={canAct}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function JobRow({
+  job,
+  runId,
+  latest,
+  canAct,
+}: {
+  job: JobRun;
+  runId: string;
+  latest: boolean;
+  canAct: boolean;
+}) {
+  const client = useQueryClient();
+  const refresh = () => {
+    client.invalidateQueries({ queryKey: ['run', runId] });
+    client.invalidateQueries({ queryKey: ['runs'] });
+  };
+  const rerun = useMutation({
+    mutationFn: () => api.post(`/api/v1/job_runs/${job.id}/rerun`),
+    onSuccess: refresh,
+  });
+  const matrix = Object.entries(job.matrix);
+  return (
+    <>
+      <tr className={latest ? undefined : 'superseded'} data-job={job.name}>
+        <td>
+          <span className="strong">{job.name}</span>
+          {matrix.map(([k, v]) => (
+            <span key={k} className="chip small mono">
+              {k}={v}
+            </span>
+          ))}
+        </td>
+        <td>
+          <StatusBadge status={job.status} />
+        </td>
+        <td>{job.attempt}</td>
+        <td className="small">{job.agent ?? <span className="muted">—</span>}</td>
+        <td className="mono">{job.exit_code ?? <span className="muted">—</span>}</td>
+        <td className="small">{job.started_at ? duration(job.started_at, job.finished_at) : '—'}</td>
+        {canAct && (
+          <td className="right">
+            {latest && TERMINAL.includes(job.status) && (
+              <button
+                type="button"
+                aria-label={`Rerun job ${job.name}`}
+                disabled={rerun.isPending}
+                onClick={() => rerun.mutate()}
+              >
+                Rerun job
+              </button>
+            )}
+          </td>
+        )}
+      </tr>
+      {rerun.error && (
+        <tr>
+          <td colSpan={7}>
+            <ErrorNote error={rerun.error} />
+          </td>
+        </tr>
+      )}
+      {job.status === 'awaiting_approval' && (
+        <tr className="gate-row">
+          <td colSpan={7}>
+            {canAct ? <GateControls job={job} onDone={refresh} /> : <em>Waiting for approval.</em>}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function GateControls({ job, onDone }: { job: JobRun; onDone: () => void }) {
+  const [comment, setComment] = useState('');
+  const decide = useMutation({
+    mutationFn: (decision: 'approve' | 'reject') =>
+      api.post(`/api/v1/job_runs/${job.id}/${decision}`, comment.trim() ? { comment: comment.trim() } : {}),
+    onSuccess: () => {
+      setComment('');
+      onDone();
+    },
+  });
+  return (
+    <fieldset className="gate" aria-label={`Approval for ${job.name}`}>
+      <legend>{job.name} waits for approval.</legend>
+      <div className="row wrap">
+        <label className="inline grow">
+          Comment
+          <input value={comment} maxLength={10_000} onChange={(e) => setComment(e.target.value)} />
+        </label>
+        <button
+          type="button"
+          className="primary"
+          disabled={decide.isPending}
+          onClick={() => decide.mutate('approve')}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={decide.isPending}
+          onClick={() => decide.mutate('reject')}
+        >
+          Reject
+        </button>
+      </div>
+      <ErrorNote error={decide.error} />
+    </fieldset>
+  );
+}

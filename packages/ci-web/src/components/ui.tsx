@@ -1,0 +1,114 @@
+// Small shared pieces: status badges, error and loading notes, page headers, a pager, a modal dialog and
+// relative timestamps.
+import { type ReactNode, useEffect, useRef } from 'react';
+import { ago, dateTime } from '../lib/format';
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z_]/g, '')}`}>{status.replace(/_/g, ' ')}</span>;
+}
+
+export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <div className="note note-error" role="alert">
+      {title && <strong>{title}: </strong>}
+      {message}
+    </div>
+  );
+}
+
+export function Notice({ children, kind = 'info' }: { children: ReactNode; kind?: 'info' | 'success' }) {
+  return (
+    <div className={`note note-${kind}`} role="status">
+      {children}
+    </div>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return <p className="muted loading">{what}…</p>;
+}
+
+export function PageHeader({
+  title,
+  sub,
+  actions,
+}: {
+  title: ReactNode;
+  sub?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {sub && <p className="muted">{sub}</p>}
+      </div>
+      {actions && <div className="actions">{actions}</div>}
+    </header>
+  );
+}
+
+export function Time({ at }: { at: string | null | undefined }) {
+  if (!at) return <span className="muted">—</span>;
+  return (
+    <time dateTime={at} title={dateTime(at)}>
+      {ago(at)}
+    </time>
+  );
+}
+
+export function Pager(props: {
+  total: number;
+  limit: number;
+  offset: number;
+  onChange: (offset: number) => void;
+}) {
+  const { total, limit, offset, onChange } = props;
+  const first = total === 0 ? 0 : offset + 1;
+  const last = Math.min(offset + limit, total);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <span className="muted">
+        {first}–{last} of {total}
+      </span>
+      <button type="button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <button type="button" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** A native modal dialog (focus trapping and Escape come with it). */
+export function Modal(props: { title: string; open: boolean; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (props.open && !d.open) d.showModal();
+    if (!props.open && d.open) d.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} className="modal" aria-label={props.title} onClose={props.onClose}>
+      {props.open && (
+        <>
+          <header className="modal-header">
+            <h2>{props.title}</h2>
+            <button type="button" className="ghost" aria-label="Close" onClick={props.onClose}>
+              ×
+            </button>
+          </header>
+          {props.children}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty muted">{children}</p>;
+}

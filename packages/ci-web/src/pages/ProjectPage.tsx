@@ -1,0 +1,207 @@
+// One project: its pipelines with their latest run and trigger buttons, run-all, the value-stream map, the
+// recent runs and (for maintainers) its secrets and a delete button.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, enc } from '../api/client';
+import type { Material, PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import { RunsTable, runHref } from '../components/RunsTable';
+import { SecretsPanel } from '../components/SecretsPanel';
+import { TriggerDialog } from '../components/TriggerDialog';
+import { Empty, ErrorNote, Loading, Notice, PageHeader, StatusBadge, Time } from '../components/ui';
+import { VsmGraph } from '../components/VsmGraph';
+import { Link, navigate } from '../lib/router';
+import { useSession } from '../lib/session';
+
+function materialText(m: Material): string {
+  if (m.git) return `git ${m.git.url}${m.git.branch ? ` @ ${m.git.branch}` : ''}`;
+  if (m.upstream) return `after ${m.upstream.pipeline}${m.upstream.stage ? `/${m.upstream.stage}` : ''}`;
+  if (m.cron) return `cron ${m.cron.expression}`;
+  return m.kind;
+}
+
+export function ProjectPage({ slug }: { slug: string }) {
+  const { can } = useSession();
+  const client = useQueryClient();
+  const active = (d?: ProjectDetail) =>
+    d?.recent_runs.some((r) => r.status === 'queued' || r.status === 'running') ?? false;
+  const project = useQuery({
+    queryKey: ['project', slug],
+    queryFn: () => api.get<ProjectDetail>(`/api/v1/projects/${enc(slug)}`),
+    refetchInterval: (q) => (active(q.state.data) ? 3000 : 15_000),
+  });
+  const vsm = useQuery({
+    queryKey: ['vsm', slug],
+    queryFn: () => api.get<{ nodes: VsmNode[]; edges: VsmEdge[] }>(`/api/v1/projects/${enc(slug)}/vsm`),
+    refetchInterval: 15_000,
+  });
+  const [triggering, setTriggering] = useState<PipelineEntry | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const runAll = useMutation({
+    mutationFn: () => api.post<{ run_ids: string[] }>(`/api/v1/projects/${enc(slug)}/run-all`),
+    onSuccess: () => {
+      client.invalidateQueries({ queryKey: ['project', slug] });
+      client.invalidateQueries({ queryKey: ['vsm', slug] });
+      client.invalidateQueries({ queryKey: ['runs'] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api.del(`/api/v1/projects/${enc(slug)}`),
+    onSuccess: () => {
+      client.invalidateQueries({ queryKey: ['projects'] });
+      navigate('/projects', { replace: true });
+    },
+  });
+
+  if (project.isLoading) return <Loading />;
+  if (!project.data) return <ErrorNote error={project.error} title={`Project ${slug}`} />;
+  const p = project.data;
+  return (
+    <>
+      <PageHeader
+        title={p.name}
+        sub={
+          <>
+            <span className="mono">{p.slug}</span>
+            {p.description ? ` — ${p.description}` : ''}
+          </>
+        }
+        actions={
+          can('maintainer') && (
+            <>
+              <button
+                type="button"
+                className="primary"
+                disabled={runAll.isPending || p.pipelines.length === 0}
+                onClick={() => runAll.mutate()}
+              >
+                Run all
+              </button>
+              <Link href="/apply" className="button">
+                Apply bundle
+              </Link>
+              {confirmDelete ? (
+                <>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate()}
+                  >
+                    Delete {p.slug} and all its runs
+                  </button>
+                  <button type="button" onClick={() => setConfirmDelete(false)}>
+                    Keep
+                  </button>
+                </>
+              ) : (
+                <button type="button" onClick={() => setConfirmDelete(true)}>
+                  Delete project
+                </button>
+              )}
+            </>
+          )
+        }
+      />
+      <ErrorNote error={runAll.error ?? remove.error} />
+      {runAll.isSuccess && (
+        <Notice kind="success">
+          Started {runAll.data.run_ids.length} run{runAll.data.run_ids.length === 1 ? '' : 's'}:{' '}
+          {runAll.data.run_ids.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              <Link href={runHref(id)}>{id.slice(0, 8)}</Link>
+            </span>
+          ))}
+        </Notice>
+      )}
+
+      <section className="panel" aria-labelledby="pipelines-title">
+        <h2 id="pipelines-title">Pipelines</h2>
+        {p.pipelines.length === 0 ? (
+          <Empty>This project has no active pipelines.</Empty>
+        ) : (
+          <table className="table" aria-label="Pipelines">
+            <thead>
+              <tr>
+                <th>Pipeline</th>
+                <th>Stages</th>
+                <th>Materials</th>
+                <th>Latest run</th>
+                {can('maintainer') && <th />}
+              </tr>
+            </thead>
+            <tbody>
+              {p.pipelines.map((pl) => (
+                <tr key={pl.id}>
+                  <td>
+                    <Link href={`/runs?pipeline=${pl.id}`} className="strong">
+                      {pl.name}
+                    </Link>
+                  </td>
+                  <td className="small">{pl.stages.join(' → ')}</td>
+                  <td className="small">
+                    {pl.materials.length === 0 ? (
+                      <span className="muted">manual only</span>
+                    ) : (
+                      pl.materials.map((m) => (
+                        <div key={m.fingerprint} className="mono truncate" title={materialText(m)}>
+                          {materialText(m)}
+                        </div>
+                      ))
+                    )}
+                  </td>
+                  <td>
+                    {pl.latest_run ? (
+                      <span className="row">
+                        <StatusBadge status={pl.latest_run.status} />
+                        <Link href={runHref(pl.latest_run.id)}>#{pl.latest_run.counter}</Link>
+                        <Time at={pl.latest_run.created_at} />
+                      </span>
+                    ) : (
+                      <span className="muted">never run</span>
+                    )}
+                  </td>
+                  {can('maintainer') && (
+                    <td className="right">
+                      <button
+                        type="button"
+                        aria-label={`Trigger ${pl.name}`}
+                        onClick={() => setTriggering(pl)}
+                      >
+                        Trigger
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="vsm-title">
+        <h2 id="vsm-title">Value stream</h2>
+        {vsm.isLoading && <Loading />}
+        <ErrorNote error={vsm.error} />
+        {vsm.data && <VsmGraph nodes={vsm.data.nodes} edges={vsm.data.edges} />}
+      </section>
+
+      <section className="panel" aria-labelledby="recent-title">
+        <h2 id="recent-title">
+          Recent runs{' '}
+          <Link href={`/runs?project=${enc(slug)}`} className="small">
+            all runs
+          </Link>
+        </h2>
+        {p.recent_runs.length === 0 ? (
+          <Empty>No runs yet.</Empty>
+        ) : (
+          <RunsTable runs={p.recent_runs} showProject={false} />
+        )}
+      </section>
+
+      {can('maintainer') && <SecretsPanel slug={slug} />}
+      {triggering && <TriggerDialog pipeline={triggering} slug={slug} onClose={() => setTriggering(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+// The audit log (administrators): newest first, filtered by exact actor and action, paged.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, query } from '../../api/client';
+import type { AuditEntry } from '../../api/types';
+import { Empty, ErrorNote, Loading, PageHeader, Pager } from '../../components/ui';
+import { dateTime } from '../../lib/format';
+
+const LIMIT = 50;
+
+function detailsText(d: Record<string, unknown>): string {
+  return Object.entries(d)
+    .filter(([k]) => k !== 'request_id')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+}
+
+export function AuditPage() {
+  const [actor, setActor] = useState('');
+  const [action, setAction] = useState('');
+  const [filters, setFilters] = useState({ actor: '', action: '' });
+  const [offset, setOffset] = useState(0);
+  const audit = useQuery({
+    queryKey: ['audit', filters, offset],
+    queryFn: () =>
+      api.get<{ entries: AuditEntry[]; total: number; limit: number; offset: number }>(
+        `/api/v1/admin/audit${query({ ...filters, limit: LIMIT, offset })}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const d = audit.data;
+  return (
+    <>
+      <PageHeader title="Audit log" sub="Every state-changing request and every sign-in, newest first." />
+      <form
+        className="filters row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOffset(0);
+          setFilters({ actor: actor.trim(), action: action.trim() });
+        }}
+      >
+        <label className="inline">
+          Actor
+          <input value={actor} placeholder="username" onChange={(e) => setActor(e.target.value)} />
+        </label>
+        <label className="inline grow">
+          Action
+          <input
+            value={action}
+            placeholder="e.g. auth.login or POST /api/v1/projects/apply"
+            onChange={(e) => setAction(e.target.value)}
+          />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      {audit.isLoading && <Loading />}
+      <ErrorNote error={audit.error} />
+      {d && d.entries.length === 0 && <Empty>No entries match.</Empty>}
+      {d && d.entries.length > 0 && (
+        <>
+          <table className="table compact" aria-label="Audit entries">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Actor</th>
+                <th>Action</th>
+                <th>Target</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.entries.map((e) => (
+                <tr key={e.id}>
+                  <td className="nowrap small">{dateTime(e.at)}</td>
+                  <td>{e.actor}</td>
+                  <td className="mono small">{e.action}</td>
+                  <td className="mono small">{e.target ?? ''}</td>
+                  <td className="small muted">
+                    {e.details.outcome === 'failure' && <span className="badge badge-failed">failure</span>}{' '}
+                    {detailsText(e.details)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+// Administration of users: the list (paged), creating a local user, and changing a user's role (the server
+// refuses to demote the last administrator and says so).
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client';
+import type { Role, User } from '../../api/types';
+import { ErrorNote, Loading, Notice, PageHeader, Pager, Time } from '../../components/ui';
+import { useSession } from '../../lib/session';
+
+const ROLES: Role[] = ['viewer', 'maintainer', 'admin'];
+
+interface UserPage {
+  users: User[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+const LIMIT = 50;
+
+export function UsersPage() {
+  const client = useQueryClient();
+  const { user: me } = useSession();
+  const [offset, setOffset] = useState(0);
+  const users = useQuery({
+    queryKey: ['admin-users', offset],
+    queryFn: () => api.get<UserPage>(`/api/v1/admin/users?limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  const setRole = useMutation({
+    mutationFn: (v: { id: string; role: Role }) =>
+      api.put<User>(`/api/v1/admin/users/${v.id}/role`, { role: v.role }),
+    // Show the new role at once; a refusal (the last administrator) is undone by the reload below.
+    onMutate: (v) =>
+      client.setQueryData<UserPage>(['admin-users', offset], (old) =>
+        old ? { ...old, users: old.users.map((u) => (u.id === v.id ? { ...u, role: v.role } : u)) } : old,
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: ['admin-users'] }),
+  });
+  const d = users.data;
+  return (
+    <>
+      <PageHeader title="Users" sub="Local and single-sign-on users and their roles." />
+      <CreateUser />
+      {users.isLoading && <Loading />}
+      <ErrorNote error={users.error ?? setRole.error} />
+      {d && (
+        <>
+          <table className="table" aria-label="Users">
+            <thead>
+              <tr>
+                <th>Username</th>
+                <th>Email</th>
+                <th>Role</th>
+                <th>Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.users.map((u) => (
+                <tr key={u.id}>
+                  <td className="strong">
+                    {u.username}
+                    {u.id === me.id && <span className="muted small"> (you)</span>}
+                  </td>
+                  <td>{u.email ?? <span className="muted">—</span>}</td>
+                  <td>
+                    <select
+                      aria-label={`Role of ${u.username}`}
+                      value={u.role}
+                      disabled={setRole.isPending}
+                      onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <Time at={u.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
+        </>
+      )}
+    </>
+  );
+}
+
+function CreateUser() {
+  const client = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const create = useMutation({
+    mutationFn: () =>
+      api.post<User>('/api/v1/admin/users', {
+        username: username.trim(),
+        password,
+        role,
+        ...(email.trim() ? { email: email.trim() } : {}),
+      }),
+    onSuccess: () => {
+      setUsername('');
+      setEmail('');
+      setPassword('');
+      client.invalidateQueries({ queryKey: ['admin-users'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <section className="panel" aria-labelledby="new-user-title">
+      <h2 id="new-user-title">New local user</h2>
+      <form className="row wrap" onSubmit={submit}>
+        <label className="inline">
+          Username
+          <input required value={username} onChange={(e) => setUsername(e.target.value)} />
+        </label>
+        <label className="inline">
+          Email
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="inline">
+          Initial password
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={12}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <label className="inline">
+          Role
+          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create user
+        </button>
+      </form>
+      <ErrorNote error={create.error} />
+      {create.isSuccess && <Notice kind="success">User {create.data.username} created.</Notice>}
+    </section>
+  );
+}
