@@ -94,12 +94,23 @@ function git(args: string[], opts: CheckoutOptions): Promise<GitOutcome> {
   });
   const onAbort = () => void terminateGroup(proc.pid, 2_000);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  return proc.exited.then((exit) => {
-    opts.signal?.removeEventListener('abort', onAbort);
-    if (exit.error) throw new CheckoutError(`cannot run git: ${exit.error.message}`);
-    if (opts.signal?.aborted) throw new CheckoutError('checkout canceled');
-    return { code: exit.code ?? 128, stdout, stderr };
-  });
+  // 'exit' can come before the last output chunk: wait for both pipes to end too (git leaves no background
+  // process holding them, unlike a job script).
+  const drained = (stream: NodeJS.ReadableStream) =>
+    new Promise<void>((done) => {
+      stream.once('end', done);
+      stream.once('close', done);
+      stream.once('error', () => done());
+    });
+  const outputs = Promise.all([drained(proc.child.stdout!), drained(proc.child.stderr!)]);
+  return proc.exited
+    .then((exit) => (exit.error ? exit : outputs.then(() => exit)))
+    .then((exit) => {
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (exit.error) throw new CheckoutError(`cannot run git: ${exit.error.message}`);
+      if (opts.signal?.aborted) throw new CheckoutError('checkout canceled');
+      return { code: exit.code ?? 128, stdout, stderr };
+    });
 }
 
 async function mustGit(args: string[], opts: CheckoutOptions, what: string): Promise<GitOutcome> {
