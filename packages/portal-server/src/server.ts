@@ -115,6 +115,7 @@ export async function createPortalServer(
     },
     audit: { record: (event) => audit.record(event).then(() => undefined) },
     governance: governance.hooks,
+    saved: store?.connections,
   });
   await app.register(async (scope) => {
     scope.addHook('preHandler', databaseRateLimit);

@@ -145,6 +145,12 @@ export interface QueryDeps {
   spoolDir: string;
   /** Optional limiter for database-reaching routes (issue 7's rate limiter); throws 429. */
   rateLimit?: (request: FastifyRequest, session: SessionUser) => void | Promise<void>;
+  /** The caller's own saved connections (server storage), with their sealed credentials opened. */
+  saved?: SavedConnectionLookup;
+}
+
+export interface SavedConnectionLookup {
+  getWithSecrets(owner: string, id: string): Promise<object | undefined>;
 }
 
 export const MAX_STATEMENT_CHARS = 1_048_576;
@@ -200,15 +206,21 @@ export async function resolveTarget(
   const unavailable = id && !managed ? deps.managed.unavailable?.(id) : undefined;
   if (unavailable)
     throw new HttpError(503, `Datasource ${id} is unavailable: ${unavailable}`, 'DATASOURCE_UNAVAILABLE');
+  // A connection the caller saved on the server runs with its stored definition (credentials never travel
+  // back to the browser), like a managed one; only the owner's own saved connections are looked up.
+  const saved =
+    id && !managed
+      ? ((await deps.saved?.getWithSecrets(session.username, id)) as ConnectionDescriptor | undefined)
+      : undefined;
   if (managed) {
     if (managed.roles && !managed.roles.includes(session.role)) throw notFound(`Unknown datasource ${id}`);
-  } else if (!given) {
+  } else if (!given && !saved) {
     if (body.connectionId !== undefined) throw notFound(`Unknown datasource ${String(body.connectionId)}`);
     throw new HttpError(400, 'connection is required', 'BAD_REQUEST');
   }
   const descriptor = managed
     ? { ...managed.connection, id: managed.id, name: managed.name }
-    : (given as ConnectionDescriptor);
+    : (saved ?? (given as ConnectionDescriptor));
   if (typeof descriptor.id !== 'string' || descriptor.id === '')
     throw new HttpError(400, 'connection.id is required', 'BAD_REQUEST');
   const privileged = Boolean(managed) || session.role === 'admin';
@@ -296,6 +308,7 @@ export async function createQueryDeps(options: {
   dataDir: string;
   governance?: GovernanceHooks;
   rateLimit?: QueryDeps['rateLimit'];
+  saved?: SavedConnectionLookup;
   sshProfilesFile?: string;
   transactionIdleMs?: number;
 }): Promise<QueryDeps & { close(): Promise<void> }> {
@@ -313,6 +326,7 @@ export async function createQueryDeps(options: {
   return {
     sessions: options.sessions,
     managed: options.managed,
+    saved: options.saved,
     audit: options.audit,
     governance: options.governance ?? allowAllGovernance,
     rateLimit: options.rateLimit,
