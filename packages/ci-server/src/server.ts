@@ -107,6 +107,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     secretKey: secrets.secretKey,
     events,
     execution: { data: execution, publicUrl },
+    extras: { file: settings.file, dataDir: settings.dataDir, log: app.log },
   });
 
   const control = new AgentControl({

@@ -2,18 +2,23 @@
 import { mkdirSync } from 'node:fs';
 import { createApp, createMetricsRegistry } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { createAiClient } from './ai/client.js';
 import { AuditLog } from './audit/audit-log.js';
 import { bootstrapAuthSecrets } from './bootstrap.js';
 import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
 import { createGovernance, type Governance } from './governance/index.js';
+import { registerAgentConfigRoute } from './http/agent-config.js';
+import { registerAiRoutes } from './http/ai.js';
 import { registerApprovalRoutes } from './http/approvals.js';
 import { registerAuditRoutes } from './http/audit.js';
+import { registerAuditExportRoute } from './http/audit-export.js';
 import { registerPortalAuth } from './http/auth.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
 import { registerDbAdminRoutes } from './http/db-admin.js';
 import { registerExportRoutes } from './http/export.js';
+import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerObjectRoutes } from './http/objects.js';
@@ -123,6 +128,7 @@ export async function createPortalServer(
     registerDbAdminRoutes(scope, db);
     registerObjectRoutes(scope, db);
     registerExportRoutes(scope, db);
+    registerFleetHealthRoute(scope, db);
   });
   const jobs = store && settings.role !== 'agent' ? new JobWorker(store.jobs, { log: app.log }) : undefined;
   // The bot API: service tokens, /api/v1/executions, chat interactions; its jobs run where jobs run.
@@ -139,6 +145,11 @@ export async function createPortalServer(
     ...options.bot,
   });
   bot.registerRoutes(app);
+  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
+  const ai = createAiClient(settings);
+  registerAiRoutes(app, { ai });
+  registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
+  registerAuditExportRoute(app, { audit });
   if (jobs) bot.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   // The web app's assets and page fallback, after every API route (src/http/web.ts, docs/portal-web.md).

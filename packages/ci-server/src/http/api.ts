@@ -6,6 +6,7 @@ import { createSecretBox, type Database } from '@app/kit';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { type ExtrasDeps, registerExtraRoutes } from '../plugins/extras.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { RunEvents } from '../services/run-events.js';
 import { RunService } from '../services/runs.js';
@@ -40,6 +41,8 @@ export interface ApiDeps {
     keepAliveMs?: number;
     pollMs?: number;
   };
+  /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
+  extras?: ExtrasDeps;
 }
 
 export async function registerApi(
@@ -82,6 +85,7 @@ export async function registerApi(
       registerServiceRoutes(api, data);
       registerAgentRoutes(api, ctx.db);
     }
+    if (deps.extras) registerExtraRoutes(api, ctx.db, deps.extras);
     registerOpenApiRoute(api);
   });
   return { runs: ctx.runs, events };

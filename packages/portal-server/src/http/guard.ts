@@ -60,6 +60,7 @@ export function isOpenRoute(method: string, path: string): boolean {
   // The spec fixes the audit routes' answer without a session (403 with their own body), so their handler
   // checks the session itself.
   if (path === '/api/admin/audit') return read || method === 'POST';
+  if (path === '/api/admin/fleet-health') return method === 'POST'; // exact 401 body: src/http/fleet-health.ts
   if (under(path, '/api')) return false;
   if (!read) return false;
   return path === '/login' || under(path, '/assets') || STATIC_FILE.test(path);

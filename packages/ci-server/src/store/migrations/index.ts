@@ -7,6 +7,7 @@ import { m0003Auth } from './0003_auth.js';
 import { m0004Agents } from './0004_agents.js';
 import { m0005ExecutionData } from './0005_execution_data.js';
 import { m0006Triggers } from './0006_triggers.js';
+import { m0007ProjectSettings } from './0007_project_settings.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -15,4 +16,5 @@ export const migrations: Migrations = {
   '0004_agents': m0004Agents,
   '0005_execution_data': m0005ExecutionData,
   '0006_triggers': m0006Triggers,
+  '0007_project_settings': m0007ProjectSettings,
 };

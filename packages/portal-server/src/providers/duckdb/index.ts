@@ -12,6 +12,7 @@ import {
 import { withDeadline } from '../deadline.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { ProviderError, timeoutError } from '../errors.js';
+import { sqlSession } from '../sql-session.js';
 import type {
   Capabilities,
   ExecOptions,
@@ -222,30 +223,16 @@ class DuckdbProvider implements Provider {
   async openSession(): Promise<ProviderSession> {
     const c = await this.instance.connect();
     this.active++;
-    let inTx = false;
-    let closed = false;
-    return {
+    return sqlSession({
       query: (sql, params, opts) => this.run(c, sql, params, opts),
-      begin: async () => {
-        await this.run(c, 'BEGIN TRANSACTION', [], { maxRows: 0 });
-        inTx = true;
-      },
-      commit: async () => {
-        await this.run(c, 'COMMIT', [], { maxRows: 0 });
-        inTx = false;
-      },
-      rollback: async () => {
-        await this.run(c, 'ROLLBACK', [], { maxRows: 0 });
-        inTx = false;
-      },
-      close: async () => {
-        if (closed) return;
-        closed = true;
+      beginSql: 'BEGIN TRANSACTION',
+      control: (sql) => this.run(c, sql, [], { maxRows: 0 }),
+      release: async (inTx) => {
         if (inTx) await c.run('ROLLBACK').catch(() => undefined);
         this.active--;
         c.closeSync();
       },
-    };
+    });
   }
 
   connections() {

@@ -5,6 +5,7 @@
 import mysql from 'mysql2/promise';
 import { withDeadline } from '../deadline.js';
 import { configError } from '../errors.js';
+import { sqlSession } from '../sql-session.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type {
   Capabilities,
@@ -228,29 +229,15 @@ class MysqlProvider implements Provider {
 
   async openSession(): Promise<ProviderSession> {
     const c = await this.connect();
-    let inTx = false;
-    let closed = false;
-    return {
+    return sqlSession({
       query: (sql, params, opts) => this.run(c, sql, params, opts),
-      begin: async () => {
-        await this.run(c, 'START TRANSACTION', [], { maxRows: 0 });
-        inTx = true;
-      },
-      commit: async () => {
-        await this.run(c, 'COMMIT', [], { maxRows: 0 });
-        inTx = false;
-      },
-      rollback: async () => {
-        await this.run(c, 'ROLLBACK', [], { maxRows: 0 });
-        inTx = false;
-      },
-      close: async () => {
-        if (closed) return;
-        closed = true;
+      beginSql: 'START TRANSACTION',
+      control: (sql) => this.run(c, sql, [], { maxRows: 0 }),
+      release: async (inTx) => {
         if (inTx) await c.query('ROLLBACK').catch(() => c.destroy());
         c.release();
       },
-    };
+    });
   }
 
   catalog = mysqlCatalog(this);

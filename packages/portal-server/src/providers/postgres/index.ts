@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { withDeadline } from '../deadline.js';
 import { configError } from '../errors.js';
+import { sqlSession } from '../sql-session.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type {
   Capabilities,
@@ -218,30 +219,16 @@ class PostgresProvider implements Provider {
 
   async openSession(): Promise<ProviderSession> {
     const client = await this.connect();
-    let inTx = false;
-    let closed = false;
-    return {
+    return sqlSession({
       query: (sql, params, opts) => this.run(client, sql, params, opts),
-      begin: async () => {
-        await this.run(client, 'BEGIN', [], { maxRows: 0 });
-        inTx = true;
-      },
-      commit: async () => {
-        await this.run(client, 'COMMIT', [], { maxRows: 0 });
-        inTx = false;
-      },
-      rollback: async () => {
-        await this.run(client, 'ROLLBACK', [], { maxRows: 0 });
-        inTx = false;
-      },
-      close: async () => {
-        if (closed) return;
-        closed = true;
+      beginSql: 'BEGIN',
+      control: (sql) => this.run(client, sql, [], { maxRows: 0 }),
+      release: async (inTx) => {
         let broken: Error | undefined;
         if (inTx) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
         client.release(broken);
       },
-    };
+    });
   }
 
   catalog = pgCatalog(this);

@@ -1,0 +1,330 @@
+// Project settings beyond triggers: the log-archive override (`null` inherits CI_CONFIG
+// `retention.log_archive`), the notification config (stored and validated; not delivered yet) and the
+// project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
+import { join } from 'node:path';
+import { badRequest, notFound } from '@app/kit';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { type Static, Type } from 'typebox';
+import { removeQuietly } from '../artifacts/blob-files.js';
+import type { CacheEntriesTable } from '../store/execution-schema.js';
+import { nowIso } from '../store/ids.js';
+import { roleAtLeast } from './access.js';
+import { type LogArchive, LogArchiveSetting } from './admin/retention.js';
+import type { Api } from './context.js';
+import { errors, NoContent, SlugParams, Uuid } from './schemas.js';
+
+interface ExtrasDB {
+  projects: { id: string; slug: string };
+  project_settings: { project_id: string; key: string; value: string; updated_at: string };
+  cache_entries: CacheEntriesTable;
+}
+
+export const NOTIFICATION_EVENTS = [
+  'run.started',
+  'run.succeeded',
+  'run.failed',
+  'run.canceled',
+  'gate.waiting',
+] as const;
+export const MAX_CHANNELS = 20;
+
+const Channel = Type.Object(
+  {
+    kind: Type.Enum(['webhook', 'email', 'chat']),
+    target: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description:
+        'webhook: an http(s) URL; email: an address; chat: an http(s) incoming-webhook URL or #channel',
+    }),
+    events: Type.Array(Type.Enum([...NOTIFICATION_EVENTS]), {
+      minItems: 1,
+      maxItems: NOTIFICATION_EVENTS.length,
+      uniqueItems: true,
+    }),
+  },
+  { additionalProperties: false },
+);
+const NotificationBody = Type.Object(
+  { channels: Type.Array(Channel, { maxItems: MAX_CHANNELS }) },
+  { additionalProperties: false },
+);
+type Notifications = Static<typeof NotificationBody>;
+const NotificationConfig = Type.Object({
+  channels: Type.Array(Channel),
+  redacted: Type.Boolean({ description: 'true when URL targets were shortened for a viewer' }),
+  updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+const LogArchiveAnswer = Type.Object({
+  override: Type.Union([LogArchiveSetting, Type.Null()], { description: 'null: inherit the global setting' }),
+  effective: LogArchiveSetting,
+});
+
+const CacheEntry = Type.Object({
+  id: Uuid,
+  key: Type.String(),
+  size_bytes: Type.Integer({ minimum: 0 }),
+  created_at: Type.String({ format: 'date-time' }),
+  last_used_at: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+export interface ProjectExtrasDeps {
+  db: Kysely<any>;
+  /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
+  logArchive: LogArchive;
+  /** Folder of the cache blobs (`<CI_DATA_DIR>/caches`). */
+  cacheRoot: string;
+}
+
+const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
+const CHAT_CHANNEL = /^[#@][\w.-]{1,80}$/;
+
+function httpUrl(target: string): URL | undefined {
+  try {
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks each target against its kind; answers the first problem as 400. */
+function validateTargets(config: Notifications): void {
+  for (const [i, c] of config.channels.entries()) {
+    const where = `channels[${i}].target`;
+    if (c.kind === 'email') {
+      if (c.target.length > 254 || !EMAIL.test(c.target)) throw badRequest(`${where}: not an email address`);
+      continue;
+    }
+    if (c.kind === 'chat' && CHAT_CHANNEL.test(c.target)) continue;
+    const url = httpUrl(c.target);
+    if (!url)
+      throw badRequest(
+        `${where}: ${c.kind === 'chat' ? 'an http(s) URL or a #channel name' : 'an http(s) URL'} is required`,
+      );
+    if (url.username || url.password) throw badRequest(`${where}: credentials in the URL are not allowed`);
+  }
+}
+
+/** URL targets often embed a token (chat incoming webhooks): viewers see only the origin. */
+function redact(config: Notifications): Notifications {
+  return {
+    channels: config.channels.map((c) => {
+      const url = c.kind === 'email' ? undefined : httpUrl(c.target);
+      return url ? { ...c, target: `${url.origin}/…` } : c;
+    }),
+  };
+}
+
+const canSeeTargets = (request: FastifyRequest) =>
+  request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
+
+export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): void {
+  const db = deps.db as Kysely<ExtrasDB>;
+
+  const projectId = async (slug: string): Promise<string> => {
+    const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
+    if (!row) throw notFound(`project "${slug}" not found`);
+    return row.id;
+  };
+  const readSetting = async (project: string, key: string) =>
+    db
+      .selectFrom('project_settings')
+      .select(['value', 'updated_at'])
+      .where('project_id', '=', project)
+      .where('key', '=', key)
+      .executeTakeFirst();
+  const writeSetting = async (project: string, key: string, value: string | null) => {
+    if (value === null) {
+      await db
+        .deleteFrom('project_settings')
+        .where('project_id', '=', project)
+        .where('key', '=', key)
+        .execute();
+      return;
+    }
+    const updated_at = nowIso();
+    await db
+      .insertInto('project_settings')
+      .values({ project_id: project, key, value, updated_at })
+      .onConflict((oc) => oc.columns(['project_id', 'key']).doUpdateSet({ value, updated_at }))
+      .execute();
+  };
+  const logArchiveOf = async (project: string) => {
+    const row = await readSetting(project, 'log_archive');
+    const override = row ? (JSON.parse(row.value) as LogArchive) : null;
+    return { override, effective: override ?? deps.logArchive };
+  };
+
+  api.get('/api/v1/projects/:slug/log-archive', {
+    config: { access: 'viewer' },
+    schema: {
+      tags: ['projects'],
+      summary: "The project's log-archive override and the setting in effect",
+      description:
+        "`override`: the project's own setting, null when it inherits the global one (CI_CONFIG " +
+        '`retention.log_archive`, default `{"enabled": false, "after_days": 30}`). `effective`: what applies.',
+      params: SlugParams,
+      response: { 200: LogArchiveAnswer, ...errors(400, 404) },
+    },
+    handler: async (request) => logArchiveOf(await projectId(request.params.slug)),
+  });
+
+  api.put('/api/v1/projects/:slug/log-archive', {
+    config: { access: 'maintainer' },
+    schema: {
+      tags: ['projects'],
+      summary: "Set or clear the project's log-archive override",
+      description:
+        '`{"override": {"enabled": true, "after_days": 7}}` sets the override (after_days an integer ≥ 1); ' +
+        '`{"override": null}` removes it so the global setting applies. Answers like GET.',
+      params: SlugParams,
+      body: Type.Object(
+        { override: Type.Union([LogArchiveSetting, Type.Null()]) },
+        { additionalProperties: false },
+      ),
+      response: { 200: LogArchiveAnswer, ...errors(400, 404) },
+    },
+    handler: async (request) => {
+      const project = await projectId(request.params.slug);
+      const { override } = request.body;
+      await writeSetting(
+        project,
+        'log_archive',
+        override && JSON.stringify({ enabled: override.enabled, after_days: override.after_days }),
+      );
+      request.auditNote = { target: `project:${request.params.slug}`, details: { setting: 'log_archive' } };
+      return logArchiveOf(project);
+    },
+  });
+
+  const notificationsOf = async (project: string, full: boolean) => {
+    const row = await readSetting(project, 'notifications');
+    const config: Notifications = row ? JSON.parse(row.value) : { channels: [] };
+    const shown = full ? config : redact(config);
+    return { channels: shown.channels, redacted: !full, updated_at: row?.updated_at ?? null };
+  };
+
+  api.get('/api/v1/projects/:slug/notifications', {
+    config: { access: 'viewer' },
+    schema: {
+      tags: ['projects'],
+      summary: "The project's notification config",
+      description:
+        'Channels and the events each wants. Stored only: this server does not deliver notifications yet. ' +
+        'Maintainers and admins see targets in full; viewers see URL targets cut to their origin ' +
+        '(`redacted: true`), since chat and webhook URLs often carry a token.',
+      params: SlugParams,
+      response: { 200: NotificationConfig, ...errors(400, 404) },
+    },
+    handler: async (request) => notificationsOf(await projectId(request.params.slug), canSeeTargets(request)),
+  });
+
+  api.put('/api/v1/projects/:slug/notifications', {
+    config: { access: 'maintainer' },
+    schema: {
+      tags: ['projects'],
+      summary: "Replace the project's notification config",
+      description:
+        '`{"channels": [{"kind": "webhook"|"email"|"chat", "target": "…", "events": ["run.failed", …]}]}`, ' +
+        `at most ${MAX_CHANNELS} channels. Events: ${NOTIFICATION_EVENTS.join(', ')} (at least one, no ` +
+        'repeats). Targets: webhook an http(s) URL, email an address, chat an http(s) incoming-webhook URL or ' +
+        'a `#channel`; URLs may not carry credentials. Unknown fields are 400. `{"channels": []}` turns ' +
+        'notifications off. Stored only: delivery is not implemented yet.',
+      params: SlugParams,
+      body: NotificationBody,
+      response: { 200: NotificationConfig, ...errors(400, 404) },
+    },
+    handler: async (request) => {
+      const project = await projectId(request.params.slug);
+      validateTargets(request.body);
+      const channels = request.body.channels.map((c) => ({
+        kind: c.kind,
+        target: c.target,
+        events: c.events,
+      }));
+      await writeSetting(project, 'notifications', JSON.stringify({ channels }));
+      request.auditNote = {
+        target: `project:${request.params.slug}`,
+        details: { setting: 'notifications', channels: channels.length },
+      };
+      return notificationsOf(project, true);
+    },
+  });
+
+  api.get('/api/v1/projects/:slug/caches', {
+    config: { access: 'viewer' },
+    schema: {
+      tags: ['projects'],
+      summary: 'Cache entries of the project',
+      description: 'Most recently used first. `size_bytes` is the stored archive.',
+      params: SlugParams,
+      querystring: Type.Object({
+        limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+        offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+      }),
+      response: {
+        200: Type.Object({
+          caches: Type.Array(CacheEntry),
+          total: Type.Integer(),
+          limit: Type.Integer(),
+          offset: Type.Integer(),
+        }),
+        ...errors(400, 404),
+      },
+    },
+    handler: async (request) => {
+      const project = await projectId(request.params.slug);
+      const { limit, offset } = request.query;
+      const [rows, total] = await Promise.all([
+        db
+          .selectFrom('cache_entries')
+          .select(['id', 'key', 'size_bytes', 'created_at', 'last_used_at'])
+          .where('project_id', '=', project)
+          .orderBy('last_used_at', 'desc')
+          .orderBy('id')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        db
+          .selectFrom('cache_entries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('project_id', '=', project)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        caches: rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) })),
+        total: Number(total.n),
+        limit,
+        offset,
+      };
+    },
+  });
+
+  api.delete('/api/v1/projects/:slug/caches/:id', {
+    config: { access: 'admin' },
+    schema: {
+      tags: ['projects'],
+      summary: 'Purge a cache entry',
+      description: 'Removes the entry and its archive; the next run that asks for the key misses.',
+      params: Type.Object({ slug: SlugParams.properties.slug, id: Uuid }),
+      response: { 204: NoContent, ...errors(400, 404) },
+    },
+    handler: async (request, reply) => {
+      const project = await projectId(request.params.slug);
+      const row = await db
+        .deleteFrom('cache_entries')
+        .where('id', '=', request.params.id)
+        .where('project_id', '=', project)
+        .returning('storage_key')
+        .executeTakeFirst();
+      if (!row) throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
+      // After the row: a lookup racing the purge finds no row rather than a row without its file.
+      await removeQuietly(join(deps.cacheRoot, row.storage_key));
+      request.auditNote = { target: `cache_entry:${request.params.id}` };
+      return reply.code(204).send();
+    },
+  });
+}
