@@ -22,6 +22,7 @@ import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerObjectRoutes } from './http/objects.js';
+import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
 import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/query-deps.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
@@ -68,6 +69,8 @@ export async function createPortalServer(
   });
   for (const line of authSecrets.announcements) app.log.warn(line);
   // Role filter, guard, sign-in routes and pages; before every other route so their hooks run first.
+  await registerPortalOpenApi(app);
+  registerPortalOpenApiRoute(app);
   await registerPortalAuth(app, settings, authSecrets);
   registerHealthRoutes(app, settings);
   // Storage, managed datasources and audit (docs/portal-storage.md).

@@ -53,7 +53,7 @@ export function isOpenRoute(method: string, path: string): boolean {
   const read = method === 'GET' || method === 'HEAD';
   if (under(path, '/api/auth')) return true;
   if (path === '/api/db/health') return read || method === 'POST';
-  if (path === '/api/storage/config') return read;
+  if (path === '/api/storage/config' || path === '/api/openapi.json') return read;
   if (path === '/api/agent/drive' || path === '/api/chat/interactions') return method === 'POST';
   if (under(path, '/api/v1') || under(path, '/mcp')) return true;
   if (path === '/metrics') return read;
