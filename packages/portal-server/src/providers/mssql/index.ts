@@ -4,6 +4,7 @@
 import sql from 'mssql';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, timeoutError } from '../errors.js';
+import { countBySchemaAndKind, schemaInventory } from '../schema-objects.js';
 import type {
   ConnectionProfile,
   DatabaseObject,
@@ -266,25 +267,12 @@ class MssqlProvider implements Provider {
     (await this.rows(MSSQL_OBJECTS, [path?.[0] ?? null])).map((r) => this.toObject(r));
   inventory = async () => {
     const res = await this.query(MSSQL_OBJECTS, [null], { maxRows: 10_000 });
-    const objects = res.rows.map((r) => this.toObject(r));
-    const schemas = [...new Set(objects.map((o) => o.path[0]))];
-    return {
-      containers: schemas.map((s) => ({ path: [s], name: s, kind: 'schema' })),
-      objects,
-      truncated: res.truncated,
-    };
+    return schemaInventory(
+      res.rows.map((r) => this.toObject(r)),
+      res.truncated,
+    );
   };
-  counts = async () => {
-    const objects = await this.listObjects(undefined);
-    const m = new Map<string, { path: string[]; kind: string; count: number }>();
-    for (const o of objects) {
-      const k = `${o.path[0]}\u0000${o.kind}`;
-      const e = m.get(k) ?? { path: [o.path[0]], kind: o.kind, count: 0 };
-      e.count++;
-      m.set(k, e);
-    }
-    return [...m.values()];
-  };
+  counts = async () => countBySchemaAndKind(await this.listObjects(undefined));
   describe = async (path: readonly string[]) => {
     const [schema, name] = path.length >= 2 ? path.slice(-2) : ['dbo', path[0]];
     const object = (await this.listObjects([schema])).find((o) => o.name === name);

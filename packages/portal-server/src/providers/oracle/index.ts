@@ -5,6 +5,7 @@
 import oracledb from 'oracledb';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, timeoutError } from '../errors.js';
+import { countBySchemaAndKind, schemaInventory } from '../schema-objects.js';
 import type {
   ConnectionProfile,
   DatabaseObject,
@@ -241,24 +242,12 @@ class OracleProvider implements Provider {
     (await this.rows(ORACLE_OBJECTS, [path?.[0] ?? null])).map((r) => this.toObject(r));
   inventory = async () => {
     const res = await this.query(ORACLE_OBJECTS, [null], { maxRows: 10_000 });
-    const objects = res.rows.map((r) => this.toObject(r));
-    const owners = [...new Set(objects.map((o) => o.path[0]))];
-    return {
-      containers: owners.map((s) => ({ path: [s], name: s, kind: 'schema' })),
-      objects,
-      truncated: res.truncated,
-    };
+    return schemaInventory(
+      res.rows.map((r) => this.toObject(r)),
+      res.truncated,
+    );
   };
-  counts = async () => {
-    const m = new Map<string, { path: string[]; kind: string; count: number }>();
-    for (const o of await this.listObjects(undefined)) {
-      const k = `${o.path[0]}\u0000${o.kind}`;
-      const e = m.get(k) ?? { path: [o.path[0]], kind: o.kind, count: 0 };
-      e.count++;
-      m.set(k, e);
-    }
-    return [...m.values()];
-  };
+  counts = async () => countBySchemaAndKind(await this.listObjects(undefined));
   describe = async (path: readonly string[]) => {
     const [owner, name] =
       path.length >= 2 ? path.slice(-2) : [(await this.profile()).currentSchema ?? '', path[0]];
