@@ -27,7 +27,9 @@ const res = spawnSync(
 if (existsSync(results)) {
   const r = JSON.parse(readFileSync(results, 'utf8'));
   rmSync(results, { force: true });
-  console.log(`Tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  // A test file that fails to load has no failed test in it, so count failed files too.
+  const failed = r.numFailedTests + r.numFailedTestSuites;
+  console.log(`Tests: ${r.numPassedTests} passed, ${failed} failed`);
   if (r.numTotalTests === 0) {
     console.error('No test ran.');
     process.exit(1);
