@@ -25,8 +25,10 @@ import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
 import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/query-deps.js';
+import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
+import { createSeedService, type SeedService } from './seed/index.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
 
@@ -44,6 +46,8 @@ export interface PortalServer {
   jobs: JobWorker | undefined;
   /** Bot API, service tokens, callbacks and chat approvals (src/bot/, docs/portal-bot.md). */
   bot: BotApi;
+  /** Seed data (src/seed/, docs/portal-seed-and-accounts.md); undefined without server storage. */
+  seed: SeedService | undefined;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -154,6 +158,16 @@ export async function createPortalServer(
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
   registerAuditExportRoute(app, { audit });
   if (jobs) bot.registerJobs(jobs);
+  // Seed data and account provisioning (docs/portal-seed-and-accounts.md).
+  const seed = createSeedService(store, {
+    datasources,
+    providers: db.providers,
+    audit,
+    log: app.log,
+    wake: () => jobs?.wake(),
+  });
+  registerSeedDataRoutes(app, { seed });
+  if (jobs) seed?.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   // The web app's assets and page fallback, after every API route (src/http/web.ts, docs/portal-web.md).
   await registerWebUi(app);
@@ -166,10 +180,12 @@ export async function createPortalServer(
     governance,
     jobs,
     bot,
+    seed,
     async listen() {
       await app.listen({ host: settings.host, port: settings.port });
       governance.start();
       if (jobs) bot.start();
+      if (jobs) seed?.start();
       jobs?.start();
       const addr = app.server.address();
       return typeof addr === 'object' && addr ? addr.port : settings.port;
@@ -178,6 +194,7 @@ export async function createPortalServer(
       await app.close();
       governance.stop();
       bot.stop();
+      seed?.stop();
       await jobs?.stop();
       await db.close();
       datasources.close();

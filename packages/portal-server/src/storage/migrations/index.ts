@@ -2,6 +2,7 @@
 // One file per migration; append new entries in name order and never edit one that has shipped.
 import type { Migrations } from '@app/kit';
 import { m0004BotRequests } from '../../bot/migration.js';
+import { m0005SeedRuns } from '../../seed/migration.js';
 import { m0001MetaConnectionsQueries } from './0001_meta_connections_queries.js';
 import { m0002ApprovalsServiceTokens } from './0002_approvals_service_tokens.js';
 import { m0003AuditJobs } from './0003_audit_jobs.js';
@@ -11,4 +12,5 @@ export const portalMigrations: Migrations = {
   '0002_approvals_service_tokens': m0002ApprovalsServiceTokens,
   '0003_audit_jobs': m0003AuditJobs,
   '0004_bot_requests': m0004BotRequests,
+  '0005_seed_runs': m0005SeedRuns,
 };

@@ -1,0 +1,163 @@
+// Seed-data routes (admin; database-portal.md "Admin"): POST /api/admin/seed-data/plan previews the fill
+// order, POST /api/admin/seed-data/run queues a run (202), GET /api/admin/seed-data/{id} follows it.
+// The work lives in src/seed/ (docs/portal-seed-and-accounts.md).
+import { HttpError, notFound } from '@app/kit';
+import type { FastifyInstance } from 'fastify';
+import { parsePlanBody, parseRunBody } from '../seed/request.js';
+import type { SeedService } from '../seed/service.js';
+import type { SeedRun } from '../seed/types.js';
+import { requireAdmin } from './guard.js';
+
+export interface SeedDataRouteDeps {
+  /** Undefined without server storage: the routes answer 503. */
+  seed: SeedService | undefined;
+}
+
+const tableShape = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    target: { type: 'integer' },
+    inserted: { type: 'integer' },
+    status: { type: 'string', enum: ['pending', 'running', 'done', 'failed', 'lost'] },
+    error: { type: 'string' },
+  },
+};
+
+const runShape = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
+    mode: { type: 'string', enum: ['generate', 'copy'] },
+    datasourceId: { type: 'string' },
+    schema: { type: 'string' },
+    sourceName: { type: 'string' },
+    tables: { type: 'array', items: tableShape },
+    error: { type: 'string' },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+    finishedAt: { type: 'string' },
+  },
+};
+
+const planShape = {
+  type: 'object',
+  properties: {
+    schema: { type: 'string' },
+    tables: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          columns: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                name: { type: 'string' },
+                type: { type: 'string' },
+                nullable: { type: 'boolean' },
+              },
+            },
+          },
+          dependsOn: { type: 'array', items: { type: 'string' } },
+          rows: { type: 'integer' },
+          deferredKeys: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    notes: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+const errorShape = {
+  type: 'object',
+  properties: { error: { type: 'string' }, code: { type: 'string' } },
+  additionalProperties: true,
+};
+
+function publicRun(run: SeedRun) {
+  const { jobId: _job, actor: _actor, sourceId: _source, ...rest } = run;
+  return rest;
+}
+
+export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRouteDeps): void {
+  const service = () => {
+    if (!deps.seed) {
+      throw new HttpError(
+        503,
+        'Seed data needs server storage (STORAGE_PROVIDER sqlite or postgres)',
+        'STORAGE_UNAVAILABLE',
+      );
+    }
+    return deps.seed;
+  };
+  const common =
+    '403 for a non-admin, another engine family, a production or read-only datasource; 404 unknown datasource; 503 unavailable or no server storage.';
+
+  app.post(
+    '/api/admin/seed-data/plan',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Preview a seed plan',
+        description: `Administrators only. Body \`{datasourceId, schema?, counts?, ratios?}\`. Answers \`{schema, tables:[{name, columns, dependsOn, rows, deferredKeys?}], notes}\` in fill order; notes say how cycles were broken. 400 malformed or unknown table names. ${common}`,
+        body: { type: 'object', additionalProperties: true },
+        response: { 200: planShape, 400: errorShape, 403: errorShape, 404: errorShape },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const body = parsePlanBody(request.body);
+      return service().plan(body);
+    },
+  );
+
+  app.post(
+    '/api/admin/seed-data/run',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Queue a seed run',
+        description: `Administrators only. Body \`{datasourceId, schema?, counts?, ratios?, mode? (generate|copy), sourceDatasourceId?, truncate?}\`. Answers 202 \`{run}\` queued; the studio's job runner or a worker runs it. 409 while a run is queued or running on the datasource. Copy mode: 400 without sourceDatasourceId, 403 a source of another engine, 404 unknown source. ${common} Audited \`data_seed\`.`,
+        body: { type: 'object', additionalProperties: true },
+        response: {
+          202: { type: 'object', properties: { run: runShape } },
+          400: errorShape,
+          403: errorShape,
+          404: errorShape,
+          409: errorShape,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const body = parseRunBody(request.body);
+      const run = await service().queue(body, admin.username);
+      return reply.code(202).send({ run: publicRun(run) });
+    },
+  );
+
+  app.get(
+    '/api/admin/seed-data/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Read a seed run',
+        description:
+          'Administrators only. Answers `{run:{id, status, mode, sourceName?, tables:[{name, target, inserted, status, error?}]}}`; a run whose job was lost ends failed with every unfinished table marked `lost`. 404 unknown id.',
+        params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
+        response: { 200: { type: 'object', properties: { run: runShape } }, 404: errorShape },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const { id } = request.params as { id: string };
+      const run = await service().get(id);
+      if (!run) throw notFound('Unknown seed run');
+      return { run: publicRun(run) };
+    },
+  );
+}
