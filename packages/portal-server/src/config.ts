@@ -56,6 +56,10 @@ export const portalConfigSpec = {
   aiBaseUrl: { env: 'AI_BASE_URL', kind: 'url' },
   aiModel: { env: 'AI_MODEL', kind: 'string' },
   aiApiKey: { env: 'AI_API_KEY', kind: 'string', secret: true },
+  // HashiCorp Vault (KV v2) where account provisioning writes generated passwords (src/provisioning/).
+  vaultAddr: { env: 'VAULT_ADDR', kind: 'url' },
+  vaultToken: { env: 'VAULT_TOKEN', kind: 'string', secret: true },
+  vaultKvMount: { env: 'VAULT_KV_MOUNT', kind: 'string', default: 'secret' },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

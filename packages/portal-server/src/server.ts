@@ -9,6 +9,7 @@ import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
 import { createGovernance, type Governance } from './governance/index.js';
+import { registerAccountProvisioningRoutes } from './http/account-provisioning.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
 import { registerApprovalRoutes } from './http/approvals.js';
@@ -28,6 +29,7 @@ import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/
 import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
+import { createAccountService } from './provisioning/index.js';
 import { createSeedService, type SeedService } from './seed/index.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
@@ -168,6 +170,9 @@ export async function createPortalServer(
   });
   registerSeedDataRoutes(app, { seed });
   if (jobs) seed?.registerJobs(jobs);
+  registerAccountProvisioningRoutes(app, {
+    accounts: createAccountService(settings, { datasources, providers: db.providers, audit }),
+  });
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   // The web app's assets and page fallback, after every API route (src/http/web.ts, docs/portal-web.md).
   await registerWebUi(app);

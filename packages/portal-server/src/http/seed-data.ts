@@ -3,6 +3,7 @@
 // The work lives in src/seed/ (docs/portal-seed-and-accounts.md).
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { toHttpError } from '../providers/errors.js';
 import { parsePlanBody, parseRunBody } from '../seed/request.js';
 import type { SeedService } from '../seed/service.js';
 import type { SeedRun } from '../seed/types.js';
@@ -111,7 +112,11 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
     async (request) => {
       await requireAdmin(request);
       const body = parsePlanBody(request.body);
-      return service().plan(body);
+      return service()
+        .plan(body)
+        .catch((err) => {
+          throw toHttpError(err);
+        });
     },
   );
 
@@ -135,7 +140,11 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
     async (request, reply) => {
       const admin = await requireAdmin(request);
       const body = parseRunBody(request.body);
-      const run = await service().queue(body, admin.username);
+      const run = await service()
+        .queue(body, admin.username)
+        .catch((err) => {
+          throw toHttpError(err);
+        });
       return reply.code(202).send({ run: publicRun(run) });
     },
   );

@@ -1,0 +1,116 @@
+// Account provisioning routes (admin; database-portal.md "Admin"): POST /api/admin/datasources/{id}/account/plan
+// previews the least-privilege accounts and their statements (passwords masked), POST …/account runs them.
+// The work lives in src/provisioning/ (docs/portal-seed-and-accounts.md).
+import type { FastifyInstance } from 'fastify';
+import { toHttpError } from '../providers/errors.js';
+import { parseAccountBody } from '../provisioning/request.js';
+import type { AccountService } from '../provisioning/service.js';
+import { requireAdmin } from './guard.js';
+
+export interface AccountRouteDeps {
+  accounts: AccountService;
+}
+
+const statementShape = {
+  type: 'object',
+  properties: {
+    shown: { type: 'string' },
+    purpose: { type: 'string' },
+    optional: { type: 'boolean' },
+    account: { type: 'string' },
+    outcome: { type: 'string', enum: ['ran', 'refused', 'skipped'] },
+    error: { type: 'string' },
+  },
+};
+
+const answerShape = {
+  type: 'object',
+  properties: {
+    inventory: { type: 'object', additionalProperties: true },
+    plan: {
+      type: 'object',
+      properties: {
+        roleName: { type: 'string' },
+        agentRoleName: { type: 'string' },
+        statements: { type: 'array', items: statementShape },
+        blockers: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    destination: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string' },
+        path: { type: 'string' },
+        version: { type: 'integer' },
+        reason: { type: 'string' },
+      },
+    },
+    completed: { type: 'boolean' },
+    error: { type: 'string' },
+    code: { type: 'string' },
+  },
+};
+
+const errorShape = {
+  type: 'object',
+  properties: { error: { type: 'string' }, code: { type: 'string' } },
+  additionalProperties: true,
+};
+const params = { type: 'object', properties: { id: { type: 'string', maxLength: 200 } }, required: ['id'] };
+const bodyDoc =
+  'Body `{profile (read|readwrite), schemas (1..100 names), agent (boolean), bootstrap?:{user, password}, vaultPath?}`.';
+
+export function registerAccountProvisioningRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
+  app.post(
+    '/api/admin/datasources/:id/account/plan',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Plan least-privilege accounts',
+        description: `Administrators only. ${bodyDoc} Answers \`{inventory, plan:{roleName, agentRoleName, statements:[{shown, purpose, optional?, account}], blockers}, destination}\` with passwords masked. 400 malformed, 403 non-admin or another engine, 404 unknown datasource.`,
+        params,
+        body: { type: 'object', additionalProperties: true },
+        response: { 200: answerShape, 400: errorShape, 403: errorShape, 404: errorShape },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(request);
+      const { id } = request.params as { id: string };
+      const body = parseAccountBody(request.body);
+      // A connection or sign-in failure (bootstrap credentials included) is the portal's 503, not a 500.
+      return deps.accounts.plan(id, body, admin.username).catch((err) => {
+        throw toHttpError(err);
+      });
+    },
+  );
+
+  app.post(
+    '/api/admin/datasources/:id/account',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create least-privilege accounts',
+        description: `Administrators only. ${bodyDoc} Writes the generated passwords to the vault at vaultPath (never returned), then runs each statement: \`outcome\` ran, refused or skipped, and \`completed\`. 200 complete; 409 stopped at a refusal, a blocker, or no vault to write to; 502 the vault refused (nothing ran); 400 malformed, 403 non-admin or another engine, 404 unknown datasource. Audited \`account_provisioning\`.`,
+        params,
+        body: { type: 'object', additionalProperties: true },
+        response: {
+          200: answerShape,
+          400: errorShape,
+          403: errorShape,
+          404: errorShape,
+          409: answerShape,
+          502: errorShape,
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = await requireAdmin(request);
+      const { id } = request.params as { id: string };
+      const input = parseAccountBody(request.body);
+      const { status, body } = await deps.accounts.run(id, input, admin.username).catch((err) => {
+        throw toHttpError(err);
+      });
+      return reply.code(status).send(body);
+    },
+  );
+}
