@@ -112,8 +112,9 @@ function normalise(def: string): string {
   s = s.replace(/=\s*ANY\s*\(\s*\(?\s*ARRAY\[(.*?)\]\s*\)?\s*\)/gi, 'IN ($1)');
   // Identifiers: drop quoting, and parentheses around a bare identifier (`(price)`).
   s = s.replace(/[`"]/g, '');
-  s = s.replace(/\(\s*([A-Za-z_][A-Za-z0-9_$]*)\s*\)/g, '$1');
-  s = s.replace(/\(\s*(-?\d+(?:\.\d+)?)\s*\)/g, '$1');
+  // (Not a function call's own parentheses: `char_length(code)` keeps them.)
+  s = s.replace(/(^|[^A-Za-z0-9_$])\(\s*([A-Za-z_][A-Za-z0-9_$]*)\s*\)/g, '$1$2');
+  s = s.replace(/(^|[^A-Za-z0-9_$])\(\s*(-?\d+(?:\.\d+)?)\s*\)/g, '$1$2');
   // BETWEEN a AND b → >= a AND <= b (before the AND split).
   s = s.replace(
     /([A-Za-z_][A-Za-z0-9_$]*)\s+between\s+(-?\d+(?:\.\d+)?|'[^']*')\s+and\s+(-?\d+(?:\.\d+)?|'[^']*')/gi,
