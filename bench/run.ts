@@ -4,12 +4,14 @@ import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as runsList } from './runs-list.bench.js';
+import { run as seedData } from './seed.bench.js';
 
 const benchmarks: [string, () => Promise<unknown>][] = [
   ['runs list', runsList],
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
+  ['portal seed data', seedData],
 ];
 
 for (const [name, bench] of benchmarks) {

@@ -30,6 +30,17 @@ interface KeyPick {
   cursor?: number;
 }
 
+/** A unique constraint's key of a row (undefined when a part is null: NULLs never collide). */
+function keyOf(row: unknown[], cols: number[]): string | undefined {
+  let key = '';
+  for (const i of cols) {
+    const v = row[i];
+    if (v === null) return undefined;
+    key += `${v instanceof Date ? v.getTime() : `${typeof v}:${String(v)}`}\u0001`;
+  }
+  return key;
+}
+
 export class RowGenerator {
   /** Columns the INSERT names, in order. */
   readonly columns: string[];
@@ -85,9 +96,7 @@ export class RowGenerator {
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       const row = this.draw();
       if (!row) return undefined;
-      const keys = this.uniques.map((u) =>
-        u.cols.some((i) => row[i] === null) ? undefined : JSON.stringify(u.cols.map((i) => row[i])),
-      );
+      const keys = this.uniques.map((u) => keyOf(row, u.cols));
       if (keys.some((k, i) => k !== undefined && this.uniques[i].seen.has(k))) continue;
       for (const [i, k] of keys.entries()) if (k !== undefined) this.uniques[i].seen.add(k);
       return row.map((v, i) => formatValue(v, this.sources[i].kind, this.o.family));
