@@ -1,11 +1,13 @@
 // Administration (administrators only; the server checks every route again): the audit log and the
-// service tokens of the bot API.
+// service tokens of the bot API, seed data and least-privilege accounts.
 import { useState } from 'react';
+import { AccountProvisioning } from '../admin/AccountProvisioning';
 import { AuditLog } from '../admin/AuditLog';
+import { SeedData } from '../admin/SeedData';
 import { ServiceTokens } from '../admin/ServiceTokens';
 
 export function AdminPage() {
-  const [tab, setTab] = useState<'audit' | 'tokens'>('audit');
+  const [tab, setTab] = useState<'audit' | 'tokens' | 'seed' | 'accounts'>('audit');
   return (
     <div className="page-body">
       <div className="page-head">
@@ -17,9 +19,23 @@ export function AdminPage() {
           <button type="button" role="tab" aria-selected={tab === 'tokens'} onClick={() => setTab('tokens')}>
             Service tokens
           </button>
+          <button type="button" role="tab" aria-selected={tab === 'seed'} onClick={() => setTab('seed')}>
+            Seed data
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'accounts'}
+            onClick={() => setTab('accounts')}
+          >
+            Accounts
+          </button>
         </div>
       </div>
-      {tab === 'audit' ? <AuditLog /> : <ServiceTokens />}
+      {tab === 'audit' ? <AuditLog /> : null}
+      {tab === 'tokens' ? <ServiceTokens /> : null}
+      {tab === 'seed' ? <SeedData /> : null}
+      {tab === 'accounts' ? <AccountProvisioning /> : null}
     </div>
   );
 }
