@@ -76,7 +76,11 @@ function sqliteFile(file: string, sql: string): string {
 }
 
 /** `env` adds to (or overrides) the portal's settings, e.g. OIDC mode or a second factor. */
-export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
+export async function startUi(
+  env: Record<string, string> = {},
+  /** Extra `datasources:` entries (indented YAML), e.g. a real PostgreSQL for the seed and account pages. */
+  options: { datasources?: string } = {},
+): Promise<UiHarness> {
   await ensureWebBuilt();
   const dataDir = tempDir('portal-ui-');
   const dbDir = join(dataDir, 'managed');
@@ -105,7 +109,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     environment: staging
     roles: [admin, user]
     policy: { writeApproval: true }
-`,
+${options.datasources ?? ''}`,
   );
   const server = await createPortalServer(
     loadPortalSettings({

@@ -161,7 +161,7 @@ export function SeedData() {
         <div className="form-row">
           <label>
             <span>Datasource</span>
-            <select value={chosen} onChange={(e) => setDatasourceId(e.target.value)}>
+            <select aria-label="Datasource" value={chosen} onChange={(e) => setDatasourceId(e.target.value)}>
               {candidates.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name} ({c.type})
