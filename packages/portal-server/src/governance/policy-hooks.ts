@@ -154,10 +154,13 @@ export class PolicyHooks implements GovernanceHooks {
           'STORAGE_UNAVAILABLE',
         );
       }
+      // The window is the one opened for this route by a signed-in person (never a bot's, whose requester
+      // is only the name the bot sent in onBehalfOf).
       const open = await approvals.findOpenWindow({
         datasourceId: ds.id,
         requester: ctx.session.username,
         statement: sql,
+        route: ctx.route,
       });
       if (!open) {
         const pending = await approvals.request({
