@@ -461,6 +461,19 @@ describe('rule 7: results are masked and bounded', () => {
     expect(star.json().execution.execution.rows).toEqual([{ id: 2, name: 'user2', email: '****' }]);
   });
 
+  it('refuses a masked column that would steer the result (403 MASKED_COLUMN_PREDICATE, audited)', async () => {
+    for (const statement of [
+      "SELECT id FROM users WHERE email LIKE 'person1%'",
+      'SELECT id FROM users ORDER BY email',
+    ]) {
+      const res = await h.submit(plain, body({ datasourceId: 'app', statement }));
+      await expectError(res, 403, 'MASKED_COLUMN_PREDICATE');
+      expect(res.body).not.toContain('person1');
+    }
+    const audit = await h.auditOf('permission_denied');
+    expect(audit.some((e) => e.code === 'MASKED_COLUMN_PREDICATE' && e.actor === 'token:plain-bot')).toBe(true);
+  });
+
   it('keeps at most 200 rows', async () => {
     const res = await h.submit(plain, body({ statement: 'SELECT id FROM users ORDER BY id' }));
     const e = res.json().execution.execution;
