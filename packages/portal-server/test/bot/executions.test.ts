@@ -471,7 +471,9 @@ describe('rule 7: results are masked and bounded', () => {
       expect(res.body).not.toContain('person1');
     }
     const audit = await h.auditOf('permission_denied');
-    expect(audit.some((e) => e.code === 'MASKED_COLUMN_PREDICATE' && e.actor === 'token:plain-bot')).toBe(true);
+    expect(audit.some((e) => e.code === 'MASKED_COLUMN_PREDICATE' && e.actor === 'token:plain-bot')).toBe(
+      true,
+    );
   });
 
   it('keeps at most 200 rows', async () => {
