@@ -11,7 +11,7 @@ import { startPostgres, tempDir } from '@app/kit/testing';
 import pg from 'pg';
 import { registerExportRoutes } from '../packages/portal-server/src/http/export.js';
 import { registerQueryRoutes } from '../packages/portal-server/src/http/query.js';
-import { createQueryDeps } from '../packages/portal-server/src/http/query-deps.js';
+import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const QUERY_ROWS = 10_000;

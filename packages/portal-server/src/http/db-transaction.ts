@@ -25,7 +25,7 @@ import {
   type ResolvedTarget,
   resolveTarget,
   sessionFor,
-} from './query-deps.js';
+} from '../execution/contracts.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(

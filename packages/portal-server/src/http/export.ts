@@ -25,7 +25,7 @@ import {
   type QueryDeps,
   resolveTarget,
   sessionFor,
-} from './query-deps.js';
+} from '../execution/contracts.js';
 
 export const EXPORT_BATCH = 5_000;
 const SPOOL_BUFFER = 4 * 1024 * 1024;

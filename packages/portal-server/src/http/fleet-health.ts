@@ -7,7 +7,7 @@ import { HttpError } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toHttpError } from '../providers/errors.js';
 import { readSession, requireAdmin, type SessionUser } from './guard.js';
-import { type QueryDeps, resolveTarget } from './query-deps.js';
+import { type QueryDeps, resolveTarget } from '../execution/contracts.js';
 
 /** Connections tested at the same time. */
 export const FLEET_CONCURRENCY = 4;

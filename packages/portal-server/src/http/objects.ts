@@ -13,7 +13,7 @@ import {
   type QueryDeps,
   resolveTarget,
   sessionFor,
-} from './query-deps.js';
+} from '../execution/contracts.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +

@@ -23,7 +23,7 @@ import {
   resolveTarget,
   type SessionUser,
   sessionFor,
-} from './query-deps.js';
+} from '../execution/contracts.js';
 
 export interface Pagination {
   limit: number;

@@ -4,7 +4,7 @@
 import { createApp, unauthorized } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { registerDbAdminRoutes } from '../../src/http/db-admin.js';
+import { registerDbAdminRoutes } from '../../src/http/db-scripts.js';
 import { registerExportRoutes } from '../../src/http/export.js';
 import { registerObjectRoutes } from '../../src/http/objects.js';
 import { registerQueryRoutes } from '../../src/http/query.js';
@@ -14,7 +14,7 @@ import {
   type GovernanceHooks,
   type ManagedDatasource,
   type QueryDeps,
-} from '../../src/http/query-deps.js';
+} from '../../src/execution/contracts.js';
 
 export interface Harness {
   app: FastifyInstance;

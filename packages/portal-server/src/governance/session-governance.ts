@@ -1,11 +1,11 @@
-// The governance hooks the session execution routes call (src/http/query-deps.ts GovernanceHooks): classify
+// The governance hooks the session execution routes call (src/execution/contracts.ts GovernanceHooks): classify
 // the request's whole text, evaluate the datasource policy (policy.ts), turn a hold into a pending approval
 // (403 APPROVAL_REQUIRED) unless an approval window for this exact text is open, take a concurrency slot,
 // prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
 // apply the export rule and hide objects on the object surface.
 import { HttpError } from '@app/kit';
 import type { MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../http/query-deps.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import { type ApprovalService, publicApproval } from './approvals.js';

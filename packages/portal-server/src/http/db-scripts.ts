@@ -19,7 +19,7 @@ import {
   requireAdminRole,
   resolveTarget,
   sessionFor,
-} from './query-deps.js';
+} from '../execution/contracts.js';
 
 const connectionBody = (
   description: string,
