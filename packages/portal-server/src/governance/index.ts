@@ -7,8 +7,8 @@ import type { AuditSink } from '../execution/contracts.js';
 import type { ApprovalRepository } from '../storage/approvals.js';
 import { type ApprovalDirectory, type ApprovalPolicyView, ApprovalService } from './approvals.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { PolicyHooks } from './session-governance.js';
 import { normalizePolicy } from './policy-normalize.js';
+import { PolicyHooks } from './session-governance.js';
 
 export * from './approvals.js';
 export { ConcurrencyLimiter, type Release } from './concurrency.js';
@@ -22,9 +22,9 @@ export {
   statementMasker,
 } from './masking.js';
 export * from './policy.js';
-export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
 export { normalizePolicy } from './policy-normalize.js';
 export { readOnlyIsCheap, readOnlyMode, readOnlyProvider } from './read-only.js';
+export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
 
 /** The approval rules of the managed datasources (a connection a user created falls back to administrators). */
 export function directoryOf(datasources: ManagedDatasources): ApprovalDirectory {

@@ -3,11 +3,6 @@
 // health reading (POST /api/db/health). Request and response shapes are in each route's OpenAPI description.
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { ProviderError, toHttpError } from '../providers/errors.js';
-import { connectionIdentity } from '../providers/identity.js';
-import { paramsForStatement } from '../sql/placeholders.js';
-import { registerTransactionRoute } from './db-transaction.js';
-import { executionContext, parseQueryId, queryRouteSchema, runWithPaging, splitChecked } from './query.js';
 import {
   audit,
   auditConnection,
@@ -20,6 +15,11 @@ import {
   resolveTarget,
   sessionFor,
 } from '../execution/contracts.js';
+import { ProviderError, toHttpError } from '../providers/errors.js';
+import { connectionIdentity } from '../providers/identity.js';
+import { paramsForStatement } from '../sql/placeholders.js';
+import { registerTransactionRoute } from './db-transaction.js';
+import { executionContext, parseQueryId, queryRouteSchema, runWithPaging, splitChecked } from './query.js';
 
 const connectionBody = (
   description: string,

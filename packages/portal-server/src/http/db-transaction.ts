@@ -4,16 +4,6 @@
 // rolled back after the idle timeout (providers/transactions.ts).
 import { conflict, HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { ProviderError, toHttpError } from '../providers/errors.js';
-import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
-import {
-  executionContext,
-  parseOptions,
-  parseQueryId,
-  queryRouteSchema,
-  runWithPaging,
-  splitChecked,
-} from './query.js';
 import {
   audit,
   auditConnection,
@@ -26,6 +16,16 @@ import {
   resolveTarget,
   sessionFor,
 } from '../execution/contracts.js';
+import { ProviderError, toHttpError } from '../providers/errors.js';
+import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
+import {
+  executionContext,
+  parseOptions,
+  parseQueryId,
+  queryRouteSchema,
+  runWithPaging,
+  splitChecked,
+} from './query.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(

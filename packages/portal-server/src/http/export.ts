@@ -10,11 +10,6 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { toHttpError } from '../providers/errors.js';
-import { analyzeStatement } from '../sql/analyze.js';
-import { planLimit } from '../sql/limit.js';
-import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
-import { executionContext, queryRouteSchema, splitChecked } from './query.js';
 import {
   audit,
   auditConnection,
@@ -26,6 +21,11 @@ import {
   resolveTarget,
   sessionFor,
 } from '../execution/contracts.js';
+import { toHttpError } from '../providers/errors.js';
+import { analyzeStatement } from '../sql/analyze.js';
+import { planLimit } from '../sql/limit.js';
+import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
+import { executionContext, queryRouteSchema, splitChecked } from './query.js';
 
 export const EXPORT_BATCH = 5_000;
 const SPOOL_BUFFER = 4 * 1024 * 1024;

@@ -4,9 +4,6 @@
 // and turn a hidden object's describe into 404.
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { toHttpError } from '../providers/errors.js';
-import type { Provider } from '../providers/types.js';
-import { executionContext, queryRouteSchema } from './query.js';
 import {
   allowAllGovernance,
   type ExecutionContext,
@@ -14,6 +11,9 @@ import {
   resolveTarget,
   sessionFor,
 } from '../execution/contracts.js';
+import { toHttpError } from '../providers/errors.js';
+import type { Provider } from '../providers/types.js';
+import { executionContext, queryRouteSchema } from './query.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +

@@ -3,13 +3,6 @@
 // `query_execution` audit event per execution. Also the pieces the script and transaction routes share.
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { ProviderError, toHttpError } from '../providers/errors.js';
-import type { ExecOptions, ExecResult, ParamValue } from '../providers/types.js';
-import { analyzeStatement } from '../sql/analyze.js';
-import type { Dialect } from '../sql/dialects.js';
-import { DEFAULT_AUTO_LIMIT, planLimit } from '../sql/limit.js';
-import { splitScript } from '../sql/split.js';
-import { transactionControlKeyword } from '../sql/transaction-control.js';
 import {
   audit,
   auditConnection,
@@ -24,6 +17,13 @@ import {
   type SessionUser,
   sessionFor,
 } from '../execution/contracts.js';
+import { ProviderError, toHttpError } from '../providers/errors.js';
+import type { ExecOptions, ExecResult, ParamValue } from '../providers/types.js';
+import { analyzeStatement } from '../sql/analyze.js';
+import type { Dialect } from '../sql/dialects.js';
+import { DEFAULT_AUTO_LIMIT, planLimit } from '../sql/limit.js';
+import { splitScript } from '../sql/split.js';
+import { transactionControlKeyword } from '../sql/transaction-control.js';
 
 export interface Pagination {
   limit: number;

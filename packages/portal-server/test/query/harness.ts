@@ -4,10 +4,6 @@
 import { createApp, unauthorized } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { registerDbAdminRoutes } from '../../src/http/db-scripts.js';
-import { registerExportRoutes } from '../../src/http/export.js';
-import { registerObjectRoutes } from '../../src/http/objects.js';
-import { registerQueryRoutes } from '../../src/http/query.js';
 import {
   type AuditEvent,
   createQueryDeps,
@@ -15,6 +11,10 @@ import {
   type ManagedDatasource,
   type QueryDeps,
 } from '../../src/execution/contracts.js';
+import { registerDbAdminRoutes } from '../../src/http/db-scripts.js';
+import { registerExportRoutes } from '../../src/http/export.js';
+import { registerObjectRoutes } from '../../src/http/objects.js';
+import { registerQueryRoutes } from '../../src/http/query.js';
 
 export interface Harness {
   app: FastifyInstance;
