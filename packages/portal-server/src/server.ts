@@ -17,7 +17,8 @@ import { registerAuditRoutes } from './http/audit.js';
 import { registerAuditExportRoute } from './http/audit-export.js';
 import { registerPortalAuth } from './http/auth.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
-import { registerDbAdminRoutes } from './http/db-scripts.js';
+import { registerConnectionOperationRoutes } from './http/db-connections.js';
+import { registerScriptRoutes } from './http/db-scripts.js';
 import { registerExportRoutes } from './http/export.js';
 import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
@@ -128,7 +129,8 @@ export async function createPortalServer(
   await app.register(async (scope) => {
     scope.addHook('preHandler', databaseRateLimit);
     registerQueryRoutes(scope, db);
-    registerDbAdminRoutes(scope, db);
+    registerScriptRoutes(scope, db);
+    registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);
@@ -143,6 +145,7 @@ export async function createPortalServer(
     concurrency: governance.concurrency,
     providers: db.providers,
     maskingKey: governance.maskingKey,
+    execution: db,
     audit,
     log: app.log,
     ...options.bot,

@@ -11,7 +11,8 @@ import {
   type ManagedDatasource,
   type QueryDeps,
 } from '../../src/execution/contracts.js';
-import { registerDbAdminRoutes } from '../../src/http/db-scripts.js';
+import { registerConnectionOperationRoutes } from '../../src/http/db-connections.js';
+import { registerScriptRoutes } from '../../src/http/db-scripts.js';
 import { registerExportRoutes } from '../../src/http/export.js';
 import { registerObjectRoutes } from '../../src/http/objects.js';
 import { registerQueryRoutes } from '../../src/http/query.js';
@@ -61,7 +62,8 @@ export async function harness(
     bodyLimit: 8 * 1024 * 1024,
   });
   registerQueryRoutes(app, deps);
-  registerDbAdminRoutes(app, deps);
+  registerScriptRoutes(app, deps);
+  registerConnectionOperationRoutes(app, deps);
   registerObjectRoutes(app, deps);
   registerExportRoutes(app, deps);
   await app.ready();
