@@ -4480,6 +4480,22 @@ export interface paths {
                                     exit_code: number | null;
                                     /** Format: date-time */
                                     finished_at: string | null;
+                                    /** @description a manual gate: its description, approvals needed and received, who decided and why */
+                                    gate: {
+                                        /** @description distinct people who approved so far */
+                                        approvals: number;
+                                        /** @description every decision on this attempt, oldest first */
+                                        decisions: {
+                                            actor: string;
+                                            /** Format: date-time */
+                                            at: string;
+                                            comment: string | null;
+                                            decision: "approve" | "reject";
+                                        }[];
+                                        description: string | null;
+                                        /** @description distinct approvals needed */
+                                        required: number;
+                                    } | null;
                                     /**
                                      * Format: uuid
                                      * @description a UUID
@@ -4503,6 +4519,8 @@ export interface paths {
                                         [key: string]: string;
                                     };
                                     name: string;
+                                    /** @description names of the jobs this one waits for */
+                                    needs: string[];
                                     /** Format: date-time */
                                     started_at: string | null;
                                     /** @description created, queued, running, awaiting_approval, success, failed, canceled or skipped */
