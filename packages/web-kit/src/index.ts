@@ -20,7 +20,7 @@ export { Dialog, type DialogProps } from './components/Dialog';
 export { LoadingState, Spinner } from './components/Spinner';
 export { EmptyState, ErrorState, errorText } from './components/States';
 export { type TabItem, Tabs } from './components/Tabs';
-export { createAppRouter, safeNext } from './router/router';
+export { createAppRouter, parsePlainSearch, safeNext, stringifyPlainSearch } from './router/router';
 export { type Shortcut, ShortcutsProvider, useShortcut } from './shortcuts/shortcuts';
 export { type Theme, type ThemeChoice, ThemeProvider, ThemeToggle, useTheme } from './theme/theme';
 export { type ListVirtualizer, VirtualList, type VirtualListProps } from './virtual/VirtualList';

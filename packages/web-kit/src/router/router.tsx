@@ -23,6 +23,22 @@ function NotFound() {
   );
 }
 
+/**
+ * Search parameters as plain strings (`?offset=25&status=failed`), exactly as URLSearchParams reads and writes
+ * them, instead of the router's default JSON values: addresses stay the ones users bookmark and servers log.
+ */
+export function parsePlainSearch(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search.startsWith('?') ? search.slice(1) : search));
+}
+
+export function stringifyPlainSearch(search: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(search))
+    if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export function createAppRouter<TTree extends AnyRoute>(
   routeTree: TTree,
   options: {
@@ -33,6 +49,8 @@ export function createAppRouter<TTree extends AnyRoute>(
 ) {
   return createRouter({
     routeTree,
+    parseSearch: parsePlainSearch,
+    stringifySearch: stringifyPlainSearch,
     history: options.history,
     context: options.context as never,
     defaultPreload: 'intent',
