@@ -1,7 +1,7 @@
 // The `seed_runs` table: one row per POST /api/admin/seed-data/run — what was asked (datasource, schema, mode,
 // source, counts, truncate), the job that runs it, where it stands (queued → running → done/failed) and the
-// per-table progress snapshot written after every table. Registered in src/storage/migrations/index.ts as
-// `0005_seed_runs`.
+// per-table progress snapshot written after every table. Registered in index.ts as
+// `0005_seed_runs` (the repository is src/seed/store.ts).
 import type { Migration } from 'kysely';
 
 export const m0005SeedRuns: Migration = {
