@@ -90,6 +90,7 @@ async function measure(
 ): Promise<{ seedMs: number; plainMs: number }> {
   const db = await open(family, url);
   await db.exec(tableSql(family, 'people'));
+  await db.exec(tableSql(family, 'people_plain'));
   const u = new URL(url);
   const providers = new ProviderCache(defaultRegistry(), {
     embeddedDir: tempDir('bench-seed-'),
@@ -104,29 +105,41 @@ async function measure(
     password: decodeURIComponent(u.password),
     database,
   };
-  const started = performance.now();
-  const outcome = await providers.use(descriptor, (target) =>
-    executeSeed({
-      target,
-      family,
-      schema: family === 'postgres' ? 'public' : database,
-      request: { datasourceId: 'bench', mode: 'generate', truncate: false, counts: { people: ROWS } },
-      runId: 'bench-run',
-      snapshot: async () => undefined,
-    }),
-  );
-  const seedMs = performance.now() - started;
-  if (outcome.status !== 'done' || outcome.tables[0].inserted !== ROWS)
-    throw new Error(`seed run failed: ${JSON.stringify(outcome)}`);
+  // Two rounds, the second reported: the first pays for the fresh server (files growing, caches warming),
+  // which would otherwise count against whichever side ran first.
+  let last = { seedMs: 0, plainMs: 0 };
+  for (let round = 0; round < 2; round++) {
+    const started = performance.now();
+    const outcome = await providers.use(descriptor, (target) =>
+      executeSeed({
+        target,
+        family,
+        schema: family === 'postgres' ? 'public' : database,
+        // people_plain is in the schema too: 0 rows leaves it to the baseline.
+        request: {
+          datasourceId: 'bench',
+          mode: 'generate',
+          truncate: true,
+          counts: { people: ROWS, people_plain: 0 },
+        },
+        runId: `bench-run-${round}`,
+        snapshot: async () => undefined,
+      }),
+    );
+    const seedMs = performance.now() - started;
+    if (outcome.status !== 'done' || outcome.tables.find((t) => t.name === 'people')?.inserted !== ROWS) {
+      throw new Error(`seed run failed: ${JSON.stringify(outcome)}`);
+    }
+    const rows = await db.exec(`SELECT ${COLUMNS.join(', ')} FROM people ORDER BY id`);
+    await db.exec('TRUNCATE TABLE people_plain');
+    const plainMs = await plainInsert(family, db, rows);
+    const [[n]] = await db.exec('SELECT COUNT(*) FROM people_plain');
+    if (Number(n) !== ROWS) throw new Error(`plain insert wrote ${n} rows`);
+    last = { seedMs, plainMs };
+  }
   await providers.closeAll();
-  // Created after the run: a seed run fills every table of the schema.
-  await db.exec(tableSql(family, 'people_plain'));
-  const rows = await db.exec(`SELECT ${COLUMNS.join(', ')} FROM people ORDER BY id`);
-  const plainMs = await plainInsert(family, db, rows);
-  const [[n]] = await db.exec('SELECT COUNT(*) FROM people_plain');
-  if (Number(n) !== ROWS) throw new Error(`plain insert wrote ${n} rows`);
   await db.close();
-  return { seedMs, plainMs };
+  return last;
 }
 
 export async function run(): Promise<void> {
