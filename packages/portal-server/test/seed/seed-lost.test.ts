@@ -19,7 +19,7 @@ beforeAll(async () => {
   url = await createPostgresDatabase(inject('services').postgresUrl, 'seedlost');
   await sqlOn('postgres', url, schemaSql('postgres'));
   h = await botPortal({ datasources: () => entry('target', 'postgres', url) });
-}, 120_000);
+}, 360_000);
 
 afterAll(async () => {
   await h?.close();
@@ -53,7 +53,7 @@ it('marks every table when the worker running the seed is killed', async () => {
   try {
     await waitFor(async () => out.includes('paused '), {
       what: 'the worker to finish its first table',
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
     });
     const mid = (await adminGet(h, `/api/admin/seed-data/${runId}`)).json().run;
     expect(mid.status).toBe('running');
@@ -71,7 +71,7 @@ it('marks every table when the worker running the seed is killed', async () => {
     async () => (await adminGet(h, `/api/admin/seed-data/${runId}`)).json().run.status === 'failed',
     {
       what: 'the lapsed lease to end the run',
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
     },
   );
   const run = (await adminGet(h, `/api/admin/seed-data/${runId}`)).json().run;
@@ -85,4 +85,4 @@ it('marks every table when the worker running the seed is killed', async () => {
   expect(events.some((e) => e.action === 'lost' && e.runId === runId)).toBe(true);
   const again = await adminPost(h, '/api/admin/seed-data/run', { datasourceId: 'target' });
   expect(again.statusCode).toBe(202);
-}, 120_000);
+}, 360_000);

@@ -192,7 +192,7 @@ describe('row generator', () => {
         .filter(Boolean)
         .map((r) => r?.[0])
         .sort(),
-    ).toEqual([1, 2, 3]);
+    ).toEqual(['1', '2', '3']);
     expect(rows.filter((r) => r === undefined)).toHaveLength(2);
   });
 });
