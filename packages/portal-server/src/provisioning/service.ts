@@ -232,13 +232,21 @@ export class AccountService {
     let stopped = false;
     const scrub = (m: string) => secrets.reduce((acc, s) => acc.replaceAll(s, MASK), m).slice(0, 500);
     for (const s of statements) {
-      const { sql, ...shown } = s;
+      const { sql, verify, ...shown } = s;
       if (stopped) {
         out.push({ ...shown, outcome: 'skipped' });
         continue;
       }
       try {
         await p.query(sql, [], { maxRows: 0 });
+        if (verify) {
+          const check = await p.query(verify.sql, verify.params, { maxRows: 1 });
+          if (check.rows[0]?.ok !== true) {
+            throw new Error(
+              'the database granted nothing: the connecting account holds no grant option here',
+            );
+          }
+        }
         out.push({ ...shown, outcome: 'ran' });
         await this.d.audit.record({
           type: 'account_provisioning',

@@ -13,6 +13,11 @@ const NAME_MAX = 32;
 export interface Statement extends PlannedStatement {
   /** The text that runs (with the password). */
   sql: string;
+  /**
+   * A read answering `ok` once the statement took effect. PostgreSQL answers a GRANT by an account without
+   * grant rights with a warning and grants nothing; this check turns that into a refusal.
+   */
+  verify?: { sql: string; params: string[] };
 }
 
 function slug(id: string): string {
@@ -87,14 +92,15 @@ function postgres(
     );
     for (const s of schemas) {
       const q = pgIdent(s);
-      out.push(
-        statement(
+      out.push({
+        ...statement(
           `GRANT USAGE ON SCHEMA ${q} TO ${r}`,
           undefined,
           `${label}: may see the objects of ${s}`,
           name,
         ),
-      );
+        verify: { sql: "SELECT has_schema_privilege($1, $2, 'USAGE') AS ok", params: [name, s] },
+      });
       const tablePrivileges = writes ? 'SELECT, INSERT, UPDATE, DELETE' : 'SELECT';
       out.push(
         statement(
@@ -198,7 +204,7 @@ export function buildAccountPlan(
     plan: {
       roleName: names.roleName,
       ...(req.agent ? { agentRoleName: names.agentRoleName } : {}),
-      statements: statements.map(({ sql: _sql, ...shown }) => shown),
+      statements: statements.map(({ sql: _sql, verify: _verify, ...shown }) => shown),
       blockers: blockersOf(inv),
     },
     statements,

@@ -270,6 +270,48 @@ describe.each(['postgres', 'mysql'] as const)('account provisioning on %s', (fam
     expect(res.json().completed).toBe(false);
   });
 
+  it('reports a GRANT the connecting account may not give as refused, with fresh accounts', async () => {
+    // A new datasource id (new account names) on the same database, and an account that may create accounts
+    // but may not grant on the schema. PostgreSQL refuses outright when the account has no privilege there
+    // at all, and only warns (caught by the check after the GRANT) when it has some but no grant option.
+    const boot = `boot_${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(12).toString('hex');
+    const schema = family === 'postgres' ? 'sales' : schemas()[0];
+    if (family === 'postgres') {
+      await sqlOn(family, url, [`CREATE ROLE ${boot} LOGIN CREATEROLE PASSWORD '${password}'`]);
+    } else {
+      await sqlOn(family, url, [
+        `CREATE USER '${boot}'@'%' IDENTIFIED BY '${password}'`,
+        `GRANT CREATE USER ON *.* TO '${boot}'@'%'`,
+        `GRANT SELECT ON \`${schema}\`.* TO '${boot}'@'%'`,
+      ]);
+    }
+    const other = await botPortal({
+      datasources: () => entry(`${id}-b`, family, url),
+      env: { VAULT_ADDR: vault.addr, VAULT_TOKEN: vault.token },
+    });
+    try {
+      const res = await adminPost(other, path(`${id}-b/account`), {
+        profile: 'read',
+        schemas: [schema],
+        agent: false,
+        bootstrap: { user: boot, password },
+        vaultPath: `portal/${id}-b`,
+      });
+      expect(res.statusCode, res.body).toBe(409);
+      const statements = res.json().plan.statements as Statement[];
+      expect(statements[0]).toMatchObject({
+        outcome: 'ran',
+        shown: expect.stringMatching(/^CREATE (ROLE|USER)/),
+      });
+      const grant = statements.find((s) => s.outcome === 'refused');
+      expect(grant?.shown).toMatch(/^GRANT /);
+      expect(grant?.error).toMatch(/denied|granted nothing/i);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 400, 403 and 404 where the spec says', async () => {
     const ok = { profile: 'read', schemas: schemas(), agent: false };
     expect((await adminPost(h, path(`${id}/account/plan`), ok, 'user')).statusCode).toBe(403);
