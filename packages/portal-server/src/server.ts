@@ -1,7 +1,9 @@
 // Assembles the portal's HTTP app. `createPortalServer` is what main.ts runs and what tests drive.
 import { mkdirSync } from 'node:fs';
-import { createApp, createMetricsRegistry } from '@app/kit';
+import { createApp, createMetricsRegistry, deriveKey } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { ExecutionAdapter } from './agent/execution-adapter.js';
+import { type AgentOptions, AgentService } from './agent/service.js';
 import { createAiClient } from './ai/client.js';
 import { AuditLog } from './audit/audit-log.js';
 import { bootstrapAuthSecrets } from './bootstrap.js';
@@ -9,6 +11,7 @@ import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
 import { createGovernance, type Governance } from './governance/index.js';
+import { registerAgentRoutes } from './http/agent.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
 import { registerApprovalRoutes } from './http/approvals.js';
@@ -44,6 +47,8 @@ export interface PortalServer {
   jobs: JobWorker | undefined;
   /** Bot API, service tokens, callbacks and chat approvals (src/bot/, docs/portal-bot.md). */
   bot: BotApi;
+  /** The investigation agent; undefined while no model is configured. */
+  agent: AgentService | undefined;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -54,6 +59,8 @@ export async function createPortalServer(
     logger?: boolean;
     /** Bot API knobs for tests: extra CA certificates trusted for callback receivers, first retry delay. */
     bot?: { callbackCa?: string[]; callbackBackoffMs?: number; reconcileMs?: number };
+    /** Agent knobs for tests: the classifier's deadline and the least time a statement needs. */
+    agent?: Partial<Pick<AgentOptions, 'classifyTimeoutMs' | 'statementReserveMs'>>;
   } = {},
 ): Promise<PortalServer> {
   mkdirSync(settings.dataDir, { recursive: true });
@@ -149,9 +156,28 @@ export async function createPortalServer(
   });
   bot.registerRoutes(app);
   // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
+  // The read-only execution profile the agent, the AI grounding and MCP reads share (src/agent/).
+  const adapter = new ExecutionAdapter({
+    providers: db.providers,
+    governance: db.governance,
+    managed: db.managed,
+    audit: db.audit,
+  });
   const ai = createAiClient(settings);
-  registerAiRoutes(app, { ai });
+  registerAiRoutes(app, { ai, adapter });
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
+  const agent =
+    'client' in ai
+      ? new AgentService({
+          client: ai.client,
+          adapter,
+          audit,
+          driveKey: deriveKey(authSecrets.jwtSecret, 'portal-agent-drive'),
+          threadContext: settings.agentThreadContext,
+          ...options.agent,
+        })
+      : undefined;
+  if (agent) registerAgentRoutes(app, agent);
   registerAuditExportRoute(app, { audit });
   if (jobs) bot.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
@@ -166,6 +192,7 @@ export async function createPortalServer(
     governance,
     jobs,
     bot,
+    agent,
     async listen() {
       await app.listen({ host: settings.host, port: settings.port });
       governance.start();
