@@ -24,6 +24,7 @@ import { registerExportRoutes } from './http/export.js';
 import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerMcpRoutes } from './http/mcp.js';
 import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
@@ -32,6 +33,7 @@ import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
+import { PORTAL_VERSION } from './version.js';
 
 export interface PortalServer {
   app: FastifyInstance;
@@ -155,7 +157,6 @@ export async function createPortalServer(
     ...options.bot,
   });
   bot.registerRoutes(app);
-  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
   // The read-only execution profile the agent, the AI grounding and MCP reads share (src/agent/).
   const adapter = new ExecutionAdapter({
     providers: db.providers,
@@ -163,6 +164,12 @@ export async function createPortalServer(
     managed: db.managed,
     audit: db.audit,
   });
+  // The MCP endpoint (studio and agent roles), on the bot API's governed path (src/mcp/).
+  registerMcpRoutes(app, {
+    mcp: bot.context ? { bot: bot.context, adapter, datasources, version: PORTAL_VERSION } : undefined,
+    tokens: store?.serviceTokens,
+  });
+  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
   const ai = createAiClient(settings);
   registerAiRoutes(app, { ai, adapter });
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });

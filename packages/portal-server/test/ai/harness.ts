@@ -107,7 +107,9 @@ export async function aiPortal(
       entry(
         'shop',
         `{ masking: ${masking}, objectRules: { hidden: ["public.secrets"], defaultSchema: public }, agent: { user: ${agentRole}, password: "${agentPassword}" } }`,
-      ) + entry('owner', `{ masking: ${masking} }`),
+      ) +
+      entry('owner', `{ masking: ${masking} }`) +
+      entry('gated', `{ masking: ${masking}, writeApproval: true, guardrails: false }`),
     env: {
       AI_PROVIDER: 'openai',
       AI_BASE_URL: model.url,
