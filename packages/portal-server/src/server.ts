@@ -209,6 +209,7 @@ export async function createPortalServer(
       return typeof addr === 'object' && addr ? addr.port : settings.port;
     },
     async close() {
+      agent?.close();
       await app.close();
       governance.stop();
       bot.stop();

@@ -77,6 +77,10 @@ export class RunRegistry {
       .sort((a, b) => a.createdAt - b.createdAt);
   }
 
+  all(): AgentRun[] {
+    return [...this.runs.values()];
+  }
+
   /** Runs of this person still running. */
   running(owner: string): AgentRun[] {
     return [...this.runs.values()].filter((r) => r.owner.username === owner && r.status === 'running');

@@ -196,6 +196,11 @@ export class AgentService {
     }
   }
 
+  /** Stops every running run (server shutdown): their streams end with `agent_server_stopping`. */
+  close(): void {
+    for (const run of this.runs.all()) if (run.status === 'running') run.abort?.('agent_server_stopping');
+  }
+
   describe(run: AgentRun) {
     return {
       runId: run.id,
@@ -275,7 +280,13 @@ export class AgentService {
       }
     } catch (err) {
       if (abortReason || err instanceof RunAborted) {
-        this.end(run, 'failed', abortReason ?? (err as RunAborted).reason, 'The run passed its deadline');
+        const reason = abortReason ?? (err as RunAborted).reason;
+        const why: Record<string, string> = {
+          agent_run_deadline_exceeded: 'The run passed its deadline',
+          agent_run_cancelled: 'The run was cancelled',
+          agent_server_stopping: 'The server is stopping',
+        };
+        this.end(run, 'failed', reason, why[reason] ?? 'The run was stopped');
       } else {
         const e = modelError(err, run.deadlineMs);
         this.end(run, 'failed', 'agent_model_error', e.message);
