@@ -1,24 +1,18 @@
-// The one place the investigation agent (and the AI routes' grounding) reach a database: a statement runs
-// through the read-only execution profile — the datasource's `agent` account where policy.agent names one,
-// and always inside the engine's read-only mode — after the classifier and the same governance hooks every
-// session route calls (policy, object rules, concurrency, masking). The object surface is read the same way,
-// with hidden objects left out and masked columns removed. When the portal's single execution pipeline
-// (src/execution/) lands, this adapter is the only file that switches over to it.
+// The one place the investigation agent (and the AI routes' grounding and MCP's object tools) reach a
+// database: a statement runs through the portal's one governed execution function (`executeGoverned`,
+// src/execution/pipeline.ts) in the read-only execution profile — the datasource's `agent` account where
+// policy.agent names one, and always inside the engine's read-only mode — after the classifier has refused
+// anything that writes, with typed `agent_*` reasons. The object surface is read as the principal may see
+// it: hidden objects left out, masked columns removed.
 import { HttpError } from '@app/kit';
 import { boundRows } from '../bot/execute.js';
 import type { DatasourcePolicy as ManagedPolicy } from '../datasources/types.js';
+import type { ExecutionRoute, ManagedDatasource, QueryDeps } from '../execution/contracts.js';
+import { executeGoverned } from '../execution/pipeline.js';
+import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { classifyScript, dialectForEngine } from '../governance/classify/index.js';
-import { readOnlyProvider } from '../governance/read-only.js';
-import type {
-  AuditSink,
-  ExecutionContext,
-  GovernanceHooks,
-  ManagedDatasource,
-  ManagedLookup,
-} from '../http/query-deps.js';
-import type { ProviderCache } from '../providers/cache.js';
 import { toHttpError } from '../providers/errors.js';
-import type { ConnectionDescriptor, DatabaseObject, ObjectDetail, Provider } from '../providers/types.js';
+import type { ConnectionDescriptor, DatabaseObject, ObjectDetail } from '../providers/types.js';
 import { planLimit } from '../sql/limit.js';
 
 /** Rows one agent statement keeps (and hands to the model and the browser). */
@@ -57,25 +51,25 @@ export interface ReadResult {
   durationMs: number;
 }
 
-/** A statement the classifier and the policy admitted, holding its concurrency slot until run or released. */
-export interface PreparedRead {
-  statement: string;
-  run(onCancel?: (cancel: () => Promise<void>) => void): Promise<ReadResult>;
-  release(): void;
+/** How one statement is run and audited. */
+export interface ReadOptions {
+  /** `agent` for the agent's tools and handover, `mcp` for MCP tools. */
+  route: Extract<ExecutionRoute, 'agent' | 'mcp'>;
+  /** The `route` field of the `query_execution` audit line. */
+  auditRoute: string;
+  correlationId?: string;
+  /** Called once the policy admitted the statement (its slot is held), before it runs. */
+  onAdmitted?: () => void | Promise<void>;
+  /** Aborting cancels the running statement and frees its slot. */
+  signal?: AbortSignal;
 }
 
-export interface ExecutionAdapterDeps {
-  providers: ProviderCache;
-  governance: GovernanceHooks;
-  managed: ManagedLookup;
-  audit: AuditSink;
-}
+/** The execution dependencies (src/execution/contracts.ts), as server.ts builds them. */
+export type ExecutionAdapterDeps = QueryDeps;
 
-interface Target {
+interface Target extends ResolvedTarget {
   managed: ManagedDatasource;
-  descriptor: ConnectionDescriptor;
   engine: string;
-  dialect: ExecutionContext['dialect'];
   maxRows: number;
 }
 
@@ -89,74 +83,50 @@ function lower(s: string): string {
 }
 
 export class ExecutionAdapter {
-  constructor(private readonly deps: ExecutionAdapterDeps) {}
+  constructor(private readonly deps: QueryDeps) {}
 
   /**
    * The managed datasource `id` as `principal` may use it, with the agent profile's account swapped in.
-   * 404 when unknown or hidden from the role (existence is not revealed), 503 when unavailable.
+   * 404 when unknown, not managed or hidden from the role (existence is not revealed), 503 when unavailable.
    */
   async target(principal: Principal, id: string): Promise<Target> {
-    const managed = await this.deps.managed.getManaged(id);
-    if (!managed) {
-      const why = this.deps.managed.unavailable?.(id);
-      if (why) throw new HttpError(503, `Datasource ${id} is unavailable: ${why}`, 'DATASOURCE_UNAVAILABLE');
-      throw new HttpError(404, `Unknown datasource ${id}`, 'NOT_FOUND');
-    }
-    if (managed.roles && !managed.roles.includes(principal.role))
-      throw new HttpError(404, `Unknown datasource ${id}`, 'NOT_FOUND');
+    const resolved = await resolveTarget(this.deps, principal, { connectionId: id });
+    const managed = resolved.managed;
+    if (!managed) throw new HttpError(404, `Unknown datasource ${id}`, 'NOT_FOUND');
     const agent = policyOf(managed).agent;
     const descriptor: ConnectionDescriptor = {
-      ...managed.connection,
-      id: managed.id,
-      name: managed.name,
+      ...resolved.descriptor,
       // The least-privilege account of the read-only profile, when the datasource names one.
       ...(agent ? { user: agent.user, password: agent.password } : {}),
     };
-    let factory: ReturnType<ProviderCache['registry']['get']>;
-    try {
-      factory = this.deps.providers.registry.get(descriptor.type);
-    } catch (err) {
-      throw toHttpError(err);
-    }
-    const cap = managed.policy.maxRows;
-    const maxRows = Math.min(AGENT_MAX_ROWS, typeof cap === 'number' && cap > 0 ? cap : AGENT_MAX_ROWS);
-    return { managed, descriptor, engine: factory.engine, dialect: factory.dialect, maxRows };
+    const maxRows = Math.min(AGENT_MAX_ROWS, resolved.maxRows);
+    return { ...resolved, descriptor, managed, engine: resolved.factory.engine, maxRows };
   }
 
-  private context(principal: Principal, t: Target, statements: string[]): ExecutionContext {
-    return {
-      session: principal,
-      route: statements.length ? 'query' : 'objects',
-      connection: t.descriptor,
-      managed: t.managed,
-      policy: t.managed.policy,
-      engine: t.engine,
-      dialect: t.dialect,
-      statements,
-      params: [],
-      ...(statements.length ? { sql: statements[0] } : {}),
-    };
+  private objectsContext(principal: Principal, t: Target) {
+    return executionContext(principal, t, 'objects', [], [], undefined);
   }
 
   /**
-   * Admits one reading statement: refused (ReadRefused) when the classifier sees a write, transaction
-   * control or more than one statement, or when the policy denies or would hold it. The admitted statement
-   * holds a concurrency slot until it has run or `release` is called.
+   * Runs one reading statement through the governed pipeline in the read-only profile. Refused (ReadRefused)
+   * when the classifier sees a write, transaction control or more than one statement (nothing reaches
+   * governance), or when the policy denies or would hold it (`agent_policy_denied`); a statement that fails
+   * in the engine is `agent_statement_failed`.
    */
-  async prepareRead(
+  async runRead(
     principal: Principal,
     datasourceId: string,
     sql: string,
-    audit: { route: string; correlationId?: string },
-  ): Promise<PreparedRead> {
+    o: ReadOptions,
+  ): Promise<ReadResult> {
     const t = await this.target(principal, datasourceId);
-    const dialect = dialectForEngine(t.engine) ?? t.dialect;
+    const dialect = dialectForEngine(t.engine) ?? t.factory.dialect;
     const defaultSchema = policyOf(t.managed).objectRules?.defaultSchema;
     const classification = await classifyScript(sql, dialect, defaultSchema ? { defaultSchema } : {});
     if (classification.statements.length !== 1) {
       throw new ReadRefused(
         'agent_multiple_statements',
-        'The agent runs exactly one statement at a time',
+        'Only one statement at a time is run here',
         'AGENT_ONE_STATEMENT',
       );
     }
@@ -168,101 +138,72 @@ export class ExecutionAdapter {
         'READ_ONLY',
       );
     }
-    const statement = classification.statements[0].text;
-    const ctx = this.context(principal, t, [statement]);
+    let statements: string[];
     try {
-      await this.deps.governance.beforeExecute(ctx);
+      statements = splitChecked(t, sql);
     } catch (err) {
       const e = toHttpError(err);
-      throw new ReadRefused('agent_policy_denied', e.message, e.code ?? 'FORBIDDEN', e.statusCode);
+      throw new ReadRefused('agent_write_refused', e.message, e.code ?? 'FORBIDDEN', e.statusCode);
     }
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.deps.governance.afterExecute?.(ctx);
-    };
-    return {
-      statement,
-      release,
-      run: async (onCancel) => {
-        try {
-          return await this.execute(principal, t, ctx, statement, audit, onCancel);
-        } finally {
-          release();
-        }
-      },
-    };
-  }
-
-  /** prepareRead and run in one step. */
-  async runRead(
-    principal: Principal,
-    datasourceId: string,
-    sql: string,
-    audit: { route: string; correlationId?: string },
-    onCancel?: (cancel: () => Promise<void>) => void,
-  ): Promise<ReadResult> {
-    const prepared = await this.prepareRead(principal, datasourceId, sql, audit);
-    return prepared.run(onCancel);
-  }
-
-  private async execute(
-    principal: Principal,
-    t: Target,
-    ctx: ExecutionContext,
-    statement: string,
-    audit: { route: string; correlationId?: string },
-    onCancel?: (cancel: () => Promise<void>) => void,
-  ): Promise<ReadResult> {
-    const base = {
-      type: 'query_execution',
-      actor: principal.username,
-      connection: t.managed.id,
-      connectionName: t.managed.name,
-      engine: t.engine,
-      route: audit.route,
-      profile: 'agent-read-only',
-      statement: statement.length > 10_000 ? `${statement.slice(0, 10_000)}…` : statement,
-      ...(audit.correlationId ? { correlationId: audit.correlationId } : {}),
-      ...(this.deps.governance.auditFields?.(ctx) ?? {}),
-    };
-    const started = performance.now();
+    if (statements.length !== 1)
+      throw new ReadRefused(
+        'agent_multiple_statements',
+        'Only one statement at a time is run here',
+        'AGENT_ONE_STATEMENT',
+      );
+    const statement = statements[0];
+    let admitted = false;
     try {
-      const result = await this.deps.providers.use(t.descriptor, async (raw) => {
-        // Governance's wrapper first (withheld engine messages), then the engine's read-only mode, always.
-        const governed = this.deps.governance.wrapProvider?.(ctx, raw) ?? raw;
-        const provider: Provider = readOnlyProvider(governed);
-        const plan = await planLimit(t.dialect, statement, t.maxRows, 0);
-        return provider.query(plan.sql, [], {
-          maxRows: t.maxRows,
-          ...(onCancel ? { onStart: onCancel } : {}),
-        });
+      return await executeGoverned(this.deps, {
+        principal,
+        route: o.route,
+        auditRoute: o.auditRoute,
+        target: t,
+        sql: statement,
+        statements,
+        params: [],
+        readOnlyProfile: true,
+        ...(o.signal ? { signal: o.signal } : {}),
+        auditFields: {
+          profile: 'agent-read-only',
+          ...(o.correlationId ? { correlationId: o.correlationId } : {}),
+        },
+        onAdmitted: async () => {
+          admitted = true;
+          await o.onAdmitted?.();
+        },
+        run: async (exec) => {
+          const started = performance.now();
+          const plan = await planLimit(t.factory.dialect, statement, t.maxRows, 0);
+          const result = await exec.query(plan.sql, [], { maxRows: t.maxRows });
+          const bounded = boundRows(exec.mask(result.fields, result.rows), t.maxRows);
+          return {
+            statement,
+            fields: result.fields,
+            rows: bounded.rows,
+            rowCount: result.rowCount,
+            truncated: bounded.truncated || result.truncated,
+            durationMs: Math.round(performance.now() - started),
+          };
+        },
+        outcome: (a) => ({ rowCount: a.rowCount }),
       });
-      const durationMs = Math.round(performance.now() - started);
-      const masked = this.deps.governance.maskRows(ctx, result.fields, result.rows);
-      const bounded = boundRows(masked, t.maxRows);
-      await this.record({ ...base, result: 'success', rowCount: result.rowCount, durationMs });
-      return {
-        statement,
-        fields: result.fields,
-        rows: bounded.rows,
-        rowCount: result.rowCount,
-        truncated: bounded.truncated || result.truncated,
-        durationMs,
-      };
     } catch (err) {
+      if (err instanceof ReadRefused) throw err;
       const e = toHttpError(err);
-      const durationMs = Math.round(performance.now() - started);
-      await this.record({ ...base, result: 'failure', durationMs, error: e.message, errorCode: e.code });
-      throw new ReadRefused('agent_statement_failed', e.message, e.code ?? 'QUERY_ERROR', e.statusCode);
+      throw new ReadRefused(
+        admitted ? 'agent_statement_failed' : 'agent_policy_denied',
+        e.message,
+        e.code ?? 'FORBIDDEN',
+        e.statusCode,
+      );
     }
   }
 
   /** Objects of a container (or the whole datasource) the principal may see. */
   async listObjects(principal: Principal, datasourceId: string, path?: string[]): Promise<DatabaseObject[]> {
     const t = await this.target(principal, datasourceId);
-    const ctx = this.context(principal, t, []);
+    const ctx = this.objectsContext(principal, t);
     try {
       const all = await this.deps.providers.use(t.descriptor, (p) => p.listObjects(path));
       return all.filter((o) => this.deps.governance.isObjectVisible(ctx, o.path)).slice(0, AGENT_MAX_OBJECTS);
@@ -274,7 +215,7 @@ export class ExecutionAdapter {
   /** One object's columns, indexes and keys; hidden objects are 404 and masked columns are left out. */
   async describe(principal: Principal, datasourceId: string, path: string[]): Promise<ObjectDetail> {
     const t = await this.target(principal, datasourceId);
-    const ctx = this.context(principal, t, []);
+    const ctx = this.objectsContext(principal, t);
     if (path.length === 0 || !this.deps.governance.isObjectVisible(ctx, path))
       throw new HttpError(404, 'Unknown object', 'NOT_FOUND');
     let detail: ObjectDetail | undefined;
@@ -294,14 +235,6 @@ export class ExecutionAdapter {
       // A view's source could name the masked columns' expressions; it is not sent when any column is masked.
       definition: undefined,
     };
-  }
-
-  private async record(event: Parameters<AuditSink['record']>[0]): Promise<void> {
-    try {
-      await this.deps.audit.record(event);
-    } catch {
-      // the sink logs its own failures
-    }
   }
 }
 

@@ -173,26 +173,24 @@ export class AgentService {
         statement,
         ...extra,
       });
-    let prepared: Awaited<ReturnType<ExecutionAdapter['prepareRead']>>;
+    let admitted = false;
     try {
-      prepared = await this.o.adapter.prepareRead(user, run.datasourceId, statement, {
-        route: `/api/agent/runs/${runId}/handover`,
+      const result = await this.o.adapter.runRead(user, run.datasourceId, statement, {
+        route: 'agent',
+        auditRoute: `/api/agent/runs/${runId}/handover`,
         correlationId,
+        onAdmitted: async () => {
+          admitted = true;
+          await audit('decision', true);
+        },
       });
-    } catch (err) {
-      const reason = err instanceof ReadRefused ? err.reason : 'agent_operation_failed';
-      await audit('decision', false, { reason });
-      throw err instanceof ReadRefused ? new HttpError(err.status, err.message, err.code) : err;
-    }
-    await audit('decision', true);
-    try {
-      const result = await prepared.run();
       await audit('outcome', true, { rowCount: result.rowCount, durationMs: result.durationMs });
       return { runId, correlationId, ...result };
     } catch (err) {
-      const e = err as ReadRefused;
-      await audit('outcome', false, { reason: e.reason ?? 'agent_statement_failed' });
-      throw new HttpError(e.status ?? 502, e.message, e.code ?? 'QUERY_ERROR');
+      const reason = err instanceof ReadRefused ? err.reason : 'agent_operation_failed';
+      await audit(admitted ? 'outcome' : 'decision', false, { reason });
+      if (err instanceof ReadRefused) throw new HttpError(err.status, err.message, err.code);
+      throw err;
     }
   }
 

@@ -79,15 +79,22 @@ function timeRefusal(c: ToolContext): string | undefined {
   return undefined;
 }
 
-/** Runs one operation with its decision and outcome events, turning refusals into answers the model reads. */
+type Body = (op: { correlationId: string; admit: () => Promise<void> }) => Promise<{
+  forModel: unknown;
+  outcome?: Record<string, unknown>;
+}>;
+
+/**
+ * Runs one operation with its decision and outcome events. The decision is recorded when the body calls
+ * `admit` (the policy let it through) — or, for bodies that never call it, once they succeeded; a failure
+ * before admission is a refusal (decision only), after it a failed outcome. Refusals and failures become
+ * answers the model reads.
+ */
 async function operation(
   c: ToolContext,
   name: string,
   detail: Record<string, unknown>,
-  body: (correlationId: string) => Promise<{ forModel: unknown; outcome?: Record<string, unknown> }>,
-  admit?: (
-    correlationId: string,
-  ) => Promise<{ start: () => Promise<{ forModel: unknown; outcome?: Record<string, unknown> }> }>,
+  body: Body,
 ): Promise<unknown> {
   const correlationId = randomUUID();
   const { run, registry } = c;
@@ -115,23 +122,20 @@ async function operation(
         : `Only ${left} ms remain before the run's deadline; a statement needs at least ${c.reserveMs} ms`,
     );
   }
-  let start: () => Promise<{ forModel: unknown; outcome?: Record<string, unknown> }>;
+  let admitted = false;
+  const admit = async () => {
+    if (admitted) return;
+    admitted = true;
+    await recordOperation(c.audit, run, correlationId, {
+      operation: name,
+      phase: 'decision',
+      ok: true,
+      ...detail,
+    });
+  };
   try {
-    start = admit ? (await admit(correlationId)).start : () => body(correlationId);
-  } catch (err) {
-    if (err instanceof ReadRefused && err.reason !== 'agent_statement_failed')
-      return refuse(err.reason, err.message, err.code);
-    const e = err as { message?: string; code?: string };
-    return refuse('agent_operation_failed', e.message ?? 'The operation failed', e.code);
-  }
-  await recordOperation(c.audit, run, correlationId, {
-    operation: name,
-    phase: 'decision',
-    ok: true,
-    ...detail,
-  });
-  try {
-    const out = await start();
+    const out = await body({ correlationId, admit });
+    await admit();
     await recordOperation(c.audit, run, correlationId, {
       operation: name,
       phase: 'outcome',
@@ -140,8 +144,10 @@ async function operation(
     });
     return forModel(out.forModel);
   } catch (err) {
-    const reason = c.abortReason() ?? (err instanceof ReadRefused ? err.reason : 'agent_operation_failed');
+    const typed = err instanceof ReadRefused ? err.reason : 'agent_operation_failed';
     const message = (err as { message?: string }).message ?? 'The operation failed';
+    if (!admitted) return refuse(typed, message, (err as { code?: string }).code);
+    const reason = c.abortReason() ?? typed;
     await recordOperation(c.audit, run, correlationId, {
       operation: name,
       phase: 'outcome',
@@ -206,51 +212,42 @@ export function agentTools(c: ToolContext): ToolSet {
         sql: z.string().min(1).max(20_000),
         purpose: z.string().max(500).optional().describe('what this statement should show'),
       }),
-      execute: async ({ sql, purpose }, { abortSignal }) => {
-        const detail = { statement: sql, ...(purpose ? { purpose } : {}) };
-        return operation(
+      execute: async ({ sql, purpose }, { abortSignal }) =>
+        operation(
           c,
           'run_query',
-          detail,
-          async () => ({ forModel: undefined }),
-          async (correlationId) => {
-            const prepared = await c.adapter.prepareRead(principal, ds, sql, {
-              route: '/api/agent/runs',
+          { statement: sql, ...(purpose ? { purpose } : {}) },
+          async ({ correlationId, admit }) => {
+            const result = await c.adapter.runRead(principal, ds, sql, {
+              route: 'agent',
+              auditRoute: '/api/agent/runs',
               correlationId,
+              onAdmitted: admit,
+              ...(abortSignal ? { signal: abortSignal } : {}),
+            });
+            c.run.artifacts.set(correlationId, { ...result, correlationId });
+            c.run.answerStatement = result.statement;
+            c.registry.emit(c.run, 'result', {
+              correlationId,
+              fields: result.fields,
+              rows: result.rows.slice(0, MODEL_ROWS),
+              rowCount: result.rowCount,
+              truncated: result.truncated,
+              durationMs: result.durationMs,
+              artifact: `/api/agent/runs/${c.run.id}/artifacts/${correlationId}`,
             });
             return {
-              start: async () => {
-                const result = await prepared.run((cancel) => {
-                  abortSignal?.addEventListener('abort', () => void cancel().catch(() => undefined), {
-                    once: true,
-                  });
-                });
-                c.run.artifacts.set(correlationId, { ...result, correlationId });
-                c.run.answerStatement = result.statement;
-                c.registry.emit(c.run, 'result', {
-                  correlationId,
-                  fields: result.fields,
-                  rows: result.rows.slice(0, MODEL_ROWS),
-                  rowCount: result.rowCount,
-                  truncated: result.truncated,
-                  durationMs: result.durationMs,
-                  artifact: `/api/agent/runs/${c.run.id}/artifacts/${correlationId}`,
-                });
-                return {
-                  forModel: {
-                    correlationId,
-                    fields: result.fields,
-                    rows: result.rows.slice(0, MODEL_ROWS),
-                    rowCount: result.rowCount,
-                    truncated: result.truncated || result.rows.length > MODEL_ROWS,
-                  },
-                  outcome: { rowCount: result.rowCount, durationMs: result.durationMs },
-                };
+              forModel: {
+                correlationId,
+                fields: result.fields,
+                rows: result.rows.slice(0, MODEL_ROWS),
+                rowCount: result.rowCount,
+                truncated: result.truncated || result.rows.length > MODEL_ROWS,
               },
+              outcome: { rowCount: result.rowCount, durationMs: result.durationMs },
             };
           },
-        );
-      },
+        ),
     }),
   };
 }
