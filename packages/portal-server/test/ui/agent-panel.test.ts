@@ -37,7 +37,7 @@ describe('portal web UI: AI buttons and the agent panel', () => {
   it('explains the editor statement with the server verdict', async () => {
     await page.getByLabel('SQL editor').fill('DELETE FROM orders');
     model.script.push({ text: 'This removes every order.' });
-    await page.getByRole('button', { name: 'AI explain' }).click();
+    await page.getByRole('button', { name: 'AI summary' }).click();
     const answer = page.getByRole('region', { name: 'AI assistance' });
     await visible(answer.getByText('This removes every order.'));
     await visible(answer.getByText('server verdict: write'));

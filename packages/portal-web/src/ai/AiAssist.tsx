@@ -47,7 +47,7 @@ export function AiAssist({ connection, sql }: { connection: Connection; sql: str
           disabled={busy || !sql.trim()}
           onClick={() => ask('explain')}
         >
-          {busy && state.feature === 'explain' ? 'Explaining…' : 'AI explain'}
+          {busy && state.feature === 'explain' ? 'Asking the model…' : 'AI summary'}
         </button>
         <button
           type="button"
