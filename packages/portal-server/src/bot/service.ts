@@ -4,6 +4,8 @@
 // pending, announced in chat); trusted `approvedBy` lifts write approval alone (202 approved with `jobId`).
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
+import { isClassifierDialect } from '../governance/classify/dialects.js';
+import { findMaskedPredicate, maskedPredicateMessage } from '../governance/masked-predicates.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import { type BotContext, classifyFor, datasourceForToken, policyFor, tokenPrincipal } from './context.js';
@@ -40,6 +42,24 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     );
   }
   const principal = tokenPrincipal(token);
+  // Bot results are always masked, so a masked column may not steer them either (governance/masked-predicates.ts).
+  const dialect = isClassifierDialect(ds.type) ? ds.type : undefined;
+  for (const [i, text] of classified.statements.entries()) {
+    const found = findMaskedPredicate(ds.policy.masking ?? [], dialect, classification.statements[i], text);
+    if (!found) continue;
+    const message = maskedPredicateMessage(found);
+    await ctx.audit.record({
+      type: 'permission_denied',
+      actor: principal.username,
+      connection: ds.id,
+      result: 'failure',
+      route: '/api/v1/executions',
+      onBehalfOf: sub.onBehalfOf,
+      code: 'MASKED_COLUMN_PREDICATE',
+      reason: message,
+    });
+    throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
+  }
   const decision = policyFor(ds, token, classification, sub.onBehalfOf, sub.ticket, ctx.now());
   if ('deny' in decision) {
     const d = decision.deny;

@@ -18,6 +18,7 @@ import {
 } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
 import { mayExport } from './export-rules.js';
+import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
 import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
 import type { EffectivePolicy } from './policy-normalize.js';
@@ -168,10 +169,13 @@ export class PolicyHooks implements GovernanceHooks {
           'STORAGE_UNAVAILABLE',
         );
       }
+      // The window is the one opened for this route by a signed-in person (never a bot's, whose requester
+      // is only the name the bot sent in onBehalfOf).
       const open = await approvals.findOpenWindow({
         datasourceId: ds.id,
         requester: ctx.session.username,
         statement: sql,
+        route: ctx.route,
       });
       if (!open) {
         const pending = await approvals.request({
@@ -214,13 +218,17 @@ export class PolicyHooks implements GovernanceHooks {
       policy.readOnly ||
       ctx.readOnlyProfile === true ||
       (!classification.isWrite && (readsGuarded || (gated && readOnlyIsCheap(ctx.engine))));
-    await this.prepareMasking(ctx, state);
+    await this.prepareMasking(ctx, state, ds.id);
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
   }
 
-  private async prepareMasking(ctx: ExecutionContext, state: ExecutionState): Promise<void> {
+  private async prepareMasking(
+    ctx: ExecutionContext,
+    state: ExecutionState,
+    datasourceId: string,
+  ): Promise<void> {
     const rules: MaskingRule[] = state.policy.masking;
     if (rules.length === 0) return;
     const dialect = dialectForEngine(ctx.engine);
@@ -231,6 +239,25 @@ export class PolicyHooks implements GovernanceHooks {
       ),
     );
     state.withholdErrors = ctx.statements.some((text, i) => mentionsMasked(rules, dialect, stmts[i], text));
+    // Whoever sees the columns masked (everyone, except an administrator's export with `reveal`) may not
+    // steer by them: a WHERE probe or an ORDER BY would reveal the hidden values row by row.
+    if (ctx.reveal && this.revealAllowed(ctx.session)) return;
+    for (let i = 0; i < ctx.statements.length; i++) {
+      const found = findMaskedPredicate(rules, dialect, stmts[i], ctx.statements[i]);
+      if (!found) continue;
+      const message = maskedPredicateMessage(found);
+      await this.audit({
+        type: 'permission_denied',
+        actor: ctx.session.username,
+        connection: datasourceId,
+        result: 'failure',
+        route: ctx.route,
+        code: 'MASKED_COLUMN_PREDICATE',
+        reason: message,
+        statement: ctx.statements[i].slice(0, AUDIT_TEXT_MAX),
+      });
+      throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
+    }
   }
 
   masks(ctx: ExecutionContext): boolean {

@@ -9,6 +9,7 @@ import { ProviderError } from '../errors.js';
 import { type BackendSession, type RawResult, type SqliteBackend, WorkerBackend } from '../sqlite/backend.js';
 import { SqliteFamilyProvider } from '../sqlite/provider.js';
 import type { ParamValue, Provider, ProviderContext, ResolvedConnection } from '../types.js';
+import { isIntegerParam } from '../values.js';
 import { libsqlCapabilities, libsqlUrl } from './engine.js';
 
 export { libsqlCapabilities, libsqlUrl } from './engine.js';
@@ -62,10 +63,13 @@ export class LibsqlClientBackend implements SqliteBackend {
     maxRows: number,
   ): Promise<RawResult> {
     try {
-      const rs = await withDeadline(run({ sql, args: params }), {
-        timeoutMs: this.timeoutMs,
-        cancel: () => undefined,
-      });
+      const rs = await withDeadline(
+        run({ sql, args: params.map((p) => (isIntegerParam(p) ? BigInt(p) : p)) }),
+        {
+          timeoutMs: this.timeoutMs,
+          cancel: () => undefined,
+        },
+      );
       return toRaw(rs, maxRows);
     } catch (err) {
       throw mapClientError(err);
