@@ -106,6 +106,27 @@ export const JobRunView = Type.Object({
   }),
   started_at: maybeTimestamp,
   finished_at: maybeTimestamp,
+  needs: Type.Array(Type.String(), { description: 'names of the jobs this one waits for' }),
+  gate: Type.Union(
+    [
+      Type.Object({
+        description: orNull<string>('string'),
+        required: Type.Integer({ minimum: 1, description: 'distinct approvals needed' }),
+        approvals: Type.Integer({ minimum: 0, description: 'distinct people who approved so far' }),
+        decisions: Type.Array(
+          Type.Object({
+            decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
+            actor: Type.String(),
+            comment: orNull<string>('string'),
+            at: timestamp,
+          }),
+          { description: 'every decision on this attempt, oldest first' },
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: 'a manual gate: its description, approvals needed and received, who decided and why' },
+  ),
   logs: Type.Array(LogLine, { description: 'the last N lines of this attempt, oldest first' }),
 });
 

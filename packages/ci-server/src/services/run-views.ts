@@ -2,15 +2,17 @@
 // every attempt of every job run and the last N log lines of each.
 import { notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
-import type { RunStatus } from '../domain/index.js';
+import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
   type DetailLogLine,
+  gateDecisionRows,
   listRuns,
   type RunFilter,
   type RunSummaryRow,
   runDetailRows,
   runSummary,
+  versionDefinition,
 } from '../store/runs-query.js';
 import type { CoreDB } from '../store/schema.js';
 
@@ -36,7 +38,26 @@ export interface JobRunView {
   failure_reason: string | null;
   started_at: string | null;
   finished_at: string | null;
+  /** Names of the jobs this one waits for (the run graph's edges). */
+  needs: string[];
+  /** For a manual gate: what it asks, how many approvals it needs, and every decision taken on it. */
+  gate: GateView | null;
   logs: LogLine[];
+}
+
+export interface GateDecision {
+  decision: 'approve' | 'reject';
+  actor: string;
+  comment: string | null;
+  at: string;
+}
+
+export interface GateView {
+  description: string | null;
+  required: number;
+  /** Distinct people who approved this attempt so far. */
+  approvals: number;
+  decisions: GateDecision[];
 }
 
 export interface RunDetail extends RunSummary {
@@ -122,6 +143,7 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
   const [summary, rows] = await Promise.all([runSummary(db, runId), runDetailRows(db, runId, logLines)]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
   const logs = groupLogs(rows.logs, logLines);
+  const gates = await gateViews(db, rows.version_id, rows.jobs);
   const stages = rows.stages.map((s) => ({
     name: s.name,
     status: s.status,
@@ -138,6 +160,8 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
         failure_reason: failureReason(j),
         started_at: j.started_at,
         finished_at: j.finished_at,
+        needs: parseList(j.needs),
+        gate: gates.get(j.id) ?? null,
         logs: logs.get(j.id) ?? [],
       })),
   }));
@@ -147,4 +171,55 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
     triggered_by: rows.triggered_by,
     stages,
   };
+}
+
+function parseList(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Gate details per gate job run: the description comes from the run's pipeline version. */
+async function gateViews(
+  db: Kysely<CoreDB>,
+  versionId: string,
+  jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
+): Promise<Map<string, GateView>> {
+  const gateJobs = jobs.filter((j) => Boolean(j.is_gate));
+  const out = new Map<string, GateView>();
+  if (gateJobs.length === 0) return out;
+  const [decisions, definition] = await Promise.all([
+    gateDecisionRows(
+      db,
+      gateJobs.map((j) => j.id),
+    ),
+    versionDefinition(db, versionId),
+  ]);
+  let doc: PipelineDocument | undefined;
+  try {
+    doc = definition ? (JSON.parse(definition) as PipelineDocument) : undefined;
+  } catch {
+    doc = undefined;
+  }
+  for (const j of gateJobs) {
+    const mine = decisions
+      .filter((d) => d.job_run_id === j.id)
+      .map((d) => ({
+        decision: d.decision === 'reject' ? ('reject' as const) : ('approve' as const),
+        actor: d.actor,
+        comment: d.comment,
+        at: d.at,
+      }));
+    const spec = doc?.jobs[j.name]?.approval;
+    out.set(j.id, {
+      description: spec?.description ?? null,
+      required: j.required_approvals ?? spec?.required ?? 1,
+      approvals: new Set(mine.filter((d) => d.decision === 'approve').map((d) => d.actor)).size,
+      decisions: mine,
+    });
+  }
+  return out;
 }

@@ -182,6 +182,7 @@ export async function latestRuns(db: Kysely<CoreDB>, projectId: string) {
 export interface RunDetailRows {
   parameters: string;
   triggered_by: string;
+  version_id: string;
   stages: StageRunsTable[];
   jobs: JobRunsTable[];
   logs: DetailLogLine[];
@@ -223,7 +224,11 @@ export async function runDetailRows(
   logLines: number,
 ): Promise<RunDetailRows | undefined> {
   const [run, stages, jobs] = await Promise.all([
-    db.selectFrom('runs').select(['parameters', 'triggered_by']).where('id', '=', runId).executeTakeFirst(),
+    db
+      .selectFrom('runs')
+      .select(['parameters', 'triggered_by', 'version_id'])
+      .where('id', '=', runId)
+      .executeTakeFirst(),
     db.selectFrom('stage_runs').selectAll().where('run_id', '=', runId).orderBy('position').execute(),
     db
       .selectFrom('job_runs')
@@ -243,4 +248,26 @@ export async function runDetailRows(
         )
       : [];
   return { ...run, stages, jobs, logs };
+}
+
+/** The recorded approve/reject decisions on the given gate job runs, oldest first. */
+export async function gateDecisionRows(db: Kysely<CoreDB>, jobRunIds: string[]) {
+  if (jobRunIds.length === 0) return [];
+  return db
+    .selectFrom('job_run_decisions')
+    .select(['job_run_id', 'decision', 'actor', 'comment', 'at'])
+    .where('job_run_id', 'in', jobRunIds)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The stored definition (JSON text) of a pipeline version. */
+export async function versionDefinition(db: Kysely<CoreDB>, versionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('pipeline_versions')
+    .select('definition')
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+  return row?.definition;
 }
