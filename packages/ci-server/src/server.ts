@@ -17,6 +17,7 @@ import { registerWeb } from './http/web.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
 import type { RunService } from './services/runs.js';
+import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
 import { migrations } from './store/migrations/index.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
@@ -91,9 +92,21 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();
+  // The storage backend is chosen once, at start: the configuration stored through the admin API wins over
+  // CI_CONFIG `storage`, which wins over the data folder (storage/storage-config.ts).
+  const fileStorage = storageFromFile(settings.file, settings.dataDir);
+  const storedStorage = migrated
+    ? await readStoredStorage(database.db, secrets.secretKey).catch((err) => {
+        app.log.error({ err }, 'stored storage configuration unreadable; CI_CONFIG storage used');
+        return undefined;
+      })
+    : undefined;
+  const storageConfig = storedStorage ?? fileStorage;
+  const storage = openStorage(storageConfig);
   const execution = createExecutionData({
     database,
     dataDir: settings.dataDir,
+    storage,
     secretKey: secrets.secretKey,
     registry: metrics,
     events,
@@ -107,7 +120,16 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     secretKey: secrets.secretKey,
     events,
     execution: { data: execution, publicUrl },
-    extras: { file: settings.file, dataDir: settings.dataDir, log: app.log },
+    extras: {
+      file: settings.file,
+      log: app.log,
+      blobs: storage,
+      storage: {
+        secretKey: secrets.secretKey,
+        running: storageConfig,
+        fallback: { config: fileStorage, source: settings.file.storage ? 'config' : 'default' },
+      },
+    },
   });
 
   const control = new AgentControl({

@@ -1,12 +1,11 @@
 // Project settings beyond triggers: the log-archive override (`null` inherits CI_CONFIG
 // `retention.log_archive`), the notification config (stored and validated; not delivered yet) and the
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
-import { join } from 'node:path';
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
-import { removeQuietly } from '../artifacts/blob-files.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import type { CacheEntriesTable } from '../store/execution-schema.js';
 import { nowIso } from '../store/ids.js';
 import { roleAtLeast } from './access.js';
@@ -74,8 +73,8 @@ export interface ProjectExtrasDeps {
   db: Kysely<any>;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
   logArchive: LogArchive;
-  /** Folder of the cache blobs (`<CI_DATA_DIR>/caches`). */
-  cacheRoot: string;
+  /** The storage backend holding cache blobs (`caches/<storage_key>`). */
+  blobs: BlobStorage;
 }
 
 const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
@@ -322,7 +321,7 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
         .executeTakeFirst();
       if (!row) throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
       // After the row: a lookup racing the purge finds no row rather than a row without its file.
-      await removeQuietly(join(deps.cacheRoot, row.storage_key));
+      await deps.blobs.delete(`caches/${row.storage_key}`).catch(() => {});
       request.auditNote = { target: `cache_entry:${request.params.id}` };
       return reply.code(204).send();
     },

@@ -20,6 +20,8 @@ import { LogHub } from '../logs/hub.js';
 import { LogStore } from '../logs/store.js';
 import { type CiMetrics, createCiMetrics } from '../metrics.js';
 import { TestReportStore } from '../reports/store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { FilesystemStorage } from '../storage/filesystem-storage.js';
 import type { RunEvents } from './run-events.js';
 import { ServiceRunStore } from './service-runs.js';
 
@@ -29,6 +31,8 @@ export interface ExecutionData {
   artifacts: ArtifactStore;
   signer: DownloadSigner;
   caches: CacheBlobStore;
+  /** The backend holding artifacts, caches and archived logs (storage/). */
+  storage: BlobStorage;
   reports: TestReportStore;
   services: ServiceRunStore;
   metrics: CiMetrics;
@@ -37,6 +41,8 @@ export interface ExecutionData {
 export interface ExecutionDataOptions {
   database: Database;
   dataDir: string;
+  /** Backend of artifacts, caches and archived logs; default: the data folder. */
+  storage?: BlobStorage;
   /** 64 hex characters (CI_SECRET_KEY): signs artifact download links. */
   secretKey: string;
   /** The registry /metrics serves. */
@@ -49,15 +55,17 @@ export interface ExecutionDataOptions {
 export function createExecutionData(options: ExecutionDataOptions): ExecutionData {
   const db = options.database.db;
   const hub = new LogHub();
+  const storage = options.storage ?? new FilesystemStorage(options.dataDir);
   options.events?.on('change', (change) => {
     if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
   });
   return {
     logs: new LogStore({ db, postgres: options.database.dialect === 'postgres', hub, ...options.logLimits }),
     hub,
-    artifacts: new ArtifactStore({ db, dataDir: options.dataDir }),
+    artifacts: new ArtifactStore({ db, dataDir: options.dataDir, storage }),
     signer: new DownloadSigner(options.secretKey),
-    caches: new CacheBlobStore({ db, dataDir: options.dataDir }),
+    caches: new CacheBlobStore({ db, dataDir: options.dataDir, storage }),
+    storage,
     reports: new TestReportStore(db),
     services: new ServiceRunStore(db),
     metrics: createCiMetrics(options.registry),

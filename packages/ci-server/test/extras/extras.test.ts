@@ -236,9 +236,49 @@ for (const kind of STORES) {
         source: 'default',
         restart_required: false,
       });
-      const s3 = await put(url, { backend: 's3', path: '/data' });
-      expect(s3.status).toBe(400);
-      expect(s3.body.error).toMatch(/supported backends: local/);
+      const ftp = await put(url, { backend: 'ftp', path: '/data' });
+      expect(ftp.status).toBe(400);
+      expect(ftp.body.error).toMatch(/supported backends: local, s3/);
+      expect((await put(url, { backend: 's3', path: '/data' })).status).toBe(400);
+      expect((await put(url, { backend: 's3', s3: { bucket: 'Bad_Bucket' } })).status).toBe(400);
+      expect(
+        (await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', endpoint: 'ftp://x' } })).status,
+      ).toBe(400);
+      const halfKey = await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', access_key_id: 'AK' } });
+      expect(halfKey.status).toBe(400);
+      expect((await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', region: 5 } })).status).toBe(400);
+      const toS3 = await put(url, {
+        backend: 's3',
+        s3: {
+          bucket: 'ci-blobs',
+          endpoint: 'http://127.0.0.1:9',
+          access_key_id: 'AK',
+          secret_access_key: 'very-secret',
+        },
+      });
+      expect(toS3.status).toBe(200);
+      expect(toS3.headers['x-service-restart-required']).toBe('true');
+      expect(toS3.body).toEqual({
+        backend: 's3',
+        s3: {
+          bucket: 'ci-blobs',
+          endpoint: 'http://127.0.0.1:9',
+          region: 'us-east-1',
+          prefix: '',
+          force_path_style: true,
+          access_key_id: 'AK',
+          secret_access_key_set: true,
+        },
+        source: 'stored',
+        restart_required: true,
+      });
+      expect(JSON.stringify((await api.get(url)).body)).not.toContain('very-secret');
+      const storedRow = await server.database.db
+        .selectFrom('server_settings' as any)
+        .select('value')
+        .where('key', '=', 'storage')
+        .executeTakeFirstOrThrow();
+      expect((storedRow as { value: string }).value).not.toContain('very-secret');
       expect((await put(url, { backend: 'local', path: 'relative/dir' })).status).toBe(400);
       expect((await put(url, { backend: 'local' })).status).toBe(400);
       expect((await put(url, { backend: 'local', path: '/x', extra: 1 })).status).toBe(400);
@@ -261,6 +301,7 @@ for (const kind of STORES) {
       const reset = await api.delete(url);
       expect(reset.status).toBe(200);
       expect(reset.body).toMatchObject({ source: 'default', path: server.settings.dataDir });
+      expect(reset.headers['x-service-restart-required']).toBeUndefined();
     });
 
     it('drops project settings with the project', async () => {
