@@ -1,6 +1,7 @@
 // Assembles the control plane: store, HTTP app and agent endpoint. `createCiServer` is what main.ts runs and
 // what tests drive (with `app.inject` or on real ports).
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApp, createMetricsRegistry, type Database, migrateToLatest, openDatabase } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { AgentControl, type AgentTiming } from './agents/control-plane.js';
@@ -14,6 +15,10 @@ import { registerHealthRoutes } from './http/health.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerTriggerApi } from './http/triggers.js';
 import { registerWeb } from './http/web.js';
+import { LogArchiver } from './logs/archiver.js';
+import { RetentionScheduler } from './scheduler/retention-scheduler.js';
+import { readRetentionSettings } from './scheduler/retention-settings.js';
+import { RetentionSweeper } from './scheduler/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
 import type { RunService } from './services/runs.js';
@@ -34,6 +39,8 @@ export interface CiServer {
   execution: ExecutionData;
   /** Webhooks, polling, cron, fan-in (triggers/index.ts); its timer runs from listen() to close(). */
   triggers: Triggers;
+  /** Log archive and retention sweeper under the `retention` lease; timer from listen() to close(). */
+  retention: { archiver: LogArchiver; sweeper: RetentionSweeper; scheduler: RetentionScheduler };
   settings: CiSettings;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
@@ -49,6 +56,8 @@ export interface CreateOptions {
   agentTiming?: AgentTiming;
   /** Clock and periods of the trigger scheduler (tests drive them). */
   triggers?: TriggerOptions;
+  /** Period of the log-archive pass (default 30 s). */
+  archiveEveryMs?: number;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -103,6 +112,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     : undefined;
   const storageConfig = storedStorage ?? fileStorage;
   const storage = openStorage(storageConfig);
+  const retention = readRetentionSettings(settings.file, app.log);
   const execution = createExecutionData({
     database,
     dataDir: settings.dataDir,
@@ -123,6 +133,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     extras: {
       file: settings.file,
       log: app.log,
+      retention,
       blobs: storage,
       storage: {
         secretKey: secrets.secretKey,
@@ -152,6 +163,30 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     ...options.triggers,
   });
   runs.resolveHead = triggers.resolveHead;
+  const archiver = new LogArchiver({
+    db: database.db,
+    storage,
+    tmpDir: join(settings.dataDir, 'tmp', 'logs'),
+    globalPolicy: retention.logArchive,
+    count: (result) => execution.metrics.logArchiveJobs.inc({ result }),
+    log: app.log,
+  });
+  const sweeper = new RetentionSweeper({
+    db: database.db,
+    storage,
+    quotas: retention.quotas,
+    archives: execution.archives,
+    droppedPartitions: (n) => execution.metrics.retentionDroppedLogPartitions.inc(n),
+    log: app.log,
+  });
+  const retentionScheduler = new RetentionScheduler({
+    db: database.db,
+    archiver,
+    sweeper,
+    intervalMs: retention.intervalMs,
+    archiveEveryMs: options.archiveEveryMs,
+    log: app.log,
+  });
   await registerTriggerApi(app, { triggers, publicUrl: settings.publicUrl });
   // After the API: the web UI's assets and its page fallback for unknown non-API paths (http/web.ts).
   await registerWeb(app);
@@ -166,6 +201,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     events,
     execution,
     triggers,
+    retention: { archiver, sweeper, scheduler: retentionScheduler },
     settings,
     announcements: secrets.announcements,
     setAuthorizer(next) {
@@ -176,6 +212,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       const grpcPort = await control.start(settings.host, settings.grpcPort);
       listening = true;
       triggers.start();
+      retentionScheduler.start();
       const httpAddr = app.server.address();
       return {
         httpPort: typeof httpAddr === 'object' && httpAddr ? httpAddr.port : settings.httpPort,
@@ -183,6 +220,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       };
     },
     async close() {
+      await retentionScheduler.stop();
       await triggers.stop();
       if (listening) await control.stop();
       await app.close();

@@ -5,11 +5,18 @@ import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
+import {
+  decodeStoredPolicy,
+  encodeStoredPolicy,
+  type LogArchivePolicy,
+  logArchiveView,
+  parseLogArchive,
+} from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { CacheEntriesTable } from '../store/execution-schema.js';
 import { nowIso } from '../store/ids.js';
 import { roleAtLeast } from './access.js';
-import { type LogArchive, LogArchiveSetting } from './admin/retention.js';
+import { LogArchiveSetting } from './admin/retention.js';
 import type { Api } from './context.js';
 import { errors, NoContent, SlugParams, Uuid } from './schemas.js';
 
@@ -72,7 +79,7 @@ const CacheEntry = Type.Object({
 export interface ProjectExtrasDeps {
   db: Kysely<any>;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
-  logArchive: LogArchive;
+  logArchive: LogArchivePolicy;
   /** The storage backend holding cache blobs (`caches/<storage_key>`). */
   blobs: BlobStorage;
 }
@@ -153,8 +160,11 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
   };
   const logArchiveOf = async (project: string) => {
     const row = await readSetting(project, 'log_archive');
-    const override = row ? (JSON.parse(row.value) as LogArchive) : null;
-    return { override, effective: override ?? deps.logArchive };
+    const override = row ? (decodeStoredPolicy(row.value) ?? null) : null;
+    return {
+      override: override && logArchiveView(override),
+      effective: logArchiveView(override ?? deps.logArchive),
+    };
   };
 
   api.get('/api/v1/projects/:slug/log-archive', {
@@ -164,7 +174,9 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       summary: "The project's log-archive override and the setting in effect",
       description:
         "`override`: the project's own setting, null when it inherits the global one (CI_CONFIG " +
-        '`retention.log_archive`, default `{"enabled": false, "after_days": 30}`). `effective`: what applies.',
+        '`retention.log_archive`, default disabled after 30d). `effective`: what the archiver applies: a ' +
+        "finished job's log older than `after` is compressed into one blob on the storage backend and its " +
+        'rows removed. `after` is the delay as a duration, `after_days` the same in whole days.',
       params: SlugParams,
       response: { 200: LogArchiveAnswer, ...errors(400, 404) },
     },
@@ -177,11 +189,25 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       tags: ['projects'],
       summary: "Set or clear the project's log-archive override",
       description:
-        '`{"override": {"enabled": true, "after_days": 7}}` sets the override (after_days an integer ≥ 1); ' +
-        '`{"override": null}` removes it so the global setting applies. Answers like GET.',
+        '`{"override": {"enabled": true, "after": "12h"}}` (a duration; `0s` archives as soon as a job ' +
+        'finishes) or `{"override": {"enabled": true, "after_days": 7}}` (an integer ≥ 1) sets the override; ' +
+        'exactly one of `after` and `after_days`. `{"override": null}` removes it so the global setting ' +
+        'applies. Answers like GET.',
       params: SlugParams,
       body: Type.Object(
-        { override: Type.Union([LogArchiveSetting, Type.Null()]) },
+        {
+          override: Type.Union([
+            Type.Object(
+              {
+                enabled: Type.Boolean(),
+                after: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+                after_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36500 })),
+              },
+              { additionalProperties: false },
+            ),
+            Type.Null(),
+          ]),
+        },
         { additionalProperties: false },
       ),
       response: { 200: LogArchiveAnswer, ...errors(400, 404) },
@@ -189,11 +215,13 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     handler: async (request) => {
       const project = await projectId(request.params.slug);
       const { override } = request.body;
-      await writeSetting(
-        project,
-        'log_archive',
-        override && JSON.stringify({ enabled: override.enabled, after_days: override.after_days }),
-      );
+      let policy: LogArchivePolicy | null = null;
+      if (override) {
+        const parsed = parseLogArchive(override);
+        if (typeof parsed === 'string') throw badRequest(`override: ${parsed}`);
+        policy = parsed;
+      }
+      await writeSetting(project, 'log_archive', policy && encodeStoredPolicy(policy));
       request.auditNote = { target: `project:${request.params.slug}`, details: { setting: 'log_archive' } };
       return logArchiveOf(project);
     },

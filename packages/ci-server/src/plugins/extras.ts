@@ -2,11 +2,12 @@
 // (loaded here, once, at server start), the project log-archive/notification/cache routes and the admin
 // retention and storage routes (docs/ci-decisions.md, "Plugins, project extras, retention and storage").
 import type { Kysely } from 'kysely';
-import { readRetentionSettings, registerAdminRetentionRoute } from '../http/admin/retention.js';
+import { registerAdminRetentionRoute } from '../http/admin/retention.js';
 import { registerAdminStorageRoutes, type StorageRouteDeps } from '../http/admin/storage.js';
 import type { Api } from '../http/context.js';
 import { registerPluginRoutes } from '../http/plugins.js';
 import { registerProjectExtraRoutes } from '../http/project-extras.js';
+import type { RetentionSettings } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { type CatalogLog, loadPluginCatalog, manifestDirs } from './catalog.js';
 
@@ -14,6 +15,8 @@ export interface ExtrasDeps {
   /** The whole CI_CONFIG document (`plugins.manifest_dirs`, `retention`). */
   file: Record<string, unknown>;
   log: CatalogLog;
+  /** CI_CONFIG `retention` with defaults (read once in server.ts; the retention scheduler uses it too). */
+  retention: RetentionSettings;
   /** The storage backend in use (cache purges remove blobs from it). */
   blobs: BlobStorage;
   /** The running and configured storage backends, for /api/v1/admin/storage. */
@@ -22,7 +25,7 @@ export interface ExtrasDeps {
 
 export function registerExtraRoutes(api: Api, db: Kysely<any>, deps: ExtrasDeps): void {
   const catalog = loadPluginCatalog(manifestDirs(deps.file), deps.log);
-  const retention = readRetentionSettings(deps.file, deps.log);
+  const retention = deps.retention;
   registerPluginRoutes(api, catalog);
   registerProjectExtraRoutes(api, {
     db,

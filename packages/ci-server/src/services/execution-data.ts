@@ -16,6 +16,7 @@ import type { Database, Registry } from '@app/kit';
 import { CacheBlobStore } from '../artifacts/caches.js';
 import { DownloadSigner } from '../artifacts/signing.js';
 import { ArtifactStore } from '../artifacts/store.js';
+import { ArchivedLogs } from '../logs/archived-logs.js';
 import { LogHub } from '../logs/hub.js';
 import { LogStore } from '../logs/store.js';
 import { type CiMetrics, createCiMetrics } from '../metrics.js';
@@ -28,6 +29,8 @@ import { ServiceRunStore } from './service-runs.js';
 export interface ExecutionData {
   logs: LogStore;
   hub: LogHub;
+  /** Archived job logs (one compressed blob per job run on the storage backend). */
+  archives: ArchivedLogs;
   artifacts: ArtifactStore;
   signer: DownloadSigner;
   caches: CacheBlobStore;
@@ -59,9 +62,17 @@ export function createExecutionData(options: ExecutionDataOptions): ExecutionDat
   options.events?.on('change', (change) => {
     if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
   });
+  const archives = new ArchivedLogs(db, () => storage);
   return {
-    logs: new LogStore({ db, postgres: options.database.dialect === 'postgres', hub, ...options.logLimits }),
+    logs: new LogStore({
+      db,
+      postgres: options.database.dialect === 'postgres',
+      hub,
+      archives,
+      ...options.logLimits,
+    }),
     hub,
+    archives,
     artifacts: new ArtifactStore({ db, dataDir: options.dataDir, storage }),
     signer: new DownloadSigner(options.secretKey),
     caches: new CacheBlobStore({ db, dataDir: options.dataDir, storage }),

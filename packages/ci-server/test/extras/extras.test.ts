@@ -97,15 +97,17 @@ for (const kind of STORES) {
 
     it('keeps a log-archive override that falls back to the global setting', async () => {
       const url = '/api/v1/projects/shop/log-archive';
-      const global = { enabled: true, after_days: 60 };
+      const global = { enabled: true, after: '60d', after_days: 60 };
       expect((await api.get(url)).body).toEqual({ override: null, effective: global });
       const set = await put(url, { override: { enabled: false, after_days: 3 } });
       expect(set.status).toBe(200);
       expect(set.body).toEqual({
-        override: { enabled: false, after_days: 3 },
-        effective: { enabled: false, after_days: 3 },
+        override: { enabled: false, after: '3d', after_days: 3 },
+        effective: { enabled: false, after: '3d', after_days: 3 },
       });
-      expect((await api.get(url)).body.effective).toEqual({ enabled: false, after_days: 3 });
+      expect((await api.get(url)).body.effective).toEqual({ enabled: false, after: '3d', after_days: 3 });
+      const hours = await put(url, { override: { enabled: true, after: '36h' } });
+      expect(hours.body.effective).toEqual({ enabled: true, after: '1d12h', after_days: 1 });
       for (const bad of [
         { override: { enabled: true, after_days: 0 } },
         { override: { enabled: true, after_days: 1.5 } },
@@ -217,6 +219,8 @@ for (const kind of STORES) {
       expect(res.body.totals).toEqual({
         runs: 1,
         log_lines: 0,
+        log_archives: 0,
+        log_archive_bytes: 0,
         artifacts: 0,
         artifact_bytes: 0,
         cache_entries: 1,
@@ -224,7 +228,9 @@ for (const kind of STORES) {
       });
       // Config values win; an invalid one falls back to its default.
       expect(res.body.quotas).toMatchObject({ log_days: 7, cache_idle_days: 14, runs_per_pipeline: 500 });
-      expect(res.body.log_archive).toEqual({ enabled: true, after_days: 60 });
+      expect(res.body.log_archive).toEqual({ enabled: true, after: '60d', after_days: 60 });
+      expect(res.body.interval).toBe('1h');
+      expect(res.body.last_run).toBeNull();
     });
 
     it('keeps the storage-backend config and says when a restart is needed', async () => {
