@@ -273,7 +273,7 @@ export class RetentionSweeper {
   }
 
   private async sweepArtifacts(removed: SweepRemoved): Promise<void> {
-    const now = nowIso();
+    const now = this.now().toISOString();
     const ageCutoff = this.cutoff(this.deps.quotas.artifact_days);
     for (;;) {
       const rows = await this.db
