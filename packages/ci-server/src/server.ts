@@ -16,6 +16,8 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerTriggerApi } from './http/triggers.js';
 import { registerWeb } from './http/web.js';
 import { LogArchiver } from './logs/archiver.js';
+import { NotificationDeliverer } from './notifications/deliverer.js';
+import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
 import { RetentionScheduler } from './scheduler/retention-scheduler.js';
 import { readRetentionSettings } from './scheduler/retention-settings.js';
 import { RetentionSweeper } from './scheduler/retention-sweeper.js';
@@ -41,6 +43,8 @@ export interface CiServer {
   triggers: Triggers;
   /** Log archive and retention sweeper under the `retention` lease; timer from listen() to close(). */
   retention: { archiver: LogArchiver; sweeper: RetentionSweeper; scheduler: RetentionScheduler };
+  /** Outbox deliverer of run notifications; polls from listen() to close(). */
+  notifications: NotificationDeliverer;
   settings: CiSettings;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
@@ -58,6 +62,9 @@ export interface CreateOptions {
   triggers?: TriggerOptions;
   /** Period of the log-archive pass (default 30 s). */
   archiveEveryMs?: number;
+  /** Poll period of the notification outbox (default 2 s) and delivery settings over CI_CONFIG's. */
+  notificationPollMs?: number;
+  notifications?: Partial<NotificationSettings>;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -179,6 +186,13 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     droppedPartitions: (n) => execution.metrics.retentionDroppedLogPartitions.inc(n),
     log: app.log,
   });
+  const deliverer = new NotificationDeliverer({
+    db: database.db,
+    settings: { ...readNotificationSettings(settings.file, process.env, app.log), ...options.notifications },
+    publicUrl: settings.publicUrl,
+    pollMs: options.notificationPollMs,
+    log: app.log,
+  });
   const retentionScheduler = new RetentionScheduler({
     db: database.db,
     archiver,
@@ -202,6 +216,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     execution,
     triggers,
     retention: { archiver, sweeper, scheduler: retentionScheduler },
+    notifications: deliverer,
     settings,
     announcements: secrets.announcements,
     setAuthorizer(next) {
@@ -213,6 +228,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       listening = true;
       triggers.start();
       retentionScheduler.start();
+      deliverer.start();
       const httpAddr = app.server.address();
       return {
         httpPort: typeof httpAddr === 'object' && httpAddr ? httpAddr.port : settings.httpPort,
@@ -220,6 +236,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       };
     },
     async close() {
+      await deliverer.stop();
       await retentionScheduler.stop();
       await triggers.stop();
       if (listening) await control.stop();

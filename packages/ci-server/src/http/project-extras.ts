@@ -5,6 +5,7 @@ import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
+import { NOTIFICATION_EVENTS } from '../domain/notification-events.js';
 import {
   decodeStoredPolicy,
   encodeStoredPolicy,
@@ -26,13 +27,7 @@ interface ExtrasDB {
   cache_entries: CacheEntriesTable;
 }
 
-export const NOTIFICATION_EVENTS = [
-  'run.started',
-  'run.succeeded',
-  'run.failed',
-  'run.canceled',
-  'gate.waiting',
-] as const;
+export { NOTIFICATION_EVENTS };
 export const MAX_CHANNELS = 20;
 
 const Channel = Type.Object(
@@ -240,7 +235,7 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       tags: ['projects'],
       summary: "The project's notification config",
       description:
-        'Channels and the events each wants. Stored only: this server does not deliver notifications yet. ' +
+        'Channels and the events each wants (delivered through an outbox with retries). ' +
         'Maintainers and admins see targets in full; viewers see URL targets cut to their origin ' +
         '(`redacted: true`), since chat and webhook URLs often carry a token.',
       params: SlugParams,
@@ -259,7 +254,8 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
         `at most ${MAX_CHANNELS} channels. Events: ${NOTIFICATION_EVENTS.join(', ')} (at least one, no ` +
         'repeats). Targets: webhook an http(s) URL, email an address, chat an http(s) incoming-webhook URL or ' +
         'a `#channel`; URLs may not carry credentials. Unknown fields are 400. `{"channels": []}` turns ' +
-        'notifications off. Stored only: delivery is not implemented yet.',
+        'notifications off. Events are written to an outbox in the transaction of the run transition and ' +
+        'delivered with retries (docs/ci-operations.md); the history is at `/notifications/deliveries`.',
       params: SlugParams,
       body: NotificationBody,
       response: { 200: NotificationConfig, ...errors(400, 404) },

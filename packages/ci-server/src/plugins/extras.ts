@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { registerAdminRetentionRoute } from '../http/admin/retention.js';
 import { registerAdminStorageRoutes, type StorageRouteDeps } from '../http/admin/storage.js';
 import type { Api } from '../http/context.js';
+import { registerNotificationDeliveryRoute } from '../http/notification-deliveries.js';
 import { registerPluginRoutes } from '../http/plugins.js';
 import { registerProjectExtraRoutes } from '../http/project-extras.js';
 import type { RetentionSettings } from '../scheduler/retention-settings.js';
@@ -32,6 +33,7 @@ export function registerExtraRoutes(api: Api, db: Kysely<any>, deps: ExtrasDeps)
     logArchive: retention.logArchive,
     blobs: deps.blobs,
   });
+  registerNotificationDeliveryRoute(api, db);
   registerAdminRetentionRoute(api, db, retention);
   registerAdminStorageRoutes(api, { db, ...deps.storage });
 }
