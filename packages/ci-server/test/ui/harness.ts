@@ -92,6 +92,23 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByRole('button', { name: 'Sign out' }).waitFor(WAIT);
 }
 
+/**
+ * Replaces the text of the page's Monaco editor as a user pasting it would: select all, then a paste event
+ * carrying the text (typing it would let the editor auto-indent every new line, as it does for people).
+ */
+export async function fillEditor(page: Page, text: string): Promise<void> {
+  const editor = page.locator('.monaco-editor').first();
+  await editor.waitFor(WAIT);
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await editor.locator('textarea').evaluate((area, value) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', value);
+    area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
 /** A link of the main navigation (exact, so "Runs" does not also match "all runs"). */
 export function nav(page: Page, name: string) {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
