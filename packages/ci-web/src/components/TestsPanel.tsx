@@ -97,7 +97,7 @@ export function TestsPanel({ run }: { run: RunDetail }) {
       <td>{c.job_name}</td>
       <td className="small right">{seconds(c.duration_s)}</td>
       <td>
-        <span className="history" role="group" aria-label={`History of ${c.name}`}>
+        <span className="history" title={`Recent runs of ${c.name}`}>
           {(past.get(keyOf(c)) ?? []).map((h) => (
             <Link
               key={h.runId}
