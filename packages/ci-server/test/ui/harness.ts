@@ -71,8 +71,11 @@ export interface UiPage {
   problems: string[];
 }
 
-export async function openPage(env: UiEnv): Promise<UiPage> {
-  const context = await env.browser.newContext({ baseURL: env.base, viewport: { width: 1360, height: 900 } });
+export async function openPage(
+  env: UiEnv,
+  viewport: { width: number; height: number } = { width: 1360, height: 900 },
+): Promise<UiPage> {
+  const context = await env.browser.newContext({ baseURL: env.base, viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT.timeout);
   const problems: string[] = [];
@@ -103,9 +106,13 @@ export async function fillEditor(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
   await editor.locator('textarea').evaluate((area, value) => {
-    const data = new DataTransfer();
+    // Runs in the page (DOM types are not in this Node project's lib).
+    const page = globalThis as any;
+    const data = new page.DataTransfer();
     data.setData('text/plain', value);
-    area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    area.dispatchEvent(
+      new page.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, text);
 }
 

@@ -24,7 +24,7 @@ interface HistoryEntry {
   status: string;
 }
 
-/** Each test's outcomes in the pipeline's recent finished runs (newest first), this run excluded. */
+/** Each test's outcomes in the pipeline's recent runs (newest first), this run excluded. */
 async function testHistory(run: RunDetail): Promise<Map<string, HistoryEntry[]>> {
   const page = await api.get<RunPage>(
     `/api/v1/runs${query({ pipeline: run.pipeline_id, limit: HISTORY_RUNS + 1, offset: 0 })}`,
