@@ -99,6 +99,11 @@ export const JobRunView = Type.Object({
   agent: orNull<string>('string'),
   attempt: Type.Integer({ minimum: 1 }),
   exit_code: orNull<number>('integer'),
+  failure_reason: orNull<string>('string', {
+    description:
+      'why this attempt failed or was canceled, in one line (script exit code, timeout, agent lost with the ' +
+      'time since it was last heard, could not start, rejected or expired gate, canceled); null otherwise',
+  }),
   started_at: maybeTimestamp,
   finished_at: maybeTimestamp,
   needs: Type.Array(Type.String(), { description: 'names of the jobs this one waits for' }),

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
+  type DetailLogLine,
   gateDecisionRows,
   listRuns,
   type RunFilter,
@@ -13,7 +14,7 @@ import {
   runSummary,
   versionDefinition,
 } from '../store/runs-query.js';
-import type { CoreDB, LogLinesTable } from '../store/schema.js';
+import type { CoreDB } from '../store/schema.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -33,6 +34,8 @@ export interface JobRunView {
   agent: string | null;
   attempt: number;
   exit_code: number | null;
+  /** Why the attempt failed or was canceled (see failureReason); null otherwise. */
+  failure_reason: string | null;
   started_at: string | null;
   finished_at: string | null;
   /** Names of the jobs this one waits for (the run graph's edges). */
@@ -87,24 +90,59 @@ export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames,
   return { runs: rows, total, limit: q.limit, offset: q.offset };
 }
 
-function groupLogs(lines: LogLinesTable[]): Map<string, LogLine[]> {
-  const byJob = new Map<string, LogLine[]>();
+/** Each job's lines in log order (the run cursor: control-plane notices sit where they were written). */
+function groupLogs(lines: DetailLogLine[], limit: number): Map<string, LogLine[]> {
+  const byJob = new Map<string, (LogLine & { cursor: number })[]>();
   for (const l of lines) {
     let list = byJob.get(l.job_run_id);
     if (!list) {
       list = [];
       byJob.set(l.job_run_id, list);
     }
-    list.push({ job_run_id: l.job_run_id, seq: Number(l.seq), stream: l.stream, at: l.at, text: l.text });
+    const cursor = Number(l.run_seq ?? 0);
+    list.push({
+      job_run_id: l.job_run_id,
+      seq: Number(l.seq),
+      stream: l.stream,
+      at: l.at,
+      text: l.text,
+      cursor,
+    });
   }
-  for (const list of byJob.values()) list.sort((a, b) => a.seq - b.seq);
-  return byJob;
+  const out = new Map<string, LogLine[]>();
+  for (const [id, list] of byJob) {
+    list.sort((a, b) => a.cursor - b.cursor || a.seq - b.seq);
+    out.set(
+      id,
+      list.slice(-limit).map(({ cursor: _cursor, ...line }) => line),
+    );
+  }
+  return out;
+}
+
+/**
+ * Why a job run did not succeed, in one line, or null while it has not failed or been canceled: the reason
+ * the agent or the control plane recorded (script exit, timeout, agent lost, could not start, gate
+ * timeout), else what its state says (exit code, rejected gate, canceled with its run).
+ */
+export function failureReason(j: {
+  status: string;
+  error?: string | null;
+  exit_code: number | null;
+  rejected_by: string | null;
+}): string | null {
+  if (j.status !== 'failed' && j.status !== 'canceled') return null;
+  if (j.error) return j.error;
+  if (j.rejected_by) return `the gate was rejected by ${j.rejected_by}`;
+  if (j.status === 'canceled') return 'canceled';
+  if (j.exit_code !== null && j.exit_code !== 0) return `the script exited with code ${j.exit_code}`;
+  return 'failed';
 }
 
 export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: number): Promise<RunDetail> {
   const [summary, rows] = await Promise.all([runSummary(db, runId), runDetailRows(db, runId, logLines)]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
-  const logs = groupLogs(rows.logs);
+  const logs = groupLogs(rows.logs, logLines);
   const gates = await gateViews(db, rows.version_id, rows.jobs);
   const stages = rows.stages.map((s) => ({
     name: s.name,
@@ -119,6 +157,7 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
         agent: j.agent,
         attempt: j.attempt,
         exit_code: j.exit_code,
+        failure_reason: failureReason(j),
         started_at: j.started_at,
         finished_at: j.finished_at,
         needs: parseList(j.needs),

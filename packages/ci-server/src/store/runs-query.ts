@@ -185,8 +185,11 @@ export interface RunDetailRows {
   version_id: string;
   stages: StageRunsTable[];
   jobs: JobRunsTable[];
-  logs: LogLinesTable[];
+  logs: DetailLogLine[];
 }
+
+/** A log line of the run detail with its run cursor (`run_seq`), by which lines are ordered. */
+export type DetailLogLine = LogLinesTable & { run_seq: number | string | null };
 
 /**
  * The last `logLines` lines of each job run, as one UNION ALL of per-job index range scans (each part reads
@@ -197,15 +200,19 @@ async function lastLogLines(
   db: Kysely<CoreDB>,
   jobIds: string[],
   logLines: number,
-): Promise<LogLinesTable[]> {
-  const out: LogLinesTable[] = [];
+): Promise<DetailLogLine[]> {
+  const out: DetailLogLine[] = [];
   for (let i = 0; i < jobIds.length; i += 200) {
     const parts = jobIds.slice(i, i + 200).map(
       (id) =>
-        sql`select * from (select job_run_id, seq, stream, at, text from log_lines where job_run_id = ${id}
-            order by seq desc limit ${logLines}) t`,
+        // The agent's last lines plus every control-plane notice of the job (negative seqs, a handful);
+        // the caller orders them by cursor and keeps the last `logLines`.
+        sql`select * from (select job_run_id, seq, stream, at, text, run_seq from log_lines
+            where job_run_id = ${id} and seq > 0 order by seq desc limit ${logLines}) t
+            union all select job_run_id, seq, stream, at, text, run_seq from log_lines
+            where job_run_id = ${id} and seq < 0`,
     );
-    const { rows } = await sql<LogLinesTable>`${sql.join(parts, sql` union all `)}`.execute(db);
+    const { rows } = await sql<DetailLogLine>`${sql.join(parts, sql` union all `)}`.execute(db);
     out.push(...rows);
   }
   return out;

@@ -37,6 +37,7 @@ const JOB_KEYS = [
   'agent',
   'attempt',
   'exit_code',
+  'failure_reason',
   'finished_at',
   'gate',
   'id',

@@ -80,6 +80,8 @@ export interface JobRun {
   agent: string | null;
   attempt: number;
   exit_code: number | null;
+  /** Why the attempt failed or was canceled; null otherwise. */
+  failure_reason?: string | null;
   started_at: string | null;
   finished_at: string | null;
   /** Names of the jobs this one waits for. */

@@ -105,6 +105,7 @@ function JobRow({
         </td>
         <td>
           <StatusBadge status={job.status} />
+          {job.failure_reason && <div className="small muted">{job.failure_reason}</div>}
         </td>
         <td>{job.attempt}</td>
         <td className="small">{job.agent ?? <span className="muted">—</span>}</td>

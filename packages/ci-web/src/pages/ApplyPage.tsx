@@ -12,29 +12,10 @@ import { ErrorNote, Notice, PageHeader } from '../components/ui';
 import { type ApplyPlan, type CurrentProject, planApply, readBundle } from '../lib/bundle-diff';
 import { parseBundleErrors } from '../lib/bundle-errors';
 import { Link } from '../lib/router';
+import { EXAMPLE } from './apply-example';
 
 const MODEL = 'file:///bundle.yaml';
 const SCHEMA = '/api/v1/schema/pipeline-bundle.json';
-
-const EXAMPLE = `project:
-  slug: hello
-  name: Hello
-  description: A first project
-pipelines:
-  - name: build
-    parameters:
-      GREETING: hello
-    stages: [build, test]
-    jobs:
-      compile:
-        stage: build
-        script:
-          - echo "$GREETING from $CI_PIPELINE_NAME"
-      unit:
-        stage: test
-        script:
-          - echo "tests pass"
-`;
 
 interface ApplyResult {
   project_slug: string;

@@ -8,39 +8,24 @@ import { configError } from '../errors.js';
 import { sqlSession } from '../sql-session.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type {
-  Capabilities,
   ExecOptions,
   ExecResult,
   ParamValue,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
-import { arrayResult } from '../values.js';
+import { arrayResult, isIntegerParam } from '../values.js';
 import { mysqlCatalog } from './catalog.js';
+import { mysqlCapabilities } from './engine.js';
 import { mapMysqlError, mysqlTypeName } from './errors.js';
 
-export const mysqlCapabilities: Capabilities = {
-  supportsExplain: true,
-  explainModes: ['estimate', 'analyze'],
-  supportsCreateTable: true,
-  supportsInlineRowEdit: true,
-  supportsMaintenance: true,
-  declaresForeignKeys: true,
-  parameterStyle: '?',
-  supportsPositionalParams: true,
-  supportsCancel: true,
-  supportsTransactions: true,
-  maintenanceOperations: [
-    { type: 'optimize', targetRequired: true, description: 'OPTIMIZE TABLE <target>' },
-    { type: 'analyze', targetRequired: true, description: 'ANALYZE TABLE <target>' },
-    { type: 'check', targetRequired: true, description: 'CHECK TABLE <target>' },
-    { type: 'repair', targetRequired: true, description: 'REPAIR TABLE <target>' },
-    { type: 'kill', targetRequired: true, description: 'KILL <connection id>' },
-  ],
-};
+/** mysql2 sends a JS number as DOUBLE; a JSON integer is bound as BIGINT so `LIMIT ?` and integer maths work. */
+function bindValues(params: readonly ParamValue[]): mysql.ExecuteValues[] {
+  return params.map((p) => (isIntegerParam(p) ? mysql.TypedParameter.LONGLONG(p) : p));
+}
 
 type Conn = mysql.PoolConnection & { connection: any; threadId: number };
 
@@ -112,7 +97,7 @@ class MysqlProvider implements Provider {
     const cancel = () => this.killQuery(c.threadId);
     opts.onStart?.(cancel);
     const options = { sql, rowsAsArray: true };
-    const call = params.length > 0 ? c.execute(options, params) : c.query(options);
+    const call = params.length > 0 ? c.execute(options, bindValues(params)) : c.query(options);
     let result: [unknown, mysql.FieldPacket[] | undefined];
     try {
       result = (await withDeadline(call, {
@@ -184,7 +169,7 @@ class MysqlProvider implements Provider {
       const core = c.connection.connection ?? c.connection;
       const cmd =
         params.length > 0
-          ? core.execute({ sql, values: params, rowsAsArray: true })
+          ? core.execute({ sql, values: bindValues(params), rowsAsArray: true })
           : core.query({ sql, rowsAsArray: true });
       let names: string[] = [];
       let types: string[] = [];
@@ -287,15 +272,10 @@ function jsonPlan(r: ExecResult): ExecResult {
   return { ...r, rows };
 }
 
-export const mysqlFactory: ProviderFactory = {
-  engine: 'mysql',
-  dialect: 'mysql',
-  defaultPort: 3306,
-  capabilities: mysqlCapabilities,
-  async create(conn) {
-    if (!conn.descriptor.connectionString && !conn.descriptor.host) {
-      throw configError('A MySQL/MariaDB connection needs host or connectionString');
-    }
-    return new MysqlProvider(conn);
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
+  if (!conn.descriptor.connectionString && !conn.descriptor.host) {
+    throw configError('A MySQL/MariaDB connection needs host or connectionString');
+  }
+  return new MysqlProvider(conn);
+}
