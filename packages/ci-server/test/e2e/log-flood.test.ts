@@ -115,7 +115,19 @@ jobs:
     const fast = await Promise.all(followers);
     const fastDone = Math.max(...fast.map((f) => f.finishedAt));
     const expected = Array.from({ length: LINES }, (_, i) => i + 1);
+    const stored = await (ci.server.database.db as any)
+      .selectFrom('log_lines')
+      .select(['text'])
+      .where('job_run_id', '=', client.jobs(run)[0].id)
+      .where('seq', '>', 0)
+      .orderBy('seq')
+      .execute();
+    const storedNumbers = stored.map((r: { text: string }) => r.text).filter((t: string) => /^\d+$/.test(t));
+    expect(storedNumbers.length, 'lines stored').toBe(LINES);
     for (const f of fast) {
+      const seen = new Set(f.numbers);
+      const missing = expected.filter((n) => !seen.has(n));
+      expect(missing.slice(0, 10), `missing ${missing.length}, reconnects ${f.reconnects}`).toEqual([]);
       expect(f.numbers.length).toBe(LINES);
       expect(f.numbers).toEqual(expected);
       expect(new Set(f.ids).size).toBe(f.ids.length);
