@@ -100,14 +100,7 @@ jobs:
     const runId = await client.trigger(ids.flood);
     const followers = [follow(ci.base, runId), follow(ci.base, runId), follow(ci.base, runId)];
     const slow = follow(ci.base, runId, 40);
-    const progress = setInterval(async () => {
-      const n = await (ci.server.database.db as any)
-        .selectFrom('log_lines')
-        .select((eb: any) => eb.fn.countAll().as('n'))
-        .executeTakeFirst();
-      console.log(`[progress] ${((Date.now() - startedAt) / 1000).toFixed(0)} s: ${n.n} lines stored`);
-    }, 5_000);
-    const run = await client.waitRun(runId, undefined, 240_000).finally(() => clearInterval(progress));
+    const run = await client.waitRun(runId, undefined, 240_000);
     if (run.status !== 'success')
       throw new Error(
         `run ${run.status}: ${JSON.stringify(client.jobs(run).map((j: any) => [j.failure_reason, j.logs.slice(-5)]))}\n${agent.output().slice(-3000)}`,

@@ -19,7 +19,7 @@ const UNCOUNTED = /audit|session|login|leader|lease|cron_state|poll|kysely|deliv
 
 let server: CiServer;
 let admin: Record<string, string>;
-let operations: { method: string; path: string; op: any }[] = [];
+const operations: { method: string; path: string; op: any }[] = [];
 
 beforeAll(async () => {
   server = await startAuthServer();
@@ -38,7 +38,9 @@ afterAll(async () => {
 
 async function rowCounts(): Promise<Record<string, number>> {
   const db = server.database.db;
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(
+    db,
+  );
   const out: Record<string, number> = {};
   for (const { name } of rows) {
     if (UNCOUNTED.test(name) || name.startsWith('sqlite_')) continue;
@@ -87,16 +89,31 @@ interface Mistake {
 function mistakes(op: any, method: string): fc.Arbitrary<Mistake> | undefined {
   const options: fc.Arbitrary<Mistake>[] = [];
   const params: any[] = op.parameters ?? [];
-  if (params.some((p) => p.in === 'path')) options.push(fc.constant({ what: 'path parameter of 5,000 characters', longParam: true }));
+  if (params.some((p) => p.in === 'path'))
+    options.push(fc.constant({ what: 'path parameter of 5,000 characters', longParam: true }));
   const numeric = params.filter((p) => p.in === 'query' && ['integer', 'number'].includes(p.schema?.type));
   if (numeric.length > 0)
     options.push(
       fc
         .record({
           name: fc.constantFrom(...numeric.map((p) => p.name as string)),
-          value: fc.constantFrom('1e999', '1.5', '-0', 'NaN', '0x10', 'Infinity', '-Infinity', '12345678901234567890', '', 'abc'),
+          value: fc.constantFrom(
+            '1e999',
+            '1.5',
+            '-0',
+            'NaN',
+            '0x10',
+            'Infinity',
+            '-Infinity',
+            '12345678901234567890',
+            '',
+            'abc',
+          ),
         })
-        .map(({ name, value }) => ({ what: `query ${name}=${value}`, query: `${name}=${encodeURIComponent(value)}` })),
+        .map(({ name, value }) => ({
+          what: `query ${name}=${value}`,
+          query: `${name}=${encodeURIComponent(value)}`,
+        })),
     );
   if (['POST', 'PUT', 'PATCH'].includes(method)) {
     const schema = bodySchema(op);
@@ -106,12 +123,18 @@ function mistakes(op: any, method: string): fc.Arbitrary<Mistake> | undefined {
         fc
           .constantFrom(...props)
           .chain(([name, s]) => wrongValue(s).map((v) => ({ name, v })))
-          .map(({ name, v }) => ({ what: `body ${name} of a wrong type or size`, payload: JSON.stringify({ [name]: v }) })),
+          .map(({ name, v }) => ({
+            what: `body ${name} of a wrong type or size`,
+            payload: JSON.stringify({ [name]: v }),
+          })),
       );
     if (schema?.required?.length > 0) options.push(fc.constant({ what: 'empty object body', payload: '{}' }));
     options.push(
       fc.constant({ what: '10,000-deep JSON', payload: deepJson(10_000) }),
-      fc.constant({ what: 'invalid UTF-8', payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d]) }),
+      fc.constant({
+        what: 'invalid UTF-8',
+        payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d]),
+      }),
       fc.constant({ what: 'malformed JSON', payload: '{"a": ' }),
       fc.constant({ what: 'JSON scalar body', payload: '1e999' }),
       fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded').map((t) => ({
@@ -127,7 +150,9 @@ function mistakes(op: any, method: string): fc.Arbitrary<Mistake> | undefined {
 }
 
 function urlOf(path: string, m: Mistake): string {
-  const filled = path.replace(/\{[^}]+\}/g, () => (m.longParam ? 'a'.repeat(5_000) : '01900000-0000-7000-8000-00000000dead'));
+  const filled = path.replace(/\{[^}]+\}/g, () =>
+    m.longParam ? 'a'.repeat(5_000) : '01900000-0000-7000-8000-00000000dead',
+  );
   return m.query ? `${filled}?${m.query}` : filled;
 }
 
@@ -179,6 +204,8 @@ describe('every route of the OpenAPI description refuses generated mistakes', ()
     expect(await rowCounts()).toEqual(before);
     expect((await server.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await server.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
-    expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects', headers: admin })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/v1/projects', headers: admin })).statusCode,
+    ).toBe(200);
   }, 60_000);
 });
