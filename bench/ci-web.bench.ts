@@ -5,7 +5,7 @@
 // scrolled through (one scroll step per animation frame). Run with `npm run bench` or
 // `node --import tsx bench/ci-web.bench.ts`; BENCH_LOG_LINES changes the big log's size.
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { jobsOf, startJob } from '../packages/ci-server/test/core/agent-sim.js';
 import {
   ADMIN_PASSWORD,
@@ -26,25 +26,37 @@ function line(i: number) {
   return { seq: i, stream: i % 50 === 0 ? 'stderr' : 'stdout', atMs: Date.UTC(2026, 0, 1) + i, text };
 }
 
-async function weigh(page: Page, path: string, ready: () => Promise<unknown>): Promise<number> {
-  const sizes: Promise<number>[] = [];
-  const onResponse = (res: { url(): string; body(): Promise<Buffer> }) => {
-    if (res.url().includes('/api/')) return; // data, not page weight
-    sizes.push(
-      res.body().then(
-        (b) => b.length,
-        () => 0,
-      ),
-    );
-  };
-  await page.context().clearCookies();
-  page.on('response', onResponse);
-  await page.goto('about:blank');
-  await page.goto(path, { waitUntil: 'networkidle' });
-  await ready();
-  await page.waitForLoadState('networkidle');
-  page.off('response', onResponse);
-  return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+/** Bytes of everything but API data fetched while `path` loads in a fresh context (empty cache). */
+async function weigh(
+  env: Awaited<ReturnType<typeof startUi>>,
+  storageState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined,
+  path: string,
+  ready: (page: Page) => Promise<unknown>,
+): Promise<number> {
+  const context = await env.browser.newContext({
+    baseURL: env.base,
+    viewport: { width: 1280, height: 720 },
+    storageState,
+  });
+  try {
+    const page = await context.newPage();
+    const sizes: Promise<number>[] = [];
+    page.on('response', (res) => {
+      if (res.url().includes('/api/')) return; // data, not page weight
+      sizes.push(
+        res.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
+    });
+    await page.goto(path);
+    await ready(page);
+    await page.waitForLoadState('networkidle');
+    return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+  } finally {
+    await context.close();
+  }
 }
 
 interface ViewerFigures {
@@ -121,25 +133,22 @@ export async function run(): Promise<void> {
     const big = await logRun(BIG);
 
     const { page, context } = await openPage(env, { width: 1280, height: 720 });
-    const signin = await weigh(page, '/login', () => page.getByLabel('Username').waitFor());
+    const signin = await weigh(env, undefined, '/login', (p) => p.getByLabel('Username').waitFor());
     await signIn(page, 'admin', ADMIN_PASSWORD);
-    const cookies = await context.cookies();
-    const pages: [string, string, () => Promise<unknown>][] = [
-      ['projects', '/projects', () => page.getByRole('link', { name: 'Web Shop' }).waitFor()],
-      ['run (graph, log)', `/runs/${small}`, () => page.getByTestId('graph-node-compile').waitFor()],
-      ['apply (Monaco)', '/apply', () => page.locator('.monaco-editor').waitFor()],
+    const state = await context.storageState();
+    const pages: [string, string, (p: Page) => Promise<unknown>][] = [
+      ['projects', '/projects', (p) => p.getByRole('link', { name: 'Web Shop' }).waitFor()],
+      ['run (graph, log)', `/runs/${small}`, (p) => p.getByTestId('graph-node-compile').waitFor()],
+      ['apply (Monaco)', '/apply', (p) => p.locator('.monaco-editor').waitFor()],
     ];
     console.log('page weight (bytes fetched on first load, uncompressed; ratio to the sign-in page)');
     console.log(`  sign-in               ${(signin / 1024).toFixed(0).padStart(6)} KiB  1.00×`);
     for (const [name, path, ready] of pages) {
-      await context.addCookies(cookies);
-      const bytes = await weigh(page, path, ready);
-      await context.addCookies(cookies);
+      const bytes = await weigh(env, state, path, ready);
       console.log(
         `  ${name.padEnd(21)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB  ${(bytes / signin).toFixed(2)}×`,
       );
     }
-    await context.addCookies(cookies);
 
     const base = await measureViewer(page, `/runs/${small}`, SMALL);
     const target = await measureViewer(page, `/runs/${big}`, BIG);
