@@ -59,6 +59,23 @@ async function weigh(
   }
 }
 
+/** Scrolls the log from top to bottom in FRAMES steps, one per animation frame; answers the frame times. */
+const SCROLL_SCRIPT = `new Promise((done) => {
+  const box = document.querySelector('[role=log]');
+  box.scrollTop = 0;
+  const out = [];
+  let last = 0;
+  const step = Math.max(1, (box.scrollHeight - box.clientHeight) / FRAMES);
+  function tick(t) {
+    if (last) out.push(t - last);
+    last = t;
+    box.scrollTop += step;
+    if (out.length < FRAMES) requestAnimationFrame(tick);
+    else done(out);
+  }
+  requestAnimationFrame(tick);
+})`;
+
 interface ViewerFigures {
   lines: number;
   heapMb: number;
@@ -79,27 +96,8 @@ async function measureViewer(page: Page, runUrl: string, lines: number): Promise
   await cdp.send('Performance.enable');
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-  const frames: number[] = await page.getByRole('log').evaluate(
-    (el, count) =>
-      new Promise<number[]>((done) => {
-        const box = el as unknown as { scrollTop: number; scrollHeight: number; clientHeight: number };
-        const raf = (globalThis as unknown as { requestAnimationFrame(f: (t: number) => void): void })
-          .requestAnimationFrame;
-        box.scrollTop = 0;
-        const out: number[] = [];
-        let last = 0;
-        const step = Math.max(1, (box.scrollHeight - box.clientHeight) / count);
-        const tick = (t: number) => {
-          if (last) out.push(t - last);
-          last = t;
-          box.scrollTop += step;
-          if (out.length < count) raf(tick);
-          else done(out);
-        };
-        raf(tick);
-      }),
-    FRAMES,
-  );
+  // A string, not a function: tsx would wrap named functions in a helper the page does not have.
+  const frames = (await page.evaluate(SCROLL_SCRIPT.replace('FRAMES', String(FRAMES)))) as number[];
   frames.sort((a, b) => a - b);
   await cdp.detach();
   return {
