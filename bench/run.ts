@@ -1,6 +1,7 @@
 // Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
 import { run as ciOps } from './ci-ops.bench.js';
+import { run as ciWeb } from './ci-web.bench.js';
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
@@ -11,6 +12,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
+  ['CI web UI', ciWeb],
   ['CI operations (log archive, retention)', ciOps],
 ];
 
