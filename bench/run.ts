@@ -1,5 +1,6 @@
 // Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
+import { run as ciOps } from './ci-ops.bench.js';
 import { run as ciWeb } from './ci-web.bench.js';
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
@@ -14,6 +15,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
   ['CI web UI', ciWeb],
+  ['CI operations (log archive, retention)', ciOps],
 ];
 
 for (const [name, bench] of benchmarks) {

@@ -206,7 +206,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     archiver,
     sweeper,
     intervalMs: retention.intervalMs,
-    archiveEveryMs: options.archiveEveryMs,
+    archiveEveryMs: options.archiveEveryMs ?? retention.archiveIntervalMs,
     log: app.log,
   });
   await registerTriggerApi(app, { triggers, publicUrl: settings.publicUrl });

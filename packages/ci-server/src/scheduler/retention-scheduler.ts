@@ -25,9 +25,10 @@ export class RetentionScheduler {
   private pass: Promise<void> | undefined;
 
   constructor(private readonly deps: RetentionSchedulerDeps) {
+    // Renewed on every pass: three missed passes hand the work to another replica (or a restarted process).
     this.lease = new LeaderLease(deps.db, {
       name: 'retention',
-      ttlMs: Math.max(60_000, (deps.archiveEveryMs ?? 30_000) * 3),
+      ttlMs: Math.max(5_000, (deps.archiveEveryMs ?? 30_000) * 3),
     });
   }
 

@@ -48,6 +48,8 @@ export interface RetentionSettings {
   quotas: Quotas;
   logArchive: LogArchivePolicy;
   intervalMs: number;
+  /** How often the log archiver looks for due jobs (`retention.archive_interval`, default 30s). */
+  archiveIntervalMs: number;
 }
 
 export interface SettingsLog {
@@ -123,5 +125,15 @@ export function readRetentionSettings(file: Record<string, unknown>, log: Settin
       log.warn({ key: 'retention.interval' }, 'CI_CONFIG value is not a duration of at least 1s; 1h used');
     else intervalMs = ms;
   }
-  return { quotas, logArchive, intervalMs };
+  let archiveIntervalMs = 30_000;
+  if (raw.archive_interval !== undefined) {
+    const ms = typeof raw.archive_interval === 'string' ? parseDuration(raw.archive_interval) : null;
+    if (ms === null || ms < MIN_INTERVAL_MS)
+      log.warn(
+        { key: 'retention.archive_interval' },
+        'CI_CONFIG value is not a duration of at least 1s; 30s used',
+      );
+    else archiveIntervalMs = ms;
+  }
+  return { quotas, logArchive, intervalMs, archiveIntervalMs };
 }
