@@ -75,6 +75,11 @@ export async function createPortalServer(
   registerHealthRoutes(app, settings);
   // Storage, managed datasources and audit (docs/portal-storage.md).
   const store = await openPortalStore(settings, { jwtSecret: authSecrets.jwtSecret });
+  if (store) {
+    // Replicas on one storage share "an accepted code cannot be reused" and logouts (docs/portal-auth.md).
+    app.portalAuth.sessions.useState(store.sessionState);
+    app.portalAuth.totp.useState(store.sessionState);
+  }
   const datasources = await ManagedDatasources.open(settings.datasourcesFile, { log: app.log }).catch(
     async (err) => {
       await store?.close();

@@ -111,7 +111,7 @@ async function loginScope(app: FastifyInstance) {
           .code(401)
           .send({ success: false, message: LOGIN_MESSAGES.codeRequired, totpRequired: true });
       }
-      if (auth.totp.check(account.id, account.totpSecret, body.code) !== 'accepted') {
+      if ((await auth.totp.check(account.id, account.totpSecret, body.code)) !== 'accepted') {
         return reply
           .code(401)
           .send({ success: false, message: LOGIN_MESSAGES.invalidCode, totpRequired: true });
@@ -138,7 +138,7 @@ async function sessionRoutes(app: FastifyInstance) {
 
   app.post('/api/auth/logout', async (request, reply) => {
     const session: Session | null = await readSession(request);
-    if (session) auth.sessions.revoke(session);
+    if (session) await auth.sessions.revoke(session);
     const { maxAge: _unused, ...attrs } = sessionCookieOptions(decideSecureCookie(settings, request));
     reply.clearCookie(SESSION_COOKIE, attrs);
     const out: { success: true; redirectUrl?: string } = { success: true };

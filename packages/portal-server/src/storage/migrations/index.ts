@@ -5,10 +5,13 @@ import { m0004BotRequests } from '../../bot/migration.js';
 import { m0001MetaConnectionsQueries } from './0001_meta_connections_queries.js';
 import { m0002ApprovalsServiceTokens } from './0002_approvals_service_tokens.js';
 import { m0003AuditJobs } from './0003_audit_jobs.js';
+import { m0004SessionState } from './0004_session_state.js';
 
 export const portalMigrations: Migrations = {
   '0001_meta_connections_queries': m0001MetaConnectionsQueries,
   '0002_approvals_service_tokens': m0002ApprovalsServiceTokens,
   '0003_audit_jobs': m0003AuditJobs,
   '0004_bot_requests': m0004BotRequests,
+  // Named to sort after 0004_bot_requests, which stores may already have applied.
+  '0004_session_state': m0004SessionState,
 };
