@@ -87,6 +87,7 @@ export async function createPortalServer(
     },
   );
   const audit = new AuditLog({ store: store?.audit, log: app.log });
+  app.portalAuth.recordSignIn = (event) => audit.record({ ...event }).then(() => undefined);
   const sessions: SessionReader = async (request) => {
     const session = await readSession(request);
     return session ? { role: session.role, username: session.username } : undefined;
