@@ -284,6 +284,10 @@ export const duckdbFactory: ProviderFactory = {
   validate(conn, access) {
     embeddedPath(conn.database, access.embeddedDir, access.privileged);
   },
+  localFile(conn, embeddedDir) {
+    const path = embeddedPath(conn.database, embeddedDir, true);
+    return path === IN_MEMORY ? undefined : path;
+  },
   async create(conn, ctx) {
     const path = embeddedPath(conn.descriptor.database, ctx.embeddedDir, true);
     try {

@@ -147,6 +147,8 @@ export const libsqlFactory: ProviderFactory = {
       throw configError('libSQL needs a database file or a network URL');
     }
   },
+  localFile: (conn, embeddedDir) =>
+    libsqlUrl(conn) ? undefined : embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   async create(conn, ctx) {
     const d = conn.descriptor;

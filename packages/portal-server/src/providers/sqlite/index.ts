@@ -24,6 +24,7 @@ export const sqliteFactory: ProviderFactory = {
       throw configError('SQLite needs a database file; :memory: is offered by DuckDB');
     }
   },
+  localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   async create(conn, ctx) {
     const path = embeddedPath(conn.descriptor.database, ctx.embeddedDir, true);
