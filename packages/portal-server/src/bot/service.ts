@@ -141,22 +141,16 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     const request = await ctx.requests.create({ ...common, status: 'approved', approvalId: approval.id });
     return { status: 202, request: await queueRun(ctx, request) };
   }
-  // Nothing holds it: run now, within the datasource's concurrency cap (429 when full).
-  const release = ctx.concurrency.acquire(ds.id, ds.policy.maxConcurrent);
-  let request: BotRequest;
-  try {
-    const id = randomUUID();
-    const outcome = await executeNow(ctx, ds, classified, {
-      requestId: id,
-      token,
-      onBehalfOf: sub.onBehalfOf,
-      ticket: sub.ticket,
-      approvedBy: sub.approvedBy?.map((m) => m.reviewer),
-    });
-    request = await ctx.requests.create({ ...common, id, status: 'approved', outcome });
-  } finally {
-    release();
-  }
+  // Nothing holds it: run now, through the governed pipeline (which takes the concurrency slot: 429 when full).
+  const id = randomUUID();
+  const outcome = await executeNow(ctx, ds, classified, {
+    requestId: id,
+    token,
+    onBehalfOf: sub.onBehalfOf,
+    ticket: sub.ticket,
+    approvedBy: sub.approvedBy?.map((m) => m.reviewer),
+  });
+  const request = await ctx.requests.create({ ...common, id, status: 'approved', outcome });
   return { status: 200, request };
 }
 

@@ -7,7 +7,7 @@ import { createMariadbDatabase, createPostgresDatabase, tempDir } from '@app/kit
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/http/query-deps.js';
+import type { ManagedDatasource } from '../../src/execution/contracts.js';
 import { ADMIN, ALICE, descriptorFromUrl } from '../query/harness.js';
 import { type GovernedHarness, governed } from './policy-harness.js';
 
