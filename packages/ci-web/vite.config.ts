@@ -2,12 +2,13 @@
 // hashed names, so the server can cache them for a year). `npm run dev` proxies the API to a local server.
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from '../web-kit/build/precompress.ts';
 
 const api = process.env.CI_URL ?? 'http://127.0.0.1:8153';
 
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // Monaco's workers (web kit) are ES modules bundled from node_modules; nothing is loaded from a CDN.
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 4096 },
