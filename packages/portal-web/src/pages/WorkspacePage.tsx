@@ -2,6 +2,7 @@
 // editor and the result on the right. The chosen connection and each connection's editor text are kept for
 // the tab's lifetime (sessionStorage), so a reload lands where the person was.
 import { useEffect, useMemo, useState } from 'react';
+import { AiTools } from '../ai/AiTools';
 import {
   requestDescriptor,
   useManagedConnections,
@@ -127,6 +128,7 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
               sql={sql}
               onSqlChange={setSql}
             />
+            <AiTools connection={connection} sql={sql} onUseSql={setSql} />
           </>
         )}
       </div>
