@@ -1,10 +1,17 @@
 // `npm start`: everything on embedded defaults. Installs dependencies when missing, builds the web UIs when
 // they are not built yet, then starts the CI control plane (8153 HTTP, 8154 gRPC), one local build agent
 // and the database portal (3000), with SQLite files and folders under ./.data/. Each service's log goes to
-// ./.data/logs/<service>.log; warnings (such as generated credentials) are echoed here. Ctrl-C stops
+// ./.data/logs/<service>.log (directory 0700, files 0600); warnings are echoed here. Ctrl-C stops
 // everything and waits until every process it started has exited.
+//
+// Credentials: the CI administrator's password and the portal's two local accounts (administrator and a
+// second, ordinary user, so a two-person approval can be tried at once) are generated here, once, into
+// ./.data/credentials.json (mode 0600) and handed to the services through their environment, so no service
+// ever generates (and logs) one. They are printed to this terminal with the file's path, and scrubbed from
+// every log line before it is written or echoed, whatever a service prints.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDeps, root } from './ensure-deps.mjs';
 
@@ -13,7 +20,10 @@ ensureDeps();
 // DATA_DIR moves everything (used by the start-up test); the default is ./.data/.
 const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const logDir = join(dataDir, 'logs');
-mkdirSync(logDir, { recursive: true });
+for (const dir of [dataDir, logDir]) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
 
 // Web UIs are built once (and again after `rm -rf packages/*-web/dist`).
 for (const web of ['ci-web', 'portal-web']) {
@@ -31,34 +41,90 @@ const portalPort = process.env.PORT ?? '3000';
 const ciDataDir = process.env.CI_DATA_DIR ?? join(dataDir, 'ci');
 const portalDataDir = process.env.PORTAL_DATA_DIR ?? join(dataDir, 'portal');
 
+// ---- credentials ------------------------------------------------------------------------------------------
+const credentialsFile = join(dataDir, 'credentials.json');
+const generate = () => randomBytes(18).toString('base64url');
+const readJson = (path) => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return {};
+  }
+};
+const saved = readJson(credentialsFile);
+const credentials = { ...saved };
+const ciUsername = process.env.CI_ADMIN_USERNAME ?? 'admin';
+const adminEmail = process.env.ADMIN_EMAIL ?? 'admin@localhost';
+const userEmail = process.env.USER_EMAIL ?? 'user@localhost';
+// The CI administrator is created at the first start only: a password generated later would not apply.
+const ciFirstStart = !existsSync(join(ciDataDir, 'ci.db')) && !process.env.CI_DATABASE_URL;
+if (!process.env.CI_ADMIN_PASSWORD && !credentials.ci && ciFirstStart) {
+  credentials.ci = { username: ciUsername, password: generate() };
+}
+// The portal reads its passwords at every start; an earlier start's generated one is kept.
+const portalBootstrap = readJson(join(portalDataDir, 'auth-bootstrap.json'));
+if (!process.env.ADMIN_PASSWORD && !credentials.portalAdmin) {
+  credentials.portalAdmin = { email: adminEmail, password: portalBootstrap.ADMIN_PASSWORD ?? generate() };
+}
+if (!process.env.USER_PASSWORD && !credentials.portalUser) {
+  credentials.portalUser = { email: userEmail, password: generate() };
+}
+if (JSON.stringify(credentials) !== JSON.stringify(saved)) {
+  writeFileSync(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+}
+if (existsSync(credentialsFile)) chmodSync(credentialsFile, 0o600);
+
+/** Every credential value this start knows, generated or given: none may reach a log file. */
+const secrets = [
+  credentials.ci?.password,
+  credentials.portalAdmin?.password,
+  credentials.portalUser?.password,
+  process.env.CI_ADMIN_PASSWORD,
+  process.env.ADMIN_PASSWORD,
+  process.env.USER_PASSWORD,
+].filter((v) => typeof v === 'string' && v.length >= 6);
+const scrub = (line) => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), line);
+
+// ---- services -----------------------------------------------------------------------------------------------
 const children = [];
 let stopping = false;
 
 function run(name, entry, env) {
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const logFile = join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  if (existsSync(logFile)) chmodSync(logFile, 0o600);
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const echo = (chunk) => {
-    log.write(chunk);
-    for (const line of chunk.toString().split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const entry = JSON.parse(line);
-        const level =
-          typeof entry.level === 'number'
-            ? entry.level
-            : ({ warn: 40, error: 50, fatal: 60 }[entry.level] ?? 30);
-        if (level >= 40 || entry.announce) console.log(`[${name}] ${entry.msg}`);
-      } catch {
-        console.log(`[${name}] ${line}`);
-      }
+  // Whole lines only, so a credential split across two chunks is still recognised and scrubbed.
+  const echoFrom = () => {
+    let pending = '';
+    return (chunk) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const raw of lines) emit(raw);
+    };
+  };
+  const emit = (raw) => {
+    const line = scrub(raw);
+    log.write(`${line}\n`);
+    if (!line.trim()) return;
+    try {
+      const entry = JSON.parse(line);
+      const level =
+        typeof entry.level === 'number'
+          ? entry.level
+          : ({ warn: 40, error: 50, fatal: 60 }[entry.level] ?? 30);
+      if (level >= 40 || entry.announce) console.log(`[${name}] ${entry.msg}`);
+    } catch {
+      console.log(`[${name}] ${line}`);
     }
   };
-  child.stdout.on('data', echo);
-  child.stderr.on('data', echo);
+  child.stdout.on('data', echoFrom());
+  child.stderr.on('data', echoFrom());
   child.on('exit', (code, signal) => {
     log.end();
     if (!stopping) {
@@ -111,6 +177,9 @@ try {
     CI_HTTP_PORT: ciHttpPort,
     CI_GRPC_PORT: ciGrpcPort,
     CI_DATA_DIR: ciDataDir,
+    ...(credentials.ci && !process.env.CI_ADMIN_PASSWORD
+      ? { CI_ADMIN_PASSWORD: credentials.ci.password }
+      : {}),
   });
   await waitHttp(`http://127.0.0.1:${ciHttpPort}/healthz`, 'CI control plane');
 
@@ -128,21 +197,37 @@ try {
     PORT: portalPort,
     PORTAL_DATA_DIR: portalDataDir,
     STORAGE_PROVIDER: process.env.STORAGE_PROVIDER ?? 'sqlite',
+    ADMIN_EMAIL: adminEmail,
+    ...(credentials.portalAdmin && !process.env.ADMIN_PASSWORD
+      ? { ADMIN_PASSWORD: credentials.portalAdmin.password }
+      : {}),
+    USER_EMAIL: userEmail,
+    ...(credentials.portalUser && !process.env.USER_PASSWORD
+      ? { USER_PASSWORD: credentials.portalUser.password }
+      : {}),
   });
   await waitHttp(`http://127.0.0.1:${portalPort}/api/db/health`, 'database portal');
 
-  const portalSecrets = join(portalDataDir, 'auth-bootstrap.json');
-  let portalLogin = '';
-  if (existsSync(portalSecrets)) {
-    const s = JSON.parse(readFileSync(portalSecrets, 'utf8'));
-    if (s.ADMIN_PASSWORD)
-      portalLogin = `  (${process.env.ADMIN_EMAIL ?? 'admin@localhost'} / ${s.ADMIN_PASSWORD})`;
-  }
+  const ciLogin = credentials.ci
+    ? `${credentials.ci.username} / ${credentials.ci.password}`
+    : process.env.CI_ADMIN_PASSWORD
+      ? `${ciUsername} / (your CI_ADMIN_PASSWORD)`
+      : `${ciUsername} / (set at an earlier first start)`;
+  const portalAdmin = credentials.portalAdmin
+    ? `${credentials.portalAdmin.email} / ${credentials.portalAdmin.password}`
+    : `${adminEmail} / (your ADMIN_PASSWORD)`;
+  const portalUser = credentials.portalUser
+    ? `${credentials.portalUser.email} / ${credentials.portalUser.password}`
+    : `${userEmail} / (your USER_PASSWORD)`;
   console.log(`
 Everything is up.
-  CI control plane   http://localhost:${ciHttpPort}   (agents: 127.0.0.1:${ciGrpcPort}; admin credentials are printed above on first start)
+  CI control plane   http://localhost:${ciHttpPort}   (agents: 127.0.0.1:${ciGrpcPort})
+                     administrator ${ciLogin}
   Build agent        local-agent, workspace ${join(dataDir, 'agent')}
-  Database portal    http://localhost:${portalPort}${portalLogin}
+  Database portal    http://localhost:${portalPort}
+                     administrator ${portalAdmin}
+                     user          ${portalUser}   (a second person, e.g. to approve the administrator's writes)
+  Credentials        ${credentialsFile} (mode 0600; never written to the logs)
   Logs               ${logDir}
   Processes          ${children.map((c, i) => `${['ci-server', 'ci-agent', 'portal'][i]} ${c.pid}`).join(', ')}
 Press Ctrl-C to stop.`);

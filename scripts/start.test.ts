@@ -1,5 +1,8 @@
-// `npm start` as a user runs it: everything comes up on its ports, and Ctrl-C (SIGINT) leaves no process.
+// `npm start` as a user runs it: everything comes up on its ports, the generated credentials work, appear on
+// the terminal and in one 0600 file but in no log file, and Ctrl-C (SIGINT) leaves no process.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort, waitFor } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
@@ -18,10 +21,20 @@ describe('npm start', () => {
     timeout: 120_000,
   }, async () => {
     const [http, grpc, portal] = [await freePort(), await freePort(), await freePort()];
+    const dataDir = tempDir('start-');
+    // The user's own credential settings would change what is generated.
+    const {
+      CI_ADMIN_PASSWORD: _a,
+      ADMIN_PASSWORD: _b,
+      USER_PASSWORD: _c,
+      USER_EMAIL: _d,
+      ADMIN_EMAIL: _e,
+      ...env
+    } = process.env;
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: {
-        ...process.env,
-        DATA_DIR: tempDir('start-'),
+        ...env,
+        DATA_DIR: dataDir,
         CI_HTTP_PORT: String(http),
         CI_GRPC_PORT: String(grpc),
         PORT: String(portal),
@@ -46,6 +59,51 @@ describe('npm start', () => {
       const pids = [...out.matchAll(/(ci-server|ci-agent|portal) (\d+)/g)].map((m) => Number(m[2]));
       expect(pids).toHaveLength(3);
       expect(pids.every(alive)).toBe(true);
+
+      // Credentials: one 0600 file whose path is printed, values printed to the terminal, and they work.
+      const file = join(dataDir, 'credentials.json');
+      expect(out).toContain(file);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const creds = JSON.parse(readFileSync(file, 'utf8'));
+      const passwords: string[] = [creds.ci.password, creds.portalAdmin.password, creds.portalUser.password];
+      expect(new Set(passwords).size).toBe(3);
+      for (const p of passwords) expect(out).toContain(p);
+      const ciLogin = await fetch(`http://127.0.0.1:${http}/auth/login/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: creds.ci.username, password: creds.ci.password }),
+      });
+      expect(ciLogin.status).toBe(200);
+      const portalLogin = async (who: { email: string; password: string }) =>
+        (
+          await fetch(`http://127.0.0.1:${portal}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(who),
+          })
+        ).json();
+      expect(await portalLogin(creds.portalAdmin)).toEqual({ success: true, role: 'admin' });
+      // The second local account: a two-person approval can be tried at once.
+      expect(await portalLogin(creds.portalUser)).toEqual({ success: true, role: 'user' });
+
+      // No credential in any log file; logs private to the service account.
+      const logDir = join(dataDir, 'logs');
+      expect(statSync(logDir).mode & 0o777).toBe(0o700);
+      const logs = readdirSync(logDir);
+      expect(logs.sort()).toEqual(['ci-agent.log', 'ci-server.log', 'portal.log']);
+      for (const name of logs) {
+        expect(statSync(join(logDir, name)).mode & 0o777, name).toBe(0o600);
+        const text = readFileSync(join(logDir, name), 'utf8');
+        for (const p of passwords) expect(text.includes(p), `${name} holds a credential`).toBe(false);
+      }
+      // Nor the generated JWT signing key or agent token, wherever they are kept.
+      const jwt = JSON.parse(readFileSync(join(dataDir, 'portal', 'auth-bootstrap.json'), 'utf8')).JWT_SECRET;
+      const agentToken = readFileSync(join(dataDir, 'ci', 'agent-token'), 'utf8').trim();
+      for (const name of logs) {
+        const text = readFileSync(join(logDir, name), 'utf8');
+        expect(text.includes(jwt), name).toBe(false);
+        expect(text.includes(agentToken), name).toBe(false);
+      }
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(out).toContain('All services stopped.');

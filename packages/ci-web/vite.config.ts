@@ -3,6 +3,7 @@
 import { webKitVite } from '@app/web-kit/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, mergeConfig } from 'vite';
+import { precompress } from '../web-kit/build/precompress.ts';
 
 const api = process.env.CI_URL ?? 'http://127.0.0.1:8153';
 
@@ -10,7 +11,7 @@ export default mergeConfig(
   webKitVite(),
   defineConfig({
     base: '/',
-    plugins: [react()],
+    plugins: [react(), precompress()],
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 4096 },
     server: { proxy: { '/api': api, '/auth': api } },
   }),

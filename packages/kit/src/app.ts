@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { registerCompression } from './compression.js';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db-unavailable.js';
 import { type ErrorShape, errorBody, HttpError } from './http-errors.js';
 import { loggerOptions } from './logger.js';
@@ -92,6 +93,8 @@ export function createApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // JSON and other text bodies over 1 KiB go brotli/gzip-compressed to clients that accept it.
+  registerCompression(app);
 
   // A second router that only knows which methods exist per path, so an unknown method on a known path is a
   // 405 with `Allow` rather than a 404.

@@ -91,6 +91,11 @@ export async function createPortalServer(
   registerHealthRoutes(app, settings);
   // Storage, managed datasources and audit (docs/portal-storage.md).
   const store = await openPortalStore(settings, { jwtSecret: authSecrets.jwtSecret });
+  if (store) {
+    // Replicas on one storage share "an accepted code cannot be reused" and logouts (docs/portal-auth.md).
+    app.portalAuth.sessions.useState(store.sessionState);
+    app.portalAuth.totp.useState(store.sessionState);
+  }
   const datasources = await ManagedDatasources.open(settings.datasourcesFile, { log: app.log }).catch(
     async (err) => {
       await store?.close();
@@ -98,6 +103,7 @@ export async function createPortalServer(
     },
   );
   const audit = new AuditLog({ store: store?.audit, log: app.log });
+  app.portalAuth.recordSignIn = (event) => audit.record({ ...event }).then(() => undefined);
   const sessions: SessionReader = async (request) => {
     const session = await readSession(request);
     return session ? { role: session.role, username: session.username } : undefined;

@@ -94,6 +94,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       // Vite puts a content hash in every asset name: a changed file is a new URL.
       maxAge: '365d',
       immutable: true,
+      // The build writes .br and .gz next to each asset (packages/web-kit/build/precompress.ts).
+      preCompressed: true,
       wildcard: true,
       // The folder may not exist until the UI is built; one clearer warning is logged below instead.
       suppressWarning: true,

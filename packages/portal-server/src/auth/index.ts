@@ -16,6 +16,11 @@ export interface PortalAuth {
   totp: TotpVerifier;
   /** Present when `PUBLIC_AUTH_PROVIDER=oidc`. */
   oidc?: OidcClient;
+  /**
+   * Where sign-in attempts are recorded (type `sign_in`); set by the server once the audit log exists
+   * (the sign-in routes are registered before it). Unset: not recorded.
+   */
+  recordSignIn?: (event: SignInEvent) => Promise<void>;
   limits: {
     /** Login attempts per client address and email. */
     loginPerEmail: RateLimiter;
@@ -24,6 +29,18 @@ export interface PortalAuth {
     /** Requests to database-reaching routes per person (or token, or address). */
     database: RateLimiter;
   };
+}
+
+/** One sign-in attempt as an audit event. Never carries a password or a code. */
+export interface SignInEvent {
+  type: 'sign_in';
+  actor: string;
+  result: 'success' | 'failure';
+  method: 'local' | 'oidc';
+  role?: string;
+  /** Failure reason: invalid_credentials, code_required, invalid_code, rate_limited, or an OIDC error code. */
+  reason?: string;
+  address: string;
 }
 
 /** Budgets (per replica; the spec leaves the numbers open — see docs/portal-auth.md). */

@@ -1,10 +1,12 @@
 // The signed session: an HS256 JWT (`jose`) in the `auth-token` cookie carrying `role` and `username`, its
-// cookie attributes, the secure-flag decision, and an in-process list of sessions ended by logout.
+// cookie attributes, the secure-flag decision, and the list of sessions ended by logout (in this process, or
+// in the server storage when one is configured: see session-state.ts).
 import { randomUUID } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
 import type { PortalSettings } from '../config.js';
+import { MemorySessionState, type SessionStateStore } from './session-state.js';
 
 export type Role = 'admin' | 'user';
 export type AuthMethod = 'local' | 'oidc';
@@ -24,8 +26,6 @@ export const SESSION_COOKIE = 'auth-token';
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 const ISSUER = 'database-portal';
 const AUDIENCE = 'database-portal:session';
-/** Bound on remembered logouts; beyond it the oldest are forgotten (they expire within 24 h anyway). */
-const MAX_REVOKED = 100_000;
 
 export function isRole(v: unknown): v is Role {
   return v === 'admin' || v === 'user';
@@ -33,14 +33,20 @@ export function isRole(v: unknown): v is Role {
 
 export class SessionService {
   private readonly key: Uint8Array;
-  /** jti → expiry (s). A logged-out token stays refused until it would have expired. */
-  private readonly revoked = new Map<string, number>();
+  /** Logged-out token ids; a logged-out token stays refused until it would have expired. */
+  private state: SessionStateStore;
 
   constructor(
     jwtSecret: string,
     private readonly now: () => number = Date.now,
   ) {
     this.key = new TextEncoder().encode(jwtSecret);
+    this.state = new MemorySessionState(now);
+  }
+
+  /** Keeps logouts in the server storage from now on (called once the store is open). */
+  useState(state: SessionStateStore): void {
+    this.state = state;
   }
 
   async issue(input: { role: Role; username: string; method: AuthMethod }): Promise<string> {
@@ -69,21 +75,16 @@ export class SessionService {
       });
       const { role, username, auth_method: method, jti, exp } = payload;
       if (!isRole(role) || typeof username !== 'string' || !username || typeof jti !== 'string') return null;
-      if (this.revoked.has(jti)) return null;
+      if (await this.state.isRevoked(jti)) return null;
       return { role, username, method: method === 'oidc' ? 'oidc' : 'local', jti, exp: exp as number };
     } catch {
       return null;
     }
   }
 
-  /** Ends a session before its expiry (in this process; see docs/portal-auth.md). */
-  revoke(session: Session): void {
-    const nowS = Math.floor(this.now() / 1000);
-    for (const [jti, exp] of this.revoked) {
-      if (exp > nowS && this.revoked.size < MAX_REVOKED) break;
-      this.revoked.delete(jti);
-    }
-    this.revoked.set(session.jti, session.exp);
+  /** Ends a session before its expiry, for every replica sharing the state (see docs/portal-auth.md). */
+  async revoke(session: Session): Promise<void> {
+    await this.state.revoke(session.jti, session.exp * 1000);
   }
 }
 

@@ -1,7 +1,9 @@
 // The optional second factor: RFC 6238 TOTP (HMAC-SHA-1, 6 digits, 30-second step, one step of skew either
 // side) via `otpauth`, plus replay protection: a code accepted for an account and time step is never
-// accepted again (remembered in this process until it can no longer validate).
+// accepted again (remembered until it can no longer validate, in this process or in the server storage when
+// one is configured, so several replicas agree: see session-state.ts).
 import { Secret, TOTP } from 'otpauth';
+import { MemorySessionState, type SessionStateStore } from './session-state.js';
 
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;
@@ -34,12 +36,19 @@ export type TotpOutcome = 'accepted' | 'invalid' | 'reused';
 
 export class TotpVerifier {
   private readonly totps = new Map<string, TOTP>();
-  /** `<account>:<counter>` → the counter, for codes already accepted. */
-  private readonly used = new Map<string, number>();
+  /** `<account>:<counter>` of codes already accepted. */
+  private state: SessionStateStore;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {
+    this.state = new MemorySessionState(now);
+  }
 
-  check(accountId: string, secretBase32: string, code: string): TotpOutcome {
+  /** Keeps accepted codes in the server storage from now on (called once the store is open). */
+  useState(state: SessionStateStore): void {
+    this.state = state;
+  }
+
+  async check(accountId: string, secretBase32: string, code: string): Promise<TotpOutcome> {
     if (!new RegExp(`^\\d{${TOTP_DIGITS}}$`).test(code)) return 'invalid';
     let totp = this.totps.get(secretBase32);
     if (!totp) {
@@ -49,16 +58,9 @@ export class TotpVerifier {
     const timestamp = this.now();
     const delta = totp.validate({ token: code, timestamp, window: TOTP_WINDOW });
     if (delta === null) return 'invalid';
-    const current = totp.counter({ timestamp });
-    this.forgetBefore(current - TOTP_WINDOW);
-    const key = `${accountId}:${current + delta}`;
-    if (this.used.has(key)) return 'reused';
-    this.used.set(key, current + delta);
-    return 'accepted';
-  }
-
-  /** Codes of steps outside the window can no longer validate, so they need not be remembered. */
-  private forgetBefore(counter: number): void {
-    for (const [key, c] of this.used) if (c < counter) this.used.delete(key);
+    const step = totp.counter({ timestamp }) + delta;
+    // A code of step s validates until the end of step s + window; after that it need not be remembered.
+    const validUntil = (step + TOTP_WINDOW + 1) * TOTP_PERIOD_SECONDS * 1000;
+    return (await this.state.claimCode(`${accountId}:${step}`, validUntil)) ? 'accepted' : 'reused';
   }
 }

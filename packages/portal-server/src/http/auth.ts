@@ -59,6 +59,26 @@ function parseLoginBody(raw: unknown): LoginBody | { problem: string } {
   return { email, password, code: codeText || undefined };
 }
 
+/** Records a sign-in attempt (spec: sign-ins are audit events); a failing audit sink never blocks sign-in. */
+async function auditSignIn(
+  request: FastifyRequest,
+  fields: {
+    actor: string;
+    result: 'success' | 'failure';
+    method: 'local' | 'oidc';
+    role?: string;
+    reason?: string;
+  },
+): Promise<void> {
+  const record = request.server.portalAuth.recordSignIn;
+  if (!record) return;
+  try {
+    await record({ type: 'sign_in', ...fields, actor: fields.actor.slice(0, 320), address: request.ip });
+  } catch (err) {
+    request.log.error({ err: (err as Error).message }, 'sign-in audit event not recorded');
+  }
+}
+
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number) {
   const message = `Too many login attempts; try again in ${retryAfterSeconds} seconds`;
   return reply
@@ -91,6 +111,7 @@ async function loginScope(app: FastifyInstance) {
     const body = parseLoginBody(request.body);
     if ('problem' in body) return reply.code(400).send({ success: false, message: body.problem });
 
+    const attempt = { actor: normalizeEmail(body.email), method: 'local' as const };
     const addressKey = request.ip;
     const emailKey = `${request.ip}|${normalizeEmail(body.email)}`;
     for (const [limiter, key] of [
@@ -98,20 +119,26 @@ async function loginScope(app: FastifyInstance) {
       [auth.limits.loginPerEmail, emailKey],
     ] as const) {
       const d = limiter.take(key);
-      if (!d.allowed) return rateLimited(reply, d.retryAfterSeconds);
+      if (!d.allowed) {
+        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'rate_limited' });
+        return rateLimited(reply, d.retryAfterSeconds);
+      }
     }
 
     const account = matchAccount(auth.accounts, body.email, body.password);
     if (!account) {
+      await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_credentials' });
       return reply.code(401).send({ success: false, message: LOGIN_MESSAGES.invalidCredentials });
     }
     if (account.totpSecret) {
       if (!body.code) {
+        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'code_required' });
         return reply
           .code(401)
           .send({ success: false, message: LOGIN_MESSAGES.codeRequired, totpRequired: true });
       }
-      if (auth.totp.check(account.id, account.totpSecret, body.code) !== 'accepted') {
+      if ((await auth.totp.check(account.id, account.totpSecret, body.code)) !== 'accepted') {
+        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_code' });
         return reply
           .code(401)
           .send({ success: false, message: LOGIN_MESSAGES.invalidCode, totpRequired: true });
@@ -123,6 +150,12 @@ async function loginScope(app: FastifyInstance) {
     const token = await auth.sessions.issue({ role: account.role, username: account.email, method: 'local' });
     reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(decideSecureCookie(auth.settings, request)));
     request.log.info({ username: account.email, role: account.role }, 'signed in');
+    await auditSignIn(request, {
+      actor: account.email,
+      result: 'success',
+      method: 'local',
+      role: account.role,
+    });
     return { success: true, role: account.role };
   });
 }
@@ -138,7 +171,7 @@ async function sessionRoutes(app: FastifyInstance) {
 
   app.post('/api/auth/logout', async (request, reply) => {
     const session: Session | null = await readSession(request);
-    if (session) auth.sessions.revoke(session);
+    if (session) await auth.sessions.revoke(session);
     const { maxAge: _unused, ...attrs } = sessionCookieOptions(decideSecureCookie(settings, request));
     reply.clearCookie(SESSION_COOKIE, attrs);
     const out: { success: true; redirectUrl?: string } = { success: true };
@@ -209,10 +242,18 @@ async function sessionRoutes(app: FastifyInstance) {
       });
       reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(decideSecureCookie(settings, request)));
       request.log.info({ username: identity.username, role: identity.role }, 'signed in with OIDC');
+      await auditSignIn(request, {
+        actor: identity.username,
+        result: 'success',
+        method: 'oidc',
+        role: identity.role,
+      });
       return reply.redirect(identity.role === 'admin' ? '/admin' : '/', 302);
     } catch (err) {
       const code = err instanceof OidcFailure ? err.code : 'token_exchange_failed';
       request.log.warn({ code, reason: (err as Error).message }, 'OIDC sign-in refused');
+      // Nobody is identified yet when the provider's answer is refused.
+      await auditSignIn(request, { actor: 'unknown', result: 'failure', method: 'oidc', reason: code });
       return fail(reply, code);
     }
   });

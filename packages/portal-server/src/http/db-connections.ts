@@ -2,11 +2,13 @@
 // provider metadata (engine lists and capability flags for the UI), pool statistics, monitoring, profile,
 // maintenance (administrators) and the health reading. Statements themselves run in query.ts, db-scripts.ts,
 // db-transaction.ts and export.ts, through the governed pipeline.
+import { existsSync } from 'node:fs';
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
+import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider } from '../providers/types.js';
@@ -70,6 +72,19 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     async (request) => {
       const session = await sessionFor(deps, request);
       const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
+      // Opening a missing SQLite/libSQL/DuckDB file would create an empty database and answer "Connected";
+      // creating a database is an explicit choice (run a statement on it), so the check only looks.
+      const file = target.factory.localFile?.(target.descriptor, deps.providers.ctx.embeddedDir);
+      if (file && file !== IN_MEMORY && !existsSync(file)) {
+        throw new HttpError(
+          400,
+          // A managed datasource's path is the server's business: name the datasource instead.
+          target.managed
+            ? `The database file of datasource ${target.descriptor.id} does not exist (nothing was created)`
+            : `The database file ${target.descriptor.database} does not exist; check the path (nothing was created)`,
+          'DATABASE_FILE_NOT_FOUND',
+        );
+      }
       const started = performance.now();
       try {
         const profile = await deps.providers.probe(target.descriptor, (p) => p.testConnection());

@@ -28,7 +28,8 @@ export function storageUnavailable(): HttpError {
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Paging = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  // A maximum also refuses `1e999`, which coerces to Infinity and would pass an integer check alone.
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 });
 const EngineType = Type.Union(ENGINE_TYPES.map((t) => Type.Literal(t)));
 const Descriptor = Type.Object(
@@ -55,6 +56,22 @@ const HistoryBody = Type.Object({
   durationMs: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])),
   error: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 4000 })])),
 });
+
+/**
+ * limit/offset after schema validation, checked once more: the validator's number coercion reads `1e999` as
+ * Infinity, which slipped through its integer and range checks into SQL (a 500 before this check).
+ */
+function paging(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  const limit = query.limit ?? 100;
+  const offset = query.offset ?? 0;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500) {
+    throw new HttpError(400, 'limit must be an integer from 1 to 500', 'BAD_REQUEST');
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new HttpError(400, 'offset must be a non-negative integer', 'BAD_REQUEST');
+  }
+  return { limit, offset };
+}
 
 export function registerStorageRoutes(root: FastifyInstance, options: StorageRoutesOptions): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -104,8 +121,7 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
   // ---- saved queries ----
   app.get('/api/storage/queries', { schema: { querystring: Paging } }, async (request) => {
     const user = await owner(request);
-    const limit = request.query.limit ?? 100;
-    const offset = request.query.offset ?? 0;
+    const { limit, offset } = paging(request.query);
     const page = await storeOr503().queries.list(user, { limit, offset });
     return { ...page, limit, offset };
   });
@@ -143,8 +159,7 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
     { schema: { querystring: Type.Object({ ...Paging.properties, connectionId: Type.Optional(Id) }) } },
     async (request) => {
       const user = await owner(request);
-      const limit = request.query.limit ?? 100;
-      const offset = request.query.offset ?? 0;
+      const { limit, offset } = paging(request.query);
       const page = await storeOr503().history.list(user, {
         limit,
         offset,

@@ -74,6 +74,8 @@ export async function registerWebUi(app: FastifyInstance, options: { distDir?: s
       // Vite names every asset by its content hash: a changed file is a new URL.
       maxAge: '365d',
       immutable: true,
+      // The build writes .br and .gz next to each asset (packages/web-kit/build/precompress.ts).
+      preCompressed: true,
     });
   } else {
     app.log.warn(

@@ -255,6 +255,11 @@ export interface ProviderFactory {
    * refused unless the caller is privileged (an administrator or a managed datasource).
    */
   validate?(conn: ConnectionDescriptor, access: { privileged: boolean; embeddedDir: string }): void;
+  /**
+   * The server file an embedded engine would open (undefined for :memory: or a network URL), so a connectivity
+   * check can say a missing file does not exist instead of creating an empty database.
+   */
+  localFile?(conn: ConnectionDescriptor, embeddedDir: string): string | undefined;
   /** A refusal message for a statement this caller may not run on this engine (e.g. ATTACH of a server file). */
   guardStatement?(statement: string, access: { privileged: boolean }): string | undefined;
   /** The database is a file under the portal's folder (or `:memory:`), not a server. */

@@ -118,6 +118,17 @@ export interface JobTable {
   finished_at: string | null;
 }
 
+export interface AuthUsedCodeTable {
+  /** `<account>:<time step>` of an accepted second-factor code. */
+  key: string;
+  expires_at: string;
+}
+
+export interface AuthRevokedSessionTable {
+  jti: string;
+  expires_at: string;
+}
+
 export interface PortalDatabase {
   storage_meta: StorageMetaTable;
   saved_connections: SavedConnectionTable;
@@ -127,4 +138,6 @@ export interface PortalDatabase {
   service_tokens: ServiceTokenTable;
   audit_events: AuditEventTable;
   jobs: JobTable;
+  auth_used_codes: AuthUsedCodeTable;
+  auth_revoked_sessions: AuthRevokedSessionTable;
 }

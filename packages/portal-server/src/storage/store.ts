@@ -25,6 +25,7 @@ import { portalMigrations } from './migrations/index.js';
 import { QueryHistoryRepository, SavedQueryRepository } from './queries.js';
 import type { PortalDatabase } from './schema.js';
 import { ServiceTokenRepository } from './service-tokens.js';
+import { StoredSessionState } from './session-state.js';
 
 /** Everything the portal keeps server-side, behind one interface for both SQL dialects. */
 export interface PortalStore {
@@ -40,6 +41,8 @@ export interface PortalStore {
   serviceTokens: ServiceTokenRepository;
   audit: AuditEventRepository;
   jobs: JobQueue;
+  /** Accepted second-factor codes and logged-out sessions, shared by every replica on this storage. */
+  sessionState: StoredSessionState;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -155,6 +158,7 @@ export async function openPortalStore(
       serviceTokens: new ServiceTokenRepository(db, now),
       audit: new AuditEventRepository(db),
       jobs: new JobQueue(db, database.dialect, now),
+      sessionState: new StoredSessionState(db, now ? () => now().getTime() : Date.now),
       ping: () => pingDatabase(db),
       close: () => database.close(),
     };

@@ -91,6 +91,39 @@ describe('POST /api/auth/login', () => {
     expect(body).toEqual({ success: false, message: expect.any(String) });
   });
 
+  it('records every sign-in, success and failure, as an audit event without the password', async () => {
+    server = await portal({ STORAGE_PROVIDER: 'sqlite' });
+    expect((await login(server, ADMIN)).statusCode).toBe(200);
+    expect((await login(server, { ...ADMIN, password: 'wrong-password-xyz' })).statusCode).toBe(401);
+    expect((await login(server, { email: 'Nobody@Example.test', password: 'guess-123' })).statusCode).toBe(
+      401,
+    );
+    const page = await server.audit.query({ type: 'sign_in', limit: 10, offset: 0 });
+    const events = (page.events as Array<Record<string, unknown>>).reverse();
+    expect(events).toHaveLength(3);
+    expect(events[0]).toMatchObject({
+      type: 'sign_in',
+      actor: ADMIN.email,
+      result: 'success',
+      method: 'local',
+      role: 'admin',
+    });
+    expect(events[1]).toMatchObject({ actor: ADMIN.email, result: 'failure', reason: 'invalid_credentials' });
+    expect(events[2]).toMatchObject({ actor: 'nobody@example.test', result: 'failure' });
+    const text = JSON.stringify(events);
+    expect(text).not.toContain(ADMIN.password);
+    expect(text).not.toContain('wrong-password-xyz');
+    expect(text).not.toContain('guess-123');
+    // The admin audit route lists them, filterable by result.
+    const cookie = await sessionFor(server, ADMIN);
+    const failures = await server.app.inject({
+      method: 'GET',
+      url: '/api/admin/audit?type=sign_in&result=failure',
+      cookies: { 'auth-token': cookie },
+    });
+    expect(failures.json().total).toBe(2);
+  });
+
   it('answers 400 when email or password is missing', async () => {
     server = await portal();
     const res = await login(server, { email: ADMIN.email });

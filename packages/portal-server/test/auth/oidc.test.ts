@@ -119,6 +119,14 @@ describe('OIDC sign-in against oidc-provider (roles in the ID token)', () => {
       res.headers.getSetCookie().some((c) => c.startsWith('auth-token=') && !c.startsWith('auth-token=;')),
     ).toBe(false);
     expect((await browser.request(`${r.origin}/api/auth/me`)).status).toBe(401);
+    // Both outcomes of OIDC sign-in are audit events.
+    const events = (await r.portal.audit.query({ type: 'sign_in', limit: 100, offset: 0 })).events;
+    expect(events).toContainEqual(
+      expect.objectContaining({ actor: 'alice', result: 'success', method: 'oidc', role: 'admin' }),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ result: 'failure', method: 'oidc', reason: 'invalid_state' }),
+    );
   });
 
   it('refuses a tampered or missing oidc-state cookie', async () => {

@@ -21,31 +21,31 @@ function wrongCode(timestamp: number): string {
 
 describe('TotpVerifier (fixed clock)', () => {
   const T = Date.UTC(2030, 0, 1, 12, 0, 10); // 10 s into a step
-  it('accepts the current step and one step either side, refuses two steps away', () => {
+  it('accepts the current step and one step either side, refuses two steps away', async () => {
     const v = new TotpVerifier(() => T);
-    expect(v.check('admin', SECRET, code(T))).toBe('accepted');
-    expect(v.check('admin', SECRET, code(T - 30_000))).toBe('accepted');
-    expect(v.check('admin', SECRET, code(T + 30_000))).toBe('accepted');
-    expect(v.check('admin', SECRET, code(T - 60_000))).toBe('invalid');
-    expect(v.check('admin', SECRET, code(T + 60_000))).toBe('invalid');
+    expect(await v.check('admin', SECRET, code(T))).toBe('accepted');
+    expect(await v.check('admin', SECRET, code(T - 30_000))).toBe('accepted');
+    expect(await v.check('admin', SECRET, code(T + 30_000))).toBe('accepted');
+    expect(await v.check('admin', SECRET, code(T - 60_000))).toBe('invalid');
+    expect(await v.check('admin', SECRET, code(T + 60_000))).toBe('invalid');
   });
 
-  it('never accepts a code of the same account and step twice, also inside the skew window', () => {
+  it('never accepts a code of the same account and step twice, also inside the skew window', async () => {
     let now = T;
     const v = new TotpVerifier(() => now);
     const c = code(T);
-    expect(v.check('admin', SECRET, c)).toBe('accepted');
-    expect(v.check('admin', SECRET, c)).toBe('reused');
+    expect(await v.check('admin', SECRET, c)).toBe('accepted');
+    expect(await v.check('admin', SECRET, c)).toBe('reused');
     now = T + 30_000; // the code is now the previous step's, still inside the window
-    expect(v.check('admin', SECRET, c)).toBe('reused');
+    expect(await v.check('admin', SECRET, c)).toBe('reused');
     // Another account with the same secret keeps its own record.
-    expect(v.check('user', SECRET, c)).toBe('accepted');
+    expect(await v.check('user', SECRET, c)).toBe('accepted');
   });
 
-  it('refuses malformed codes', () => {
+  it('refuses malformed codes', async () => {
     const v = new TotpVerifier(() => T);
     for (const bad of ['', '12345', '1234567', 'abcdef', `${code(T)} `]) {
-      expect(v.check('admin', SECRET, bad)).toBe('invalid');
+      expect(await v.check('admin', SECRET, bad)).toBe('invalid');
     }
   });
 

@@ -1,6 +1,7 @@
 // /api/db/* on the in-process engines: SQLite (better-sqlite3 in a worker), libSQL files (libsql's driver in a
 // worker) and DuckDB (a file and in-memory). Same behaviours as the server engines: parameters, auto-limit,
 // plans and refusals, timeout, scripts, transactions, cancel, object surface, export and health.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -283,6 +284,47 @@ describe.each(ENGINES)('$type', (engine) => {
 });
 
 describe('embedded engine files', () => {
+  it('test-connection on a file that does not exist says so and creates nothing', async () => {
+    const dir = tempDir('missing-');
+    for (const type of ['sqlite', 'libsql', 'duckdb']) {
+      const file = join(dir, `nope-${type}.db`);
+      const r = await h.post(
+        '/api/db/test-connection',
+        { connection: { id: `m-${type}`, type, database: file } },
+        ADMIN,
+      );
+      expect(r.statusCode, `${type}: ${r.body}`).toBe(400);
+      expect(r.json()).toMatchObject({ code: 'DATABASE_FILE_NOT_FOUND', statusCode: 400 });
+      expect(r.json().error).toMatch(/does not exist/);
+      expect(existsSync(file), type).toBe(false);
+      // Once the file exists (a statement created it: the explicit choice), the check connects.
+      const made = await h.post(
+        '/api/db/query',
+        { connection: { id: `m-${type}`, type, database: file }, sql: 'CREATE TABLE t (id INTEGER)' },
+        ADMIN,
+      );
+      expect(made.statusCode, made.body).toBe(200);
+      const ok = await h.post(
+        '/api/db/test-connection',
+        { connection: { id: `m-${type}`, type, database: file } },
+        ADMIN,
+      );
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().success).toBe(true);
+    }
+    // A relative path in the portal's own folder, as a user would type it.
+    const rel = await h.post('/api/db/test-connection', {
+      connection: { id: 'rel', type: 'sqlite', database: 'never-made.sqlite' },
+    });
+    expect(rel.statusCode).toBe(400);
+    expect(rel.json().code).toBe('DATABASE_FILE_NOT_FOUND');
+    // DuckDB in memory has no file to miss.
+    const mem = await h.post('/api/db/test-connection', {
+      connection: { id: 'mem', type: 'duckdb', database: ':memory:' },
+    });
+    expect(mem.statusCode, mem.body).toBe(200);
+  });
+
   it('keeps a user inside the portal folder; administrators may open absolute paths', async () => {
     const elsewhere = join(tempDir('elsewhere-'), 'x.db');
     for (const type of ['sqlite', 'libsql', 'duckdb']) {

@@ -49,6 +49,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
       '0002_approvals_service_tokens',
       '0003_audit_jobs',
       '0004_bot_requests',
+      '0004_session_state',
       '0005_seed_runs',
     ]);
     if (kind === 'sqlite') expect(statSync(settings.storageSqlitePath).mode & 0o777).toBe(0o600);

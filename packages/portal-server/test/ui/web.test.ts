@@ -3,15 +3,21 @@
 // `GET /api/auth/providers` the sign-in page reads.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createApp } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompressDir } from '../../../web-kit/build/precompress.js';
 import { registerWebUi, sendSpaIndex } from '../../src/http/web.js';
 import type { PortalServer } from '../../src/index.js';
 import { ADMIN, portal, sessionFor, USER } from '../auth/helpers.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+const BIG_JS = Array.from(
+  { length: 400 },
+  (_, i) => `export const value${i} = "${'v'.repeat(20)}${i}";`,
+).join('\n');
 
 async function appWith(distDir: string): Promise<FastifyInstance> {
   const app = createApp({ service: 'web-test', errorShape: 'portal', logger: false });
@@ -34,6 +40,9 @@ describe('web app serving', () => {
       '<!doctype html><title>SPA</title><script type="module" src="/assets/app-1.js"></script>',
     );
     writeFileSync(join(dist, 'assets', 'app-1.js'), 'console.log(1);');
+    writeFileSync(join(dist, 'assets', 'big-1.js'), BIG_JS);
+    // The build step of both UIs (vite plugin): .br and .gz next to every asset over 1 KiB.
+    expect(precompressDir(dist)).toBe(1);
     built = await appWith(dist);
     missing = await appWith(join(dist, 'nope'));
   });
@@ -51,6 +60,22 @@ describe('web app serving', () => {
     const gone = await built.inject({ url: '/assets/app-2.js', headers: HTML });
     expect(gone.statusCode).toBe(404);
     expect(gone.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('serves the pre-compressed files of the build to clients that accept them, with the same cache', async () => {
+    const br = await built.inject({ url: '/assets/big-1.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.length).toBeLessThan(BIG_JS.length / 4);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_JS);
+    const gz = await built.inject({ url: '/assets/big-1.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_JS);
+    const plain = await built.inject({ url: '/assets/big-1.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_JS);
   });
 
   it('answers index.html for page paths that accept HTML, never cached', async () => {

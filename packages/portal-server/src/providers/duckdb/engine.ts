@@ -1,7 +1,7 @@
 // The DuckDB engine: an embedded file (or `:memory:`), capabilities, dialect (PostgreSQL's grammar through
 // libpg-query, which DuckDB's parser derives from), and the provider (@duckdb/node-api) loaded on first use.
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
-import { embeddedPath } from '../descriptor.js';
+import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
 
@@ -30,6 +30,10 @@ export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   capabilities: duckdbCapabilities,
   validate(conn, access) {
     embeddedPath(conn.database, access.embeddedDir, access.privileged);
+  },
+  localFile(conn, embeddedDir) {
+    const path = embeddedPath(conn.database, embeddedDir, true);
+    return path === IN_MEMORY ? undefined : path;
   },
   sqlDialect: {
     splitter: postgreSplitterOptions,

@@ -33,6 +33,8 @@ export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
       throw configError('libSQL needs a database file or a network URL');
     }
   },
+  localFile: (conn, embeddedDir) =>
+    libsqlUrl(conn) ? undefined : embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

@@ -27,6 +27,7 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
       throw configError('SQLite needs a database file; :memory: is offered by DuckDB');
     }
   },
+  localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   sqlDialect: {
     splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },

@@ -5,6 +5,7 @@ import { m0001MetaConnectionsQueries } from './0001_meta_connections_queries.js'
 import { m0002ApprovalsServiceTokens } from './0002_approvals_service_tokens.js';
 import { m0003AuditJobs } from './0003_audit_jobs.js';
 import { m0004BotRequests } from './0004_bot_requests.js';
+import { m0004SessionState } from './0004_session_state.js';
 import { m0005SeedRuns } from './0005_seed_runs.js';
 
 export const portalMigrations: Migrations = {
@@ -12,5 +13,7 @@ export const portalMigrations: Migrations = {
   '0002_approvals_service_tokens': m0002ApprovalsServiceTokens,
   '0003_audit_jobs': m0003AuditJobs,
   '0004_bot_requests': m0004BotRequests,
+  // Named to sort after 0004_bot_requests, which stores may already have applied.
+  '0004_session_state': m0004SessionState,
   '0005_seed_runs': m0005SeedRuns,
 };
