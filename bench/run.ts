@@ -2,6 +2,7 @@
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
+import { run as portalFootprint } from './portal-footprint.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 
@@ -10,6 +11,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
+  ['portal footprint', portalFootprint],
 ];
 
 for (const [name, bench] of benchmarks) {
