@@ -203,7 +203,13 @@ export async function run(): Promise<void> {
   };
   try {
     const bundle = await build('portal');
-    const runners: [string, string[]][] = [
+    // BENCH_VARIANTS='{"name": ["--node-flag", …]}' measures the build under other Node flags instead.
+    const variants = process.env.BENCH_VARIANTS
+      ? Object.entries(JSON.parse(process.env.BENCH_VARIANTS) as Record<string, string[]>).map(
+          ([name, flags]): [string, string[]] => [name, [...flags, bundle]],
+        )
+      : undefined;
+    const runners: [string, string[]][] = variants ?? [
       ['build (npm start)', [bundle]],
       ['tsx (development)', ['--import', 'tsx', 'packages/portal-server/src/main.ts']],
     ];
