@@ -4,6 +4,7 @@ import { run as ciOps } from './ci-ops.bench.js';
 import { run as ciWeb } from './ci-web.bench.js';
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
+import { run as portalFootprint } from './portal-footprint.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 import { run as seedData } from './seed.bench.js';
@@ -14,6 +15,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
+  ['portal footprint', portalFootprint],
   ['CI web UI', ciWeb],
   ['CI operations (log archive, retention)', ciOps],
 ];

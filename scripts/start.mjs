@@ -13,9 +13,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serverArgs } from './build-servers.mjs';
 import { ensureDeps, root } from './ensure-deps.mjs';
 
 ensureDeps();
+
+// The services run from their bundles (rebuilt when a source is newer; scripts/build-servers.mjs), not
+// through tsx, which compiled every file at each start; DEV=1 runs them from source with tsx.
+const SERVER_ARGS = {
+  'ci-server': await serverArgs('ci'),
+  'ci-agent': await serverArgs('agent'),
+  portal: await serverArgs('portal'),
+};
 
 // DATA_DIR moves everything (used by the start-up test); the default is ./.data/.
 const dataDir = process.env.DATA_DIR ?? join(root, '.data');
@@ -93,7 +102,7 @@ function run(name, entry, env) {
   const logFile = join(logDir, `${name}.log`);
   const log = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
   if (existsSync(logFile)) chmodSync(logFile, 0o600);
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, SERVER_ARGS[name] ?? ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,12 +13,13 @@ import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider } from '../providers/types.js';
 import { connectionBody } from './db-scripts.js';
-import { parseQueryId, requireAdminRole, sessionFor } from './request-input.js';
+import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 
 export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/cancel',
     {
+      preValidation: strictBody,
       schema: {
         tags: ['database'],
         description:
@@ -45,6 +46,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/disconnect',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Closes the caller’s transactions on the connection and its pool (`{connection}` → `{disconnected, transactionsRolledBack}`). ' +
           'The pool of a managed datasource is shared and is closed only for an administrator.',
@@ -64,6 +66,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/test-connection',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Opens a fresh connection (not the cached pool) within 10000 ms and reads the server profile: ' +
           '`{success: true, latencyMs, engine, serverVersion, currentUser?, currentDatabase?, currentSchema?}`; failure 503 CONNECTION_ERROR or AUTHENTICATION_ERROR.',
@@ -98,6 +101,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/provider-meta',
     {
+      preValidation: strictBody,
       schema: {
         tags: ['database'],
         description:
@@ -133,6 +137,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/pool-stats',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Pool statistics: with `{connection}` that connection’s cached pool, without one every cached pool (administrators). ' +
           'Answers `{pools: [{identity (hash prefix), engine, name, active, openedAt, lastUsedAt, pool: {total, idle, waiting}}]}`.',
@@ -158,7 +163,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     description: string,
     read: (p: Provider) => Promise<unknown>,
   ) =>
-    app.post(route, { schema: connectionBody(description) }, async (request) => {
+    app.post(route, { schema: connectionBody(description), preValidation: strictBody }, async (request) => {
       const session = await sessionFor(deps, request);
       if (admin) requireAdminRole(session);
       const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
@@ -183,6 +188,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/maintenance',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; ' +
           'target required where marked). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400.',
@@ -241,6 +247,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   app.post(
     '/api/db/health',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Health reading of a connection (session required; 401 JSON without): `{activeConnections, databaseSize, cacheHitRatio, slowQueries: [{query, calls, avgTime}], ' +
           'activeSessions: [{pid, user, database, state, query, duration}]}`. Embedded engines answer cacheHitRatio "n/a" and empty lists. ' +

@@ -11,7 +11,14 @@ import { toHttpError } from '../providers/errors.js';
 import { paramsForStatement } from '../sql/placeholders.js';
 import { registerTransactionRoute } from './db-transaction.js';
 import { queryRouteSchema } from './query.js';
-import { checkStatementSize, clientGone, parseParams, parseTicket, sessionFor } from './request-input.js';
+import {
+  checkStatementSize,
+  clientGone,
+  parseParams,
+  parseTicket,
+  sessionFor,
+  strictBody,
+} from './request-input.js';
 
 export const connectionBody = (
   description: string,
@@ -39,6 +46,7 @@ export function registerScriptRoutes(app: FastifyInstance, deps: QueryDeps): voi
   app.post(
     '/api/db/multi-query',
     {
+      preValidation: strictBody,
       schema: connectionBody(
         'Runs a script: `{connection, sql, params?, ticket?}`, split under the engine grammar, statements in order on one connection, ' +
           'stopping at the first error; no wrapping transaction, what ran stays. Answers 200 `{executedCount, statements: [{index, status: done|failed, ' +

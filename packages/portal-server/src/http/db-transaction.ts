@@ -19,12 +19,14 @@ import {
   parseQueryId,
   parseTicket,
   sessionFor,
+  strictBody,
 } from './request-input.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/transaction',
     {
+      preValidation: strictBody,
       schema: {
         tags: ['database'],
         description:

@@ -19,7 +19,14 @@ import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
 import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
 import { queryRouteSchema } from './query.js';
-import { checkStatementSize, clientGone, parseParams, parseTicket, sessionFor } from './request-input.js';
+import {
+  checkStatementSize,
+  clientGone,
+  parseParams,
+  parseTicket,
+  sessionFor,
+  strictBody,
+} from './request-input.js';
 
 export const EXPORT_BATCH = 5_000;
 const SPOOL_BUFFER = 4 * 1024 * 1024;
@@ -49,6 +56,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
   app.post(
     '/api/db/export',
     {
+      preValidation: strictBody,
       schema: {
         tags: ['database'],
         description:

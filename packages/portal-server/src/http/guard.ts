@@ -17,9 +17,20 @@ export interface SessionUser {
 
 // ---- verifying the session in handlers -------------------------------------------------------------------
 
-/** The verified session of the request's `auth-token` cookie, or null. */
-export async function readSession(request: FastifyRequest): Promise<Session | null> {
-  return request.server.portalAuth.sessions.verify(request.cookies?.[SESSION_COOKIE]);
+const verified = new WeakMap<FastifyRequest, Promise<Session | null>>();
+
+/**
+ * The verified session of the request's `auth-token` cookie, or null. Verified once per request: the guard,
+ * the rate limit and the handler's own check share the answer (the JWT check and the store's revocation
+ * lookup are not repeated three times).
+ */
+export function readSession(request: FastifyRequest): Promise<Session | null> {
+  let session = verified.get(request);
+  if (!session) {
+    session = request.server.portalAuth.sessions.verify(request.cookies?.[SESSION_COOKIE]);
+    verified.set(request, session);
+  }
+  return session;
 }
 
 /** Re-verifies the session; throws 401 `{error:'Authentication required', code:'UNAUTHORIZED'}` without one. */
@@ -135,7 +146,7 @@ function refuse(reply: FastifyReply, status: number, message: string, code: stri
 
 /** Adds the guard's hooks. Call after the cookie plugin and the role filter, before any route. */
 export function registerGuard(app: FastifyInstance): void {
-  const { settings, sessions } = app.portalAuth;
+  const { settings } = app.portalAuth;
 
   // On every response, documents and API answers alike (headers a JSON reply ignores are harmless).
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -165,7 +176,7 @@ export function registerGuard(app: FastifyInstance): void {
     }
 
     if (isOpenRoute(method, path)) return;
-    if (await sessions.verify(cookie)) return;
+    if (await readSession(request)) return;
     const isPage = (method === 'GET' || method === 'HEAD') && !under(path, '/api');
     if (isPage) return reply.redirect('/login', 302);
     return refuse(reply, 401, 'Authentication required', 'UNAUTHORIZED');

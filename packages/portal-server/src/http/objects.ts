@@ -9,7 +9,7 @@ import { executionContext, resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import type { Provider } from '../providers/types.js';
 import { queryRouteSchema } from './query.js';
-import { sessionFor } from './request-input.js';
+import { sessionFor, strictBody } from './request-input.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +
@@ -43,6 +43,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     app.post(
       `/api/db/objects/${name}`,
       {
+        preValidation: strictBody,
         schema: {
           tags: ['database objects'],
           description: `${description} Shapes: ${SHAPES}`,

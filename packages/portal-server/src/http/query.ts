@@ -18,6 +18,7 @@ import {
   parseQueryId,
   parseTicket,
   sessionFor,
+  strictBody,
 } from './request-input.js';
 
 const connectionSchema = {
@@ -64,93 +65,97 @@ export const queryRouteSchema = {
 export { connectionSchema };
 
 export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void {
-  app.post('/api/db/query', { schema: queryRouteSchema }, async (request, reply) => {
-    const session = await sessionFor(deps, request);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const sql = checkStatementSize(body.sql);
-    const params = parseParams(body.params);
-    const ticket = parseTicket(body.ticket);
-    const mode = parseExplain(body.explain);
-    const page = parseOptions(body.options);
-    const queryId = parseQueryId(body.queryId);
-    const target = await resolveTarget(deps, session, body);
-    const statements = splitChecked(target, sql);
-    if (statements.length > 1) {
-      throw new HttpError(
-        400,
-        `The text holds ${statements.length} statements; /api/db/query runs one. Use /api/db/multi-query for scripts.`,
-        'MULTIPLE_STATEMENTS',
-      );
-    }
-    const statement = statements[0];
-    const caps = target.factory.capabilities;
-    return executeGoverned(deps, {
-      principal: session,
-      route: mode ? 'explain' : 'query',
-      auditRoute: '/api/db/query',
-      target,
-      sql,
-      statements,
-      params,
-      ticket,
-      queryId,
-      signal: clientGone(request, reply),
-      ...(mode ? { auditFields: { explain: mode } } : {}),
-      preflight: async () => {
-        if (!mode) return;
-        // The two refusals run nothing: no plan support (for this mode), or not a SELECT.
-        if (!caps.supportsExplain || !caps.explainModes.includes(mode)) {
-          throw new HttpError(
-            400,
-            `${target.factory.engine} does not support ${mode} plans`,
-            'EXPLAIN_NOT_SUPPORTED',
-          );
-        }
-        const facts = await analyzeStatement(target.factory.dialect, statement);
-        if (facts.kind !== 'select' || !facts.readOnly) {
-          throw new HttpError(400, 'Only SELECT statements can be explained', 'EXPLAIN_NOT_SELECT');
-        }
-      },
-      run: async (exec) => {
-        if (mode) {
-          const started = performance.now();
-          const plan = await (exec.provider as Provider).explain(statement, params, mode);
-          const executionTime = Math.round(performance.now() - started);
-          return {
-            rows: plan.rows,
-            fields: plan.fields,
-            rowCount: plan.rowCount,
-            executionTime,
-            ...(plan.columnTypes ? { columnTypes: plan.columnTypes } : {}),
-            pagination: {
-              limit: plan.rows.length,
-              offset: 0,
-              hasMore: false,
-              totalReturned: plan.rows.length,
-              wasLimited: false,
-            },
-            explainFormat: plan.explainFormat,
-          };
-        }
-        const out = await runWithPaging(
-          exec.query,
-          target.factory.dialect,
-          statement,
-          params,
-          page,
-          target.maxRows,
+  app.post(
+    '/api/db/query',
+    { schema: queryRouteSchema, preValidation: strictBody },
+    async (request, reply) => {
+      const session = await sessionFor(deps, request);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const sql = checkStatementSize(body.sql);
+      const params = parseParams(body.params);
+      const ticket = parseTicket(body.ticket);
+      const mode = parseExplain(body.explain);
+      const page = parseOptions(body.options);
+      const queryId = parseQueryId(body.queryId);
+      const target = await resolveTarget(deps, session, body);
+      const statements = splitChecked(target, sql);
+      if (statements.length > 1) {
+        throw new HttpError(
+          400,
+          `The text holds ${statements.length} statements; /api/db/query runs one. Use /api/db/multi-query for scripts.`,
+          'MULTIPLE_STATEMENTS',
         );
-        return {
-          rows: exec.mask(out.result.fields, out.result.rows),
-          fields: out.result.fields,
-          rowCount: out.result.rowCount,
-          executionTime: out.executionTime,
-          ...(out.result.columnTypes ? { columnTypes: out.result.columnTypes } : {}),
-          ...(out.result.warnings?.length ? { warnings: out.result.warnings } : {}),
-          pagination: out.pagination,
-        };
-      },
-      outcome: (answer) => ({ rowCount: answer.rowCount, durationMs: answer.executionTime }),
-    });
-  });
+      }
+      const statement = statements[0];
+      const caps = target.factory.capabilities;
+      return executeGoverned(deps, {
+        principal: session,
+        route: mode ? 'explain' : 'query',
+        auditRoute: '/api/db/query',
+        target,
+        sql,
+        statements,
+        params,
+        ticket,
+        queryId,
+        signal: clientGone(request, reply),
+        ...(mode ? { auditFields: { explain: mode } } : {}),
+        preflight: async () => {
+          if (!mode) return;
+          // The two refusals run nothing: no plan support (for this mode), or not a SELECT.
+          if (!caps.supportsExplain || !caps.explainModes.includes(mode)) {
+            throw new HttpError(
+              400,
+              `${target.factory.engine} does not support ${mode} plans`,
+              'EXPLAIN_NOT_SUPPORTED',
+            );
+          }
+          const facts = await analyzeStatement(target.factory.dialect, statement);
+          if (facts.kind !== 'select' || !facts.readOnly) {
+            throw new HttpError(400, 'Only SELECT statements can be explained', 'EXPLAIN_NOT_SELECT');
+          }
+        },
+        run: async (exec) => {
+          if (mode) {
+            const started = performance.now();
+            const plan = await (exec.provider as Provider).explain(statement, params, mode);
+            const executionTime = Math.round(performance.now() - started);
+            return {
+              rows: plan.rows,
+              fields: plan.fields,
+              rowCount: plan.rowCount,
+              executionTime,
+              ...(plan.columnTypes ? { columnTypes: plan.columnTypes } : {}),
+              pagination: {
+                limit: plan.rows.length,
+                offset: 0,
+                hasMore: false,
+                totalReturned: plan.rows.length,
+                wasLimited: false,
+              },
+              explainFormat: plan.explainFormat,
+            };
+          }
+          const out = await runWithPaging(
+            exec.query,
+            target.factory.dialect,
+            statement,
+            params,
+            page,
+            target.maxRows,
+          );
+          return {
+            rows: exec.mask(out.result.fields, out.result.rows),
+            fields: out.result.fields,
+            rowCount: out.result.rowCount,
+            executionTime: out.executionTime,
+            ...(out.result.columnTypes ? { columnTypes: out.result.columnTypes } : {}),
+            ...(out.result.warnings?.length ? { warnings: out.result.warnings } : {}),
+            pagination: out.pagination,
+          };
+        },
+        outcome: (answer) => ({ rowCount: answer.rowCount, durationMs: answer.executionTime }),
+      });
+    },
+  );
 }

@@ -1,8 +1,11 @@
-// The database routes' request reading: the session (verified once per request, then rate limited), the
-// administrator check, and the checks of body fields whose rules are more than a JSON type (statement size,
-// parameter values, ticket trimming, paging options, explain mode, query id).
+// The database routes' request reading: bodies checked against the route schema without coercion
+// (`strictBody`), the session (verified once per request, then rate limited), the administrator check, and
+// the checks of body fields whose rules are more than a JSON type (statement size, parameter values, ticket
+// trimming, paging options, explain mode, query id), and the client-gone signal.
 import { HttpError } from '@app/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { MAX_STATEMENT_CHARS, type QueryDeps, type SessionUser, TICKET_MAX } from '../execution/contracts.js';
 import type { PageOptions } from '../execution/paging.js';
 import type { ParamValue } from '../providers/types.js';
@@ -110,4 +113,28 @@ export function clientGone(request: FastifyRequest, reply: FastifyReply): AbortS
   raw.once('close', onClose);
   request.raw.once('aborted', () => controller.abort());
   return controller.signal;
+}
+
+type Checker = ReturnType<typeof Compile>;
+const checkers = new WeakMap<object, Checker>();
+
+/**
+ * `preValidation` of the database routes: the JSON body is checked against the route's body schema with
+ * TypeBox and no coercion first. The app's Ajv coerces (`?limit=5` becomes a number), which on a body would
+ * quietly turn `{"sql": 42}` into "42" or `{"ticket": true}` into "true"; here a wrong type is 400.
+ */
+export async function strictBody(request: FastifyRequest): Promise<void> {
+  const schema = (request.routeOptions.schema as { body?: object } | undefined)?.body;
+  if (!schema) return;
+  let check = checkers.get(schema);
+  if (!check) {
+    check = Compile(schema as TSchema);
+    checkers.set(schema, check);
+  }
+  if (check.Check(request.body)) return;
+  const e = [...check.Errors(request.body)][0];
+  const path = e?.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : 'body';
+  const missing = (e?.params as { requiredProperties?: string[] } | undefined)?.requiredProperties?.[0];
+  const message = missing ? `${missing} is required` : `${path} ${e?.message ?? 'is invalid'}`;
+  throw new HttpError(400, message, 'BAD_REQUEST');
 }

@@ -174,6 +174,8 @@ export interface EngineMeta {
   engine: string;
   dialect: string;
   defaultPort?: number;
+  /** A database file under the portal's folder instead of a server (no host or port). */
+  fileBased?: boolean;
   capabilities: {
     supportsExplain: boolean;
     explainModes: ('estimate' | 'analyze')[];

@@ -1,4 +1,5 @@
-// The form for one of the person's own connections: engine (the 18 ids), host, port, user, password,
+// The form for one of the person's own connections: engine (the engines the server runs, from
+// /api/db/provider-meta, with their default port and whether they are a file), host, port, user, password,
 // database, environment and query timeout, with "Test connection" (`POST /api/db/test-connection`, which
 // opens a fresh connection within 10 s) before saving.
 import { useQuery } from '@tanstack/react-query';
@@ -7,14 +8,11 @@ import { api, errorText } from '../lib/api';
 import { newConnectionId } from '../lib/connections';
 import {
   type Connection,
-  ENGINE_TYPES,
   ENVIRONMENTS,
   type EngineMeta,
   type EngineType,
   type Environment,
 } from '../lib/types';
-
-const FILE_ENGINES: ReadonlySet<string> = new Set(['sqlite', 'duckdb', 'leveldb']);
 
 interface TestOutcome {
   ok: boolean;
@@ -51,8 +49,12 @@ export function ConnectionForm(props: {
   const [test, setTest] = useState<TestOutcome | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
 
-  const defaultPort = engines.data?.find((e) => e.engine === type)?.defaultPort;
-  const fileEngine = FILE_ENGINES.has(type);
+  const meta = engines.data?.find((e) => e.engine === type);
+  const defaultPort = meta?.defaultPort;
+  const fileEngine = meta?.fileBased === true;
+  // The server's list; while it loads (or for a saved connection of an engine it no longer runs) the current one.
+  const engineIds = engines.data?.map((e) => e.engine) ?? [];
+  const offered = engineIds.includes(type) ? engineIds : [type, ...engineIds];
 
   const build = (): Connection | string => {
     if (!name.trim()) return 'Give the connection a name.';
@@ -122,7 +124,7 @@ export function ConnectionForm(props: {
       <input id="cf-name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
       <label htmlFor="cf-type">Engine</label>
       <select id="cf-type" value={type} onChange={(e) => setType(e.target.value as EngineType)}>
-        {ENGINE_TYPES.map((t) => (
+        {offered.map((t) => (
           <option key={t} value={t}>
             {t}
           </option>
