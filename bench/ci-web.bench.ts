@@ -97,7 +97,7 @@ async function measureViewer(page: Page, runUrl: string, lines: number): Promise
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
   // A string, not a function: tsx would wrap named functions in a helper the page does not have.
-  const frames = (await page.evaluate(SCROLL_SCRIPT.replace('FRAMES', String(FRAMES)))) as number[];
+  const frames = (await page.evaluate(SCROLL_SCRIPT.replaceAll('FRAMES', String(FRAMES)))) as number[];
   frames.sort((a, b) => a - b);
   await cdp.detach();
   return {

@@ -1,12 +1,12 @@
 // The route tree on @tanstack/react-router: one route per page address with the least role that may open
 // it. Path parameters are read here and handed to the page, keyed so a new id mounts a fresh page.
+import { LoadingState } from '@app/web-kit';
 import { createRootRoute, createRoute, useParams } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { App, Requires } from './App';
 import type { Role } from './api/types';
 import { AccountPage } from './pages/AccountPage';
 import { AgentsPage } from './pages/AgentsPage';
-import { ApplyPage } from './pages/ApplyPage';
 import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AuditPage } from './pages/admin/AuditPage';
 import { UsersPage } from './pages/admin/UsersPage';
@@ -15,6 +15,9 @@ import { ProjectPage } from './pages/ProjectPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { RunPage } from './pages/RunPage';
 import { RunsPage } from './pages/RunsPage';
+
+// Apply (Monaco, the YAML parser for the preview) is its own chunk: other pages never load it.
+const ApplyPage = lazy(() => import('./pages/ApplyPage').then((m) => ({ default: m.ApplyPage })));
 
 const rootRoute = createRootRoute({ component: App });
 
@@ -40,7 +43,11 @@ export const routeTree = rootRoute.addChildren([
   page('/', 'viewer', () => <ProjectsPage />),
   page('/projects', 'viewer', () => <ProjectsPage />),
   page('/projects/$slug', 'viewer', (p) => <ProjectPage key={p.slug} slug={p.slug} />),
-  page('/apply', 'maintainer', () => <ApplyPage />),
+  page('/apply', 'maintainer', () => (
+    <Suspense fallback={<LoadingState />}>
+      <ApplyPage />
+    </Suspense>
+  )),
   page('/runs', 'viewer', () => <RunsPage />),
   page('/runs/$id', 'viewer', (p) => <RunPage key={p.id} id={p.id} />),
   page('/agents', 'admin', () => <AgentsPage />),

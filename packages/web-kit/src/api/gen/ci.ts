@@ -665,7 +665,7 @@ export interface paths {
         };
         /**
          * Retention sweeper stats: last run, totals, current quotas
-         * @description `last_run_at`: when the retention sweeper last finished (null: it has not run; this server has no sweeper yet, so nothing is deleted automatically). `totals`: what the store holds now, counted on each call. `quotas` and `log_archive`: CI_CONFIG `retention` with the defaults filled in (days are ages, bytes are limits).
+         * @description `last_run_at` and `last_run`: when the sweeper (every `interval`, in the replica holding the retention lease) last finished and what it removed (null before its first run). `totals`: what the store holds now, counted on each call. `quotas`: CI_CONFIG `retention` with defaults (days are ages, bytes are limits). `log_archive`: the global archive policy (projects may override it).
          *
          *     Minimum access: admin.
          */
@@ -685,9 +685,32 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description time between sweeps (CI_CONFIG retention.interval) */
+                            interval: string;
+                            last_run: {
+                                duration_ms: number;
+                                errors: string[];
+                                /** Format: date-time */
+                                finished_at: string;
+                                removed: {
+                                    artifact_bytes: number;
+                                    artifacts: number;
+                                    blob_prefixes: number;
+                                    cache_bytes: number;
+                                    cache_entries: number;
+                                    dropped_log_partitions: number;
+                                    log_archives: number;
+                                    log_lines: number;
+                                    runs: number;
+                                };
+                                /** Format: date-time */
+                                started_at: string;
+                            } | null;
                             last_run_at: string | null;
                             log_archive: {
-                                /** @description archive logs older than this */
+                                /** @description archive a finished job’s log this long after it finished (a duration) */
+                                after: string;
+                                /** @description `after` in whole days */
                                 after_days: number;
                                 enabled: boolean;
                             };
@@ -696,7 +719,9 @@ export interface paths {
                                 artifact_days: number;
                                 cache_bytes_per_project: number;
                                 cache_idle_days: number;
+                                log_bytes: number;
                                 log_days: number;
+                                run_days: number;
                                 runs_per_pipeline: number;
                             };
                             totals: {
@@ -704,6 +729,8 @@ export interface paths {
                                 artifacts: number;
                                 cache_bytes: number;
                                 cache_entries: number;
+                                log_archive_bytes: number;
+                                log_archives: number;
                                 log_lines: number;
                                 runs: number;
                             };
@@ -1265,7 +1292,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Storage-backend configuration of artifacts and caches
+         * Storage backend of artifacts, caches and archived logs
          * @description Minimum access: admin.
          */
         get: {
@@ -1285,24 +1312,33 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {unknown} */
-                            backend: "local";
-                            /** @description absolute folder holding artifacts/ and caches/ */
-                            path: string;
-                            /** @description true when this configuration differs from the folder the running process uses */
+                            backend: "local" | "s3";
+                            /** @description local: absolute folder holding artifacts/, caches/, logs/ */
+                            path?: string;
+                            /** @description true when this configuration differs from the backend the running process opened */
                             restart_required: boolean;
+                            s3?: {
+                                access_key_id: string | null;
+                                bucket: string;
+                                endpoint: string | null;
+                                force_path_style: boolean;
+                                prefix: string;
+                                region: string;
+                                secret_access_key_set: boolean;
+                            };
                             /**
-                             * @description `default`: CI_DATA_DIR; `stored`: set by PUT
+                             * @description `default`: CI_DATA_DIR; `config`: CI_CONFIG `storage`; `stored`: set by PUT
                              * @enum {unknown}
                              */
-                            source: "default" | "stored";
+                            source: "default" | "config" | "stored";
                         };
                     };
                 };
             };
         };
         /**
-         * Change the storage-backend configuration
-         * @description Only `backend: "local"` is supported (another value is 400 naming the supported backends); `path` must be absolute. Stored in the database. The running process keeps using the folder it started with (its CI_DATA_DIR) and nothing is moved: when the answer is a path other than that folder the response carries `X-Service-Restart-Required: true`. The stored path is not yet applied at start either; move the data and set CI_DATA_DIR.
+         * Change the storage backend (applied at the next start)
+         * @description `{"backend": "local", "path": "/abs/folder"}` or `{"backend": "s3", "s3": {"bucket", "endpoint"?, "region"?, "prefix"?, "force_path_style"?, "access_key_id"?, "secret_access_key"?}}`. Another backend is 400 naming the supported ones. Stored in the database (the secret sealed with CI_SECRET_KEY) and applied when the server starts; nothing is copied between backends. When the answer differs from what the running process uses, the response carries `X-Service-Restart-Required: true`. An S3 body without `secret_access_key` but with the stored `access_key_id` keeps the stored secret.
          *
          *     Minimum access: admin.
          */
@@ -1316,10 +1352,19 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description only `local` is supported */
+                        /** @description `local` or `s3` */
                         backend: string;
-                        /** @description an absolute folder */
-                        path: string;
+                        /** @description local: an absolute folder */
+                        path?: string;
+                        s3?: {
+                            access_key_id?: string;
+                            bucket: string;
+                            endpoint?: string;
+                            force_path_style?: boolean;
+                            prefix?: string;
+                            region?: string;
+                            secret_access_key?: string;
+                        };
                     };
                 };
             };
@@ -1332,16 +1377,25 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {unknown} */
-                            backend: "local";
-                            /** @description absolute folder holding artifacts/ and caches/ */
-                            path: string;
-                            /** @description true when this configuration differs from the folder the running process uses */
+                            backend: "local" | "s3";
+                            /** @description local: absolute folder holding artifacts/, caches/, logs/ */
+                            path?: string;
+                            /** @description true when this configuration differs from the backend the running process opened */
                             restart_required: boolean;
+                            s3?: {
+                                access_key_id: string | null;
+                                bucket: string;
+                                endpoint: string | null;
+                                force_path_style: boolean;
+                                prefix: string;
+                                region: string;
+                                secret_access_key_set: boolean;
+                            };
                             /**
-                             * @description `default`: CI_DATA_DIR; `stored`: set by PUT
+                             * @description `default`: CI_DATA_DIR; `config`: CI_CONFIG `storage`; `stored`: set by PUT
                              * @enum {unknown}
                              */
-                            source: "default" | "stored";
+                            source: "default" | "config" | "stored";
                         };
                     };
                 };
@@ -1360,8 +1414,8 @@ export interface paths {
         };
         post?: never;
         /**
-         * Reset the storage-backend configuration to the default
-         * @description Removes the stored configuration: `local` in CI_DATA_DIR, which the process already uses.
+         * Reset the storage backend to CI_CONFIG `storage` (or CI_DATA_DIR)
+         * @description Removes the stored configuration; `X-Service-Restart-Required: true` when that changes the backend in use.
          *
          *     Minimum access: admin.
          */
@@ -1382,16 +1436,25 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {unknown} */
-                            backend: "local";
-                            /** @description absolute folder holding artifacts/ and caches/ */
-                            path: string;
-                            /** @description true when this configuration differs from the folder the running process uses */
+                            backend: "local" | "s3";
+                            /** @description local: absolute folder holding artifacts/, caches/, logs/ */
+                            path?: string;
+                            /** @description true when this configuration differs from the backend the running process opened */
                             restart_required: boolean;
+                            s3?: {
+                                access_key_id: string | null;
+                                bucket: string;
+                                endpoint: string | null;
+                                force_path_style: boolean;
+                                prefix: string;
+                                region: string;
+                                secret_access_key_set: boolean;
+                            };
                             /**
-                             * @description `default`: CI_DATA_DIR; `stored`: set by PUT
+                             * @description `default`: CI_DATA_DIR; `config`: CI_CONFIG `storage`; `stored`: set by PUT
                              * @enum {unknown}
                              */
-                            source: "default" | "stored";
+                            source: "default" | "config" | "stored";
                         };
                     };
                 };
@@ -3326,7 +3389,7 @@ export interface paths {
         };
         /**
          * The project's log-archive override and the setting in effect
-         * @description `override`: the project's own setting, null when it inherits the global one (CI_CONFIG `retention.log_archive`, default `{"enabled": false, "after_days": 30}`). `effective`: what applies.
+         * @description `override`: the project's own setting, null when it inherits the global one (CI_CONFIG `retention.log_archive`, default disabled after 30d). `effective`: what the archiver applies: a finished job's log older than `after` is compressed into one blob on the storage backend and its rows removed. `after` is the delay as a duration, `after_days` the same in whole days.
          *
          *     Minimum access: viewer.
          */
@@ -3350,13 +3413,17 @@ export interface paths {
                     content: {
                         "application/json": {
                             effective: {
-                                /** @description archive logs older than this */
+                                /** @description archive a finished job’s log this long after it finished (a duration) */
+                                after: string;
+                                /** @description `after` in whole days */
                                 after_days: number;
                                 enabled: boolean;
                             };
                             /** @description null: inherit the global setting */
                             override: {
-                                /** @description archive logs older than this */
+                                /** @description archive a finished job’s log this long after it finished (a duration) */
+                                after: string;
+                                /** @description `after` in whole days */
                                 after_days: number;
                                 enabled: boolean;
                             } | null;
@@ -3389,7 +3456,7 @@ export interface paths {
         };
         /**
          * Set or clear the project's log-archive override
-         * @description `{"override": {"enabled": true, "after_days": 7}}` sets the override (after_days an integer ≥ 1); `{"override": null}` removes it so the global setting applies. Answers like GET.
+         * @description `{"override": {"enabled": true, "after": "12h"}}` (a duration; `0s` archives as soon as a job finishes) or `{"override": {"enabled": true, "after_days": 7}}` (an integer ≥ 1) sets the override; exactly one of `after` and `after_days`. `{"override": null}` removes it so the global setting applies. Answers like GET.
          *
          *     Minimum access: maintainer.
          */
@@ -3407,8 +3474,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         override: {
-                            /** @description archive logs older than this */
-                            after_days: number;
+                            after?: string;
+                            after_days?: number;
                             enabled: boolean;
                         } | null;
                     };
@@ -3423,13 +3490,17 @@ export interface paths {
                     content: {
                         "application/json": {
                             effective: {
-                                /** @description archive logs older than this */
+                                /** @description archive a finished job’s log this long after it finished (a duration) */
+                                after: string;
+                                /** @description `after` in whole days */
                                 after_days: number;
                                 enabled: boolean;
                             };
                             /** @description null: inherit the global setting */
                             override: {
-                                /** @description archive logs older than this */
+                                /** @description archive a finished job’s log this long after it finished (a duration) */
+                                after: string;
+                                /** @description `after` in whole days */
                                 after_days: number;
                                 enabled: boolean;
                             } | null;
@@ -3476,7 +3547,7 @@ export interface paths {
         };
         /**
          * The project's notification config
-         * @description Channels and the events each wants. Stored only: this server does not deliver notifications yet. Maintainers and admins see targets in full; viewers see URL targets cut to their origin (`redacted: true`), since chat and webhook URLs often carry a token.
+         * @description Channels and the events each wants (delivered through an outbox with retries). Maintainers and admins see targets in full; viewers see URL targets cut to their origin (`redacted: true`), since chat and webhook URLs often carry a token.
          *
          *     Minimum access: viewer.
          */
@@ -3500,7 +3571,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             channels: {
-                                events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "gate.waiting")[];
+                                events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "run.fixed" | "gate.waiting")[];
                                 /** @enum {unknown} */
                                 kind: "webhook" | "email" | "chat";
                                 /** @description webhook: an http(s) URL; email: an address; chat: an http(s) incoming-webhook URL or #channel */
@@ -3538,7 +3609,7 @@ export interface paths {
         };
         /**
          * Replace the project's notification config
-         * @description `{"channels": [{"kind": "webhook"|"email"|"chat", "target": "…", "events": ["run.failed", …]}]}`, at most 20 channels. Events: run.started, run.succeeded, run.failed, run.canceled, gate.waiting (at least one, no repeats). Targets: webhook an http(s) URL, email an address, chat an http(s) incoming-webhook URL or a `#channel`; URLs may not carry credentials. Unknown fields are 400. `{"channels": []}` turns notifications off. Stored only: delivery is not implemented yet.
+         * @description `{"channels": [{"kind": "webhook"|"email"|"chat", "target": "…", "events": ["run.failed", …]}]}`, at most 20 channels. Events: run.started, run.succeeded, run.failed, run.canceled, run.fixed, gate.waiting (at least one, no repeats). Targets: webhook an http(s) URL, email an address, chat an http(s) incoming-webhook URL or a `#channel`; URLs may not carry credentials. Unknown fields are 400. `{"channels": []}` turns notifications off. Events are written to an outbox in the transaction of the run transition and delivered with retries (docs/ci-operations.md); the history is at `/notifications/deliveries`.
          *
          *     Minimum access: maintainer.
          */
@@ -3556,7 +3627,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         channels: {
-                            events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "gate.waiting")[];
+                            events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "run.fixed" | "gate.waiting")[];
                             /** @enum {unknown} */
                             kind: "webhook" | "email" | "chat";
                             /** @description webhook: an http(s) URL; email: an address; chat: an http(s) incoming-webhook URL or #channel */
@@ -3574,7 +3645,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             channels: {
-                                events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "gate.waiting")[];
+                                events: ("run.started" | "run.succeeded" | "run.failed" | "run.canceled" | "run.fixed" | "gate.waiting")[];
                                 /** @enum {unknown} */
                                 kind: "webhook" | "email" | "chat";
                                 /** @description webhook: an http(s) URL; email: an address; chat: an http(s) incoming-webhook URL or #channel */
@@ -3610,6 +3681,104 @@ export interface paths {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{slug}/notifications/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's notification delivery history
+         * @description Newest first. `status`: `pending` (waiting for its next attempt), `delivered` or `failed` (after the last attempt or a permanent refusal). Filter with `status` and `event`.
+         *
+         *     Minimum access: viewer.
+         */
+        get: {
+            parameters: {
+                query: {
+                    event?: string;
+                    limit: number;
+                    offset: number;
+                    status?: "pending" | "delivered" | "failed";
+                };
+                header?: never;
+                path: {
+                    /** @description a project slug */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attempts: number;
+                                channel: {
+                                    kind: string;
+                                    target: string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                delivered_at: string | null;
+                                event: string;
+                                /**
+                                 * Format: uuid
+                                 * @description a UUID
+                                 */
+                                id: string;
+                                idempotency_key: string;
+                                last_error: string | null;
+                                next_attempt_at: string | null;
+                                response_status: number | null;
+                                run_id: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "delivered" | "failed";
+                            }[];
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description An error a person can act on. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description An error a person can act on. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -4581,7 +4750,7 @@ export interface paths {
         };
         /**
          * A run's artifacts
-         * @description With `download=true` each artifact gets `download_url`, an absolute link signed with an HMAC and valid for about 5 minutes, that needs no credentials.
+         * @description With `download=true` each artifact gets `download_url`, an absolute link valid for about 5 minutes that needs no credentials: the server's own HMAC-signed route with the filesystem backend, a presigned GET of the object with the S3 backend.
          *
          *     Minimum access: viewer.
          */
@@ -4761,7 +4930,7 @@ export interface paths {
         };
         /**
          * Follow a run's log (Server-Sent Events)
-         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it).
+         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it). When the stream cannot continue (the database is unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending cleanly: reconnect with `Last-Event-ID`.
          *
          *     Minimum access: viewer.
          */
