@@ -55,6 +55,9 @@ export function openDatabase<DB = any>(url: string, options: OpenOptions = {}): 
     });
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});
+    // A client checked out between queries (inside a transaction) has no listener of its own: its
+    // "Connection terminated" would be an uncaught exception. The next query on it reports the error.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', displayUrl: redactUrl(url), close: () => db.destroy() };
   }
