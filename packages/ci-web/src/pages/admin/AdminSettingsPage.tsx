@@ -103,7 +103,7 @@ function Storage() {
   });
   const [path, setPath] = useState('');
   const save = useMutation({
-    mutationFn: () => api.put<StorageSettings>('/api/v1/admin/storage', { backend: 'filesystem', path }),
+    mutationFn: () => api.put<StorageSettings>('/api/v1/admin/storage', { backend: 'local', path }),
     onSuccess: (d) => client.setQueryData(['storage'], d),
   });
   if (q.isLoading) return <LoadingState />;
@@ -112,7 +112,10 @@ function Storage() {
     <>
       <dl className="facts" aria-label="Artifact storage">
         <Fact k="Backend" v={q.data.backend} />
-        <Fact k="Path" v={q.data.path} />
+        {q.data.path !== undefined && <Fact k="Path" v={q.data.path} />}
+        {q.data.s3 && (
+          <Fact k="Bucket" v={`${q.data.s3.bucket} (${q.data.s3.endpoint ?? q.data.s3.region})`} />
+        )}
         <Fact k="Set by" v={q.data.source} />
       </dl>
       {q.data.restart_required && <Badge tone="warning">restart required to apply</Badge>}

@@ -117,6 +117,288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/datasources/{id}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create least-privilege accounts
+         * @description Administrators only. Body `{profile (read|readwrite), schemas (1..100 names), agent (boolean), bootstrap?:{user, password}, vaultPath?}`. Writes the generated passwords to the vault at vaultPath (never returned), then runs each statement: `outcome` ran, refused or skipped, and `completed`. 200 complete; 409 stopped at a refusal, a blocker, or no vault to write to; 502 the vault refused (nothing ran); 400 malformed, 403 non-admin or another engine, 404 unknown datasource. Audited `account_provisioning`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            completed?: boolean;
+                            destination?: {
+                                kind?: string;
+                                path?: string;
+                                reason?: string;
+                                version?: number;
+                            };
+                            error?: string;
+                            inventory?: {
+                                [key: string]: unknown;
+                            };
+                            plan?: {
+                                agentRoleName?: string;
+                                blockers?: string[];
+                                roleName?: string;
+                                statements?: {
+                                    account?: string;
+                                    error?: string;
+                                    optional?: boolean;
+                                    /** @enum {string} */
+                                    outcome?: "ran" | "refused" | "skipped";
+                                    purpose?: string;
+                                    shown?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            completed?: boolean;
+                            destination?: {
+                                kind?: string;
+                                path?: string;
+                                reason?: string;
+                                version?: number;
+                            };
+                            error?: string;
+                            inventory?: {
+                                [key: string]: unknown;
+                            };
+                            plan?: {
+                                agentRoleName?: string;
+                                blockers?: string[];
+                                roleName?: string;
+                                statements?: {
+                                    account?: string;
+                                    error?: string;
+                                    optional?: boolean;
+                                    /** @enum {string} */
+                                    outcome?: "ran" | "refused" | "skipped";
+                                    purpose?: string;
+                                    shown?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/datasources/{id}/account/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan least-privilege accounts
+         * @description Administrators only. Body `{profile (read|readwrite), schemas (1..100 names), agent (boolean), bootstrap?:{user, password}, vaultPath?}`. Answers `{inventory, plan:{roleName, agentRoleName, statements:[{shown, purpose, optional?, account}], blockers}, destination}` with passwords masked. 400 malformed, 403 non-admin or another engine, 404 unknown datasource.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            completed?: boolean;
+                            destination?: {
+                                kind?: string;
+                                path?: string;
+                                reason?: string;
+                                version?: number;
+                            };
+                            error?: string;
+                            inventory?: {
+                                [key: string]: unknown;
+                            };
+                            plan?: {
+                                agentRoleName?: string;
+                                blockers?: string[];
+                                roleName?: string;
+                                statements?: {
+                                    account?: string;
+                                    error?: string;
+                                    optional?: boolean;
+                                    /** @enum {string} */
+                                    outcome?: "ran" | "refused" | "skipped";
+                                    purpose?: string;
+                                    shown?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/fleet-health": {
         parameters: {
             query?: never;
@@ -142,6 +424,309 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/seed-data/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a seed run
+         * @description Administrators only. Answers `{run:{id, status, mode, sourceName?, tables:[{name, target, inserted, status, error?}]}}`; a run whose job was lost ends failed with every unfinished table marked `lost`. 404 unknown id.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            run?: {
+                                createdAt?: string;
+                                datasourceId?: string;
+                                error?: string;
+                                finishedAt?: string;
+                                id?: string;
+                                /** @enum {string} */
+                                mode?: "generate" | "copy";
+                                schema?: string;
+                                sourceName?: string;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "done" | "failed";
+                                tables?: {
+                                    error?: string;
+                                    inserted?: number;
+                                    name?: string;
+                                    /** @enum {string} */
+                                    status?: "pending" | "running" | "done" | "failed" | "lost";
+                                    target?: number;
+                                }[];
+                                updatedAt?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/seed-data/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a seed plan
+         * @description Administrators only. Body `{datasourceId, schema?, counts?, ratios?}`. Answers `{schema, tables:[{name, columns, dependsOn, rows, deferredKeys?}], notes}` in fill order; notes say how cycles were broken. 400 malformed or unknown table names. 403 for a non-admin, another engine family, a production or read-only datasource; 404 unknown datasource; 503 unavailable or no server storage.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            notes?: string[];
+                            schema?: string;
+                            tables?: {
+                                columns?: {
+                                    name?: string;
+                                    nullable?: boolean;
+                                    type?: string;
+                                }[];
+                                deferredKeys?: string[];
+                                dependsOn?: string[];
+                                name?: string;
+                                rows?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/seed-data/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a seed run
+         * @description Administrators only. Body `{datasourceId, schema?, counts?, ratios?, mode? (generate|copy), sourceDatasourceId?, truncate?}`. Answers 202 `{run}` queued; the studio's job runner or a worker runs it. 409 while a run is queued or running on the datasource. Copy mode: 400 without sourceDatasourceId, 403 a source of another engine, 404 unknown source. 403 for a non-admin, another engine family, a production or read-only datasource; 404 unknown datasource; 503 unavailable or no server storage. Audited `data_seed`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            run?: {
+                                createdAt?: string;
+                                datasourceId?: string;
+                                error?: string;
+                                finishedAt?: string;
+                                id?: string;
+                                /** @enum {string} */
+                                mode?: "generate" | "copy";
+                                schema?: string;
+                                sourceName?: string;
+                                /** @enum {string} */
+                                status?: "queued" | "running" | "done" | "failed";
+                                tables?: {
+                                    error?: string;
+                                    inserted?: number;
+                                    name?: string;
+                                    /** @enum {string} */
+                                    status?: "pending" | "running" | "done" | "failed" | "lost";
+                                    target?: number;
+                                }[];
+                                updatedAt?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
