@@ -1,6 +1,7 @@
 // The app shell: decides between the sign-in page and the signed-in layout (top bar with navigation, the
 // person and Sign out), and routes /, /approvals and /admin. The workspace stays mounted while another page
-// is shown so the editor text and the last result survive a trip to the approvals page.
+// is shown so the editor text and the last result survive a trip to the approvals page. The top bar also
+// switches the light/dark theme and opens the keyboard shortcuts (also on "?").
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, errorText, setUnauthorizedHandler } from './lib/api';
@@ -11,6 +12,8 @@ import { AdminPage } from './pages/AdminPage';
 import { ApprovalsPage } from './pages/ApprovalsPage';
 import { LoginPage } from './pages/LoginPage';
 import { WorkspacePage } from './pages/WorkspacePage';
+import { ShortcutsDialog } from './shell/ShortcutsDialog';
+import { type Theme, useTheme } from './shell/theme';
 
 export function App() {
   const qc = useQueryClient();
@@ -47,6 +50,18 @@ export function App() {
 
 function Shell({ user, path }: { user: SessionUser; path: string }) {
   const [signingOut, setSigningOut] = useState(false);
+  const [theme, setTheme] = useTheme();
+  const [help, setHelp] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      const typing = t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+      if (e.key === '?' && !typing) setHelp(true);
+      if (e.key === 'Escape') setHelp(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const signOut = async () => {
     setSigningOut(true);
     let redirectUrl: string | undefined;
@@ -79,13 +94,31 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           <span data-testid="username">{user.username}</span>
           <span className={`badge role-${user.role}`}>{user.role}</span>
         </span>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-label={theme === 'dark' ? 'Use light theme' : 'Use dark theme'}
+          title="Switch theme"
+          onClick={() => setTheme(theme === 'dark' ? 'light' : ('dark' as Theme))}
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => setHelp(true)}
+        >
+          ?
+        </button>
         <button type="button" className="btn btn-ghost" onClick={signOut} disabled={signingOut}>
           Sign out
         </button>
       </header>
       <main className="page">
         <div hidden={path !== '/'} className="page-fill">
-          <WorkspacePage user={user} />
+          <WorkspacePage user={user} theme={theme} />
         </div>
         {path === '/approvals' && <ApprovalsPage user={user} />}
         {path === '/admin' &&
@@ -102,6 +135,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           </p>
         )}
       </main>
+      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { ApiError } from './lib/api';
 import './styles.css';
+import './styles/ide.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
