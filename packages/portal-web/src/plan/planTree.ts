@@ -125,20 +125,21 @@ function myNode(key: string, o: Record<string, unknown>): PlanNode {
   for (const [k, v] of Object.entries(o)) {
     if (MY_SKIP.has(k) || v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
+      // An array (nested_loop, query_specifications…) is one operation over its items.
+      const group = node(k.replaceAll('_', ' '));
       for (const item of v) {
         if (item && typeof item === 'object') {
           const entries = Object.entries(item as Record<string, unknown>);
           // nested_loop items are {table: {...}}; keep the inner object's own name.
-          if (
-            entries.length === 1 &&
-            entries[0][1] &&
-            typeof entries[0][1] === 'object' &&
-            !Array.isArray(entries[0][1])
-          )
-            n.children.push(myNode(entries[0][0], entries[0][1] as Record<string, unknown>));
-          else n.children.push(myNode(k, item as Record<string, unknown>));
+          const [only] = entries;
+          if (entries.length === 1 && only[1] && typeof only[1] === 'object' && !Array.isArray(only[1]))
+            group.children.push(myNode(only[0], only[1] as Record<string, unknown>));
+          else group.children.push(myNode(k, item as Record<string, unknown>));
         }
       }
+      // The group costs what its last (outermost) item's prefix cost says.
+      group.cost = group.children[group.children.length - 1]?.cost;
+      n.children.push(group);
     } else n.children.push(myNode(k, v as Record<string, unknown>));
   }
   return n;
