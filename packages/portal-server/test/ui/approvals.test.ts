@@ -75,7 +75,10 @@ describe('portal web UI: approvals and administration', () => {
 
   it('runs the same text for the requester as soon as the approval lands, without a click', async () => {
     // The requester's page reads the request's status while it waits; the approval makes it run the text.
-    await visible(user.getByRole('status').filter({ hasText: /Statement executed\.\s*1 row affected/ }), 30_000);
+    await visible(
+      user.getByRole('status').filter({ hasText: /Statement executed\.\s*1 row affected/ }),
+      30_000,
+    );
     expect(ledgerNotes(ui.files.ledger)).toEqual(['opening', 'added from the browser']);
     expect(await editorText(user)).toBe(WRITE);
 
