@@ -135,4 +135,20 @@ describe('portal web UI: approvals and administration', () => {
     await visible(table.getByRole('cell', { name: 'No live tokens.' }));
     expect((await ask()).status).toBe(401);
   });
+
+  it('lists managed datasources with their policy, checks fleet health, and runs a maintenance operation', async () => {
+    await admin.getByRole('tab', { name: 'Datasources' }).click();
+    const table = admin.getByRole('table', { name: 'Datasources' });
+    const ledger = table.locator('tbody tr').filter({ hasText: 'Ledger' });
+    await visible(ledger);
+    expect(await ledger.textContent()).toContain('writes need approval');
+    await admin.getByRole('button', { name: 'Check fleet health' }).click();
+    await visible(admin.getByTestId('health-sales').filter({ hasText: /^ok · \d+ ms$/ }));
+    await visible(admin.getByTestId('health-ledger').filter({ hasText: /^ok/ }));
+    const form = table.getByRole('form', { name: 'Maintenance of Sales' });
+    await form.getByLabel('Operation').selectOption('integrity_check');
+    await form.getByRole('button', { name: 'Run' }).click();
+    await visible(form.getByRole('status').filter({ hasText: /integrity_check done in \d+ ms/ }));
+    await ui.screenshot(admin, 'admin-datasources');
+  });
 });

@@ -148,6 +148,7 @@ export default function ErDiagram(props: {
             nodeTypes={nodeTypes}
             colorMode={props.dark ? 'dark' : 'light'}
             fitView
+            fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
             minZoom={0.1}
             nodesConnectable={false}
             onNodeClick={(_e, n) => {
@@ -157,7 +158,7 @@ export default function ErDiagram(props: {
           >
             <Background />
             <Controls />
-            <MiniMap pannable zoomable />
+            <MiniMap pannable zoomable position="top-right" style={{ width: 140, height: 90 }} />
           </ReactFlow>
         )}
       </div>
