@@ -3,6 +3,7 @@
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
+import { run as portalWeb } from './portal-web.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 
 const benchmarks: [string, () => Promise<unknown>][] = [
@@ -10,6 +11,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
+  ['portal web first load', portalWeb],
 ];
 
 for (const [name, bench] of benchmarks) {

@@ -3,15 +3,18 @@
 // is shown so the editor text and the last result survive a trip to the approvals page. The top bar also
 // switches the light/dark theme and opens the keyboard shortcuts (also on "?").
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { api, errorText, setUnauthorizedHandler } from './lib/api';
 import { Link, navigate, Redirect, useLocation } from './lib/router';
 import { landingFor, ME_KEY, useMe } from './lib/session';
 import type { SessionUser } from './lib/types';
-import { AdminPage } from './pages/AdminPage';
-import { ApprovalsPage } from './pages/ApprovalsPage';
 import { LoginPage } from './pages/LoginPage';
-import { WorkspacePage } from './pages/WorkspacePage';
+
+// Signed-in pages are their own chunks: the sign-in page loads only React and itself.
+const WorkspacePage = lazy(() => import('./pages/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
+const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })));
+const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
+
 import { ShortcutsDialog } from './shell/ShortcutsDialog';
 import { type Theme, useTheme } from './shell/theme';
 
@@ -117,23 +120,31 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
         </button>
       </header>
       <main className="page">
-        <div hidden={path !== '/'} className="page-fill">
-          <WorkspacePage user={user} theme={theme} />
-        </div>
-        {path === '/approvals' && <ApprovalsPage user={user} />}
-        {path === '/admin' &&
-          (user.role === 'admin' ? (
-            <AdminPage />
-          ) : (
-            <p className="notice" role="alert">
-              Administration is for administrators. <Link href="/">Back to the workspace</Link>
+        <Suspense fallback={<div className="splash">Loading…</div>}>
+          <div hidden={path !== '/'} className="page-fill">
+            <WorkspacePage user={user} theme={theme} />
+          </div>
+          {path === '/approvals' && (
+            <Suspense fallback={<div className="splash">Loading…</div>}>
+              <ApprovalsPage user={user} />
+            </Suspense>
+          )}
+          {path === '/admin' &&
+            (user.role === 'admin' ? (
+              <Suspense fallback={<div className="splash">Loading…</div>}>
+                <AdminPage />
+              </Suspense>
+            ) : (
+              <p className="notice" role="alert">
+                Administration is for administrators. <Link href="/">Back to the workspace</Link>
+              </p>
+            ))}
+          {!['/', '/approvals', '/admin'].includes(path) && (
+            <p className="notice">
+              There is no page at {path}. <Link href="/">Go to the workspace</Link>
             </p>
-          ))}
-        {!['/', '/approvals', '/admin'].includes(path) && (
-          <p className="notice">
-            There is no page at {path}. <Link href="/">Go to the workspace</Link>
-          </p>
-        )}
+          )}
+        </Suspense>
       </main>
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>

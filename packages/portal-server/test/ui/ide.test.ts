@@ -7,6 +7,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellTexts, editorText, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
 
+// The root tsconfig has no DOM library: what page.evaluate reads in the browser is described here.
+type BrowserGlobals = {
+  navigator: { clipboard: { readText(): Promise<string> } };
+  document: { documentElement: { dataset: Record<string, string | undefined>; scrollWidth: number } };
+  innerWidth: number;
+};
+
 const HUNDRED_K =
   "with recursive seq(n) as (select 1 union all select n + 1 from seq where n < 100000) select n, 'row ' || n as label from seq";
 
@@ -105,7 +112,9 @@ describe('portal web UI: the IDE', () => {
 
     await page.getByRole('button', { name: 'Copy CSV' }).click();
     await visible(page.getByRole('status').filter({ hasText: 'Copied 1 row as CSV' }));
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page.evaluate(() =>
+      (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText(),
+    );
     expect(copied).toBe('a,b,doc\r\n,,"{""k"":1,""list"":[1,2]}"');
   });
 
@@ -168,7 +177,11 @@ describe('portal web UI: the IDE', () => {
 
   it('switches to the dark theme, lists shortcuts, and fits 1920x1080', async () => {
     await page.getByRole('button', { name: 'Use dark theme' }).click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as BrowserGlobals).document.documentElement.dataset.theme,
+      ),
+    ).toBe('dark');
     await setSql(page, 'select * from customers order by id');
     await run();
     await visible(grid().getByRole('cell', { name: 'Grace Hopper' }));
@@ -182,7 +195,12 @@ describe('portal web UI: the IDE', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await visible(grid().getByRole('cell', { name: 'Grace Hopper' }));
     // Nothing overflows the window sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const g = globalThis as unknown as BrowserGlobals;
+        return g.document.documentElement.scrollWidth <= g.innerWidth;
+      }),
+    ).toBe(true);
     await ui.screenshot(page, 'ide-light-1920x1080');
   });
 });
