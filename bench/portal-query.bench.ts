@@ -9,9 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { createApp, unauthorized } from '@app/kit';
 import { startPostgres, tempDir } from '@app/kit/testing';
 import pg from 'pg';
+import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerExportRoutes } from '../packages/portal-server/src/http/export.js';
 import { registerQueryRoutes } from '../packages/portal-server/src/http/query.js';
-import { createQueryDeps } from '../packages/portal-server/src/http/query-deps.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const QUERY_ROWS = 10_000;

@@ -8,6 +8,8 @@ const api = process.env.CI_URL ?? 'http://127.0.0.1:8153';
 export default defineConfig({
   base: '/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  // Monaco's workers (web kit) are ES modules bundled from node_modules; nothing is loaded from a CDN.
+  worker: { format: 'es' },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 4096 },
   server: { proxy: { '/api': api, '/auth': api } },
 });

@@ -58,7 +58,8 @@ export interface JobAssignment {
   runCounter: number;
   jobName: string;
   cause: JobCause | string;
-  git: GitSource;
+  /** Absent when the pipeline has no git material: the job runs in an empty workspace. */
+  git?: GitSource;
   /** Shell lines, run in order as one `bash -eo pipefail` script in the checkout. */
   script: string[];
   /** Job environment, already merged by the server: built-ins, variables, parameters, matrix values. */
@@ -89,8 +90,8 @@ export function builtinEnv(job: JobAssignment): Record<string, string> {
     CI_RUN_COUNTER: String(job.runCounter),
     CI_JOB_NAME: job.jobName,
     CI_CAUSE: String(job.cause),
-    CI_COMMIT_SHA: job.git.revision,
-    CI_COMMIT_BRANCH: job.git.branch,
+    CI_COMMIT_SHA: job.git?.revision ?? '',
+    CI_COMMIT_BRANCH: job.git?.branch ?? '',
     // Agent additions (not in the format page): where the job runs and which attempt this is.
     CI_JOB_RUN_ID: job.jobRunId,
     CI_JOB_ATTEMPT: String(job.attempt),

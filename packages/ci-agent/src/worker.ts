@@ -41,7 +41,8 @@ export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
     runCounter: a.runCounter,
     jobName: a.jobName,
     cause: a.cause,
-    git: { url: a.git?.url ?? '', revision: a.git?.revision ?? '', branch: a.git?.branch ?? '' },
+    // No git source: the pipeline has no git material and the job runs in an empty workspace.
+    git: a.git?.url ? { url: a.git.url, revision: a.git.revision, branch: a.git.branch } : undefined,
     script: [...a.script],
     env: { ...a.env },
     secrets: { ...a.secrets },

@@ -11,7 +11,9 @@ import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerApi } from './http/api.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerStrictQuery } from './http/strict-query.js';
 import { registerTriggerApi } from './http/triggers.js';
 import { registerWeb } from './http/web.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
@@ -70,7 +72,13 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     errorShape: 'ci',
     logger: options.logger ?? true,
     bodyLimit: 10 * 1024 * 1024,
+    // JSON types are checked, never coerced (issue 12): query strings are typed by http/strict-query.ts.
+    coerceTypes: false,
+    // Long path parameters reach their route, whose schema answers 400/404; beyond this the router's 400.
+    maxParamLength: 1024,
   });
+  registerJsonBodies(app);
+  registerStrictQuery(app);
   let authorizer: Authorizer = openAuthorizer;
   registerAccessControl(app, () => authorizer);
   recordRouteTable(app);

@@ -1,50 +1,37 @@
-// Top-level routing: the sign-in gate (signed-out users go to /login?next=<where they were>), then one page
-// per path. Pages for a higher role than the user's say so instead of showing actions that would be refused.
+// The root of every page: the sign-in gate (signed-out users go to /login?next=<where they were>), the frame
+// with navigation for signed-in users, the app-wide keyboard shortcuts, and the page the router matched.
+// Pages for a higher role than the user's say so instead of showing actions that would be refused.
+import { ErrorState, LoadingState, useShortcut } from '@app/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
+import { Outlet } from '@tanstack/react-router';
 import { type ReactNode, useEffect } from 'react';
 import { onUnauthorized } from './api/client';
 import type { Role } from './api/types';
 import { Layout } from './components/Layout';
-import { ErrorNote, Loading } from './components/ui';
-import { match, navigate, safeNext, useLocation } from './lib/router';
+import { ErrorNote } from './components/ui';
+import { navigate, safeNext, useLocation } from './lib/router';
 import { ME_KEY, useMeQuery, useSession } from './lib/session';
-import { AccountPage } from './pages/AccountPage';
-import { AgentsPage } from './pages/AgentsPage';
-import { ApplyPage } from './pages/ApplyPage';
-import { AuditPage } from './pages/admin/AuditPage';
-import { UsersPage } from './pages/admin/UsersPage';
 import { LoginPage } from './pages/LoginPage';
-import { ProjectPage } from './pages/ProjectPage';
-import { ProjectsPage } from './pages/ProjectsPage';
-import { RunPage } from './pages/RunPage';
-import { RunsPage } from './pages/RunsPage';
 
-function Requires({ min, children }: { min: Role; children: ReactNode }) {
+export function Requires({ min, children }: { min: Role; children: ReactNode }) {
   const { can } = useSession();
   if (!can(min)) return <ErrorNote error={`This page needs the ${min} role.`} />;
   return <>{children}</>;
 }
 
-/** Path patterns, the least role that may open them, and their page. */
-const ROUTES: { pattern: string; min: Role; page: (p: Record<string, string>) => ReactNode }[] = [
-  { pattern: '/', min: 'viewer', page: () => <ProjectsPage /> },
-  { pattern: '/projects', min: 'viewer', page: () => <ProjectsPage /> },
-  { pattern: '/projects/:slug', min: 'viewer', page: (p) => <ProjectPage key={p.slug} slug={p.slug} /> },
-  { pattern: '/apply', min: 'maintainer', page: () => <ApplyPage /> },
-  { pattern: '/runs', min: 'viewer', page: () => <RunsPage /> },
-  { pattern: '/runs/:id', min: 'viewer', page: (p) => <RunPage key={p.id} id={p.id} /> },
-  { pattern: '/agents', min: 'admin', page: () => <AgentsPage /> },
-  { pattern: '/account', min: 'viewer', page: () => <AccountPage /> },
-  { pattern: '/admin/users', min: 'admin', page: () => <UsersPage /> },
-  { pattern: '/admin/audit', min: 'admin', page: () => <AuditPage /> },
-];
-
-function Page({ path }: { path: string }) {
-  for (const route of ROUTES) {
-    const params = match(route.pattern, path);
-    if (params) return <Requires min={route.min}>{route.page(params)}</Requires>;
-  }
-  return <ErrorNote error={`There is no page at ${path}.`} />;
+function GlobalShortcuts() {
+  const { can } = useSession();
+  useShortcut('g p', 'Go to projects', () => navigate('/projects'), { group: 'Navigation' });
+  useShortcut('g r', 'Go to runs', () => navigate('/runs'), { group: 'Navigation' });
+  useShortcut('g a', 'Go to apply', () => navigate('/apply'), {
+    group: 'Navigation',
+    enabled: can('maintainer'),
+  });
+  useShortcut('g g', 'Go to agents', () => navigate('/agents'), {
+    group: 'Navigation',
+    enabled: can('admin'),
+  });
+  return null;
 }
 
 export function App() {
@@ -63,18 +50,19 @@ export function App() {
     } else if (signedIn && path === '/login') navigate(safeNext(search.get('next')), { replace: true });
   }, [me.data, signedIn, path, search]);
 
-  if (me.isLoading) return <Loading what="Starting" />;
+  if (me.isLoading) return <LoadingState label="Starting…" />;
   if (me.error && me.data === undefined)
     return (
       <main className="login">
-        <ErrorNote error={me.error} title="The server cannot be reached" />
+        <ErrorState error={me.error} title="The server cannot be reached" onRetry={() => me.refetch()} />
       </main>
     );
-  if (!signedIn) return path === '/login' ? <LoginPage /> : <Loading />;
-  if (path === '/login') return <Loading />;
+  if (!signedIn) return path === '/login' ? <LoginPage /> : <LoadingState />;
+  if (path === '/login') return <LoadingState />;
   return (
     <Layout>
-      <Page path={path} />
+      <GlobalShortcuts />
+      <Outlet />
     </Layout>
   );
 }

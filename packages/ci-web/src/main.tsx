@@ -1,15 +1,19 @@
-// Entry point of the CI web UI: one query client (short retries; 4xx answers are not retried) and the app.
+// Entry point of the CI web UI: one query client (short retries; 4xx answers are not retried), the router,
+// the web kit's theme and keyboard shortcuts, and the kit's design tokens under the app's stylesheet.
+import '@app/web-kit/styles.css';
+import './styles.css';
+import { createAppRouter, isClientError, ShortcutsProvider, ThemeProvider } from '@app/web-kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { ApiError } from './api/client';
-import './styles.css';
+import { bindRouter } from './lib/router';
+import { routeTree } from './routes';
 
 const client = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
+      retry: (count, err) => !isClientError(err) && count < 2,
       refetchOnWindowFocus: true,
       staleTime: 2000,
     },
@@ -17,12 +21,25 @@ const client = new QueryClient({
   },
 });
 
+const router = createAppRouter(routeTree);
+bindRouter(router);
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root element');
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={client}>
-      <App />
-    </QueryClientProvider>
+    <ThemeProvider>
+      <QueryClientProvider client={client}>
+        <ShortcutsProvider>
+          <RouterProvider router={router} />
+        </ShortcutsProvider>
+      </QueryClientProvider>
+    </ThemeProvider>
   </StrictMode>,
 );

@@ -15,6 +15,17 @@ export interface AppOptions {
   /** `false` silences request logging (tests). */
   logger?: boolean | FastifyServerOptions['logger'];
   trustProxy?: boolean;
+  /**
+   * Ajv type coercion of request data (default `'array'`, Fastify's own). `false` checks JSON types strictly;
+   * the service must then turn query strings into numbers itself (the CI does, in http/strict-query.ts).
+   */
+  coerceTypes?: false | 'array';
+  /** Longest path parameter the router matches (default 100); longer ones answer 400 in the service's shape. */
+  maxParamLength?: number;
+}
+
+interface FastifyReplyLike {
+  code(status: number): { send(body: unknown): unknown };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -55,7 +66,26 @@ export function createApp(options: AppOptions): FastifyInstance {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: options.coerceTypes ?? 'array',
+        allErrors: false,
+      },
+    },
+    // Errors the router raises before any route runs (a malformed %-escape, a path parameter over the
+    // length limit) answer in the service's own shape, never Fastify's `{code, message, statusCode}`.
+    frameworkErrors: (err, _req, reply) => {
+      const message =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is too long'
+          : err.code === 'FST_ERR_BAD_URL'
+            ? 'The request path is not a valid URL (malformed percent-encoding)'
+            : 'Bad request';
+      // The reply's generic send types refuse a plain body here; the body is the service's error shape.
+      (reply as unknown as FastifyReplyLike).code(400).send(errorBody(options.errorShape, 400, message));
+    },
   });
 
   app.addHook('onRequest', async (req, reply) => {

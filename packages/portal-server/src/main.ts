@@ -21,8 +21,10 @@ async function main() {
 
 main().catch((err) => {
   if (err instanceof ConfigError) {
+    // A configuration that must refuse to boot (e.g. JWT_SECRET missing with AUTH_BOOTSTRAP=off) exits 1,
+    // the one start-up failure code the spec names for the portal.
     console.error(err.message);
-    process.exit(2);
+    process.exit(1);
   }
   if (err instanceof StartupError) {
     // e.g. a JWT_SECRET under 32 characters: the spec's exit code 1, with a message and no stack.

@@ -8,6 +8,7 @@ import { bootstrapAuthSecrets } from './bootstrap.js';
 import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
+import { createQueryDeps, type ManagedDatasource as QueryManaged } from './execution/contracts.js';
 import { createGovernance, type Governance } from './governance/index.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
@@ -16,7 +17,8 @@ import { registerAuditRoutes } from './http/audit.js';
 import { registerAuditExportRoute } from './http/audit-export.js';
 import { registerPortalAuth } from './http/auth.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
-import { registerDbAdminRoutes } from './http/db-admin.js';
+import { registerConnectionOperationRoutes } from './http/db-connections.js';
+import { registerScriptRoutes } from './http/db-scripts.js';
 import { registerExportRoutes } from './http/export.js';
 import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
@@ -24,7 +26,6 @@ import { registerHealthRoutes } from './http/health.js';
 import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
-import { createQueryDeps, type ManagedDatasource as QueryManaged } from './http/query-deps.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
 import { JobWorker } from './storage/job-worker.js';
@@ -128,7 +129,8 @@ export async function createPortalServer(
   await app.register(async (scope) => {
     scope.addHook('preHandler', databaseRateLimit);
     registerQueryRoutes(scope, db);
-    registerDbAdminRoutes(scope, db);
+    registerScriptRoutes(scope, db);
+    registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);
@@ -143,6 +145,7 @@ export async function createPortalServer(
     concurrency: governance.concurrency,
     providers: db.providers,
     maskingKey: governance.maskingKey,
+    execution: db,
     audit,
     log: app.log,
     ...options.bot,

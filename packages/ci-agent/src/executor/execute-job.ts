@@ -153,7 +153,7 @@ export class JobExecutor {
     const started = new Date();
     const signal = abort.signal;
     const secretValues = Object.values(job.secrets ?? {});
-    const urlPassword = safeUrlPassword(job.git.url);
+    const urlPassword = job.git ? safeUrlPassword(job.git.url) : undefined;
     if (urlPassword) secretValues.push(urlPassword);
     const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars);
     const phase = (p: JobPhase) => {
@@ -192,19 +192,24 @@ export class JobExecutor {
       const { env, rejected } = buildJobEnv(job, ws, this.opts.baseEnv ?? hostEnv());
       for (const r of rejected) log.error(`${r} cannot be exported (invalid name or NUL byte); skipped`);
 
-      phase('checkout');
-      const co = await checkout({
-        url: job.git.url,
-        revision: job.git.revision,
-        branch: job.git.branch,
-        dir: ws.checkout,
-        env: this.opts.baseEnv ?? hostEnv(),
-        signal,
-        note: (t) => log.note(t),
-      });
+      if (job.git) {
+        phase('checkout');
+        const co = await checkout({
+          url: job.git.url,
+          revision: job.git.revision,
+          branch: job.git.branch,
+          dir: ws.checkout,
+          env: this.opts.baseEnv ?? hostEnv(),
+          signal,
+          note: (t) => log.note(t),
+        });
+        commit = co.commit;
+        if (!env.CI_COMMIT_SHA) env.CI_COMMIT_SHA = commit;
+      } else {
+        log.note('no git material: the job runs in an empty workspace');
+      }
+      // The workspace is ready (checked out, or empty by design): artifacts and reports are collected.
       checkedOut = true;
-      commit = co.commit;
-      if (!env.CI_COMMIT_SHA) env.CI_COMMIT_SHA = commit;
 
       const cacheCtx: CacheContext = {
         store: this.cacheStore,

@@ -59,12 +59,8 @@ export class AgentControl {
       postgres: options.database.dialect === 'postgres',
       events: options.events,
     });
-    const systemLine = async (jobRunId: string, text: string) => {
-      const acked = await data.logs.ackedSeq(jobRunId);
-      await data.logs.appendLogBatch(jobRunId, [
-        { seq: acked + 1, stream: 'system', atMs: Date.now(), text },
-      ]);
-    };
+    // Server notices have their own (negative) sequence space: no agent line is ever displaced by one.
+    const systemLine = (jobRunId: string, text: string) => data.logs.appendNotice(jobRunId, text);
     const builder = new AssignmentBuilder(db, createSecretBox(options.secretKey));
     this.dispatcher = new Dispatcher({
       db,

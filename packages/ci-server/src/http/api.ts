@@ -63,14 +63,7 @@ export async function registerApi(
     api.setSchemaErrorFormatter(schemaErrorFormatter);
     registerStrictBodies(api);
     await api.register(multipart, { limits: MULTIPART_LIMITS });
-    // A JSON content type with an empty body is "no body" (what many clients send on a bare POST), not a
-    // parse error; anything else goes to Fastify's parser, prototype-poisoning protection included.
-    const json = api.getDefaultJsonParser('error', 'error');
-    api.removeContentTypeParser('application/json');
-    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-      json(request, body as string, done);
-    });
+    // JSON bodies are read by http/json-body.ts for the whole app (UTF-8, depth, empty body).
     registerProjectRoutes(api, ctx);
     registerApplyRoute(api, ctx);
     registerPipelineRoutes(api, ctx);

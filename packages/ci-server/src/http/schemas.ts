@@ -99,8 +99,34 @@ export const JobRunView = Type.Object({
   agent: orNull<string>('string'),
   attempt: Type.Integer({ minimum: 1 }),
   exit_code: orNull<number>('integer'),
+  failure_reason: orNull<string>('string', {
+    description:
+      'why this attempt failed or was canceled, in one line (script exit code, timeout, agent lost with the ' +
+      'time since it was last heard, could not start, rejected or expired gate, canceled); null otherwise',
+  }),
   started_at: maybeTimestamp,
   finished_at: maybeTimestamp,
+  needs: Type.Array(Type.String(), { description: 'names of the jobs this one waits for' }),
+  gate: Type.Union(
+    [
+      Type.Object({
+        description: orNull<string>('string'),
+        required: Type.Integer({ minimum: 1, description: 'distinct approvals needed' }),
+        approvals: Type.Integer({ minimum: 0, description: 'distinct people who approved so far' }),
+        decisions: Type.Array(
+          Type.Object({
+            decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
+            actor: Type.String(),
+            comment: orNull<string>('string'),
+            at: timestamp,
+          }),
+          { description: 'every decision on this attempt, oldest first' },
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: 'a manual gate: its description, approvals needed and received, who decided and why' },
+  ),
   logs: Type.Array(LogLine, { description: 'the last N lines of this attempt, oldest first' }),
 });
 

@@ -26,12 +26,6 @@ export async function registerTriggerApi(
     // The strict-body hook asks whether a request is multipart; these routes take JSON only.
     if (!api.hasRequestDecorator('isMultipart')) api.decorateRequest('isMultipart', () => false);
     registerStrictBodies(api);
-    const json = api.getDefaultJsonParser('error', 'error');
-    api.removeContentTypeParser('application/json');
-    api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-      json(request, body as string, done);
-    });
     registerProjectSettingRoutes(api, deps.triggers);
     registerVsmRoute(api, deps.triggers);
     registerAdminWebhookRoutes(api, deps.triggers);

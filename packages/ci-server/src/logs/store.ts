@@ -6,13 +6,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { ExecutionDB } from '../store/execution-schema.js';
 import type { LogHub } from './hub.js';
-import type { LogLineInput, LogStream, StoredLogLine } from './types.js';
+import { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB } from './limits.js';
+import { cleanText, firstNew, normalize, type Row, toStored } from './rows.js';
+import type { LogLineInput, StoredLogLine } from './types.js';
 
-export const DEFAULT_MAX_LINES_PER_JOB = 500_000;
-/** Characters of text per job run attempt (about 64 MiB of ASCII). */
-export const DEFAULT_MAX_CHARS_PER_JOB = 64 * 1024 * 1024;
-/** Longer lines are cut (the agent already splits at this size). */
-export const MAX_LINE_CHARS = 65_536;
+export { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB, MAX_LINE_CHARS } from './limits.js';
+
 /** Lines per INSERT statement. */
 const INSERT_CHUNK = 1_000;
 /** Job runs whose ingestion state is kept in memory; older ones are re-read from the store when needed. */
@@ -60,26 +59,6 @@ interface JobLogState {
   truncated: boolean;
 }
 
-const STREAMS = new Set<LogStream>(['stdout', 'stderr', 'system']);
-
-function cleanText(text: string): string {
-  // PostgreSQL text cannot hold NUL; SQLite could, but both stores must say the same thing.
-  const t = text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
-  return t.length > MAX_LINE_CHARS ? t.slice(0, MAX_LINE_CHARS) : t;
-}
-
-function isoOf(ms: number): string {
-  const d = new Date(Number.isFinite(ms) ? ms : Date.now());
-  return Number.isNaN(d.getTime()) ? new Date().toISOString() : d.toISOString();
-}
-
-interface Row {
-  seq: number;
-  stream: LogStream;
-  at: string;
-  text: string;
-}
-
 export class LogStore {
   private readonly db: Kysely<ExecutionDB>;
   private readonly postgres: boolean;
@@ -111,6 +90,37 @@ export class LogStore {
   ): Promise<AppendResult> {
     const previous = this.chains.get(jobRunId) ?? Promise.resolve();
     const next = previous.catch(() => {}).then(() => this.append(jobRunId, lines, options));
+    this.chains.set(jobRunId, next);
+    void next
+      .catch(() => {})
+      .finally(() => {
+        if (this.chains.get(jobRunId) === next) this.chains.delete(jobRunId);
+      });
+    return next;
+  }
+
+  /**
+   * Stores a line the control plane itself writes into a job's log ("agent lost", "could not start"). Such
+   * notices have their own sequence space, counting down from -1, so they never take a seq the agent will
+   * use (an agent line with the same seq would be discarded as a duplicate); they sit at their place in the
+   * run's cursor order, which is what readers sort by. They do not count towards the job's cap.
+   */
+  appendNotice(jobRunId: string, text: string): Promise<void> {
+    const previous = this.chains.get(jobRunId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      .then(async () => {
+        const { runId } = await this.state(jobRunId);
+        const low = await this.db
+          .selectFrom('log_lines')
+          .select((eb) => eb.fn.min('seq').as('low'))
+          .where('job_run_id', '=', jobRunId)
+          .where('seq', '<', 0)
+          .executeTakeFirst();
+        const seq = Math.min(0, Number(low?.low ?? 0)) - 1;
+        const row: Row = { seq, stream: 'system', at: new Date().toISOString(), text: cleanText(text) };
+        this.hub?.publish(runId, await this.insert(jobRunId, runId, [row]));
+      });
     this.chains.set(jobRunId, next);
     void next
       .catch(() => {})
@@ -356,39 +366,4 @@ export class LogStore {
     }
     return state;
   }
-}
-
-function normalize(input: readonly LogLineInput[]): Row[] {
-  const rows: Row[] = [];
-  for (const line of input) {
-    const seq = Number(line.seq);
-    if (!Number.isSafeInteger(seq) || seq < 1) continue;
-    const stream = STREAMS.has(line.stream as LogStream) ? (line.stream as LogStream) : 'stdout';
-    rows.push({ seq, stream, at: isoOf(Number(line.atMs)), text: String(line.text ?? '') });
-  }
-  rows.sort((a, b) => a.seq - b.seq);
-  return rows;
-}
-
-function firstNew(sorted: Row[], acked: number): number {
-  for (const r of sorted) if (r.seq > acked) return r.seq;
-  return acked;
-}
-
-function toStored(r: {
-  job_run_id: string;
-  seq: number;
-  stream: string;
-  at: string;
-  text: string;
-  run_seq: number | null;
-}): StoredLogLine {
-  return {
-    cursor: Number(r.run_seq ?? 0),
-    job_run_id: r.job_run_id,
-    seq: Number(r.seq),
-    stream: (STREAMS.has(r.stream as LogStream) ? r.stream : 'stdout') as LogStream,
-    at: r.at,
-    text: r.text,
-  };
 }

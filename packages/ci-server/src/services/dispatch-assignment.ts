@@ -145,13 +145,8 @@ export class AssignmentBuilder {
     const job = doc?.jobs[row.name];
     if (!doc || !job?.script)
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
+    // A pipeline without a git material (cron-only or manual maintenance) runs in an empty workspace.
     const git = doc.materials.find((m): m is { git: GitMaterial } => 'git' in m)?.git;
-    if (!git)
-      return {
-        ok: false,
-        error: `pipeline "${doc.name}" has no git material, so there is nothing to check out`,
-        context,
-      };
     try {
       return await this.assemble(row, doc, job, git, context);
     } catch (err) {
@@ -173,12 +168,13 @@ export class AssignmentBuilder {
     },
     doc: PipelineDocument,
     job: JobSpec,
-    git: GitMaterial,
+    git: GitMaterial | undefined,
     context: JobContext,
   ): Promise<BuildOutcome> {
-    const ref = row.git_ref ?? git.branch;
-    const sha = row.revision ?? (FULL_SHA.test(ref) ? ref : '');
-    const branch = FULL_SHA.test(ref) ? git.branch : ref;
+    // Without a git material there is no commit or branch: both stay empty for every trigger kind.
+    const ref = git ? (row.git_ref ?? git.branch) : '';
+    const sha = git ? (row.revision ?? (FULL_SHA.test(ref) ? ref : '')) : '';
+    const branch = git ? (FULL_SHA.test(ref) ? git.branch : ref) : '';
     const parameters = JSON.parse(row.parameters) as Record<string, string>;
     const matrix = JSON.parse(row.matrix) as Record<string, string>;
     const builtins: Record<string, string> = {
@@ -248,7 +244,7 @@ export class AssignmentBuilder {
       runCounter: row.counter,
       jobName: context.jobName,
       cause: row.cause,
-      git: { url: git.url, revision: sha || ref, branch },
+      git: git ? { url: git.url, revision: sha || ref, branch } : undefined,
       script: job.script ?? [],
       env,
       secrets,

@@ -2,16 +2,19 @@
 // every attempt of every job run and the last N log lines of each.
 import { notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
-import type { RunStatus } from '../domain/index.js';
+import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
+  type DetailLogLine,
+  gateDecisionRows,
   listRuns,
   type RunFilter,
   type RunSummaryRow,
   runDetailRows,
   runSummary,
+  versionDefinition,
 } from '../store/runs-query.js';
-import type { CoreDB, LogLinesTable } from '../store/schema.js';
+import type { CoreDB } from '../store/schema.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -31,9 +34,30 @@ export interface JobRunView {
   agent: string | null;
   attempt: number;
   exit_code: number | null;
+  /** Why the attempt failed or was canceled (see failureReason); null otherwise. */
+  failure_reason: string | null;
   started_at: string | null;
   finished_at: string | null;
+  /** Names of the jobs this one waits for (the run graph's edges). */
+  needs: string[];
+  /** For a manual gate: what it asks, how many approvals it needs, and every decision taken on it. */
+  gate: GateView | null;
   logs: LogLine[];
+}
+
+export interface GateDecision {
+  decision: 'approve' | 'reject';
+  actor: string;
+  comment: string | null;
+  at: string;
+}
+
+export interface GateView {
+  description: string | null;
+  required: number;
+  /** Distinct people who approved this attempt so far. */
+  approvals: number;
+  decisions: GateDecision[];
 }
 
 export interface RunDetail extends RunSummary {
@@ -66,24 +90,60 @@ export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames,
   return { runs: rows, total, limit: q.limit, offset: q.offset };
 }
 
-function groupLogs(lines: LogLinesTable[]): Map<string, LogLine[]> {
-  const byJob = new Map<string, LogLine[]>();
+/** Each job's lines in log order (the run cursor: control-plane notices sit where they were written). */
+function groupLogs(lines: DetailLogLine[], limit: number): Map<string, LogLine[]> {
+  const byJob = new Map<string, (LogLine & { cursor: number })[]>();
   for (const l of lines) {
     let list = byJob.get(l.job_run_id);
     if (!list) {
       list = [];
       byJob.set(l.job_run_id, list);
     }
-    list.push({ job_run_id: l.job_run_id, seq: Number(l.seq), stream: l.stream, at: l.at, text: l.text });
+    const cursor = Number(l.run_seq ?? 0);
+    list.push({
+      job_run_id: l.job_run_id,
+      seq: Number(l.seq),
+      stream: l.stream,
+      at: l.at,
+      text: l.text,
+      cursor,
+    });
   }
-  for (const list of byJob.values()) list.sort((a, b) => a.seq - b.seq);
-  return byJob;
+  const out = new Map<string, LogLine[]>();
+  for (const [id, list] of byJob) {
+    list.sort((a, b) => a.cursor - b.cursor || a.seq - b.seq);
+    out.set(
+      id,
+      list.slice(-limit).map(({ cursor: _cursor, ...line }) => line),
+    );
+  }
+  return out;
+}
+
+/**
+ * Why a job run did not succeed, in one line, or null while it has not failed or been canceled: the reason
+ * the agent or the control plane recorded (script exit, timeout, agent lost, could not start, gate
+ * timeout), else what its state says (exit code, rejected gate, canceled with its run).
+ */
+export function failureReason(j: {
+  status: string;
+  error?: string | null;
+  exit_code: number | null;
+  rejected_by: string | null;
+}): string | null {
+  if (j.status !== 'failed' && j.status !== 'canceled') return null;
+  if (j.error) return j.error;
+  if (j.rejected_by) return `the gate was rejected by ${j.rejected_by}`;
+  if (j.status === 'canceled') return 'canceled';
+  if (j.exit_code !== null && j.exit_code !== 0) return `the script exited with code ${j.exit_code}`;
+  return 'failed';
 }
 
 export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: number): Promise<RunDetail> {
   const [summary, rows] = await Promise.all([runSummary(db, runId), runDetailRows(db, runId, logLines)]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
-  const logs = groupLogs(rows.logs);
+  const logs = groupLogs(rows.logs, logLines);
+  const gates = await gateViews(db, rows.version_id, rows.jobs);
   const stages = rows.stages.map((s) => ({
     name: s.name,
     status: s.status,
@@ -97,8 +157,11 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
         agent: j.agent,
         attempt: j.attempt,
         exit_code: j.exit_code,
+        failure_reason: failureReason(j),
         started_at: j.started_at,
         finished_at: j.finished_at,
+        needs: parseList(j.needs),
+        gate: gates.get(j.id) ?? null,
         logs: logs.get(j.id) ?? [],
       })),
   }));
@@ -108,4 +171,55 @@ export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: 
     triggered_by: rows.triggered_by,
     stages,
   };
+}
+
+function parseList(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Gate details per gate job run: the description comes from the run's pipeline version. */
+async function gateViews(
+  db: Kysely<CoreDB>,
+  versionId: string,
+  jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
+): Promise<Map<string, GateView>> {
+  const gateJobs = jobs.filter((j) => Boolean(j.is_gate));
+  const out = new Map<string, GateView>();
+  if (gateJobs.length === 0) return out;
+  const [decisions, definition] = await Promise.all([
+    gateDecisionRows(
+      db,
+      gateJobs.map((j) => j.id),
+    ),
+    versionDefinition(db, versionId),
+  ]);
+  let doc: PipelineDocument | undefined;
+  try {
+    doc = definition ? (JSON.parse(definition) as PipelineDocument) : undefined;
+  } catch {
+    doc = undefined;
+  }
+  for (const j of gateJobs) {
+    const mine = decisions
+      .filter((d) => d.job_run_id === j.id)
+      .map((d) => ({
+        decision: d.decision === 'reject' ? ('reject' as const) : ('approve' as const),
+        actor: d.actor,
+        comment: d.comment,
+        at: d.at,
+      }));
+    const spec = doc?.jobs[j.name]?.approval;
+    out.set(j.id, {
+      description: spec?.description ?? null,
+      required: j.required_approvals ?? spec?.required ?? 1,
+      approvals: new Set(mine.filter((d) => d.decision === 'approve').map((d) => d.actor)).size,
+      decisions: mine,
+    });
+  }
+  return out;
 }

@@ -182,10 +182,14 @@ export async function latestRuns(db: Kysely<CoreDB>, projectId: string) {
 export interface RunDetailRows {
   parameters: string;
   triggered_by: string;
+  version_id: string;
   stages: StageRunsTable[];
   jobs: JobRunsTable[];
-  logs: LogLinesTable[];
+  logs: DetailLogLine[];
 }
+
+/** A log line of the run detail with its run cursor (`run_seq`), by which lines are ordered. */
+export type DetailLogLine = LogLinesTable & { run_seq: number | string | null };
 
 /**
  * The last `logLines` lines of each job run, as one UNION ALL of per-job index range scans (each part reads
@@ -196,15 +200,19 @@ async function lastLogLines(
   db: Kysely<CoreDB>,
   jobIds: string[],
   logLines: number,
-): Promise<LogLinesTable[]> {
-  const out: LogLinesTable[] = [];
+): Promise<DetailLogLine[]> {
+  const out: DetailLogLine[] = [];
   for (let i = 0; i < jobIds.length; i += 200) {
     const parts = jobIds.slice(i, i + 200).map(
       (id) =>
-        sql`select * from (select job_run_id, seq, stream, at, text from log_lines where job_run_id = ${id}
-            order by seq desc limit ${logLines}) t`,
+        // The agent's last lines plus every control-plane notice of the job (negative seqs, a handful);
+        // the caller orders them by cursor and keeps the last `logLines`.
+        sql`select * from (select job_run_id, seq, stream, at, text, run_seq from log_lines
+            where job_run_id = ${id} and seq > 0 order by seq desc limit ${logLines}) t
+            union all select job_run_id, seq, stream, at, text, run_seq from log_lines
+            where job_run_id = ${id} and seq < 0`,
     );
-    const { rows } = await sql<LogLinesTable>`${sql.join(parts, sql` union all `)}`.execute(db);
+    const { rows } = await sql<DetailLogLine>`${sql.join(parts, sql` union all `)}`.execute(db);
     out.push(...rows);
   }
   return out;
@@ -216,7 +224,11 @@ export async function runDetailRows(
   logLines: number,
 ): Promise<RunDetailRows | undefined> {
   const [run, stages, jobs] = await Promise.all([
-    db.selectFrom('runs').select(['parameters', 'triggered_by']).where('id', '=', runId).executeTakeFirst(),
+    db
+      .selectFrom('runs')
+      .select(['parameters', 'triggered_by', 'version_id'])
+      .where('id', '=', runId)
+      .executeTakeFirst(),
     db.selectFrom('stage_runs').selectAll().where('run_id', '=', runId).orderBy('position').execute(),
     db
       .selectFrom('job_runs')
@@ -236,4 +248,26 @@ export async function runDetailRows(
         )
       : [];
   return { ...run, stages, jobs, logs };
+}
+
+/** The recorded approve/reject decisions on the given gate job runs, oldest first. */
+export async function gateDecisionRows(db: Kysely<CoreDB>, jobRunIds: string[]) {
+  if (jobRunIds.length === 0) return [];
+  return db
+    .selectFrom('job_run_decisions')
+    .select(['job_run_id', 'decision', 'actor', 'comment', 'at'])
+    .where('job_run_id', 'in', jobRunIds)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The stored definition (JSON text) of a pipeline version. */
+export async function versionDefinition(db: Kysely<CoreDB>, versionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('pipeline_versions')
+    .select('definition')
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+  return row?.definition;
 }

@@ -104,6 +104,8 @@ describe.each(STORES)('job-run routes on %s', (store) => {
     const after = await detail(runId);
     expect(after.stages.map((s: { status: string }) => s.status)).toEqual(['success', 'running']);
     expect(after.stages[1].jobs[0].status).toBe('queued');
+    expect(after.stages[0].jobs[0].gate).toMatchObject({ required: 1, approvals: 1 });
+    expect(after.stages[1].jobs[0]).toMatchObject({ gate: null, needs: [] });
 
     const twice = await api.post(`/api/v1/job_runs/${gate.id}/approve`);
     expect(twice.status).toBe(409);
@@ -134,9 +136,19 @@ describe.each(STORES)('job-run routes on %s', (store) => {
   });
 
   it('needs distinct approvers when a gate requires two', async () => {
-    const gate = (await detail(await newRun(ids.guarded))).stages[0].jobs[0];
-    const first = await api.post(`/api/v1/job_runs/${gate.id}/approve`);
+    const runId = await newRun(ids.guarded);
+    const gate = (await detail(runId)).stages[0].jobs[0];
+    expect(gate.gate).toEqual({ description: 'Ship it?', required: 2, approvals: 0, decisions: [] });
+    const first = await api.post(`/api/v1/job_runs/${gate.id}/approve`, { comment: 'first look' });
     expect(first.body.status).toBe('awaiting_approval');
+    // The run detail shows the gate's description, approvals needed and received, and who approved why.
+    const shown = (await detail(runId)).stages[0].jobs[0].gate;
+    expect(shown).toEqual({
+      description: 'Ship it?',
+      required: 2,
+      approvals: 1,
+      decisions: [{ decision: 'approve', actor: 'anonymous', comment: 'first look', at: expect.any(String) }],
+    });
     const same = await api.post(`/api/v1/job_runs/${gate.id}/approve`);
     expect(same.status).toBe(409);
     expect(same.body.error).toMatch(/already approved/);

@@ -37,11 +37,14 @@ const JOB_KEYS = [
   'agent',
   'attempt',
   'exit_code',
+  'failure_reason',
   'finished_at',
+  'gate',
   'id',
   'logs',
   'matrix',
   'name',
+  'needs',
   'started_at',
   'status',
 ];
@@ -88,6 +91,7 @@ describe.each(STORES)('runs API on %s', (store) => {
     const [compile] = run.stages[0].jobs;
     expect(Object.keys(compile).sort()).toEqual(JOB_KEYS);
     expect(compile).toMatchObject({ name: 'compile', status: 'queued', attempt: 1, matrix: {}, agent: null });
+    expect(compile).toMatchObject({ needs: [], gate: null });
     expect(run.stages[1].jobs.map((j: { matrix: object; status: string }) => [j.matrix, j.status])).toEqual([
       [{ NODE: '20' }, 'created'],
       [{ NODE: '22' }, 'created'],

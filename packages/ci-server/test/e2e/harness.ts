@@ -7,8 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
+import type { AgentTiming } from '../../src/agents/control-plane.js';
 import type { CiServer } from '../../src/index.js';
 import { createCiServer, loadCiSettings } from '../../src/index.js';
+import type { TriggerOptions } from '../../src/triggers/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const AGENT_MAIN = join(ROOT, 'packages/ci-agent/src/main.ts');
@@ -73,7 +75,14 @@ export interface E2eServer {
 }
 
 export async function startServer(
-  opts: { dataDir?: string; httpPort?: number; grpcPort?: number; databaseUrl?: string } = {},
+  opts: {
+    dataDir?: string;
+    httpPort?: number;
+    grpcPort?: number;
+    databaseUrl?: string;
+    triggers?: TriggerOptions;
+    agentTiming?: AgentTiming;
+  } = {},
 ): Promise<E2eServer> {
   const dataDir = opts.dataDir ?? tempDir('e2e-ci-');
   const settings = loadCiSettings({
@@ -85,7 +94,11 @@ export async function startServer(
     CI_AUTH_ENABLED: 'false',
     ...(opts.databaseUrl ? { CI_DATABASE_URL: opts.databaseUrl } : {}),
   });
-  const server = await createCiServer(settings, { logger: false, agentTiming: FAST_TIMING });
+  const server = await createCiServer(settings, {
+    logger: false,
+    agentTiming: opts.agentTiming ?? FAST_TIMING,
+    triggers: opts.triggers,
+  });
   const { httpPort, grpcPort } = await server.listen();
   return { server, base: `http://127.0.0.1:${httpPort}`, httpPort, grpcPort, dataDir };
 }

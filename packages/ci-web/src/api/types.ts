@@ -80,9 +80,29 @@ export interface JobRun {
   agent: string | null;
   attempt: number;
   exit_code: number | null;
+  /** Why the attempt failed or was canceled; null otherwise. */
+  failure_reason?: string | null;
   started_at: string | null;
   finished_at: string | null;
+  /** Names of the jobs this one waits for. */
+  needs: string[];
+  /** A manual gate's description, approvals required/received and decisions (null for build jobs). */
+  gate: GateInfo | null;
   logs: LogLine[];
+}
+
+export interface GateDecision {
+  decision: 'approve' | 'reject';
+  actor: string;
+  comment: string | null;
+  at: string;
+}
+
+export interface GateInfo {
+  description: string | null;
+  required: number;
+  approvals: number;
+  decisions: GateDecision[];
 }
 
 export interface Stage {

@@ -7,7 +7,7 @@ import { api } from '../api/client';
 import type { JobRun, RunDetail } from '../api/types';
 import { TERMINAL } from '../api/types';
 import { duration } from '../lib/format';
-import { ErrorNote, StatusBadge } from './ui';
+import { ErrorNote, StatusBadge, Time } from './ui';
 
 const jobKey = (j: JobRun) => `${j.name}\u0000${JSON.stringify(j.matrix)}`;
 
@@ -21,7 +21,7 @@ function latestAttempts(run: RunDetail): Set<string> {
   return new Set([...best.values()].map((j) => j.id));
 }
 
-export function JobsPanel({ run, canAct }: { run: RunDetail; canAct: boolean }) {
+export function JobsPanel({ run, canAct, now }: { run: RunDetail; canAct: boolean; now: number }) {
   const latest = latestAttempts(run);
   return (
     <section className="panel" aria-labelledby="stages-title">
@@ -56,6 +56,7 @@ export function JobsPanel({ run, canAct }: { run: RunDetail; canAct: boolean }) 
                       runId={run.id}
                       latest={latest.has(job.id)}
                       canAct={canAct}
+                      now={now}
                     />
                   ))}
                 </tbody>
@@ -73,11 +74,13 @@ function JobRow({
   runId,
   latest,
   canAct,
+  now,
 }: {
   job: JobRun;
   runId: string;
   latest: boolean;
   canAct: boolean;
+  now: number;
 }) {
   const client = useQueryClient();
   const refresh = () => {
@@ -102,11 +105,12 @@ function JobRow({
         </td>
         <td>
           <StatusBadge status={job.status} />
+          {job.failure_reason && <div className="small muted">{job.failure_reason}</div>}
         </td>
         <td>{job.attempt}</td>
         <td className="small">{job.agent ?? <span className="muted">—</span>}</td>
         <td className="mono">{job.exit_code ?? <span className="muted">—</span>}</td>
-        <td className="small">{job.started_at ? duration(job.started_at, job.finished_at) : '—'}</td>
+        <td className="small">{job.started_at ? duration(job.started_at, job.finished_at, now) : '—'}</td>
         {canAct && (
           <td className="right">
             {latest && TERMINAL.includes(job.status) && (
@@ -129,14 +133,46 @@ function JobRow({
           </td>
         </tr>
       )}
-      {job.status === 'awaiting_approval' && (
+      {job.gate && (job.status === 'awaiting_approval' || job.gate.decisions.length > 0) && (
         <tr className="gate-row">
           <td colSpan={7}>
-            {canAct ? <GateControls job={job} onDone={refresh} /> : <em>Waiting for approval.</em>}
+            <GateDetails job={job} />
+            {job.status === 'awaiting_approval' &&
+              (canAct ? <GateControls job={job} onDone={refresh} /> : <em>Waiting for approval.</em>)}
           </td>
         </tr>
       )}
     </>
+  );
+}
+
+/** What the gate asks, how many approvals it has of how many, and who decided what, with their comments. */
+function GateDetails({ job }: { job: JobRun }) {
+  const gate = job.gate;
+  if (!gate) return null;
+  return (
+    <section className="gate-details" aria-label={`Gate ${job.name}`}>
+      {gate.description && <p className="gate-description">{gate.description}</p>}
+      <p className="small">
+        <strong>
+          {gate.approvals} of {gate.required}
+        </strong>{' '}
+        approval{gate.required === 1 ? '' : 's'} received
+      </p>
+      {gate.decisions.length > 0 && (
+        <ul className="gate-decisions" aria-label={`Decisions on ${job.name}`}>
+          {gate.decisions.map((d) => (
+            <li key={`${d.actor}-${d.at}`}>
+              <span className={d.decision === 'approve' ? 'ok' : 'danger-text'}>
+                {d.decision === 'approve' ? 'Approved' : 'Rejected'}
+              </span>{' '}
+              by <strong>{d.actor}</strong> <Time at={d.at} />
+              {d.comment && <q className="gate-comment">{d.comment}</q>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -1,5 +1,6 @@
 // The frame of every signed-in page: a top bar (product, who is signed in, sign-out) and a left navigation
-// whose entries follow the user's role.
+// whose entries follow the user's role, the theme toggle and the shortcuts hint.
+import { ThemeToggle } from '@app/web-kit';
 import type { ReactNode } from 'react';
 import type { Role } from '../api/types';
 import { Link, navigate, useLocation } from '../lib/router';
@@ -18,6 +19,8 @@ const NAV: NavItem[] = [
   { href: '/agents', label: 'Agents', role: 'admin' },
   { href: '/admin/users', label: 'Users', role: 'admin' },
   { href: '/admin/audit', label: 'Audit log', role: 'admin' },
+  { href: '/admin/webhooks', label: 'Webhook deliveries', role: 'admin' },
+  { href: '/admin/settings', label: 'Settings', role: 'admin' },
   { href: '/account', label: 'Account', role: 'viewer' },
 ];
 
@@ -34,6 +37,10 @@ export function Layout({ children }: { children: ReactNode }) {
           CI control plane
         </Link>
         <div className="who">
+          <span className="muted small" title="Keyboard shortcuts">
+            <kbd>?</kbd> shortcuts
+          </span>
+          <ThemeToggle />
           <span>
             {user.username} <span className="role">{user.role}</span>
           </span>

@@ -1,191 +1,328 @@
-// Live job logs over Server-Sent Events (GET /api/v1/runs/{id}/logs/stream). Lines are appended per job run
-// (each job keeps its newest MAX_LINES; older ones are counted, not kept), rendering is batched per animation
-// frame, and the view follows the tail while the reader is at the bottom. The server ends the stream once the
-// run is finished; EventSource would then reconnect (resuming by Last-Event-ID), so on every interruption the
-// run's status is checked and a finished run's stream is closed for good.
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { api } from '../api/client';
-import type { JobRun, LogLine, RunDetail } from '../api/types';
-import { TERMINAL } from '../api/types';
+// The live log of a run: one tab per job run (every attempt), the selected one virtualized so 200,000 lines
+// scroll like 200 (only rows on screen are in the DOM), ANSI colours, collapsible `::group::` sections,
+// follow/unfollow of the tail, search with next/previous, a link to every line (`?job=<id>#L<seq>`),
+// optional timestamps, stderr marked, and the raw text for download. Lines come from lib/log-stream.ts.
+import { Button, type ListVirtualizer, Tabs, useShortcut, VirtualList } from '@app/web-kit';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { JobRun, RunDetail } from '../api/types';
+import { renderAnsi } from '../lib/ansi';
 import { matrixText } from '../lib/format';
+import { type JobLogBuffer, RowIndex } from '../lib/log-buffer';
+import { useRunLogs } from '../lib/log-stream';
+import { navigate, useLocation } from '../lib/router';
 
-const MAX_LINES = 5000;
-
-interface JobLog {
-  lines: LogLine[];
-  dropped: number;
-}
-
-type StreamState = 'connecting' | 'live' | 'ended' | 'failed';
+const ROW = 18;
 
 function label(job: JobRun): string {
   const m = matrixText(job.matrix);
   return `${job.name}${m ? ` [${m}]` : ''}${job.attempt > 1 ? ` (attempt ${job.attempt})` : ''}`;
 }
 
+function clock(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(11, 23);
+}
+
 export function LogViewer({ run }: { run: RunDetail }) {
-  const logs = useRef(new Map<string, JobLog>());
-  const [, redraw] = useReducer((n: number) => n + 1, 0);
-  const [state, setState] = useState<StreamState>('connecting');
-  const [attempt, reconnect] = useReducer((n: number) => n + 1, 0);
-  const [selected, setSelected] = useState<string | null>(null);
-  const pre = useRef<HTMLPreElement>(null);
-  const follow = useRef(true);
+  const { search, hash } = useLocation();
+  const logs = useRunLogs(run.id, run.status);
   const jobs = useMemo(() => run.stages.flatMap((s) => s.jobs), [run.stages]);
-
+  const linked = search.get('job');
+  const [selected, setSelected] = useState<string | null>(linked);
+  // A link or a click on the graph names a job in the address: show it.
   useEffect(() => {
-    // `attempt` re-runs this effect when the user asks to reconnect.
-    void attempt;
-    // A (re)connection replays the whole log from the start.
-    logs.current = new Map();
-    let frame = 0;
-    let closed = false;
-    let lastCursor = -1;
-    const es = new EventSource(`/api/v1/runs/${run.id}/logs/stream`);
-    setState('connecting');
-    const schedule = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        redraw();
-      });
-    };
-    es.onopen = () => setState('live');
-    es.addEventListener('log', (event) => {
-      const e = event as MessageEvent<string>;
-      const cursor = Number(e.lastEventId);
-      if (Number.isFinite(cursor) && cursor <= lastCursor) return;
-      if (Number.isFinite(cursor)) lastCursor = cursor;
-      let line: LogLine;
-      try {
-        line = JSON.parse(e.data) as LogLine;
-      } catch {
-        return;
-      }
-      const id = line.job_run_id ?? (line as { job_id?: string }).job_id;
-      const log = logs.current.get(id) ?? { lines: [], dropped: 0 };
-      log.lines.push(line);
-      if (log.lines.length > MAX_LINES) {
-        const cut = log.lines.length - MAX_LINES;
-        log.lines.splice(0, cut);
-        log.dropped += cut;
-      }
-      logs.current.set(id, log);
-      schedule();
-    });
-    es.onerror = () => {
-      if (closed) return;
-      if (es.readyState === EventSource.CLOSED) {
-        setState('failed');
-        return;
-      }
-      // Interrupted: finished (close for good) or a network blip (let EventSource resume).
-      api
-        .get<RunDetail>(`/api/v1/runs/${run.id}?logs=0`)
-        .then((r) => {
-          if (closed) return;
-          if (TERMINAL.includes(r.status)) {
-            es.close();
-            setState('ended');
-          } else setState('connecting');
-        })
-        .catch(() => {
-          if (!closed) setState('connecting');
-        });
-    };
-    return () => {
-      closed = true;
-      es.close();
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [run.id, attempt]);
-
-  // A job rerun makes a finished run active again: follow it once more.
-  useEffect(() => {
-    if (state === 'ended' && !TERMINAL.includes(run.status)) reconnect();
-  }, [state, run.status]);
-
-  // Keep the tail in view while following.
-  useEffect(() => {
-    const el = pre.current;
-    if (el && follow.current) el.scrollTop = el.scrollHeight;
-  });
-
-  const withLines = jobs.filter((j) => logs.current.has(j.id));
+    if (linked) setSelected(linked);
+  }, [linked]);
+  const withLines = jobs.filter((j) => logs.buffers.has(j.id));
   const current =
     (selected && jobs.find((j) => j.id === selected)) ||
     withLines.find((j) => j.status === 'running') ||
     withLines.find((j) => j.status === 'failed') ||
     withLines[0] ||
     null;
-  const log = current ? logs.current.get(current.id) : undefined;
+  const buf = current ? logs.buffers.get(current.id) : undefined;
+  const stateText = { live: 'live', ended: 'complete', failed: 'disconnected', connecting: 'connecting…' }[
+    logs.state
+  ];
 
   return (
     <section className="panel" aria-labelledby="logs-title">
       <h2 id="logs-title">
         Logs{' '}
-        <span className={`stream-state stream-${state}`} role="status">
-          {state === 'live'
-            ? 'live'
-            : state === 'ended'
-              ? 'complete'
-              : state === 'failed'
-                ? 'disconnected'
-                : 'connecting…'}
+        <span className={`stream-state stream-${logs.state}`} role="status">
+          {stateText}
         </span>
-        {state === 'failed' && (
-          <button type="button" className="small-button" onClick={() => reconnect()}>
+        {logs.state === 'failed' && (
+          <Button size="sm" onClick={() => logs.reconnect()}>
             Reconnect
-          </button>
+          </Button>
         )}
       </h2>
       {jobs.length > 0 && (
-        <div className="tabs" role="tablist" aria-label="Job logs">
-          {jobs.map((j) => (
-            <button
-              key={j.id}
-              type="button"
-              role="tab"
-              aria-selected={current?.id === j.id}
-              className={current?.id === j.id ? 'tab active' : 'tab'}
-              onClick={() => {
-                setSelected(j.id);
-                follow.current = true;
-              }}
-            >
-              <span className={`dot dot-${j.status}`} aria-hidden="true" />
-              {label(j)}
-              <span className="muted small"> {logs.current.get(j.id)?.lines.length ?? 0}</span>
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Job logs"
+          value={current?.id ?? ''}
+          onChange={(id) => setSelected(id)}
+          items={jobs.map((j) => ({
+            id: j.id,
+            label: (
+              <>
+                <span className={`dot dot-${j.status}`} aria-hidden="true" />
+                {label(j)}
+              </>
+            ),
+            extra: (
+              <span className="muted small">
+                {(logs.buffers.get(j.id)?.length ?? 0).toLocaleString('en')}
+              </span>
+            ),
+          }))}
+        />
       )}
-      {!log ? (
+      {!buf || !current ? (
         <p className="muted">
-          {state === 'ended'
+          {logs.state === 'ended'
             ? 'This run wrote no log lines.'
             : 'No log lines yet; they appear here as jobs run.'}
         </p>
       ) : (
-        <pre
-          ref={pre}
-          className="log"
-          role="log"
-          aria-label={`Log of ${current ? label(current) : ''}`}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-          }}
-        >
-          {log.dropped > 0 && <div className="log-note">… {log.dropped} earlier lines not shown</div>}
-          {log.lines.map((l) => (
-            <div key={l.seq} className={l.stream === 'stderr' ? 'log-line stderr' : 'log-line'}>
-              <span className="log-seq">{l.seq}</span>
-              {l.text}
-            </div>
-          ))}
-        </pre>
+        <JobLog
+          key={current.id}
+          job={current}
+          buf={buf}
+          version={logs.version}
+          target={
+            search.get('job') === current.id && /^#?L\d+$/.test(hash)
+              ? Number(hash.replace(/^#?L/, ''))
+              : null
+          }
+          linkTo={(seq) => navigate(`/runs/${run.id}?job=${current.id}#L${seq}`, { replace: true })}
+        />
       )}
     </section>
+  );
+}
+
+interface JobLogProps {
+  job: JobRun;
+  buf: JobLogBuffer;
+  version: number;
+  /** The seq of a linked line to show (from the address). */
+  target: number | null;
+  linkTo(seq: number): void;
+}
+
+function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
+  const virtualizer = useRef<ListVirtualizer | null>(null);
+  const rows = useRef(new RowIndex());
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
+  const [follow, setFollow] = useState(target === null);
+  const [times, setTimes] = useState(false);
+  const [query, setQuery] = useState('');
+  const [hit, setHit] = useState(-1);
+  const searchBox = useRef<HTMLInputElement>(null);
+  const matches = useRef({ needle: '', lines: [] as number[], scanned: 0 });
+  const shownTarget = useRef<number | null>(null);
+
+  // Derived from the buffer on every render (cheap: both only look at lines they have not seen).
+  rows.current.update(buf, collapsed);
+  const needle = query.trim().toLowerCase();
+  const m = matches.current;
+  if (m.needle !== needle) {
+    m.needle = needle;
+    m.lines = [];
+    m.scanned = 0;
+  }
+  if (m.scanned < buf.length) {
+    buf.search(needle, m.scanned, m.lines);
+    m.scanned = buf.length;
+  }
+  const count = rows.current.length;
+  const hitLine = hit >= 0 && hit < m.lines.length ? m.lines[hit] : -1;
+
+  // Follow the tail as lines arrive.
+  useEffect(() => {
+    void version;
+    if (follow && count > 0) virtualizer.current?.scrollToIndex(count - 1, { align: 'end' });
+  }, [version, follow, count]);
+
+  // A linked line: show it once it has arrived.
+  useEffect(() => {
+    void version;
+    if (target === null || shownTarget.current === target) return;
+    const line = buf.indexOfSeq(target);
+    if (line < 0) return;
+    shownTarget.current = target;
+    reveal(line);
+  });
+
+  function reveal(line: number) {
+    const g = buf.groupOf[line];
+    if (g >= 0 && collapsed.has(g) && !buf.isGroupHeader(line)) {
+      const next = new Set(collapsed);
+      next.delete(g);
+      setCollapsed(next);
+      rows.current.update(buf, next);
+    }
+    setFollow(false);
+    const row = rows.current.rowOf(line);
+    if (row >= 0) requestAnimationFrame(() => virtualizer.current?.scrollToIndex(row, { align: 'center' }));
+  }
+
+  function go(delta: number) {
+    if (m.lines.length === 0) return;
+    const next =
+      hit < 0 ? (delta > 0 ? 0 : m.lines.length - 1) : (hit + delta + m.lines.length) % m.lines.length;
+    setHit(next);
+    reveal(m.lines[next]);
+  }
+
+  function toggleGroup(g: number) {
+    const next = new Set(collapsed);
+    if (next.has(g)) next.delete(g);
+    else next.add(g);
+    setCollapsed(next);
+  }
+
+  function download() {
+    const url = URL.createObjectURL(new Blob([buf.toText()], { type: 'text/plain' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${job.name}-attempt-${job.attempt}.log`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  useShortcut('/', 'Search the log', () => searchBox.current?.focus(), { group: 'Log' });
+  useShortcut('f', 'Follow the log on or off', () => setFollow((f) => !f), { group: 'Log' });
+  useShortcut('t', 'Show or hide timestamps', () => setTimes((t) => !t), { group: 'Log' });
+  useShortcut('n', 'Next search hit', () => go(1), { group: 'Log' });
+  useShortcut('N', 'Previous search hit', () => go(-1), { group: 'Log' });
+
+  const renderRow = (row: number) => {
+    const i = rows.current.rows[row];
+    const seq = buf.seqs[i];
+    const header = buf.isGroupHeader(i);
+    const g = buf.groupOf[i];
+    const cls = ['log-line'];
+    if (buf.stderr[i]) cls.push('stderr');
+    if (i === hitLine) cls.push('log-hit');
+    if (target === seq) cls.push('log-target');
+    return (
+      <div className={cls.join(' ')}>
+        <a
+          className="log-seq"
+          href={`?job=${job.id}#L${seq}`}
+          onClick={(e) => {
+            e.preventDefault();
+            linkTo(seq);
+          }}
+        >
+          {seq}
+        </a>
+        {times && <span className="log-time">{clock(buf.ats[i])}</span>}
+        {header ? (
+          <button
+            type="button"
+            className="log-group"
+            aria-expanded={!collapsed.has(g)}
+            onClick={() => toggleGroup(g)}
+          >
+            {collapsed.has(g) ? '▸' : '▾'} {buf.groups[g].title}
+            {collapsed.has(g) && buf.groups[g].end > 0 && (
+              <span className="muted"> ({buf.groups[g].end - buf.groups[g].start - 1} lines)</span>
+            )}
+          </button>
+        ) : (
+          renderAnsi(buf.texts[i], needle)
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <div className="log-view">
+      <div className="log-toolbar row wrap">
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            go(1);
+          }}
+        >
+          <input
+            ref={searchBox}
+            type="search"
+            aria-label="Search the log"
+            placeholder="Search (/)"
+            value={query}
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setHit(-1);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && e.shiftKey) {
+                e.preventDefault();
+                go(-1);
+              }
+            }}
+          />
+          <Button
+            size="sm"
+            onClick={() => go(-1)}
+            disabled={m.lines.length === 0}
+            aria-label="Previous match"
+          >
+            ↑
+          </Button>
+          <Button size="sm" type="submit" disabled={m.lines.length === 0} aria-label="Next match">
+            ↓
+          </Button>
+          <span className="small muted" aria-live="polite">
+            {needle ? `${hit >= 0 ? hit + 1 : 0} of ${m.lines.length.toLocaleString('en')}` : ''}
+          </span>
+        </form>
+        <span className="grow" />
+        <span className="small muted">{buf.length.toLocaleString('en')} lines</span>
+        <Button size="sm" aria-pressed={follow} onClick={() => setFollow(!follow)}>
+          {follow ? 'Following' : 'Follow'}
+        </Button>
+        <label className="inline small">
+          <input type="checkbox" checked={times} onChange={(e) => setTimes(e.target.checked)} /> Timestamps
+        </label>
+        {buf.groups.length > 0 && (
+          <Button
+            size="sm"
+            onClick={() =>
+              setCollapsed(collapsed.size > 0 ? new Set() : new Set(buf.groups.map((_, gi) => gi)))
+            }
+          >
+            {collapsed.size > 0 ? 'Expand all' : 'Collapse all'}
+          </Button>
+        )}
+        <Button size="sm" onClick={download}>
+          Download raw
+        </Button>
+      </div>
+      <VirtualList
+        className="log"
+        role="log"
+        label={`Log of ${label(job)}`}
+        count={count}
+        rowHeight={ROW}
+        overscan={30}
+        renderRow={renderRow}
+        rowKey={(row) => rows.current.rows[row]}
+        virtualizerRef={virtualizer}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < ROW * 2;
+          if (!atBottom && follow) setFollow(false);
+          else if (atBottom && !follow && m.lines.length === 0 && target === null) setFollow(true);
+        }}
+      />
+    </div>
   );
 }

@@ -18,10 +18,14 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return `${Math.floor(s / 86_400)}d ago`;
 }
 
-export function duration(start: string | null | undefined, end: string | null | undefined): string {
+export function duration(
+  start: string | null | undefined,
+  end: string | null | undefined,
+  now = Date.now(),
+): string {
   if (!start) return '—';
   const from = Date.parse(start);
-  const to = end ? Date.parse(end) : Date.now();
+  const to = end ? Date.parse(end) : now;
   if (Number.isNaN(from) || Number.isNaN(to)) return '—';
   return seconds((to - from) / 1000);
 }

@@ -1,63 +1,38 @@
-// A small history-API router: the server answers index.html for every UI path, so pages have real URLs
-// (bookmarkable, shareable) without a routing library. `Link` keeps normal link behaviour for modified
-// clicks (new tab) and navigates in place otherwise.
-import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
+// Navigation helpers over @tanstack/react-router (the route tree is in routes.tsx): pages link and navigate
+// by plain hrefs, read the path and the search parameters as URLSearchParams, and modified clicks (new tab)
+// keep normal link behaviour. The server answers index.html for every UI path, so every page is bookmarkable.
+import type { AnyRouter } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
+import type { AnchorHTMLAttributes, MouseEvent } from 'react';
 
-const listeners = new Set<() => void>();
+export { safeNext } from '@app/web-kit';
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  window.addEventListener('popstate', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('popstate', listener);
-  };
+let router: AnyRouter | null = null;
+
+/** Called once by main.tsx with the app's router. */
+export function bindRouter(r: AnyRouter): void {
+  router = r;
 }
 
-const snapshot = () => window.location.pathname + window.location.search;
-
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (to === snapshot()) return;
-  if (options.replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  window.scrollTo(0, 0);
-  for (const l of listeners) l();
+  if (!router) {
+    window.location.assign(to);
+    return;
+  }
+  const here = router.state.location.href;
+  if (to === here) return;
+  void router.navigate({ href: to, replace: options.replace });
 }
 
 export interface Location {
   path: string;
   search: URLSearchParams;
+  hash: string;
 }
 
 export function useLocation(): Location {
-  const href = useSyncExternalStore(subscribe, snapshot);
-  const url = new URL(href, window.location.origin);
-  return { path: url.pathname, search: url.searchParams };
-}
-
-/** Matches `/runs/:id` style patterns; returns the decoded parameters or null. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split('/').filter(Boolean);
-  const s = path.split('/').filter(Boolean);
-  if (p.length !== s.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < p.length; i++) {
-    if (p[i].startsWith(':')) {
-      try {
-        params[p[i].slice(1)] = decodeURIComponent(s[i]);
-      } catch {
-        return null;
-      }
-    } else if (p[i] !== s[i]) return null;
-  }
-  return params;
-}
-
-/** A target for after sign-in: only paths on this site (never `//host` or a scheme). */
-export function safeNext(value: string | null): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  if (value.startsWith('/login')) return '/';
-  return value;
+  const loc = useRouterState({ select: (s) => s.location });
+  return { path: loc.pathname, search: new URLSearchParams(loc.searchStr), hash: loc.hash };
 }
 
 export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {

@@ -7,26 +7,7 @@ import { ErrorNote, Notice, PageHeader } from '../components/ui';
 import { YamlEditor, type YamlEditorHandle } from '../components/YamlEditor';
 import { parseBundleErrors } from '../lib/bundle-errors';
 import { Link } from '../lib/router';
-
-const EXAMPLE = `project:
-  slug: hello
-  name: Hello
-  description: A first project
-pipelines:
-  - name: build
-    parameters:
-      GREETING: hello
-    stages: [build, test]
-    jobs:
-      compile:
-        stage: build
-        script:
-          - echo "$GREETING from $CI_PIPELINE_NAME"
-      unit:
-        stage: test
-        script:
-          - echo "tests pass"
-`;
+import { EXAMPLE } from './apply-example';
 
 interface ApplyResult {
   project_slug: string;

@@ -1,6 +1,8 @@
-// One run: what started it, its stages and jobs (polled while it is active), cancel and rerun for
-// maintainers, the live log, test results and artifacts.
+// One run: what started it, the pipeline graph and the stages and jobs (polled while it is active), cancel,
+// re-run the run and re-run only its failed jobs for maintainers, the live log, test results and artifacts.
+import { Button, LoadingState, useShortcut } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { api } from '../api/client';
 import { type RunDetail, TERMINAL } from '../api/types';
 import { ArtifactsPanel } from '../components/ArtifactsPanel';
@@ -10,8 +12,24 @@ import { runHref } from '../components/RunsTable';
 import { TestsPanel } from '../components/TestsPanel';
 import { ErrorNote, Loading, PageHeader, StatusBadge, Time } from '../components/ui';
 import { duration, shortSha } from '../lib/format';
+import { useNow } from '../lib/now';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
+
+// The graph (xyflow + elkjs) is its own chunk: the list pages never load it.
+const RunGraph = lazy(() => import('../components/RunGraph').then((m) => ({ default: m.RunGraph })));
+
+/** The latest attempt of every job variant that failed: what "re-run failed jobs" re-queues. */
+export function failedJobs(run: RunDetail) {
+  const latest = new Map<string, RunDetail['stages'][number]['jobs'][number]>();
+  for (const s of run.stages)
+    for (const j of s.jobs) {
+      const key = `${j.name}\u0000${JSON.stringify(j.matrix)}`;
+      const seen = latest.get(key);
+      if (!seen || j.attempt > seen.attempt) latest.set(key, j);
+    }
+  return [...latest.values()].filter((j) => j.status === 'failed');
+}
 
 export function RunPage({ id }: { id: string }) {
   const { can } = useSession();
@@ -34,10 +52,37 @@ export function RunPage({ id }: { id: string }) {
     },
   });
 
+  const rerunFailed = useMutation({
+    // One job rerun after another: the first makes the run active again, the others join it.
+    mutationFn: async (jobIds: string[]) => {
+      for (const jobId of jobIds) await api.post(`/api/v1/job_runs/${jobId}/rerun`);
+    },
+    onSettled: refresh,
+  });
+  const active = run.data ? !TERMINAL.includes(run.data.status) : false;
+  const now = useNow(active);
+  useShortcut(
+    'r',
+    'Re-run failed jobs',
+    () => {
+      const failed = run.data ? failedJobs(run.data) : [];
+      if (failed.length > 0 && can('maintainer') && !active) rerunFailed.mutate(failed.map((j) => j.id));
+    },
+    { group: 'Run' },
+  );
+  useShortcut(
+    'c',
+    'Cancel the run',
+    () => {
+      if (active && can('maintainer')) cancel.mutate();
+    },
+    { group: 'Run' },
+  );
+
   if (run.isLoading) return <Loading />;
   if (!run.data) return <ErrorNote error={run.error} title="Run" />;
   const r = run.data;
-  const active = !TERMINAL.includes(r.status);
+  const failed = failedJobs(r);
   const params = Object.entries(r.parameters);
   return (
     <>
@@ -66,6 +111,15 @@ export function RunPage({ id }: { id: string }) {
                   Cancel run
                 </button>
               )}
+              {!active && failed.length > 0 && (
+                <Button
+                  busy={rerunFailed.isPending}
+                  onClick={() => rerunFailed.mutate(failed.map((j) => j.id))}
+                  title="Re-queue only the jobs that failed (shortcut r)"
+                >
+                  Re-run failed jobs ({failed.length})
+                </Button>
+              )}
               <button type="button" disabled={rerun.isPending} onClick={() => rerun.mutate()}>
                 Rerun
               </button>
@@ -73,7 +127,7 @@ export function RunPage({ id }: { id: string }) {
           )
         }
       />
-      <ErrorNote error={cancel.error ?? rerun.error} />
+      <ErrorNote error={cancel.error ?? rerun.error ?? rerunFailed.error} />
       <dl className="facts">
         <div>
           <dt>Ref</dt>
@@ -93,7 +147,7 @@ export function RunPage({ id }: { id: string }) {
         </div>
         <div>
           <dt>Duration</dt>
-          <dd>{r.started_at ? duration(r.started_at, r.finished_at) : 'not started'}</dd>
+          <dd>{r.started_at ? duration(r.started_at, r.finished_at, now) : 'not started'}</dd>
         </div>
         {params.length > 0 && (
           <div className="wide">
@@ -108,7 +162,16 @@ export function RunPage({ id }: { id: string }) {
           </div>
         )}
       </dl>
-      <JobsPanel run={r} canAct={can('maintainer')} />
+      <Suspense fallback={<LoadingState label="Drawing the pipeline…" />}>
+        <RunGraph
+          run={r}
+          onOpen={(jobRunId) => {
+            navigate(`/runs/${r.id}?job=${jobRunId}`, { replace: true });
+            document.getElementById('logs-title')?.scrollIntoView({ block: 'start' });
+          }}
+        />
+      </Suspense>
+      <JobsPanel run={r} canAct={can('maintainer')} now={now} />
       <LogViewer run={r} />
       <TestsPanel runId={r.id} status={r.status} />
       <ArtifactsPanel runId={r.id} status={r.status} />

@@ -1,5 +1,6 @@
 // Reads the query string of `GET /api/admin/audit` into an AuditQuery, or names the first malformed value.
-// Pure, so the rules are tested table-driven: limit 1..500 (default 100; larger values are cut to 500),
+// Pure, so the rules are tested table-driven: limit 1..500 (default 100; above 500 is malformed,
+// as the spec's maximum says),
 // offset ≥ 0 (default 0), result success|failure, from/to ISO-8601 instants with a zone (inclusive, from ≤ to),
 // type/actor/connection at most 200 characters; an empty value counts as absent; a repeated one is malformed.
 import type { AuditQuery } from './types.js';
@@ -58,10 +59,10 @@ export function parseAuditQuery(raw: Record<string, unknown> | undefined): Parse
   const limit = one('limit');
   if (typeof limit === 'object') return { ok: false, error: limit.error };
   if (limit !== undefined) {
-    if (!INTEGER.test(limit) || Number(limit) < 1) {
+    if (!INTEGER.test(limit) || Number(limit) < 1 || Number(limit) > AUDIT_MAX_LIMIT) {
       return { ok: false, error: `limit must be an integer from 1 to ${AUDIT_MAX_LIMIT}` };
     }
-    out.limit = Math.min(Number(limit), AUDIT_MAX_LIMIT);
+    out.limit = Number(limit);
   }
   const offset = one('offset');
   if (typeof offset === 'object') return { ok: false, error: offset.error };

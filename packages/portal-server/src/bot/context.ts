@@ -3,6 +3,7 @@
 // unavailable, 403 not on its allowlist), and classification plus policy evaluation of a statement.
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
+import type { PipelineDeps } from '../execution/pipeline.js';
 import type { ApprovalService } from '../governance/approvals.js';
 import {
   classifyScript,
@@ -46,6 +47,8 @@ export interface BotContext {
   providers: ProviderCache;
   /** The key masking `hash` rules use (shared with the session routes, so equal values hash alike). */
   maskingKey: Buffer;
+  /** The governed execution pipeline's dependencies: every bot run goes through `executeGoverned`. */
+  execution: PipelineDeps;
   audit: BotAudit;
   log: BotLog;
   callbacks: {
@@ -89,6 +92,8 @@ export function datasourceForToken(ctx: BotContext, token: ServiceToken, id: str
 }
 
 export interface Classified {
+  /** The request's whole text as sent. */
+  sql: string;
   classification: ScriptClassification;
   /** The statements to run, in order: the split pieces (a doubtful "whole script" entry is checked, not run). */
   statements: string[];
@@ -104,7 +109,7 @@ export async function classifyFor(ds: ManagedDatasource, statement: string): Pro
   // (doubtful) statement for the gates; running it as well would run the script twice.
   const pieces = isClassifierDialect(dialect) ? splitStatements(statement, dialect).length : 1;
   const statements = classification.statements.slice(0, Math.max(1, pieces)).map((s) => s.text);
-  return { classification, statements };
+  return { sql: statement, classification, statements };
 }
 
 export function policyFor(

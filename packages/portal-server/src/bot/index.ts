@@ -8,6 +8,7 @@ import { InteractionHandler } from '../chat/interactions.js';
 import { CHAT_JOB, ChatNotifier } from '../chat/notifier.js';
 import { ChatSignatureVerifier } from '../chat/signature.js';
 import type { ManagedEntry } from '../datasources/types.js';
+import type { PipelineDeps } from '../execution/pipeline.js';
 import type { ApprovalService } from '../governance/approvals.js';
 import type { ConcurrencyLimiter } from '../governance/concurrency.js';
 import { registerChatInteractionRoute } from '../http/chat-interactions.js';
@@ -39,6 +40,8 @@ export interface BotApiOptions {
   concurrency: ConcurrencyLimiter;
   providers: ProviderCache;
   maskingKey: Buffer;
+  /** The governed execution pipeline's dependencies (the same governance hooks as the session routes). */
+  execution: PipelineDeps;
   audit: BotAudit;
   log: BotLog;
   /** Extra CA certificates (PEM) trusted for callback receivers — for tests with a self-signed receiver. */
@@ -81,6 +84,7 @@ export function createBotApi(o: BotApiOptions): BotApi {
           datasources: o.datasources,
           providers: o.providers,
           maskingKey: o.maskingKey,
+          execution: o.execution,
           audit: o.audit,
           log: o.log,
           callbacks: {

@@ -2,11 +2,11 @@
 // 200 answer or on the worker), the `bot.execute` job (an approved request: policy checked again, then run
 // at most once), `applyApproval` (a reviewer's final decision, from the session route or chat, moves the
 // request on) and `reconcile` (catches up on decisions and expiries another process made or missed).
+import { HttpError } from '@app/kit';
 import type { ManagedDatasource } from '../datasources/types.js';
-import type { Dialect } from '../governance/classify/index.js';
-import { statementMasker } from '../governance/masking.js';
-import { effectivePolicy } from '../governance/policy.js';
-import { readOnlyProvider } from '../governance/read-only.js';
+import type { DatasourcePolicy } from '../execution/contracts.js';
+import { executeGoverned } from '../execution/pipeline.js';
+import type { Provider } from '../providers/types.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import {
@@ -16,6 +16,7 @@ import {
   datasourceForToken,
   descriptorOf,
   policyFor,
+  tokenPrincipal,
 } from './context.js';
 import { errorWord, failed, runStatements } from './execute.js';
 import { queueCallback, queueChat, queueRun } from './outbox.js';
@@ -30,26 +31,24 @@ export interface RunFor {
   ticket?: string;
   /** Reviewers whose approval let it run (audit `approved_by`). */
   approvedBy?: string[];
+  /** The approval record that let it run, when there is one. */
+  approvalId?: string;
 }
 
 /**
- * Runs the classified statements on the datasource: maskers built per statement from the datasource's
- * masking rules, one `query_execution` audit line per statement. Never throws: a connection failure is a
- * failed outcome.
+ * Runs the classified statements on the datasource through the governed pipeline (execution/pipeline.ts):
+ * policy gates read again, the concurrency slot, reads where the engine refuses writes, maskers per
+ * statement, one `query_execution` audit line per statement. Governance refusals (429 slot full, 403) are
+ * thrown; a connection failure is a failed outcome. `onAdmitted` runs once the slot is held, before the run.
  */
 export async function executeNow(
   ctx: BotContext,
   ds: ManagedDatasource,
   classified: Classified,
   who: RunFor,
+  onAdmitted?: () => Promise<void>,
 ): Promise<BotOutcome> {
   const factory = ctx.providers.registry.get(ds.type);
-  const rules = ds.policy.masking ?? [];
-  const maskers = await Promise.all(
-    classified.statements.map((_, i) =>
-      statementMasker(rules, ds.type as Dialect, classified.classification.statements[i], ctx.maskingKey),
-    ),
-  );
   const script = classified.statements.length > 1;
   const base = {
     type: 'query_execution',
@@ -64,53 +63,72 @@ export async function executeNow(
     ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
   };
   const ceiling = ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000;
-  // The database as the last line (DESIGN §5): reads — and everything on a read-only datasource — run where
-  // the engine itself refuses writes, as on the session routes.
-  const policy = effectivePolicy({
-    id: ds.id,
-    name: ds.name,
-    engine: ds.type,
-    managed: true,
-    policy: ds.policy as unknown as Record<string, unknown>,
-  });
-  const readOnly = policy.readOnly || !classified.classification.isWrite;
+  const descriptor = descriptorOf(ds);
+  // The registry validated the policy at load; execution reads it as plain keys.
+  const policy = ds.policy as unknown as DatasourcePolicy;
   try {
-    return await ctx.providers.use(descriptorOf(ds), (raw) =>
-      runStatements(readOnly ? readOnlyProvider(raw) : raw, classified.statements, {
-        dialect: factory.dialect,
-        ceiling,
-        mask: (index, fields, rows) => maskers[index].maskObjects(fields, rows),
-        report: async (r) => {
-          const statement =
-            r.statement.length > AUDIT_STATEMENT_MAX
-              ? `${r.statement.slice(0, AUDIT_STATEMENT_MAX)}…`
-              : r.statement;
-          await ctx.audit.record({
-            ...base,
-            statement,
-            ...(script ? { statementIndex: r.index } : {}),
-            result: r.ok ? 'success' : 'failure',
-            rowCount: r.rowCount,
-            durationMs: r.durationMs,
-            // An engine message can quote values of masked columns back: withheld when the statement reads one.
-            ...(r.ok
-              ? {}
-              : {
-                  error: maskers[r.index].empty
-                    ? r.message
-                    : 'engine message withheld (the statement reads masked columns)',
-                  errorCode: r.errorCode,
-                }),
-          });
-        },
-      }),
-    );
+    return await executeGoverned(ctx.execution, {
+      principal: tokenPrincipal(who.token),
+      route: 'bot',
+      auditRoute: '/api/v1/executions',
+      target: {
+        descriptor,
+        managed: { id: ds.id, name: ds.name, connection: descriptor, policy, roles: ds.roles },
+        policy,
+        factory,
+        privileged: true,
+        maxRows: ceiling,
+      },
+      sql: classified.sql,
+      statements: classified.statements,
+      params: [],
+      requester: who.onBehalfOf,
+      classification: classified.classification,
+      ...(who.approvedBy ? { approval: { id: who.approvalId, reviewers: who.approvedBy } } : {}),
+      ...(who.ticket ? { ticket: who.ticket } : {}),
+      audit: 'per-statement',
+      onAdmitted,
+      run: (exec) =>
+        runStatements(exec.provider as Provider, classified.statements, {
+          dialect: factory.dialect,
+          ceiling,
+          mask: (index, fields, rows) => exec.mask(fields, rows, index),
+          report: async (r) => {
+            const statement =
+              r.statement.length > AUDIT_STATEMENT_MAX
+                ? `${r.statement.slice(0, AUDIT_STATEMENT_MAX)}…`
+                : r.statement;
+            await ctx.audit.record({
+              ...base,
+              statement,
+              ...(script ? { statementIndex: r.index } : {}),
+              result: r.ok ? 'success' : 'failure',
+              rowCount: r.rowCount,
+              durationMs: r.durationMs,
+              // An engine message can quote values of masked columns back: withheld when the statement reads one.
+              ...(r.ok
+                ? {}
+                : {
+                    error: exec.masks(r.index)
+                      ? 'engine message withheld (the statement reads masked columns)'
+                      : r.message,
+                    errorCode: r.errorCode,
+                  }),
+            });
+          },
+        }),
+    });
   } catch (err) {
+    // Governance refused (429, 403) or `onAdmitted` stopped it: the caller decides.
+    if (err instanceof HttpError || err instanceof Skipped) throw err;
     // Opening the connection failed: nothing ran.
     await ctx.audit.record({ ...base, statement: '', result: 'failure', error: (err as Error).message });
     return { execution: failed(errorWord(err)) };
   }
 }
+
+/** Thrown by an `onAdmitted` that finds the request changed meanwhile: nothing runs. */
+export class Skipped extends Error {}
 
 /** Stores the outcome once and queues what follows it (callback, chat). */
 export async function finish(ctx: BotContext, request: BotRequest, outcome: BotOutcome): Promise<BotRequest> {
@@ -178,28 +196,37 @@ export async function handleExecuteJob(ctx: BotContext, job: Job): Promise<unkno
     });
     return failWith(ctx, r, 'policy_denied');
   }
-  let release: () => void;
+  let started: BotRequest | undefined;
   try {
-    release = ctx.concurrency.acquire(ds.id, ds.policy.maxConcurrent);
-  } catch (err) {
-    // Full: the worker retries the job later (with backoff); the last attempt records the refusal.
-    if (job.attempts < job.maxAttempts) throw err;
-    return failWith(ctx, r, 'concurrency_limit');
-  }
-  try {
-    const started = await ctx.requests.update(r.id, r.version, { started: true });
-    if (!started) return { skipped: 'changed' };
-    const outcome = await executeNow(ctx, ds, classified, {
-      requestId: r.id,
-      token,
-      onBehalfOf: r.onBehalfOf,
-      ticket: r.ticket,
-      approvedBy: await reviewersOf(ctx, started),
-    });
-    await finish(ctx, started, outcome);
+    const approvedBy = await reviewersOf(ctx, r);
+    const outcome = await executeNow(
+      ctx,
+      ds,
+      classified,
+      {
+        requestId: r.id,
+        token,
+        onBehalfOf: r.onBehalfOf,
+        ticket: r.ticket,
+        approvedBy,
+        ...(r.approvalId ? { approvalId: r.approvalId } : {}),
+      },
+      // Marked started only once the slot is held: a full datasource retries the job, never reports it lost.
+      async () => {
+        started = await ctx.requests.update(r.id, r.version, { started: true });
+        if (!started) throw new Skipped('changed');
+      },
+    );
+    await finish(ctx, started as BotRequest, outcome);
     return { status: outcome.execution.status };
-  } finally {
-    release();
+  } catch (err) {
+    if (err instanceof Skipped) return { skipped: 'changed' };
+    if ((err as { code?: string }).code === 'CONCURRENCY_LIMIT') {
+      // Full: the worker retries the job later (with backoff); the last attempt records the refusal.
+      if (job.attempts < job.maxAttempts) throw err;
+      return failWith(ctx, r, 'concurrency_limit');
+    }
+    throw err;
   }
 }
 

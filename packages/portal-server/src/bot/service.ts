@@ -4,6 +4,8 @@
 // pending, announced in chat); trusted `approvedBy` lifts write approval alone (202 approved with `jobId`).
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
+import { isClassifierDialect } from '../governance/classify/dialects.js';
+import { findMaskedPredicate, maskedPredicateMessage } from '../governance/masked-predicates.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import { type BotContext, classifyFor, datasourceForToken, policyFor, tokenPrincipal } from './context.js';
@@ -40,6 +42,24 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     );
   }
   const principal = tokenPrincipal(token);
+  // Bot results are always masked, so a masked column may not steer them either (governance/masked-predicates.ts).
+  const dialect = isClassifierDialect(ds.type) ? ds.type : undefined;
+  for (const [i, text] of classified.statements.entries()) {
+    const found = findMaskedPredicate(ds.policy.masking ?? [], dialect, classification.statements[i], text);
+    if (!found) continue;
+    const message = maskedPredicateMessage(found);
+    await ctx.audit.record({
+      type: 'permission_denied',
+      actor: principal.username,
+      connection: ds.id,
+      result: 'failure',
+      route: '/api/v1/executions',
+      onBehalfOf: sub.onBehalfOf,
+      code: 'MASKED_COLUMN_PREDICATE',
+      reason: message,
+    });
+    throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
+  }
   const decision = policyFor(ds, token, classification, sub.onBehalfOf, sub.ticket, ctx.now());
   if ('deny' in decision) {
     const d = decision.deny;
@@ -121,22 +141,16 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     const request = await ctx.requests.create({ ...common, status: 'approved', approvalId: approval.id });
     return { status: 202, request: await queueRun(ctx, request) };
   }
-  // Nothing holds it: run now, within the datasource's concurrency cap (429 when full).
-  const release = ctx.concurrency.acquire(ds.id, ds.policy.maxConcurrent);
-  let request: BotRequest;
-  try {
-    const id = randomUUID();
-    const outcome = await executeNow(ctx, ds, classified, {
-      requestId: id,
-      token,
-      onBehalfOf: sub.onBehalfOf,
-      ticket: sub.ticket,
-      approvedBy: sub.approvedBy?.map((m) => m.reviewer),
-    });
-    request = await ctx.requests.create({ ...common, id, status: 'approved', outcome });
-  } finally {
-    release();
-  }
+  // Nothing holds it: run now, through the governed pipeline (which takes the concurrency slot: 429 when full).
+  const id = randomUUID();
+  const outcome = await executeNow(ctx, ds, classified, {
+    requestId: id,
+    token,
+    onBehalfOf: sub.onBehalfOf,
+    ticket: sub.ticket,
+    approvedBy: sub.approvedBy?.map((m) => m.reviewer),
+  });
+  const request = await ctx.requests.create({ ...common, id, status: 'approved', outcome });
   return { status: 200, request };
 }
 

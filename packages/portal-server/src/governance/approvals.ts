@@ -201,11 +201,15 @@ export class ApprovalService {
     return done;
   }
 
-  /** An approved request of exactly this text by this requester whose window is open now. */
+  /**
+   * An approved request of exactly this text by this requester on this route (which also fixes the principal
+   * kind: `bot` is token-only) whose window is open now.
+   */
   async findOpenWindow(q: {
     datasourceId: string;
     requester: string;
     statement: string;
+    route: string;
   }): Promise<Approval | undefined> {
     return this.store().findOpenWindow({ ...q, at: this.now() });
   }

@@ -3,12 +3,12 @@
 // hands its parts to the routes and to the bot API. Re-exports what other features use.
 import { deriveKey } from '@app/kit';
 import type { ManagedDatasources } from '../datasources/registry.js';
-import type { AuditSink } from '../http/query-deps.js';
+import type { AuditSink } from '../execution/contracts.js';
 import type { ApprovalRepository } from '../storage/approvals.js';
 import { type ApprovalDirectory, type ApprovalPolicyView, ApprovalService } from './approvals.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { PolicyHooks } from './policy-hooks.js';
 import { normalizePolicy } from './policy-normalize.js';
+import { PolicyHooks } from './session-governance.js';
 
 export * from './approvals.js';
 export { ConcurrencyLimiter, type Release } from './concurrency.js';
@@ -22,9 +22,9 @@ export {
   statementMasker,
 } from './masking.js';
 export * from './policy.js';
-export { classifyRequest, PolicyHooks, policyDatasource } from './policy-hooks.js';
 export { normalizePolicy } from './policy-normalize.js';
 export { readOnlyIsCheap, readOnlyMode, readOnlyProvider } from './read-only.js';
+export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
 
 /** The approval rules of the managed datasources (a connection a user created falls back to administrators). */
 export function directoryOf(datasources: ManagedDatasources): ApprovalDirectory {

@@ -1,7 +1,7 @@
 // Masking on the server (decisions.md `masking: [{column: "table.column" | "*.column", rule}]`; DESIGN §5):
 // every path that returns rows — query, multi-query, transaction, export, bot results — passes its rows
 // through a masker built here before they leave the process. Which output columns carry masked values is
-// decided by column lineage (policy-lineage.ts), so aliases, expressions and subqueries do not leak them.
+// decided by column lineage (masking-lineage.ts), so aliases, expressions and subqueries do not leak them.
 // Rules: `full` → "****"; `partial` → a hint (first character and e-mail domain, or the last 4 of a long
 // value); `hash` → a keyed HMAC (so equal values stay equal for joins by eye, yet low-entropy values such as
 // phone numbers cannot be found by hashing guesses).
@@ -10,9 +10,9 @@ import type { MaskingRule } from '../datasources/types.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './classify/dialects.js';
 import type { StatementClassification } from './classify/index.js';
 import { lex } from './classify/lexer.js';
-import { type FieldPlan, type MaskKind, planFields, stronger } from './policy-lineage.js';
+import { type FieldPlan, type MaskKind, planFields, stronger } from './masking-lineage.js';
 
-export type { MaskKind } from './policy-lineage.js';
+export type { MaskKind } from './masking-lineage.js';
 
 export const MASK_FULL = '****';
 

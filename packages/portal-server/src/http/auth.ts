@@ -8,10 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchAccount, normalizeEmail } from '../auth/accounts.js';
 import { createPortalAuth } from '../auth/index.js';
 import { OIDC_STATE_COOKIE, OIDC_STATE_TTL_SECONDS, OidcFailure } from '../auth/oidc.js';
-import { registerAuthPages } from '../auth/pages.js';
 import { decideSecureCookie, SESSION_COOKIE, type Session, sessionCookieOptions } from '../auth/session.js';
 import type { AuthSecrets } from '../bootstrap.js';
 import type { PortalSettings } from '../config.js';
+import { registerAuthPages } from './auth-pages.js';
 import { readSession, registerGuard } from './guard.js';
 import { type DeploymentRole, registerRoleFilter } from './roles.js';
 

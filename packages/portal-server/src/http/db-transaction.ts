@@ -4,28 +4,22 @@
 // rolled back after the idle timeout (providers/transactions.ts).
 import { conflict, HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { ProviderError, toHttpError } from '../providers/errors.js';
+import type { QueryDeps } from '../execution/contracts.js';
+import { runWithPaging } from '../execution/paging.js';
+import { executeGoverned } from '../execution/pipeline.js';
+import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
+import { toHttpError } from '../providers/errors.js';
 import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
+import { queryRouteSchema } from './query.js';
 import {
-  executionContext,
-  parseOptions,
-  parseQueryId,
-  queryRouteSchema,
-  runWithPaging,
-  splitChecked,
-} from './query.js';
-import {
-  audit,
-  auditConnection,
-  boundedStatement,
   checkStatementSize,
+  clientGone,
+  parseOptions,
   parseParams,
+  parseQueryId,
   parseTicket,
-  type QueryDeps,
-  type ResolvedTarget,
-  resolveTarget,
   sessionFor,
-} from './query-deps.js';
+} from './request-input.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
@@ -56,7 +50,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = await sessionFor(deps, request);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const action = body.action as 'begin' | 'query' | 'commit' | 'rollback';
@@ -135,63 +129,45 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
       if (statements.length !== 1) {
         throw new HttpError(400, 'A transaction query runs one statement at a time', 'MULTIPLE_STATEMENTS');
       }
-      const ctx = executionContext(session, target, 'transaction', statements, params, ticket, sql);
-      await deps.governance.beforeExecute(ctx);
-      const txSession = deps.governance.wrapSession?.(ctx, t.session) ?? t.session;
-      const base = {
-        type: 'query_execution',
-        actor: session.username,
-        ...auditConnection(target),
-        route: '/api/db/transaction',
-        transactionId: t.id,
-        statement: boundedStatement(statements[0]),
-        ...(ticket ? { ticket } : {}),
-        ...deps.governance.auditFields?.(ctx),
-      };
-      let unregister: (() => void) | undefined;
-      let cancelled = false;
       t.busy = true;
       try {
-        const out = await runWithPaging(
-          (q, p, o) => txSession.query(q, p, o),
-          target.factory.dialect,
-          statements[0],
+        return await executeGoverned(deps, {
+          principal: session,
+          route: 'transaction',
+          auditRoute: '/api/db/transaction',
+          target,
+          sql,
+          statements,
           params,
-          page,
-          target.maxRows,
-          (cancel) => {
-            if (!queryId) return;
-            unregister = deps.running.register(session.username, queryId, () => {
-              cancelled = true;
-              return cancel();
-            });
+          ticket,
+          queryId,
+          session: t.session,
+          signal: clientGone(request, reply),
+          auditFields: { transactionId: t.id },
+          run: async (exec) => {
+            const out = await runWithPaging(
+              exec.query,
+              target.factory.dialect,
+              statements[0],
+              params,
+              page,
+              target.maxRows,
+            );
+            return {
+              transactionId: t.id,
+              rows: exec.mask(out.result.fields, out.result.rows),
+              fields: out.result.fields,
+              rowCount: out.result.rowCount,
+              executionTime: out.executionTime,
+              ...(out.result.columnTypes ? { columnTypes: out.result.columnTypes } : {}),
+              pagination: out.pagination,
+            };
           },
-        );
-        if (cancelled) throw new ProviderError('cancelled', 'Query cancelled');
-        await audit(deps, {
-          ...base,
-          result: 'success',
-          rowCount: out.result.rowCount,
-          durationMs: out.executionTime,
+          outcome: (answer) => ({ rowCount: answer.rowCount, durationMs: answer.executionTime }),
         });
-        return {
-          transactionId: t.id,
-          rows: deps.governance.maskRows(ctx, out.result.fields, out.result.rows),
-          fields: out.result.fields,
-          rowCount: out.result.rowCount,
-          executionTime: out.executionTime,
-          ...(out.result.columnTypes ? { columnTypes: out.result.columnTypes } : {}),
-          pagination: out.pagination,
-        };
-      } catch (err) {
-        const e = toHttpError(err);
-        await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
-        throw e;
       } finally {
-        unregister?.();
         t.busy = false;
         deps.transactions.touch(t);
-        deps.governance.afterExecute?.(ctx);
       }
     },
   );

@@ -10,22 +10,16 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { toHttpError } from '../providers/errors.js';
+import { audit, auditConnection } from '../execution/audit-lines.js';
+import type { QueryDeps } from '../execution/contracts.js';
+import { executeGoverned } from '../execution/pipeline.js';
+import { resolveTarget, splitChecked } from '../execution/target.js';
+import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
 import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
-import { executionContext, queryRouteSchema, splitChecked } from './query.js';
-import {
-  audit,
-  auditConnection,
-  boundedStatement,
-  checkStatementSize,
-  parseParams,
-  parseTicket,
-  type QueryDeps,
-  resolveTarget,
-  sessionFor,
-} from './query-deps.js';
+import { queryRouteSchema } from './query.js';
+import { checkStatementSize, clientGone, parseParams, parseTicket, sessionFor } from './request-input.js';
 
 export const EXPORT_BATCH = 5_000;
 const SPOOL_BUFFER = 4 * 1024 * 1024;
@@ -96,23 +90,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       if (statements.length !== 1)
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');
       const statement = statements[0];
-      const ctx = {
-        ...executionContext(session, target, 'export', statements, params, ticket, sql),
-        reveal: body.reveal === true,
-      };
-      await deps.governance.checkExport(ctx);
-      const facts = await analyzeStatement(target.factory.dialect, statement);
-      if (facts.kind !== 'select' || !facts.readOnly) {
-        throw new HttpError(
-          400,
-          'Only a statement that only reads (a SELECT) can be exported',
-          'EXPORT_NOT_READ_ONLY',
-        );
-      }
-      await deps.governance.beforeExecute(ctx);
-
       const bound = target.maxRows;
-      const plan = await planLimit(target.factory.dialect, statement, bound, 0);
       const name = baseName(body.tabName);
       const writer = writerFor(
         format,
@@ -121,58 +99,71 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         delimiter,
       );
       const spool = join(deps.spoolDir, `${randomUUID()}.${EXTENSION[format]}`);
-      const base = {
-        type: 'query_execution',
-        action: 'export',
-        actor: session.username,
-        ...auditConnection(target),
-        route: '/api/db/export',
-        statement: boundedStatement(statement),
-        format,
-        ...(ticket ? { ticket } : {}),
-        ...deps.governance.auditFields?.(ctx),
-      };
-      const started = performance.now();
-      let rows = 0;
-      // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.
-      const out = createWriteStream(spool, { highWaterMark: SPOOL_BUFFER });
-      const write = async (text: string) => {
-        if (text !== '' && !out.write(text)) await once(out, 'drain');
-      };
-      try {
-        await deps.providers.use(target.descriptor, async (raw) => {
-          const provider = deps.governance.wrapProvider?.(ctx, raw) ?? raw;
-          let masker: ((row: unknown[]) => unknown[]) | undefined;
-          let headed = false;
-          for await (const batch of provider.stream(plan.sql, params, {
-            maxRows: bound,
-            batchSize: EXPORT_BATCH,
-          })) {
-            if (!headed) {
-              headed = true;
-              masker = deps.governance.exportRowMasker(ctx, batch.fields);
-              await write(writer.head(batch.fields, batch.columnTypes));
-            }
-            const batchRows = masker ? batch.rows.map(masker) : batch.rows;
-            rows += batchRows.length;
-            await write(writer.rows(batchRows));
+      const rows = await executeGoverned(deps, {
+        principal: session,
+        route: 'export',
+        auditRoute: '/api/db/export',
+        target,
+        sql,
+        statements,
+        params,
+        ticket,
+        reveal: body.reveal === true,
+        signal: clientGone(request, reply),
+        auditFields: { action: 'export', format },
+        preflight: async (ctx) => {
+          await deps.governance.checkExport(ctx);
+          const facts = await analyzeStatement(target.factory.dialect, statement);
+          if (facts.kind !== 'select' || !facts.readOnly) {
+            throw new HttpError(
+              400,
+              'Only a statement that only reads (a SELECT) can be exported',
+              'EXPORT_NOT_READ_ONLY',
+            );
           }
-          if (!headed) await write(writer.head([], []));
-          await write(writer.tail());
-        });
-        out.end();
-        await once(out, 'finish');
-      } catch (err) {
-        deps.governance.afterExecute?.(ctx);
-        out.destroy();
+        },
+        run: async (exec) => {
+          const plan = await planLimit(target.factory.dialect, statement, bound, 0);
+          const provider = exec.provider as Provider;
+          let count = 0;
+          // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.
+          const out = createWriteStream(spool, { highWaterMark: SPOOL_BUFFER });
+          const write = async (text: string) => {
+            if (text !== '' && !out.write(text)) await once(out, 'drain');
+          };
+          try {
+            let masker: ((row: unknown[]) => unknown[]) | undefined;
+            let headed = false;
+            for await (const batch of provider.stream(plan.sql, params, {
+              maxRows: bound,
+              batchSize: EXPORT_BATCH,
+            })) {
+              if (exec.cancelled()) break;
+              if (!headed) {
+                headed = true;
+                masker = exec.exportMasker(batch.fields);
+                await write(writer.head(batch.fields, batch.columnTypes));
+              }
+              const batchRows = masker ? batch.rows.map(masker) : batch.rows;
+              count += batchRows.length;
+              await write(writer.rows(batchRows));
+            }
+            if (!headed) await write(writer.head([], []));
+            await write(writer.tail());
+            out.end();
+            await once(out, 'finish');
+          } catch (err) {
+            out.destroy();
+            await rm(spool, { force: true });
+            throw err;
+          }
+          return count;
+        },
+        outcome: (count) => ({ rowCount: count }),
+      }).catch(async (err) => {
         await rm(spool, { force: true });
-        const e = toHttpError(err);
-        await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
-        throw e;
-      }
-      deps.governance.afterExecute?.(ctx);
-      const durationMs = Math.round(performance.now() - started);
-      await audit(deps, { ...base, result: 'success', rowCount: rows, durationMs });
+        throw err;
+      });
       await audit(deps, {
         type: 'data_export',
         actor: session.username,

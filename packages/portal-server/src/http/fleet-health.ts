@@ -5,9 +5,10 @@
 // is ours), a non-admin 403 in the portal shape.
 import { HttpError } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { QueryDeps } from '../execution/contracts.js';
+import { resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import { readSession, requireAdmin, type SessionUser } from './guard.js';
-import { type QueryDeps, resolveTarget } from './query-deps.js';
 
 /** Connections tested at the same time. */
 export const FLEET_CONCURRENCY = 4;

@@ -4,16 +4,12 @@
 // and turn a hidden object's describe into 404.
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { allowAllGovernance, type ExecutionContext, type QueryDeps } from '../execution/contracts.js';
+import { executionContext, resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import type { Provider } from '../providers/types.js';
-import { executionContext, queryRouteSchema } from './query.js';
-import {
-  allowAllGovernance,
-  type ExecutionContext,
-  type QueryDeps,
-  resolveTarget,
-  sessionFor,
-} from './query-deps.js';
+import { queryRouteSchema } from './query.js';
+import { sessionFor } from './request-input.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +

@@ -1,6 +1,6 @@
 // Serves the portal's web app (packages/portal-web, built by Vite into dist/): `/assets/*` with a year-long
 // immutable cache (file names carry a content hash), and index.html for the app's pages — `/login`, `/` and
-// `/admin` through src/auth/pages.ts, any other page path (e.g. `/approvals`) through a fallback on unmatched
+// `/admin` through src/http/auth-pages.ts, any other page path (e.g. `/approvals`) through a fallback on unmatched
 // GET requests that accept HTML. API, probe, scrape and file-looking paths keep their JSON 404. When dist is
 // missing the pages answer a short HTML notice saying how to build it. No inline script anywhere (CSP).
 import { existsSync, readFileSync, statSync } from 'node:fs';

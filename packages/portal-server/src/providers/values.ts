@@ -23,6 +23,15 @@ export function jsonValue(v: unknown): unknown {
   }
 }
 
+/**
+ * A JSON integer parameter (`[42]`) is a JS number, which drivers of engines that tell INTEGER from REAL
+ * (better-sqlite3, libsql, mysql2) would bind as a double. Safe integers are whole numbers the client meant
+ * as integers, so each such driver binds them as its integer type; larger or fractional numbers stay doubles.
+ */
+export function isIntegerParam(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v);
+}
+
 /** Unique field names in column order: repeats get ` (2)`, ` (3)`, … */
 export function uniqueFields(names: readonly string[]): string[] {
   const seen = new Map<string, number>();

@@ -179,11 +179,16 @@ export class ApprovalRepository {
     return Number(res.numUpdatedRows);
   }
 
-  /** An approval of exactly this text by this requester whose window is still open at `at`. */
+  /**
+   * An approval of exactly this text by this requester on this route whose window is still open at `at`. The
+   * route also names the principal kind: `bot` requests are made by service tokens on behalf of a name, the
+   * other routes by signed-in people, so a person named like a bot's `onBehalfOf` never opens a bot window.
+   */
   async findOpenWindow(q: {
     datasourceId: string;
     requester: string;
     statement: string;
+    route: string;
     at?: Date;
   }): Promise<Approval | undefined> {
     const at = (q.at ?? this.now()).toISOString();
@@ -192,6 +197,7 @@ export class ApprovalRepository {
       .selectAll()
       .where('datasource_id', '=', q.datasourceId)
       .where('requester', '=', q.requester)
+      .where('route', '=', q.route)
       .where('statement_hash', '=', statementHash(q.statement))
       .where('status', '=', 'approved')
       .where('window_until', '>=', at)

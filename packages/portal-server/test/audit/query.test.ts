@@ -8,7 +8,6 @@ describe('audit query parsing', () => {
       { limit: '500', offset: '20' },
       { limit: 500, offset: 20 },
     ],
-    [{ limit: '9000' }, { limit: 500, offset: 0 }],
     [
       { type: 'query_execution', actor: 'alice', connection: 'prod', result: 'failure' },
       {
@@ -35,6 +34,8 @@ describe('audit query parsing', () => {
   it.each([
     [{ limit: 'abc' }, 'limit must be an integer from 1 to 500'],
     [{ limit: '0' }, 'limit must be an integer from 1 to 500'],
+    [{ limit: '501' }, 'limit must be an integer from 1 to 500'],
+    [{ limit: '9000' }, 'limit must be an integer from 1 to 500'],
     [{ limit: '-1' }, 'limit must be an integer from 1 to 500'],
     [{ limit: '1.5' }, 'limit must be an integer from 1 to 500'],
     [{ offset: '-3' }, 'offset must be a non-negative integer'],

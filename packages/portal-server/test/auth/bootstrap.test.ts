@@ -122,6 +122,18 @@ describe('the portal process', () => {
     expect(output).not.toContain('too-short-secret');
   });
 
+  it.each([
+    ['JWT_SECRET missing', { ADMIN_PASSWORD: 'given-password' }],
+    ['ADMIN_PASSWORD missing', { JWT_SECRET: 'k'.repeat(40) }],
+  ])('exits with code 1 when AUTH_BOOTSTRAP=off and %s', async (_name, env) => {
+    const dataDir = tempDir('portal-main-');
+    const { code, output } = await runMain({ PORTAL_DATA_DIR: dataDir, AUTH_BOOTSTRAP: 'off', ...env });
+    expect(code).toBe(1);
+    expect(output).toMatch(/required because AUTH_BOOTSTRAP is off/);
+    expect(output).not.toContain('database portal listening');
+    expect(existsSync(join(dataDir, AUTH_BOOTSTRAP_FILE))).toBe(false);
+  });
+
   it('prints the generated administrator password on the first boot only', async () => {
     const dataDir = tempDir('portal-main-');
     const first = await runMain({ PORTAL_DATA_DIR: dataDir });

@@ -382,6 +382,33 @@ describe('rule 6: waiting for a reviewer, then for a worker', () => {
     expect((await h.decide(rec.approvalId, 'reject', 'admin')).statusCode).toBe(409);
   });
 
+  it('a bot approval window belongs to the bot route: a signed-in person named like onBehalfOf cannot use it', async () => {
+    const statement = "UPDATE users SET name = 'window' WHERE id = 13";
+    // The bot asks on behalf of the signed-in user's own name.
+    const res = await h.submit(
+      plain,
+      body({ datasourceId: 'app', statement, onBehalfOf: 'user@example.test' }),
+    );
+    expect(res.statusCode).toBe(202);
+    const rec = res.json().execution;
+    expect((await h.decide(rec.approvalId, 'approve', 'admin')).statusCode).toBe(200);
+    // The window is open now (the worker has not run the job yet): the person sends the same text.
+    const session = await h.server.app.inject({
+      method: 'POST',
+      url: '/api/db/query',
+      headers: { cookie: `auth-token=${h.userCookie}`, origin: 'http://localhost:80' },
+      payload: { connection: { id: 'app' }, sql: statement },
+    });
+    expect(session.statusCode, session.body).toBe(403);
+    expect(session.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', approval: { route: 'query' } });
+    expect(session.json().approval.id).not.toBe(rec.approvalId);
+    expect(sqliteRows(db('app'), 'SELECT name FROM users WHERE id = 13')).toEqual([{ name: 'user13' }]);
+    // The bot's own request still runs once, through the worker.
+    await h.drain();
+    expect((await h.read(plain, rec.id)).json().execution).toMatchObject({ status: 'done', rowCount: 1 });
+    expect(sqliteRows(db('app'), 'SELECT name FROM users WHERE id = 13')).toEqual([{ name: 'window' }]);
+  });
+
   it('a rejection ends it: status rejected, nothing ran', async () => {
     const res = await h.submit(
       plain,
@@ -432,6 +459,21 @@ describe('rule 7: results are masked and bounded', () => {
     expect(res.json().execution.execution.rows).toEqual([{ id: 1, contact: 'p***@example.com' }]);
     const star = await h.submit(plain, body({ statement: 'SELECT * FROM users WHERE id = 2' }));
     expect(star.json().execution.execution.rows).toEqual([{ id: 2, name: 'user2', email: '****' }]);
+  });
+
+  it('refuses a masked column that would steer the result (403 MASKED_COLUMN_PREDICATE, audited)', async () => {
+    for (const statement of [
+      "SELECT id FROM users WHERE email LIKE 'person1%'",
+      'SELECT id FROM users ORDER BY email',
+    ]) {
+      const res = await h.submit(plain, body({ datasourceId: 'app', statement }));
+      await expectError(res, 403, 'MASKED_COLUMN_PREDICATE');
+      expect(res.body).not.toContain('person1');
+    }
+    const audit = await h.auditOf('permission_denied');
+    expect(audit.some((e) => e.code === 'MASKED_COLUMN_PREDICATE' && e.actor === 'token:plain-bot')).toBe(
+      true,
+    );
   });
 
   it('keeps at most 200 rows', async () => {

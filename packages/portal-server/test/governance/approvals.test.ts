@@ -88,9 +88,17 @@ describe.each(['sqlite', 'postgres'] as const)('ApprovalService on %s', (kind) =
     expect(done).toMatchObject({ status: 'approved', reviewer: 'root', note: 'ok' });
     expect(done.windowUntil).toBe(new Date(c.now.getTime() + 30 * 60_000).toISOString());
     expect(decided).toMatchObject([{ decision: 'approve', final: true }]);
-    const q = { datasourceId: 'one', requester: 'alice', statement: 'DELETE FROM t WHERE id = 1' };
+    const q = {
+      datasourceId: 'one',
+      requester: 'alice',
+      statement: 'DELETE FROM t WHERE id = 1',
+      route: 'query',
+    };
     expect((await svc.findOpenWindow(q))?.id).toBe(a.id);
     expect(await svc.findOpenWindow({ ...q, requester: 'bob' })).toBeUndefined();
+    // A window belongs to its route (and so to its principal kind: `bot` is token-only).
+    expect(await svc.findOpenWindow({ ...q, route: 'bot' })).toBeUndefined();
+    expect(await svc.findOpenWindow({ ...q, route: 'multi-query' })).toBeUndefined();
     expect(await svc.findOpenWindow({ ...q, statement: 'DELETE FROM t WHERE id = 1 ' })).toBeUndefined();
     c.advanceMinutes(30);
     expect((await svc.findOpenWindow(q))?.id).toBe(a.id);

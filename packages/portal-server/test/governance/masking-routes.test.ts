@@ -7,7 +7,7 @@ import { createMariadbDatabase, createPostgresDatabase, tempDir } from '@app/kit
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/http/query-deps.js';
+import type { ManagedDatasource } from '../../src/execution/contracts.js';
 import { ADMIN, ALICE, descriptorFromUrl } from '../query/harness.js';
 import { type GovernedHarness, governed } from './policy-harness.js';
 
@@ -83,10 +83,62 @@ describe.each(['pg', 'maria', 'lite'])('masking on %s', (id) => {
       'SELECT upper(email) AS e, lower(ssn) AS s, name AS n FROM customers ORDER BY id',
     );
     expect(derived.json().rows[0]).toEqual({ e: 'A***@EXAMPLE.COM', s: '****', n: 'Ann' });
+    // A masked column inside a subquery would feed the outer query unmasked: refused (see the next test).
     const sub = await q('SELECT x FROM (SELECT ssn AS x FROM customers) t');
+    expect(sub.statusCode).toBe(403);
     noSecrets(sub.body);
     // Administrators are masked too (only an export may be revealed, by an administrator).
     noSecrets((await q('SELECT email, ssn FROM customers', ADMIN)).body);
+  });
+
+  it('refuses masked columns that would steer the result (WHERE probes, ORDER BY, JOIN ON), on every route', async () => {
+    const probes = [
+      "SELECT id FROM customers WHERE email LIKE 'a%'",
+      "SELECT count(*) AS n FROM customers WHERE ssn > '5'",
+      'SELECT id, name FROM customers ORDER BY phone',
+      'SELECT c.id FROM customers c JOIN customers d ON d.ssn = c.ssn',
+      'SELECT email FROM customers ORDER BY 1',
+    ];
+    for (const sql of probes) {
+      for (const who of [ALICE, ADMIN]) {
+        const r = await q(sql, who);
+        expect(r.statusCode, `${sql}: ${r.body}`).toBe(403);
+        expect(r.json()).toMatchObject({ code: 'MASKED_COLUMN_PREDICATE', statusCode: 403 });
+        expect(r.json().error).toMatch(/masked/);
+      }
+    }
+    const script = await h.post('/api/db/multi-query', {
+      connectionId: id,
+      sql: "SELECT 1 AS one; SELECT id FROM customers WHERE email LIKE 'b%'",
+    });
+    expect(script.statusCode).toBe(403);
+    expect(script.json().code).toBe('MASKED_COLUMN_PREDICATE');
+    const exp = await h.post('/api/db/export', {
+      connectionId: id,
+      sql: "SELECT id FROM customers WHERE email LIKE 'a%'",
+      format: 'csv',
+    });
+    expect(exp.statusCode).toBe(403);
+    // An administrator's revealed export sees the values anyway, so it may filter by them.
+    const revealed = await h.post(
+      '/api/db/export',
+      {
+        connectionId: id,
+        sql: "SELECT id FROM customers WHERE email LIKE 'a%'",
+        format: 'csv',
+        reveal: true,
+      },
+      ADMIN,
+    );
+    expect(revealed.statusCode).toBe(200);
+    expect(revealed.body.trim().split(/\r?\n/)).toEqual(['id', '1']);
+    expect(h.events.some((e) => e.type === 'permission_denied' && e.code === 'MASKED_COLUMN_PREDICATE')).toBe(
+      true,
+    );
+    // Unmasked columns still filter and sort as usual.
+    const ok = await q("SELECT email FROM customers WHERE name = 'Ben' ORDER BY id");
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().rows).toEqual([{ email: 'b***@example.org' }]);
   });
 
   it('masks every statement of a script and rows read inside a transaction', async () => {

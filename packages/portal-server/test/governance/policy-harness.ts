@@ -4,11 +4,11 @@
 import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import type { MaskingRule } from '../../src/datasources/types.js';
+import type { AuditEvent, ManagedDatasource } from '../../src/execution/contracts.js';
 import { type ApprovalDirectory, ApprovalService } from '../../src/governance/approvals.js';
 import { ConcurrencyLimiter } from '../../src/governance/concurrency.js';
-import { PolicyHooks } from '../../src/governance/policy-hooks.js';
 import { normalizePolicy } from '../../src/governance/policy-normalize.js';
-import type { AuditEvent, ManagedDatasource } from '../../src/http/query-deps.js';
+import { PolicyHooks } from '../../src/governance/session-governance.js';
 import { ApprovalRepository } from '../../src/storage/approvals.js';
 import { openPortalStore, type PortalStore } from '../../src/storage/store.js';
 import { type Harness, harness } from '../query/harness.js';

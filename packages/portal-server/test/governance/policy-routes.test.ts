@@ -5,7 +5,7 @@
 import { createPostgresDatabase } from '@app/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/http/query-deps.js';
+import type { ManagedDatasource } from '../../src/execution/contracts.js';
 import { ADMIN, ALICE, BOB, descriptorFromUrl } from '../query/harness.js';
 import { type GovernedHarness, governed } from './policy-harness.js';
 

@@ -13,8 +13,8 @@ import {
   type PolicyDecision,
   type PolicyInput,
 } from '../../src/governance/policy.js';
-import { classifyRequest } from '../../src/governance/policy-hooks.js';
 import { normalizePolicy } from '../../src/governance/policy-normalize.js';
+import { classifyRequest } from '../../src/governance/session-governance.js';
 import { defaultRegistry } from '../../src/providers/registry.js';
 import { splitScript } from '../../src/sql/split.js';
 

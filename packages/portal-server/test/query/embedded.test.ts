@@ -63,6 +63,29 @@ describe.each(ENGINES)('$type', (engine) => {
     expect(v.json().rows).toEqual([{ a: 'it\'s "q"', b: null }]);
   });
 
+  it('binds a JSON integer as INTEGER and a fraction as REAL, in queries and owned transactions', async () => {
+    const want =
+      engine.type === 'duckdb'
+        ? [{ a: 'INTEGER', b: 'DOUBLE', c: 'BIGINT' }]
+        : [{ a: 'integer', b: 'real', c: 'integer' }];
+    const sql = `SELECT typeof(${p(1)}) AS a, typeof(${p(2)}) AS b, typeof(${p(3)}) AS c`;
+    const params = [42, 4.5, 2 ** 40];
+    const r = await q({ sql, params });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().rows).toEqual(want);
+    // Integer arithmetic shows it too: 7 / 2 is 3 on INTEGER operands, 3.5 on REAL ones.
+    const d = await q({ sql: `SELECT ${p(1)} / ${p(2)} AS d`, params: [7, 2] });
+    expect(d.json().rows).toEqual([{ d: engine.type === 'duckdb' ? 3.5 : 3 }]);
+    const begun = await h.post('/api/db/transaction', { connection, action: 'begin' }, ALICE);
+    expect(begun.statusCode, begun.body).toBe(200);
+    const { transactionId } = begun.json();
+    const tx = { connection, transactionId, action: 'query', sql, params };
+    const inTx = await h.post('/api/db/transaction', tx, ALICE);
+    expect(inTx.statusCode, inTx.body).toBe(200);
+    expect(inTx.json().rows).toEqual(want);
+    await h.post('/api/db/transaction', { connection, transactionId, action: 'rollback' }, ALICE);
+  });
+
   it('auto-limits and pages with an exact hasMore', async () => {
     const r = await q({ sql: 'SELECT id FROM items ORDER BY id' });
     expect(r.json().rows).toHaveLength(500);
@@ -327,6 +350,8 @@ describe('libSQL client backend (the network code path, driven over a file: URL)
       expect(
         (await p.query('INSERT INTO t (v) VALUES (?), (?)', ["it's", 'b'], { maxRows: 0 })).rowCount,
       ).toBe(2);
+      const typed = await p.query('SELECT typeof(?) AS a, typeof(?) AS b', [42, 4.5], { maxRows: 1 });
+      expect(typed.rows).toEqual([{ a: 'integer', b: 'real' }]);
       const r = await p.query('SELECT id, v FROM t ORDER BY id', [], { maxRows: 1 });
       expect(r).toMatchObject({ fields: ['id', 'v'], rows: [{ id: 1, v: "it's" }], truncated: true });
       const s = await p.openSession();

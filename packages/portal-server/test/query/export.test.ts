@@ -4,7 +4,7 @@ import { HttpError } from '@app/kit';
 import { createPostgresDatabase } from '@app/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { allowAllGovernance } from '../../src/http/query-deps.js';
+import { allowAllGovernance } from '../../src/execution/contracts.js';
 import { descriptorFromUrl, type Harness, harness } from './harness.js';
 
 let h: Harness;

@@ -4,17 +4,18 @@
 import { createApp, unauthorized } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { registerDbAdminRoutes } from '../../src/http/db-admin.js';
-import { registerExportRoutes } from '../../src/http/export.js';
-import { registerObjectRoutes } from '../../src/http/objects.js';
-import { registerQueryRoutes } from '../../src/http/query.js';
 import {
   type AuditEvent,
   createQueryDeps,
   type GovernanceHooks,
   type ManagedDatasource,
   type QueryDeps,
-} from '../../src/http/query-deps.js';
+} from '../../src/execution/contracts.js';
+import { registerConnectionOperationRoutes } from '../../src/http/db-connections.js';
+import { registerScriptRoutes } from '../../src/http/db-scripts.js';
+import { registerExportRoutes } from '../../src/http/export.js';
+import { registerObjectRoutes } from '../../src/http/objects.js';
+import { registerQueryRoutes } from '../../src/http/query.js';
 
 export interface Harness {
   app: FastifyInstance;
@@ -61,7 +62,8 @@ export async function harness(
     bodyLimit: 8 * 1024 * 1024,
   });
   registerQueryRoutes(app, deps);
-  registerDbAdminRoutes(app, deps);
+  registerScriptRoutes(app, deps);
+  registerConnectionOperationRoutes(app, deps);
   registerObjectRoutes(app, deps);
   registerExportRoutes(app, deps);
   await app.ready();

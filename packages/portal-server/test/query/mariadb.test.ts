@@ -52,6 +52,17 @@ describe('POST /api/db/query on MariaDB', () => {
     expect(f.json().rows).toEqual([{ name: 'item 3' }]);
   });
 
+  it('binds a JSON integer as an integer and a fraction as a double', async () => {
+    // A DOUBLE parameter would make `? DIV 1` and `LIMIT ?` behave differently; the result type shows it.
+    const r = await q({ sql: 'SELECT ? AS i, ? AS f', params: [42, 4.5] });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().rows).toEqual([{ i: 42, f: 4.5 }]);
+    expect(r.json().columnTypes).toEqual({ i: 'BIGINT', f: 'DOUBLE' });
+    const l = await q({ sql: 'SELECT id FROM items ORDER BY id LIMIT ?', params: [2] });
+    expect(l.statusCode, l.body).toBe(200);
+    expect(l.json().rows).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
   it('auto-limits with exact hasMore and pages with offset', async () => {
     const r = await q({ sql: 'SELECT id, created FROM items ORDER BY id' });
     expect(r.json().rows).toHaveLength(500);

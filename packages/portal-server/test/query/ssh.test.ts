@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createQueryDeps } from '../../src/http/query-deps.js';
+import { createQueryDeps } from '../../src/execution/contracts.js';
 import { openTunnel, sshProfilesFromFile } from '../../src/providers/ssh.js';
 import { descriptorFromUrl } from './harness.js';
 

@@ -212,6 +212,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
         datasourceId: 'prod',
         requester: 'alice',
         statement: 'DELETE FROM t WHERE id = 1',
+        route: '/api/db/query',
       });
       expect(open?.id).toBe(a.id);
       expect(
@@ -219,6 +220,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
           datasourceId: 'prod',
           requester: 'alice',
           statement: 'DELETE FROM t WHERE id = 2',
+          route: '/api/db/query',
         }),
       ).toBeUndefined();
       clock = Date.parse('2030-01-01T10:17:00.000Z');
@@ -227,6 +229,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
           datasourceId: 'prod',
           requester: 'alice',
           statement: 'DELETE FROM t WHERE id = 1',
+          route: '/api/db/query',
         }),
       ).toBeUndefined();
     }

@@ -1,4 +1,4 @@
-// Serving of the web app without a browser (src/http/web.ts, src/auth/pages.ts): assets with a long cache,
+// Serving of the web app without a browser (src/http/web.ts, src/http/auth-pages.ts): assets with a long cache,
 // index.html for page paths that accept HTML, JSON 404s everywhere else, the not-built notice, and the open
 // `GET /api/auth/providers` the sign-in page reads.
 import { mkdirSync, writeFileSync } from 'node:fs';

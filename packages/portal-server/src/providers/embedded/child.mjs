@@ -22,8 +22,13 @@ try {
   openError = err;
 }
 
-// Booleans are not SQLite values: bind them as 1/0 like SQLite's own TRUE/FALSE.
-const bind = (params) => (params ?? []).map((p) => (p === true ? 1 : p === false ? 0 : p));
+// Booleans are not SQLite values: bind them as 1/0 like SQLite's own TRUE/FALSE. A JS number binds as REAL in
+// both drivers, so a safe integer (a JSON `42`) is bound as a BigInt, which both bind as INTEGER
+// (providers/values.ts isIntegerParam says the same for the in-process drivers).
+const bind = (params) =>
+  (params ?? []).map((p) =>
+    p === true ? 1 : p === false ? 0 : typeof p === 'number' && Number.isSafeInteger(p) ? BigInt(p) : p,
+  );
 
 let stream; // { iterator, fields, types }
 

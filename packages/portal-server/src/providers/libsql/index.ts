@@ -9,6 +9,7 @@ import { configError, ProviderError } from '../errors.js';
 import { type BackendSession, type RawResult, type SqliteBackend, WorkerBackend } from '../sqlite/backend.js';
 import { SqliteFamilyProvider, sqliteFamilyCapabilities, sqliteGuard } from '../sqlite/provider.js';
 import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../types.js';
+import { isIntegerParam } from '../values.js';
 
 export const libsqlCapabilities = sqliteFamilyCapabilities([
   { type: 'reindex', targetRequired: false, description: 'REINDEX (a table or index, or all)' },
@@ -74,10 +75,13 @@ export class LibsqlClientBackend implements SqliteBackend {
     maxRows: number,
   ): Promise<RawResult> {
     try {
-      const rs = await withDeadline(run({ sql, args: params }), {
-        timeoutMs: this.timeoutMs,
-        cancel: () => undefined,
-      });
+      const rs = await withDeadline(
+        run({ sql, args: params.map((p) => (isIntegerParam(p) ? BigInt(p) : p)) }),
+        {
+          timeoutMs: this.timeoutMs,
+          cancel: () => undefined,
+        },
+      );
       return toRaw(rs, maxRows);
     } catch (err) {
       throw mapClientError(err);

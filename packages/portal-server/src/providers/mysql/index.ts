@@ -18,9 +18,14 @@ import type {
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
-import { arrayResult } from '../values.js';
+import { arrayResult, isIntegerParam } from '../values.js';
 import { mysqlCatalog } from './catalog.js';
 import { mapMysqlError, mysqlTypeName } from './errors.js';
+
+/** mysql2 sends a JS number as DOUBLE; a JSON integer is bound as BIGINT so `LIMIT ?` and integer maths work. */
+function bindValues(params: readonly ParamValue[]): mysql.ExecuteValues[] {
+  return params.map((p) => (isIntegerParam(p) ? mysql.TypedParameter.LONGLONG(p) : p));
+}
 
 export const mysqlCapabilities: Capabilities = {
   supportsExplain: true,
@@ -112,7 +117,7 @@ class MysqlProvider implements Provider {
     const cancel = () => this.killQuery(c.threadId);
     opts.onStart?.(cancel);
     const options = { sql, rowsAsArray: true };
-    const call = params.length > 0 ? c.execute(options, params) : c.query(options);
+    const call = params.length > 0 ? c.execute(options, bindValues(params)) : c.query(options);
     let result: [unknown, mysql.FieldPacket[] | undefined];
     try {
       result = (await withDeadline(call, {
@@ -184,7 +189,7 @@ class MysqlProvider implements Provider {
       const core = c.connection.connection ?? c.connection;
       const cmd =
         params.length > 0
-          ? core.execute({ sql, values: params, rowsAsArray: true })
+          ? core.execute({ sql, values: bindValues(params), rowsAsArray: true })
           : core.query({ sql, rowsAsArray: true });
       let names: string[] = [];
       let types: string[] = [];

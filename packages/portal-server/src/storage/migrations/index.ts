@@ -1,10 +1,10 @@
 // Forward-only schema migrations of the portal's store, applied at start on SQLite and PostgreSQL alike.
 // One file per migration; append new entries in name order and never edit one that has shipped.
 import type { Migrations } from '@app/kit';
-import { m0004BotRequests } from '../../bot/migration.js';
 import { m0001MetaConnectionsQueries } from './0001_meta_connections_queries.js';
 import { m0002ApprovalsServiceTokens } from './0002_approvals_service_tokens.js';
 import { m0003AuditJobs } from './0003_audit_jobs.js';
+import { m0004BotRequests } from './0004_bot_requests.js';
 
 export const portalMigrations: Migrations = {
   '0001_meta_connections_queries': m0001MetaConnectionsQueries,

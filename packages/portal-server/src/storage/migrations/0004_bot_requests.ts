@@ -1,7 +1,7 @@
 // The `bot_requests` table: one row per POST /api/v1/executions — who sent it (service token, onBehalfOf),
 // what it asked (datasource, statement, review reason, trusted reviewers, reply thread, callback), where it
 // stands (pending → approved/rejected, the job that runs it) and the bounded, masked outcome. Registered in
-// src/storage/migrations/index.ts as `0004_bot_requests`.
+// index.ts as `0004_bot_requests` (the bot API's table; its queries are src/bot/store.ts).
 import type { Migration } from 'kysely';
 
 export const m0004BotRequests: Migration = {

@@ -3,8 +3,8 @@
 // `/` and `/admin` need a session (the guard has already redirected anonymous requests to /login; the check
 // here repeats it because the guard is not the boundary), and `/admin` sends a user to `/`.
 import type { FastifyInstance } from 'fastify';
-import { readSession } from '../http/guard.js';
-import { sendSpaIndex } from '../http/web.js';
+import { readSession } from './guard.js';
+import { sendSpaIndex } from './web.js';
 
 export async function registerAuthPages(app: FastifyInstance): Promise<void> {
   app.get('/login', async (_request, reply) => sendSpaIndex(reply));

@@ -1,11 +1,11 @@
-// The governance hooks the session execution routes call (src/http/query-deps.ts GovernanceHooks): classify
+// The governance hooks the session execution routes call (src/execution/contracts.ts GovernanceHooks): classify
 // the request's whole text, evaluate the datasource policy (policy.ts), turn a hold into a pending approval
 // (403 APPROVAL_REQUIRED) unless an approval window for this exact text is open, take a concurrency slot,
 // prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
 // apply the export rule and hide objects on the object surface.
 import { HttpError } from '@app/kit';
 import type { MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../http/query-deps.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import { type ApprovalService, publicApproval } from './approvals.js';
@@ -18,6 +18,7 @@ import {
 } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
 import { mayExport } from './export-rules.js';
+import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
 import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
 import type { EffectivePolicy } from './policy-normalize.js';
@@ -99,6 +100,19 @@ export async function classifyRequest(
   };
 }
 
+/** The policy's route words: explain and the object surface read like a query; agent and MCP tools too. */
+function policyRoute(route: ExecutionContext['route']): PolicyRoute {
+  switch (route) {
+    case 'explain':
+    case 'objects':
+    case 'agent':
+    case 'mcp':
+      return 'query';
+    default:
+      return route;
+  }
+}
+
 export class PolicyHooks implements GovernanceHooks {
   constructor(private readonly options: PolicyHooksOptions) {}
 
@@ -106,20 +120,18 @@ export class PolicyHooks implements GovernanceHooks {
     const ds = policyDatasource(ctx);
     const policy = effectivePolicy(ds);
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
-    const classification = await classifyRequest(
-      sql,
-      ctx.engine,
-      ctx.statements,
-      policy.objectRules?.defaultSchema,
-    );
-    const route: PolicyRoute = ctx.route === 'explain' || ctx.route === 'objects' ? 'query' : ctx.route;
+    // A classification the caller made already (the bot at submission) is reused: the text is parsed once.
+    const classification =
+      ctx.classification ??
+      (await classifyRequest(sql, ctx.engine, ctx.statements, policy.objectRules?.defaultSchema));
+    const route = policyRoute(ctx.route);
     const decision = evaluatePolicy({
       session: ctx.session,
       datasource: ds,
       classification,
       route,
       ticket: ctx.ticket,
-      requester: ctx.session.username,
+      requester: ctx.requester ?? ctx.session.username,
       now: this.options.now?.(),
     });
     const state: ExecutionState = {
@@ -145,7 +157,10 @@ export class PolicyHooks implements GovernanceHooks {
       });
       throw new HttpError(d.status, d.message, d.code);
     }
-    if ('hold' in decision) {
+    if ('hold' in decision && ctx.approval) {
+      // The caller holds an approval for this text already (a bot request approved through its own flow).
+      state.approval = { id: ctx.approval.id ?? '', reviewers: ctx.approval.reviewers };
+    } else if ('hold' in decision) {
       const approvals = this.options.approvals;
       if (!approvals.available) {
         throw new HttpError(
@@ -154,10 +169,13 @@ export class PolicyHooks implements GovernanceHooks {
           'STORAGE_UNAVAILABLE',
         );
       }
+      // The window is the one opened for this route by a signed-in person (never a bot's, whose requester
+      // is only the name the bot sent in onBehalfOf).
       const open = await approvals.findOpenWindow({
         datasourceId: ds.id,
         requester: ctx.session.username,
         statement: sql,
+        route: ctx.route,
       });
       if (!open) {
         const pending = await approvals.request({
@@ -194,14 +212,23 @@ export class PolicyHooks implements GovernanceHooks {
       policy.requireTicket ||
       policy.freezeWindows.length > 0 ||
       policy.guardrails;
-    state.readOnly = policy.readOnly || (gated && !classification.isWrite && readOnlyIsCheap(ctx.engine));
-    await this.prepareMasking(ctx, state);
+    // The bot API and the agent's profile run every read where the engine refuses writes.
+    const readsGuarded = ctx.route === 'bot' || ctx.readOnlyProfile === true;
+    state.readOnly =
+      policy.readOnly ||
+      ctx.readOnlyProfile === true ||
+      (!classification.isWrite && (readsGuarded || (gated && readOnlyIsCheap(ctx.engine))));
+    await this.prepareMasking(ctx, state, ds.id);
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
   }
 
-  private async prepareMasking(ctx: ExecutionContext, state: ExecutionState): Promise<void> {
+  private async prepareMasking(
+    ctx: ExecutionContext,
+    state: ExecutionState,
+    datasourceId: string,
+  ): Promise<void> {
     const rules: MaskingRule[] = state.policy.masking;
     if (rules.length === 0) return;
     const dialect = dialectForEngine(ctx.engine);
@@ -212,6 +239,30 @@ export class PolicyHooks implements GovernanceHooks {
       ),
     );
     state.withholdErrors = ctx.statements.some((text, i) => mentionsMasked(rules, dialect, stmts[i], text));
+    // Whoever sees the columns masked (everyone, except an administrator's export with `reveal`) may not
+    // steer by them: a WHERE probe or an ORDER BY would reveal the hidden values row by row.
+    if (ctx.reveal && this.revealAllowed(ctx.session)) return;
+    for (let i = 0; i < ctx.statements.length; i++) {
+      const found = findMaskedPredicate(rules, dialect, stmts[i], ctx.statements[i]);
+      if (!found) continue;
+      const message = maskedPredicateMessage(found);
+      await this.audit({
+        type: 'permission_denied',
+        actor: ctx.session.username,
+        connection: datasourceId,
+        result: 'failure',
+        route: ctx.route,
+        code: 'MASKED_COLUMN_PREDICATE',
+        reason: message,
+        statement: ctx.statements[i].slice(0, AUDIT_TEXT_MAX),
+      });
+      throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
+    }
+  }
+
+  masks(ctx: ExecutionContext): boolean {
+    const m = this.maskerOf(ctx);
+    return m !== undefined && !m.empty;
   }
 
   afterExecute(ctx: ExecutionContext): void {
@@ -223,7 +274,7 @@ export class PolicyHooks implements GovernanceHooks {
     const out: Record<string, unknown> = {};
     if (s?.approval) {
       out.approved_by = s.approval.reviewers;
-      out.approvalId = s.approval.id;
+      if (s.approval.id) out.approvalId = s.approval.id;
     }
     if (ctx.reveal && this.revealAllowed(ctx.session)) out.revealed = true;
     return out;

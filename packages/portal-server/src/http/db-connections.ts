@@ -1,146 +1,19 @@
-// Internal /api/db/* routes around execution: scripts (multi-query), owned transactions, cancel, disconnect,
-// connectivity test, provider metadata, pool statistics, monitoring, profile, maintenance (admin) and the
-// health reading (POST /api/db/health). Request and response shapes are in each route's OpenAPI description.
+// Connection operations on /api/db/*: cancel a running statement, disconnect, the connectivity test,
+// provider metadata (engine lists and capability flags for the UI), pool statistics, monitoring, profile,
+// maintenance (administrators) and the health reading. Statements themselves run in query.ts, db-scripts.ts,
+// db-transaction.ts and export.ts, through the governed pipeline.
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { audit, auditConnection } from '../execution/audit-lines.js';
+import type { QueryDeps } from '../execution/contracts.js';
+import { resolveTarget } from '../execution/target.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
-import { paramsForStatement } from '../sql/placeholders.js';
-import { registerTransactionRoute } from './db-transaction.js';
-import { executionContext, parseQueryId, queryRouteSchema, runWithPaging, splitChecked } from './query.js';
-import {
-  audit,
-  auditConnection,
-  boundedStatement,
-  checkStatementSize,
-  parseParams,
-  parseTicket,
-  type QueryDeps,
-  requireAdminRole,
-  resolveTarget,
-  sessionFor,
-} from './query-deps.js';
+import type { Provider } from '../providers/types.js';
+import { connectionBody } from './db-scripts.js';
+import { parseQueryId, requireAdminRole, sessionFor } from './request-input.js';
 
-const connectionBody = (
-  description: string,
-  extra: Record<string, unknown> = {},
-  required: string[] = [],
-) => ({
-  tags: ['database'],
-  description,
-  body: {
-    type: 'object',
-    properties: {
-      connection: queryRouteSchema.body.properties.connection,
-      connectionId: { type: 'string' },
-      ...extra,
-    },
-    required,
-    additionalProperties: true,
-  },
-});
-
-/** Scripts run statement by statement: at most this many rows are returned per statement. */
-export const SCRIPT_ROWS = 500;
-
-export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): void {
-  app.post(
-    '/api/db/multi-query',
-    {
-      schema: connectionBody(
-        'Runs a script: `{connection, sql, params?, ticket?}`, split under the engine grammar, statements in order on one connection, ' +
-          'stopping at the first error; no wrapping transaction, what ran stays. Answers 200 `{executedCount, statements: [{index, status: done|failed, ' +
-          'rowCount, fields?, rows?, durationMs, error?, truncated?}]}` (executedCount counts the statements that completed). A statement takes the ' +
-          'params its placeholders name. Transaction control anywhere is 400 before anything runs; over 1048576 characters 413.',
-        { sql: { type: 'string' }, params: {}, ticket: { type: 'string' } },
-        ['sql'],
-      ),
-    },
-    async (request) => {
-      const session = await sessionFor(deps, request);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const sql = checkStatementSize(body.sql);
-      const params = parseParams(body.params);
-      const ticket = parseTicket(body.ticket);
-      const target = await resolveTarget(deps, session, body);
-      const statements = splitChecked(target, sql);
-      const ctx = executionContext(session, target, 'multi-query', statements, params, ticket, sql);
-      await deps.governance.beforeExecute(ctx);
-      const approvedFields = deps.governance.auditFields?.(ctx);
-      const { dialect } = target.factory;
-      const style = target.factory.capabilities.parameterStyle;
-      const entries: Array<Record<string, unknown>> = [];
-      let executedCount = 0;
-      await deps.providers
-        .use(target.descriptor, async (raw) => {
-          const provider = deps.governance.wrapProvider?.(ctx, raw) ?? raw;
-          const s = await provider.openSession();
-          try {
-            for (const [index, statement] of statements.entries()) {
-              const started = performance.now();
-              const base = {
-                type: 'query_execution',
-                actor: session.username,
-                ...auditConnection(target),
-                route: '/api/db/multi-query',
-                statement: boundedStatement(statement),
-                statementIndex: index,
-                ...(ticket ? { ticket } : {}),
-                ...approvedFields,
-              };
-              try {
-                const out = await runWithPaging(
-                  (q, p, o) => s.query(q, p, o),
-                  dialect,
-                  statement,
-                  paramsForStatement(dialect, style, statement, params),
-                  { offset: 0, unlimited: false, limit: SCRIPT_ROWS },
-                  target.maxRows,
-                );
-                const r = out.result;
-                entries.push({
-                  index,
-                  status: 'done',
-                  rowCount: r.rowCount,
-                  ...(r.fields.length > 0
-                    ? {
-                        fields: r.fields,
-                        rows: deps.governance.maskRows({ ...ctx, statementIndex: index }, r.fields, r.rows),
-                      }
-                    : {}),
-                  ...(out.pagination.hasMore ? { truncated: true } : {}),
-                  durationMs: out.executionTime,
-                });
-                executedCount++;
-                await audit(deps, {
-                  ...base,
-                  result: 'success',
-                  rowCount: r.rowCount,
-                  durationMs: out.executionTime,
-                });
-              } catch (err) {
-                const e = toHttpError(err);
-                const durationMs = Math.round(performance.now() - started);
-                entries.push({ index, status: 'failed', rowCount: 0, durationMs, error: e.message });
-                await audit(deps, { ...base, result: 'failure', error: e.message, errorCode: e.code });
-                // A connection that failed (or a timeout) ends the script like any other error: stop here.
-                break;
-              }
-            }
-          } finally {
-            await s.close();
-          }
-        })
-        .catch((err) => {
-          throw toHttpError(err);
-        })
-        .finally(() => deps.governance.afterExecute?.(ctx));
-      return { executedCount, statements: entries };
-    },
-  );
-
-  registerTransactionRoute(app, deps);
-
+export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/cancel',
     {
@@ -267,7 +140,7 @@ export function registerDbAdminRoutes(app: FastifyInstance, deps: QueryDeps): vo
     route: string,
     admin: boolean,
     description: string,
-    read: (p: import('../providers/types.js').Provider) => Promise<unknown>,
+    read: (p: Provider) => Promise<unknown>,
   ) =>
     app.post(route, { schema: connectionBody(description) }, async (request) => {
       const session = await sessionFor(deps, request);

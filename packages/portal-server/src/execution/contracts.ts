@@ -1,30 +1,27 @@
-// What the database routes depend on, as small interfaces: who is asking (session), which datasources the
+// The contracts of governed execution, as small interfaces: who is asking (session), which datasources the
 // server manages, where audit events go, and the governance hook points (policy before execution, masking of
 // every returned row, export rules). server.ts wires the real implementations; tests pass simple ones.
-// Also the resolution of a request's connection (managed definition wins over whatever the client sent).
+// `createQueryDeps` assembles them with the provider cache. The target resolution is in target.ts, the one
+// execution function every path calls in pipeline.ts. Nothing here knows HTTP beyond the request type.
 
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { HttpError, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
+import type { AuditInput } from '../audit/audit-log.js';
+import type { AuditResult } from '../audit/types.js';
+import type { Role } from '../auth/session.js';
+import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
-import { resolveTimeouts } from '../providers/descriptor.js';
-import { toHttpError } from '../providers/errors.js';
 import { defaultRegistry } from '../providers/registry.js';
 import { RunningQueries } from '../providers/running.js';
 import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
-import type {
-  ConnectionDescriptor,
-  ParamValue,
-  Provider,
-  ProviderFactory,
-  ProviderSession,
-} from '../providers/types.js';
+import type { ConnectionDescriptor, ParamValue, Provider, ProviderSession } from '../providers/types.js';
 import type { Dialect } from '../sql/dialects.js';
 
+/** Who runs a statement: a signed-in person, or a service token acting as `token:<name>` (the bot API). */
 export interface SessionUser {
-  role: 'admin' | 'user';
+  role: Role;
   username: string;
 }
 
@@ -33,6 +30,10 @@ export interface SessionReader {
   requireSession(request: FastifyRequest): Promise<SessionUser> | SessionUser;
 }
 
+/**
+ * The datasource policy as execution reads it: the keys of datasources/types.ts DatasourcePolicy, untyped
+ * beyond the row and concurrency bounds (governance normalizes it; a user connection has none).
+ */
 export interface DatasourcePolicy {
   readOnly?: boolean;
   maxRows?: number;
@@ -60,14 +61,11 @@ export interface ManagedLookup {
   unavailable?(id: string): string | undefined;
 }
 
-export interface AuditEvent {
-  type: string;
-  actor: string;
-  result: 'success' | 'failure';
-  /** The connection (datasource) id; `connectionName` and `engine` travel beside it. */
-  connection?: string;
-  [field: string]: unknown;
-}
+/**
+ * An audit event as execution writes it: the audit log's input (audit/audit-log.ts) with an actor and a
+ * result. `connection` is the datasource id; `connectionName` and `engine` travel beside it.
+ */
+export type AuditEvent = AuditInput & { actor: string; result: AuditResult };
 
 export interface AuditSink {
   record(event: AuditEvent): void | Promise<void>;
@@ -76,7 +74,7 @@ export interface AuditSink {
 /** Everything governance needs to decide about one execution request. */
 export interface ExecutionContext {
   session: SessionUser;
-  route: 'query' | 'multi-query' | 'transaction' | 'export' | 'explain' | 'objects';
+  route: ExecutionRoute;
   connection: ConnectionDescriptor;
   managed?: ManagedDatasource;
   policy: DatasourcePolicy;
@@ -92,7 +90,33 @@ export interface ExecutionContext {
   sql?: string;
   /** Scripts: which statement the rows passed to `maskRows` came from. */
   statementIndex?: number;
+  /** Who the statement is run for when the principal acts on someone's behalf (bot `onBehalfOf`). */
+  requester?: string;
+  /** The classification the caller already made of this text (the bot classified at submission): reused, not redone. */
+  classification?: ScriptClassification;
+  /**
+   * An approval the caller already holds for this exact text (a bot request approved through its own flow):
+   * a hold is satisfied by it instead of an approval window.
+   */
+  approval?: { id?: string; reviewers: string[] };
+  /** The agent's read-only profile: the engine refuses writes whatever the policy says. */
+  readOnlyProfile?: boolean;
 }
+
+/**
+ * Every path that runs statements: the session routes, the bot API, and the AI agent and MCP tools. The
+ * policy reads `bot`, `mcp` and `agent` like the routes they stand in for (decisions.md).
+ */
+export type ExecutionRoute =
+  | 'query'
+  | 'multi-query'
+  | 'transaction'
+  | 'export'
+  | 'explain'
+  | 'objects'
+  | 'bot'
+  | 'mcp'
+  | 'agent';
 
 /**
  * Hook points for the governance layer (classification, policy, approvals, masking, export rules). The
@@ -123,6 +147,8 @@ export interface GovernanceHooks {
   afterExecute?(ctx: ExecutionContext): void;
   /** Extra fields for the execution's `query_execution` audit line (e.g. `approved_by`). */
   auditFields?(ctx: ExecutionContext): Record<string, unknown>;
+  /** Whether rows of statement `ctx.statementIndex` are masked (their engine messages are then withheld). */
+  masks?(ctx: ExecutionContext): boolean;
 }
 
 export const allowAllGovernance: GovernanceHooks = {
@@ -133,6 +159,7 @@ export const allowAllGovernance: GovernanceHooks = {
   isObjectVisible: () => true,
 };
 
+/** What every execution path is given (server.ts builds one; `ExecutionDeps` is its name below http/). */
 export interface QueryDeps {
   sessions: SessionReader;
   managed: ManagedLookup;
@@ -149,6 +176,8 @@ export interface QueryDeps {
   saved?: SavedConnectionLookup;
 }
 
+export type ExecutionDeps = QueryDeps;
+
 export interface SavedConnectionLookup {
   getWithSecrets(owner: string, id: string): Promise<object | undefined>;
 }
@@ -157,148 +186,6 @@ export const MAX_STATEMENT_CHARS = 1_048_576;
 export const TICKET_MAX = 120;
 /** Row ceiling when a connection has no datasource policy (the export bound of the spec). */
 export const SERVER_MAX_ROWS = 100_000;
-
-export async function sessionFor(deps: QueryDeps, request: FastifyRequest): Promise<SessionUser> {
-  const session = await deps.sessions.requireSession(request);
-  await deps.rateLimit?.(request, session);
-  return session;
-}
-
-export function requireAdminRole(session: SessionUser): void {
-  if (session.role !== 'admin') throw new HttpError(403, 'Administrator role required', 'FORBIDDEN');
-}
-
-export interface ResolvedTarget {
-  descriptor: ConnectionDescriptor;
-  managed?: ManagedDatasource;
-  policy: DatasourcePolicy;
-  factory: ProviderFactory;
-  /** Administrators and managed datasources may open embedded files anywhere and use ATTACH and the like. */
-  privileged: boolean;
-  /** Row ceiling: the datasource's maxRows, else the server's. */
-  maxRows: number;
-}
-
-function isDescriptor(v: unknown): v is ConnectionDescriptor {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * The connection a request runs on. A `connection.id` or `connectionId` naming a managed datasource runs with
- * the server's definition and policy, whatever else the client sent; otherwise the client's descriptor is
- * checked (engine known, timeout in range, embedded files inside the portal's folder unless privileged).
- */
-export async function resolveTarget(
-  deps: QueryDeps,
-  session: SessionUser,
-  body: { connection?: unknown; connectionId?: unknown },
-): Promise<ResolvedTarget> {
-  const given = body.connection;
-  if (given !== undefined && !isDescriptor(given))
-    throw new HttpError(400, 'connection must be an object', 'BAD_REQUEST');
-  const id =
-    typeof body.connectionId === 'string'
-      ? body.connectionId
-      : typeof given?.id === 'string'
-        ? given.id
-        : undefined;
-  const managed = id ? await deps.managed.getManaged(id) : undefined;
-  const unavailable = id && !managed ? deps.managed.unavailable?.(id) : undefined;
-  if (unavailable)
-    throw new HttpError(503, `Datasource ${id} is unavailable: ${unavailable}`, 'DATASOURCE_UNAVAILABLE');
-  // A connection the caller saved on the server runs with its stored definition (credentials never travel
-  // back to the browser), like a managed one; only the owner's own saved connections are looked up.
-  const saved =
-    id && !managed
-      ? ((await deps.saved?.getWithSecrets(session.username, id)) as ConnectionDescriptor | undefined)
-      : undefined;
-  if (managed) {
-    if (managed.roles && !managed.roles.includes(session.role)) throw notFound(`Unknown datasource ${id}`);
-  } else if (!given && !saved) {
-    if (body.connectionId !== undefined) throw notFound(`Unknown datasource ${String(body.connectionId)}`);
-    throw new HttpError(400, 'connection is required', 'BAD_REQUEST');
-  }
-  const descriptor = managed
-    ? { ...managed.connection, id: managed.id, name: managed.name }
-    : (saved ?? (given as ConnectionDescriptor));
-  if (typeof descriptor.id !== 'string' || descriptor.id === '')
-    throw new HttpError(400, 'connection.id is required', 'BAD_REQUEST');
-  const privileged = Boolean(managed) || session.role === 'admin';
-  try {
-    const factory = deps.providers.registry.get(descriptor.type);
-    resolveTimeouts(descriptor);
-    factory.validate?.(descriptor, { privileged, embeddedDir: deps.providers.ctx.embeddedDir });
-    const policy = managed?.policy ?? {};
-    const cap =
-      typeof policy.maxRows === 'number' && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
-    return { descriptor, managed, policy, factory, privileged, maxRows: cap };
-  } catch (err) {
-    throw toHttpError(err);
-  }
-}
-
-export function checkStatementSize(sql: unknown): string {
-  if (typeof sql !== 'string') throw new HttpError(400, 'sql must be a string', 'BAD_REQUEST');
-  if (sql.length > MAX_STATEMENT_CHARS) {
-    throw new HttpError(
-      413,
-      `Statement text is ${sql.length} characters; the limit is ${MAX_STATEMENT_CHARS}`,
-      'PAYLOAD_TOO_LARGE',
-    );
-  }
-  if (sql.trim() === '') throw new HttpError(400, 'sql is empty', 'BAD_REQUEST');
-  return sql;
-}
-
-export function parseParams(params: unknown): ParamValue[] {
-  if (params === undefined || params === null) return [];
-  if (!Array.isArray(params)) throw new HttpError(400, 'params must be an array', 'BAD_REQUEST');
-  params.forEach((p, i) => {
-    const ok =
-      p === null ||
-      typeof p === 'string' ||
-      typeof p === 'boolean' ||
-      (typeof p === 'number' && Number.isFinite(p));
-    if (!ok)
-      throw new HttpError(400, `params[${i}] must be a string, number, boolean or null`, 'BAD_REQUEST');
-  });
-  return params as ParamValue[];
-}
-
-export function parseTicket(ticket: unknown): string | undefined {
-  if (ticket === undefined || ticket === null) return undefined;
-  if (typeof ticket !== 'string') throw new HttpError(400, 'ticket must be a string', 'BAD_REQUEST');
-  const t = ticket.trim().slice(0, TICKET_MAX);
-  return t === '' ? undefined : t;
-}
-
-/** Audit statement text is bounded so one huge statement cannot flood the log. */
-export const AUDIT_STATEMENT_MAX = 10_000;
-
-export async function audit(deps: QueryDeps, event: AuditEvent): Promise<void> {
-  try {
-    await deps.audit.record(event);
-  } catch {
-    // an audit sink failure must not turn a finished execution into an error; the sink logs its own failures
-  }
-}
-
-/** The connection fields of an audit event: `connection` (id), `connectionName`, `engine`. */
-export function auditConnection(t: ResolvedTarget): {
-  connection: string;
-  connectionName?: string;
-  engine: string;
-} {
-  return {
-    connection: t.descriptor.id,
-    ...(typeof t.descriptor.name === 'string' ? { connectionName: t.descriptor.name } : {}),
-    engine: t.factory.engine,
-  };
-}
-
-export function boundedStatement(sql: string): string {
-  return sql.length > AUDIT_STATEMENT_MAX ? `${sql.slice(0, AUDIT_STATEMENT_MAX)}…` : sql;
-}
 
 /** Builds the route dependencies around the three injected interfaces; `close()` releases every pool. */
 export async function createQueryDeps(options: {

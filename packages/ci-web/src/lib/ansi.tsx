@@ -1,0 +1,70 @@
+// ANSI colours in log lines, rendered with `anser` (a maintained ANSI parser): SGR colours become classes
+// (`ansi-red-fg`, themed in styles.css) and 24-bit colours inline CSSOM styles, which the page's CSP allows.
+// Parsing happens only for lines on screen that contain an escape, and results are cached per line.
+import Anser from 'anser';
+import type { CSSProperties, ReactNode } from 'react';
+
+export interface AnsiPart {
+  content: string;
+  className: string;
+  style?: CSSProperties;
+}
+
+const cache = new Map<string, AnsiPart[]>();
+const CACHE_MAX = 4000;
+
+function colour(value: string | null, kind: 'fg' | 'bg'): { className?: string; style?: CSSProperties } {
+  if (!value) return {};
+  if (value.includes(',')) {
+    const css = `rgb(${value})`;
+    return { style: kind === 'fg' ? { color: css } : { backgroundColor: css } };
+  }
+  return { className: `${value}-${kind}` };
+}
+
+export function ansiParts(text: string): AnsiPart[] {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const parts = Anser.ansiToJson(text, { use_classes: true, remove_empty: true }).map((p) => {
+    const fg = colour(p.fg, 'fg');
+    const bg = colour(p.bg, 'bg');
+    const classes = [fg.className, bg.className, ...(p.decorations ?? []).map((d) => `ansi-${d}`)];
+    return {
+      content: p.content,
+      className: classes.filter(Boolean).join(' '),
+      style: fg.style || bg.style ? { ...fg.style, ...bg.style } : undefined,
+    };
+  });
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(text, parts);
+  return parts;
+}
+
+/** `content` with every case-insensitive occurrence of `needle` (lower-cased) wrapped in <mark>. */
+export function highlight(content: string, needle: string, keyBase: string): ReactNode {
+  if (!needle) return content;
+  const lower = content.toLowerCase();
+  let at = lower.indexOf(needle);
+  if (at < 0) return content;
+  const out: ReactNode[] = [];
+  let from = 0;
+  while (at >= 0) {
+    if (at > from) out.push(content.slice(from, at));
+    out.push(<mark key={`${keyBase}-${at}`}>{content.slice(at, at + needle.length)}</mark>);
+    from = at + needle.length;
+    at = lower.indexOf(needle, from);
+  }
+  if (from < content.length) out.push(content.slice(from));
+  return out;
+}
+
+/** A log line's text: plain when it has no escapes (the common, fast case), else coloured spans. */
+export function renderAnsi(text: string, needle: string): ReactNode {
+  if (!text.includes('\u001b')) return highlight(text, needle, 'p');
+  return ansiParts(text).map((p, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: parts of one line never reorder
+    <span key={i} className={p.className || undefined} style={p.style}>
+      {highlight(p.content, needle, String(i))}
+    </span>
+  ));
+}
