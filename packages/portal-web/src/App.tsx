@@ -1,7 +1,7 @@
 // The app shell: decides between the sign-in page and the signed-in layout (top bar with navigation, the
 // person and Sign out), and routes /, /approvals and /admin. The workspace stays mounted while another page
 // is shown so the editor text and the last result survive a trip to the approvals page. The top bar also
-// switches the light/dark theme and opens the keyboard shortcuts (also on "?").
+// switches the light/dark theme (the web kit's) and opens the kit's keyboard-shortcuts help (also on "?").
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { api, errorText, setUnauthorizedHandler } from './lib/api';
@@ -15,8 +15,8 @@ const WorkspacePage = lazy(() => import('./pages/WorkspacePage').then((m) => ({ 
 const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })));
 const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
 
-import { ShortcutsDialog } from './shell/ShortcutsDialog';
-import { type Theme, useTheme } from './shell/theme';
+import { useShortcut, useTheme } from '@app/web-kit';
+import { EditorShortcuts } from './shell/shortcuts';
 
 export function App() {
   const qc = useQueryClient();
@@ -53,18 +53,14 @@ export function App() {
 
 function Shell({ user, path }: { user: SessionUser; path: string }) {
   const [signingOut, setSigningOut] = useState(false);
-  const [theme, setTheme] = useTheme();
-  const [help, setHelp] = useState(false);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      const typing = t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
-      if (e.key === '?' && !typing) setHelp(true);
-      if (e.key === 'Escape') setHelp(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  const { theme, setChoice } = useTheme();
+  useShortcut('g w', 'Go to the workspace', () => navigate('/'), { group: 'Navigation' });
+  useShortcut('g a', 'Go to approvals', () => navigate('/approvals'), { group: 'Navigation' });
+  useShortcut('g d', 'Go to administration', () => navigate('/admin'), {
+    group: 'Navigation',
+    enabled: user.role === 'admin',
+  });
+
   const signOut = async () => {
     setSigningOut(true);
     let redirectUrl: string | undefined;
@@ -102,7 +98,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           className="btn btn-ghost"
           aria-label={theme === 'dark' ? 'Use light theme' : 'Use dark theme'}
           title="Switch theme"
-          onClick={() => setTheme(theme === 'dark' ? 'light' : ('dark' as Theme))}
+          onClick={() => setChoice(theme === 'dark' ? 'light' : 'dark')}
         >
           {theme === 'dark' ? '☀' : '☾'}
         </button>
@@ -111,7 +107,8 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           className="btn btn-ghost"
           aria-label="Keyboard shortcuts"
           title="Keyboard shortcuts (?)"
-          onClick={() => setHelp(true)}
+          // The kit's help dialog opens on "?" typed outside a text field.
+          onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: '?' }))}
         >
           ?
         </button>
@@ -146,7 +143,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           )}
         </Suspense>
       </main>
-      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
+      <EditorShortcuts />
     </div>
   );
 }

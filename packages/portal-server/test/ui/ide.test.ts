@@ -189,8 +189,19 @@ describe('portal web UI: the IDE', () => {
     await page.locator('body').click({ position: { x: 5, y: 700 } });
     await page.keyboard.press('?');
     await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Run the whole script'));
+    await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Go to approvals'));
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(0);
+    // The same list from the top bar, and the navigation keys (g a: approvals, g w: workspace).
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }));
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.waitForURL('**/approvals');
+    await page.keyboard.press('g');
+    await page.keyboard.press('w');
+    await page.waitForURL((u) => u.pathname === '/');
     await page.getByRole('button', { name: 'Use light theme' }).click();
     await page.setViewportSize({ width: 1920, height: 1080 });
     await visible(grid().getByRole('cell', { name: 'Grace Hopper' }));
