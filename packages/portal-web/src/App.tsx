@@ -4,6 +4,7 @@
 // switches the light/dark theme (the web kit's) and opens the kit's keyboard-shortcuts help (also on "?").
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { InboxCount } from './governance/InboxCount';
 import { api, errorText, setUnauthorizedHandler } from './lib/api';
 import { Link, navigate, Redirect, useLocation } from './lib/router';
 import { landingFor, ME_KEY, useMe } from './lib/session';
@@ -85,6 +86,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           {nav.map((n) => (
             <Link key={n.href} href={n.href} className={path === n.href ? 'active' : undefined}>
               {n.label}
+              {n.href === '/approvals' && <InboxCount username={user.username} />}
             </Link>
           ))}
         </nav>

@@ -61,6 +61,9 @@ describe('portal web UI: approvals and administration', () => {
   });
 
   it('lets the administrator approve it on the approvals page', async () => {
+    // The inbox count in the top bar shows the waiting request (read every 20 s; a reload reads it now).
+    await admin.reload();
+    await visible(admin.getByTestId('inbox-count').filter({ hasText: /^1$/ }));
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals' }).click();
     const card = await visible(admin.getByRole('article', { name: `Request ${approvalId}` }));
     expect(await card.textContent()).toContain(USER.email);

@@ -1,6 +1,6 @@
 // Shared setup of the browser tests: the web UI built if needed, a whole portal listening on a free loopback
 // port (SQLite storage, known administrator and user accounts, PORTAL_DATASOURCES with two managed SQLite
-// datasources under the data dir — `sales` pre-filled, `ledger` with `writeApproval`), and the system
+// datasources under the data dir — `sales` pre-filled, `ledger` with `writeApproval` and `entries.note` masked), and the system
 // Chromium driven by playwright-core (1280x720 unless a test asks otherwise). Screenshots go to
 // test-artifacts/portal-web/ at the repository root (gitignored), or to UI_SCREENSHOTS=<dir>.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -139,7 +139,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     database: ${JSON.stringify(files.ledger)}
     environment: staging
     roles: [admin, user]
-    policy: { writeApproval: true }
+    policy: { writeApproval: true, masking: [{ column: "entries.note", rule: full }] }
 `,
   );
   const server = await createPortalServer(

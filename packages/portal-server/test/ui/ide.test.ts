@@ -118,6 +118,20 @@ describe('portal web UI: the IDE', () => {
     expect(copied).toBe('a,b,doc\r\n,,"{""k"":1,""list"":[1,2]}"');
   });
 
+  it('shows masked values as masked, with the policy badge', async () => {
+    await page.getByRole('button', { name: /^Ledger/ }).click();
+    await visible(page.getByRole('heading', { name: 'Ledger', level: 1 }));
+    await visible(page.getByRole('list', { name: 'Datasource policy' }).getByText('1 masked column'));
+    await setSql(page, 'select id, note from entries');
+    await run();
+    const cell = await visible(grid().locator('tbody tr').first().locator('td.masked'));
+    expect(await cell.textContent()).toBe('****');
+    expect(await cell.getAttribute('title')).toBe('masked by policy');
+    await ui.screenshot(page, 'ide-masked');
+    await page.getByRole('button', { name: /^Sales/ }).click();
+    await visible(page.getByRole('heading', { name: 'Sales', level: 1 }));
+  });
+
   it('charts a result and pivots it by a column', async () => {
     await setSql(page, 'select c.name, o.amount from orders o join customers c on c.id = o.customer_id');
     await run();
