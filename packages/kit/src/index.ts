@@ -8,3 +8,4 @@ export * from './http-errors.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './net.js';
+export * from './secret-forms.js';

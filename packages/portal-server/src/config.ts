@@ -52,10 +52,12 @@ export const portalConfigSpec = {
   // Plain-HTTP issuers are refused unless on loopback or explicitly allowed (e.g. a compose network).
   oidcAllowInsecureHttp: { env: 'OIDC_ALLOW_INSECURE_HTTP', kind: 'bool', default: false },
   // Model provider of the AI routes (src/ai/, docs/portal-extras.md); AI is off while AI_PROVIDER is unset.
-  aiProvider: { env: 'AI_PROVIDER', kind: 'enum', values: ['openai', 'ollama', 'gemini'] },
+  aiProvider: { env: 'AI_PROVIDER', kind: 'enum', values: ['openai', 'ollama', 'gemini', 'anthropic'] },
   aiBaseUrl: { env: 'AI_BASE_URL', kind: 'url' },
   aiModel: { env: 'AI_MODEL', kind: 'string' },
   aiApiKey: { env: 'AI_API_KEY', kind: 'string', secret: true },
+  // The investigation agent carries earlier runs of a thread into the next (docs/portal-ai.md).
+  agentThreadContext: { env: 'PORTAL_AGENT_THREAD_CONTEXT', kind: 'bool', default: true },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

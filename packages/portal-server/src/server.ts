@@ -1,7 +1,9 @@
 // Assembles the portal's HTTP app. `createPortalServer` is what main.ts runs and what tests drive.
 import { mkdirSync } from 'node:fs';
-import { createApp, createMetricsRegistry } from '@app/kit';
+import { createApp, createMetricsRegistry, deriveKey } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { ExecutionAdapter } from './agent/execution-adapter.js';
+import { type AgentOptions, AgentService } from './agent/service.js';
 import { createAiClient } from './ai/client.js';
 import { AuditLog } from './audit/audit-log.js';
 import { bootstrapAuthSecrets } from './bootstrap.js';
@@ -10,6 +12,7 @@ import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
 import { createQueryDeps, type ManagedDatasource as QueryManaged } from './execution/contracts.js';
 import { createGovernance, type Governance } from './governance/index.js';
+import { registerAgentRoutes } from './http/agent.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
 import { registerApprovalRoutes } from './http/approvals.js';
@@ -23,6 +26,7 @@ import { registerExportRoutes } from './http/export.js';
 import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerMcpRoutes } from './http/mcp.js';
 import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
@@ -30,6 +34,7 @@ import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
 import { JobWorker } from './storage/job-worker.js';
 import { openPortalStore, type PortalStore } from './storage/store.js';
+import { PORTAL_VERSION } from './version.js';
 
 export interface PortalServer {
   app: FastifyInstance;
@@ -45,6 +50,8 @@ export interface PortalServer {
   jobs: JobWorker | undefined;
   /** Bot API, service tokens, callbacks and chat approvals (src/bot/, docs/portal-bot.md). */
   bot: BotApi;
+  /** The investigation agent; undefined while no model is configured. */
+  agent: AgentService | undefined;
   listen(): Promise<number>;
   close(): Promise<void>;
 }
@@ -55,6 +62,8 @@ export async function createPortalServer(
     logger?: boolean;
     /** Bot API knobs for tests: extra CA certificates trusted for callback receivers, first retry delay. */
     bot?: { callbackCa?: string[]; callbackBackoffMs?: number; reconcileMs?: number };
+    /** Agent knobs for tests: the classifier's deadline and the least time a statement needs. */
+    agent?: Partial<Pick<AgentOptions, 'classifyTimeoutMs' | 'statementReserveMs'>>;
   } = {},
 ): Promise<PortalServer> {
   mkdirSync(settings.dataDir, { recursive: true });
@@ -151,10 +160,29 @@ export async function createPortalServer(
     ...options.bot,
   });
   bot.registerRoutes(app);
+  // The read-only execution profile the agent, the AI grounding and MCP reads share (src/agent/).
+  const adapter = new ExecutionAdapter(db);
+  // The MCP endpoint (studio and agent roles), on the bot API's governed path (src/mcp/).
+  registerMcpRoutes(app, {
+    mcp: bot.context ? { bot: bot.context, adapter, datasources, version: PORTAL_VERSION } : undefined,
+    tokens: store?.serviceTokens,
+  });
   // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
   const ai = createAiClient(settings);
-  registerAiRoutes(app, { ai });
+  registerAiRoutes(app, { ai, adapter });
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
+  const agent =
+    'client' in ai
+      ? new AgentService({
+          client: ai.client,
+          adapter,
+          audit,
+          driveKey: deriveKey(authSecrets.jwtSecret, 'portal-agent-drive'),
+          threadContext: settings.agentThreadContext,
+          ...options.agent,
+        })
+      : undefined;
+  if (agent) registerAgentRoutes(app, agent);
   registerAuditExportRoute(app, { audit });
   if (jobs) bot.registerJobs(jobs);
   app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
@@ -169,6 +197,7 @@ export async function createPortalServer(
     governance,
     jobs,
     bot,
+    agent,
     async listen() {
       await app.listen({ host: settings.host, port: settings.port });
       governance.start();
@@ -178,6 +207,7 @@ export async function createPortalServer(
       return typeof addr === 'object' && addr ? addr.port : settings.port;
     },
     async close() {
+      agent?.close();
       await app.close();
       governance.stop();
       bot.stop();

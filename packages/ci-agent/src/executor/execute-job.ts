@@ -326,6 +326,7 @@ export class JobExecutor {
     if (error) result.error = log.masker.mask(error);
     if (testReport) result.test_report = testReport;
     if (commit) result.commit = commit;
+    log.flush();
     result.log_lines = log.lines;
     return result;
   }

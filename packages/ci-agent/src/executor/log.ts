@@ -3,7 +3,7 @@
 // `stream()`, which splits it into bounded lines; the agent's own notes enter through `note()`/`error()`.
 import type { Readable } from 'node:stream';
 import { LineSplitter, MAX_LINE_CHARS } from './lines.js';
-import type { Masker } from './masking.js';
+import { MASK, type Masker } from './masking.js';
 
 export type LogStream = 'stdout' | 'stderr';
 
@@ -18,16 +18,29 @@ export interface LogLine {
 
 export type LogSink = (line: LogLine) => void;
 
+/** Answers a promise while the consumer of the log wants the job's output paused (back-pressure). */
+export type LogPressure = () => Promise<void> | undefined;
+
+/** How long a line that may continue a secret on the next line is held back at most. */
+const HOLD_MS = 50;
+
+interface Held {
+  text: string;
+  timer: NodeJS.Timeout;
+}
+
 /** Prefix of lines written by the agent itself rather than by the job's processes. */
 export const AGENT_PREFIX = '[ci] ';
 
 export class JobLog {
   private seq = 0;
+  private readonly held = new Map<LogStream, Held>();
 
   constructor(
     private readonly sink: LogSink,
     readonly masker: Masker,
     private readonly maxLineChars = MAX_LINE_CHARS,
+    private readonly pressure?: LogPressure,
   ) {}
 
   /** Number of lines emitted so far (the last `seq`). */
@@ -36,13 +49,44 @@ export class JobLog {
   }
 
   write(stream: LogStream, text: string): void {
+    let head = '';
+    let rest = text;
+    const held = this.held.get(stream);
+    if (held) {
+      this.held.delete(stream);
+      clearTimeout(held.timer);
+      const split = this.masker.splitParts(held.text, text);
+      if (split) {
+        this.emit(stream, `${this.masker.mask(held.text.slice(0, split.firstFrom))}${MASK}`);
+        head = MASK;
+        rest = text.slice(split.secondTo);
+      } else this.emit(stream, this.masker.mask(held.text));
+    }
+    if (this.masker.active && head === '' && this.masker.mayContinue(rest)) {
+      const timer = setTimeout(() => this.release(stream), HOLD_MS);
+      timer.unref?.();
+      this.held.set(stream, { text: rest, timer });
+      return;
+    }
+    this.emit(stream, head + this.masker.mask(rest));
+  }
+
+  private release(stream: LogStream): void {
+    const held = this.held.get(stream);
+    if (!held) return;
+    this.held.delete(stream);
+    clearTimeout(held.timer);
+    this.emit(stream, this.masker.mask(held.text));
+  }
+
+  /** Emits the lines held back for a possible continuation (the job's output has ended). */
+  flush(): void {
+    for (const stream of [...this.held.keys()]) this.release(stream);
+  }
+
+  private emit(stream: LogStream, text: string): void {
     this.seq += 1;
-    const line: LogLine = {
-      seq: this.seq,
-      stream,
-      text: this.masker.mask(text),
-      at: new Date().toISOString(),
-    };
+    const line: LogLine = { seq: this.seq, stream, text, at: new Date().toISOString() };
     try {
       this.sink(line);
     } catch {
@@ -71,7 +115,15 @@ export class JobLog {
   follow(source: Readable, stream: LogStream, prefix = ''): Promise<void> {
     const lines = this.splitter(stream, prefix);
     source.setEncoding('utf8');
-    source.on('data', (chunk: string) => lines.push(chunk));
+    source.on('data', (chunk: string) => {
+      lines.push(chunk);
+      // Back-pressure: the process blocks on its pipe instead of the agent dropping lines.
+      const wait = this.pressure?.();
+      if (wait) {
+        source.pause();
+        void wait.then(() => source.resume());
+      }
+    });
     return new Promise((done) => {
       let finished = false;
       const finish = () => {

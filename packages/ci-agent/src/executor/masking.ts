@@ -1,49 +1,12 @@
 // Secret masking: every line that leaves the executor passes through a Masker, which replaces each secret
-// value, and the encoded forms a script is likely to print (base64 standard and URL-safe at every byte
-// alignment, URL encoding), with `***`.
-//
-// Values shorter than MIN_MASKED_LENGTH characters are not masked: masking `1` or `on` would shred every
-// log line while protecting nothing (such a value is guessable anyway). A multi-line secret is masked line
-// by line, because logs are masked one line at a time.
+// value, and the forms a script is likely to print (base64, URL encoding, `set -x` and `printf %q` quoting:
+// @app/kit's secretForms, shared with the control plane), with `***`. `splitParts` lets the job log catch a
+// value printed across two lines (executor/log.ts).
+import { MIN_MASKED_LENGTH, secretForms } from '@app/kit';
 
 export const MASK = '***';
-export const MIN_MASKED_LENGTH = 4;
 
-/** base64 of `value` as it appears inside a longer encoded text, for the given byte offset (0..2). */
-function base64AtOffset(value: Buffer, offset: number): string {
-  const padded = Buffer.concat([Buffer.alloc(offset), value]);
-  const text = padded.toString('base64').replace(/=+$/, '');
-  // Characters mixing bits of the unknown prefix (offset 1: two chars, offset 2: three) or of the unknown
-  // suffix (the last char when the input does not end on a 3-byte boundary) differ in context; drop them.
-  const start = offset === 0 ? 0 : offset === 1 ? 2 : 3;
-  const end = padded.length % 3 === 0 ? text.length : text.length - 1;
-  return text.slice(start, end);
-}
-
-const urlSafe = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_');
-
-/** The strings that give a secret away: the value and its usual encodings. */
-export function secretForms(value: string): string[] {
-  const forms = new Set<string>();
-  for (const line of value.split(/\r?\n/)) {
-    if (line.length < MIN_MASKED_LENGTH) continue;
-    forms.add(line);
-    const bytes = Buffer.from(line, 'utf8');
-    const whole = bytes.toString('base64');
-    forms.add(whole);
-    forms.add(urlSafe(whole));
-    for (let offset = 0; offset < 3; offset++) {
-      const inner = base64AtOffset(bytes, offset);
-      forms.add(inner);
-      forms.add(urlSafe(inner));
-    }
-    const uri = encodeURIComponent(line);
-    forms.add(uri);
-    forms.add(uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
-    forms.add(uri.replace(/%20/g, '+')); // application/x-www-form-urlencoded
-  }
-  return [...forms].filter((f) => f.length >= MIN_MASKED_LENGTH);
-}
+export { MIN_MASKED_LENGTH, secretForms } from '@app/kit';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -52,9 +15,17 @@ export class Masker {
   /** Length of the longest form; a cut this far from a match cannot split it. */
   readonly maxFormLength: number;
 
+  /** The plain values (each line of a multi-line value) whose split across two lines is caught. */
+  private readonly plain: string[];
+
   constructor(values: Iterable<string>) {
     const forms = new Set<string>();
-    for (const v of values) for (const f of secretForms(v)) forms.add(f);
+    const plain = new Set<string>();
+    for (const v of values) {
+      for (const f of secretForms(v)) forms.add(f);
+      for (const line of v.split(/\r?\n/)) if (line.length >= MIN_MASKED_LENGTH) plain.add(line);
+    }
+    this.plain = [...plain];
     // Longest first, so a form that contains a shorter one is replaced whole.
     const sorted = [...forms].sort((a, b) => b.length - a.length);
     this.maxFormLength = sorted[0]?.length ?? 0;
@@ -67,6 +38,33 @@ export class Masker {
 
   mask(text: string): string {
     return this.pattern ? text.replace(this.pattern, MASK) : text;
+  }
+
+  /** Whether `line` ends with the beginning of a secret value, which the next line might complete. */
+  mayContinue(line: string): boolean {
+    for (const v of this.plain)
+      for (let k = Math.min(v.length - 1, line.length); k >= 1; k--)
+        if (line.endsWith(v.slice(0, k))) return true;
+    return false;
+  }
+
+  /**
+   * A secret value printed across two lines: where the first line's part starts and the second line's part
+   * ends (the longest split wins), or undefined when `first` + `second` do not join into one.
+   */
+  splitParts(first: string, second: string): { firstFrom: number; secondTo: number } | undefined {
+    let best: { firstFrom: number; secondTo: number; length: number } | undefined;
+    for (const v of this.plain) {
+      for (let k = 1; k < v.length; k++) {
+        if (
+          first.endsWith(v.slice(0, k)) &&
+          second.startsWith(v.slice(k)) &&
+          (!best || v.length > best.length)
+        )
+          best = { firstFrom: first.length - k, secondTo: v.length - k, length: v.length };
+      }
+    }
+    return best && { firstFrom: best.firstFrom, secondTo: best.secondTo };
   }
 
   /**

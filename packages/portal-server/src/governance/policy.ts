@@ -23,7 +23,7 @@ export interface PolicyPrincipal {
 export interface PolicyDatasource {
   id: string;
   name: string;
-  /** Engine id of decisions.md (`postgres`, `mysql`, …). */
+  /** Engine id of decisions.md (one of the registry's engines). */
   engine: string;
   managed: boolean;
   /** `production`, `staging`, … ; a user connection with `production` is held by guardrails. */

@@ -7,24 +7,15 @@
 // (scripts, explicit transactions) are opened read-only. Nothing is left behind on pooled connections: the
 // PostgreSQL setting ends with its transaction, the MySQL session setting is reset before the connection
 // returns to the pool (or the connection is killed when the reset fails), SQLite sessions own their process.
+import type { ReadOnlyMode } from '../providers/engine.js';
+import { engineDescriptor } from '../providers/registry.js';
 import type { ExecOptions, Provider, ProviderSession } from '../providers/types.js';
 
-type Mode = 'transaction' | 'session' | 'pragma';
+type Mode = ReadOnlyMode;
 
-/** How an engine is made read-only, or undefined when it has no such switch (the classifier is the guard). */
+/** How an engine is made read-only (its descriptor says), or undefined when it has no such switch (the classifier is the guard). */
 export function readOnlyMode(engine: string): Mode | undefined {
-  switch (engine) {
-    case 'postgres':
-      return 'transaction'; // BEGIN; SET TRANSACTION READ ONLY
-    case 'mysql':
-    case 'mariadb':
-      return 'session'; // SET SESSION TRANSACTION READ ONLY … SET SESSION TRANSACTION READ WRITE
-    case 'sqlite':
-    case 'libsql':
-      return 'pragma';
-    default:
-      return undefined;
-  }
+  return engineDescriptor(engine)?.readOnly;
 }
 
 /**

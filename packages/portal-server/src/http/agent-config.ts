@@ -1,17 +1,15 @@
 // `GET /api/agent/config` (session): whether the investigation agent is offered, `{enabled, reason?}`. The
-// agent's other routes (classify, runs, handover, artifacts, drive) are deliberately not registered here: the
-// spec has them answer 404 while the agent is unavailable, which the app's not-found handler already does.
+// agent is available exactly when a model provider is configured; its other routes (src/http/agent.ts) are
+// registered only then, so without one they answer 404 as the spec says.
 import type { FastifyInstance } from 'fastify';
 import { requireSession } from './guard.js';
 
 export interface AgentConfigOptions {
-  /** Whether a model provider is configured (src/ai/client.ts). */
+  /** Whether a model provider is configured (src/ai/model.ts). */
   aiConfigured: boolean;
 }
 
 export const AGENT_NOT_CONFIGURED = 'AI is not configured';
-/** The investigation agent itself is not part of this build, so its routes stay 404 even with a model. */
-export const AGENT_NOT_BUILT = 'The investigation agent is not available in this version';
 
 export function registerAgentConfigRoute(app: FastifyInstance, options: AgentConfigOptions): void {
   app.get(
@@ -20,12 +18,12 @@ export function registerAgentConfigRoute(app: FastifyInstance, options: AgentCon
       schema: {
         tags: ['agent'],
         description:
-          '`{enabled: boolean, reason?}`: `{enabled: false, reason: "AI is not configured"}` while AI_PROVIDER is unset; with a model configured, `enabled` stays false (reason given) until the investigation agent ships, matching its routes answering 404.',
+          '`{enabled: boolean, reason?}`: `{enabled: false, reason: "AI is not configured"}` while AI_PROVIDER/AI_MODEL are unset (the other agent routes then answer 404); `{enabled: true}` with a model. Workflows: investigation, planning, operations, performance, data-quality.',
       },
     },
     async (request) => {
       await requireSession(request);
-      return { enabled: false, reason: options.aiConfigured ? AGENT_NOT_BUILT : AGENT_NOT_CONFIGURED };
+      return options.aiConfigured ? { enabled: true } : { enabled: false, reason: AGENT_NOT_CONFIGURED };
     },
   );
 }

@@ -86,8 +86,8 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       schema: {
         tags: ['database'],
         description:
-          'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, capabilities}`; ' +
-          'an empty body → `{engines: [...]}`. capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
+          'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; ' +
+          'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
           'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations.',
         body: { type: 'object', additionalProperties: true },
       },
@@ -101,6 +101,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           engine: f.engine,
           dialect: f.dialect,
           ...(f.defaultPort ? { defaultPort: f.defaultPort } : {}),
+          fileBased: f.fileBased === true,
           capabilities: f.capabilities,
         };
       };

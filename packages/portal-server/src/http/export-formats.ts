@@ -3,7 +3,7 @@
 // by the INSERTs). Each turns a batch of rows into one string, so memory is bounded by the batch size.
 
 import { jsonValue } from '../providers/values.js';
-import type { Dialect } from '../sql/dialects.js';
+import { type Dialect, dialectInfo } from '../sql/dialects.js';
 import { quoteIdent, quoteLiteral } from '../sql/quote.js';
 
 export type ExportFormat = 'csv' | 'json' | 'sql-insert' | 'sql-ddl';
@@ -87,7 +87,7 @@ export function sqlLiteral(dialect: Dialect, v: unknown): string {
   if (j === null) return 'NULL';
   if (typeof j === 'number') return String(j);
   if (typeof j === 'boolean')
-    return dialect === 'mssql' || dialect === 'oracle' ? (j ? '1' : '0') : j ? 'TRUE' : 'FALSE';
+    return dialectInfo(dialect).numericBooleans ? (j ? '1' : '0') : j ? 'TRUE' : 'FALSE';
   if (typeof j === 'object') return quoteLiteral(dialect, JSON.stringify(j));
   return quoteLiteral(dialect, String(j));
 }

@@ -1,19 +1,53 @@
-// The engine registry: engine id → provider factory. Routes look capabilities and dialects up here and
-// never branch on an engine id themselves.
-import { duckdbFactory } from './duckdb/index.js';
+// The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
+// SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
+// id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+import { duckdbEngine } from './duckdb/engine.js';
+import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
-import { libsqlFactory } from './libsql/index.js';
-import { mssqlFactory } from './mssql/index.js';
-import { mysqlFactory } from './mysql/index.js';
-import { oracleFactory } from './oracle/index.js';
-import { postgresFactory } from './postgres/index.js';
-import { sqliteFactory } from './sqlite/index.js';
+import { libsqlEngine } from './libsql/engine.js';
+import { mssqlEngine } from './mssql/engine.js';
+import { mysqlEngine } from './mysql/engine.js';
+import { oracleEngine } from './oracle/engine.js';
+import { postgresEngine } from './postgres/engine.js';
+import { sqliteEngine } from './sqlite/engine.js';
 import type { ProviderFactory } from './types.js';
+
+/** Every engine the portal runs, in the order the UI offers them. */
+export const ENGINES = [
+  postgresEngine,
+  mysqlEngine,
+  sqliteEngine,
+  libsqlEngine,
+  duckdbEngine,
+  mssqlEngine,
+  oracleEngine,
+] as const;
+
+export type EngineId = (typeof ENGINES)[number]['engine'];
+
+/** The SQL dialects the engines define (an engine may speak another's, as libSQL speaks SQLite's). */
+export type Dialect = (typeof ENGINES)[number]['dialect'];
+
+const BY_ID = new Map<string, ProviderFactory>(ENGINES.map((e) => [e.engine, e as ProviderFactory]));
+const DIALECTS = new Map<string, SqlDialect>();
+for (const e of ENGINES) if (e.sqlDialect) DIALECTS.set(e.dialect, e.sqlDialect);
+
+/** The descriptor of an engine id, or undefined. */
+export function engineDescriptor(id: string): ProviderFactory | undefined {
+  return BY_ID.get(id);
+}
+
+/** The rules of a SQL dialect. */
+export function sqlDialect(dialect: Dialect): SqlDialect {
+  const d = DIALECTS.get(dialect);
+  if (!d) throw new Error(`No SQL dialect ${dialect}`);
+  return d;
+}
 
 export class ProviderRegistry {
   private readonly byId = new Map<string, ProviderFactory>();
 
-  constructor(factories: ProviderFactory[]) {
+  constructor(factories: readonly ProviderFactory[]) {
     for (const f of factories) this.byId.set(f.engine, f);
   }
 
@@ -33,13 +67,5 @@ export class ProviderRegistry {
 }
 
 export function defaultRegistry(): ProviderRegistry {
-  return new ProviderRegistry([
-    postgresFactory,
-    mysqlFactory,
-    sqliteFactory,
-    libsqlFactory,
-    duckdbFactory,
-    mssqlFactory,
-    oracleFactory,
-  ]);
+  return new ProviderRegistry(ENGINES);
 }

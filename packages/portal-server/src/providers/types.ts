@@ -2,7 +2,8 @@
 // routes (and the UI) decide without ever branching on an engine id, and the shapes of results and objects.
 
 /** SQL engine ids implemented in this package (decisions.md lists all 18; the rest come with later issues). */
-export type EngineId = 'postgres' | 'mysql' | 'sqlite' | 'libsql' | 'duckdb' | 'mssql' | 'oracle';
+/** An engine id: derived from the registry's list of engine descriptors. */
+export type EngineId = import('./registry.js').EngineId;
 
 export type ParamValue = string | number | boolean | null;
 
@@ -256,6 +257,13 @@ export interface ProviderFactory {
   validate?(conn: ConnectionDescriptor, access: { privileged: boolean; embeddedDir: string }): void;
   /** A refusal message for a statement this caller may not run on this engine (e.g. ATTACH of a server file). */
   guardStatement?(statement: string, access: { privileged: boolean }): string | undefined;
+  /** The database is a file under the portal's folder (or `:memory:`), not a server. */
+  readonly fileBased?: boolean;
+  /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */
+  readonly readOnly?: import('./engine.js').ReadOnlyMode;
+  /** The SQL dialect named by `dialect`, when this engine defines it (libSQL speaks SQLite's). */
+  readonly sqlDialect?: import('./engine.js').SqlDialect;
+  /** Opens a provider; engine descriptors load the implementation (drivers, WASM) here, on first use. */
   create(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider>;
 }
 

@@ -3,7 +3,7 @@
 // dialects through node-sql-parser. A failed or doubtful parse is `unknown`, which never counts as a read.
 import { parse as pgParse } from 'libpg-query';
 import NodeSqlParser from 'node-sql-parser';
-import { DIALECTS, type Dialect } from './dialects.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 
 export interface StatementFacts {
   kind: 'select' | 'other' | 'unknown';
@@ -19,7 +19,7 @@ const OTHER: StatementFacts = { kind: 'other', readOnly: false, hasLimit: false,
 let nsp: InstanceType<typeof NodeSqlParser.Parser> | undefined;
 
 export async function analyzeStatement(dialect: Dialect, statement: string): Promise<StatementFacts> {
-  const info = DIALECTS[dialect].parser;
+  const info = dialectInfo(dialect).parser;
   try {
     if (info.kind === 'libpg')
       return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });

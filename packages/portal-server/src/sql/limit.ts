@@ -2,7 +2,7 @@
 // known without a count). The parser decides; the clause is appended rather than the statement rewritten,
 // so the engine still reads exactly what the user wrote.
 import { analyzeStatement, type StatementFacts } from './analyze.js';
-import { DIALECTS, type Dialect } from './dialects.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 
 export const DEFAULT_AUTO_LIMIT = 500;
 
@@ -22,6 +22,6 @@ export async function planLimit(
   const facts = await analyzeStatement(dialect, statement);
   if (facts.kind !== 'select' || facts.hasLimit || !facts.readOnly)
     return { sql: statement, injected: false, facts };
-  const clause = DIALECTS[dialect].limitClause(limit + 1, offset, facts.hasOrderBy);
+  const clause = dialectInfo(dialect).limitClause(limit + 1, offset, facts.hasOrderBy);
   return { sql: `${statement}\n${clause}`, injected: true, facts };
 }

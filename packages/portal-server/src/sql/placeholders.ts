@@ -1,7 +1,7 @@
 // Positional placeholder forms per parameter style, for statements the server builds itself. Client
 // parameters are always bound by the driver, never substituted into text.
 import { extractQueryParameters } from 'dbgate-query-splitter';
-import { DIALECTS, type Dialect } from './dialects.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 
 export type ParameterStyle = '$n' | '?' | ':n' | '@pn';
 
@@ -44,7 +44,7 @@ export function paramsForStatement<T>(
 ): T[] {
   if (params.length === 0) return [];
   const names = extractQueryParameters(statement, {
-    ...DIALECTS[dialect].splitter,
+    ...dialectInfo(dialect).splitter,
     queryParameterStyle: STYLE_CHAR[style],
   });
   if (style === '?') return params.slice(0, names.length);

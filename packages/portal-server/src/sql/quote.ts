@@ -1,6 +1,6 @@
 // Identifiers for statements the server builds (maintenance targets, generated DDL/INSERT): a dotted name is
 // split outside quotes, and each part is quoted in the dialect's own way.
-import { DIALECTS, type Dialect } from './dialects.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 
 /** `a.b`, `"a.b".c`, `` `x`.`y` ``, `[s].[t]` → parts without their quotes. */
 export function splitQualified(name: string): string[] {
@@ -28,7 +28,7 @@ export function splitQualified(name: string): string[] {
 }
 
 export function quoteIdent(dialect: Dialect, name: string): string {
-  return DIALECTS[dialect].quote(name);
+  return dialectInfo(dialect).quote(name);
 }
 
 /** A possibly dotted target quoted part by part; empty parts are refused. */
@@ -41,5 +41,5 @@ export function quoteQualified(dialect: Dialect, target: string): string {
 /** A string literal in standard SQL form (quotes doubled; MySQL also escapes backslashes). */
 export function quoteLiteral(dialect: Dialect, value: string): string {
   const body = value.replaceAll("'", "''");
-  return `'${dialect === 'mysql' ? body.replaceAll('\\', '\\\\') : body}'`;
+  return `'${dialectInfo(dialect).backslashEscapes ? body.replaceAll('\\', '\\\\') : body}'`;
 }

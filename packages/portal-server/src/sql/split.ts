@@ -1,20 +1,21 @@
 // Script splitting under each engine's grammar (dbgate-query-splitter): strings, quoted identifiers,
 // dollar quotes, comments, GO batches and routine bodies stay intact. Comment-only pieces are dropped.
 import { splitQuery } from 'dbgate-query-splitter';
-import { DIALECTS, type Dialect } from './dialects.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 
 /** The statement's text with leading comments and whitespace removed (`#` comments only in MySQL). */
 export function stripLeadingComments(sql: string, dialect: Dialect): string {
+  const mysqlComments = dialectInfo(dialect).mysqlComments === true;
   let i = 0;
   const n = sql.length;
   for (;;) {
     while (i < n && /\s/.test(sql[i])) i++;
-    if (sql.startsWith('--', i) || (dialect === 'mysql' && sql[i] === '#')) {
+    if (sql.startsWith('--', i) || (mysqlComments && sql[i] === '#')) {
       const nl = sql.indexOf('\n', i);
       i = nl < 0 ? n : nl + 1;
     } else if (sql.startsWith('/*', i)) {
       // MySQL executes `/*! … */` bodies: that is code, not a comment.
-      if (dialect === 'mysql' && sql[i + 2] === '!') return sql.slice(i);
+      if (mysqlComments && sql[i + 2] === '!') return sql.slice(i);
       const end = sql.indexOf('*/', i + 2);
       i = end < 0 ? n : end + 2;
     } else {
@@ -41,18 +42,15 @@ const PLSQL_BLOCK =
 
 /** Splits a script into statements in order; empty and comment-only pieces are dropped. */
 export function splitScript(dialect: Dialect, sql: string): string[] {
-  const pieces = splitQuery(sql, DIALECTS[dialect].splitter) as Array<string | { text: string }>;
+  const info = dialectInfo(dialect);
+  const pieces = splitQuery(sql, info.splitter) as Array<string | { text: string }>;
   const out: string[] = [];
   for (const piece of pieces) {
     let text = (typeof piece === 'string' ? piece : piece.text).trim();
-    while (text.endsWith(';') && dialect !== 'oracle') text = text.slice(0, -1).trimEnd();
+    while (text.endsWith(';') && !info.plsqlBlocks) text = text.slice(0, -1).trimEnd();
     if (stripLeadingComments(text, dialect).trim() === '') continue;
     // A PL/SQL block needs its final semicolon, which the splitter consumed.
-    if (
-      dialect === 'oracle' &&
-      PLSQL_BLOCK.test(stripLeadingComments(text, dialect)) &&
-      !text.endsWith(';')
-    ) {
+    if (info.plsqlBlocks && PLSQL_BLOCK.test(stripLeadingComments(text, dialect)) && !text.endsWith(';')) {
       text += ';';
     }
     out.push(text);

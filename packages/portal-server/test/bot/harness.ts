@@ -57,6 +57,8 @@ export async function botPortal(options: {
   datasources: (dir: string) => string;
   env?: Record<string, string>;
   bot?: { callbackCa?: string[]; callbackBackoffMs?: number };
+  /** Agent knobs (src/server.ts options.agent), for the AI tests. */
+  agent?: { classifyTimeoutMs?: number; statementReserveMs?: number };
 }): Promise<BotHarness> {
   const dataDir = tempDir('portal-bot-');
   const dsFile = join(dataDir, 'datasources.yaml');
@@ -74,7 +76,7 @@ export async function botPortal(options: {
       PORTAL_DATASOURCES: dsFile,
       ...options.env,
     }),
-    { logger: false, bot: { callbackBackoffMs: 0, ...options.bot } },
+    { logger: false, bot: { callbackBackoffMs: 0, ...options.bot }, agent: options.agent },
   );
   await server.app.ready();
   const adminCookie = await sessionFor(server, ADMIN);

@@ -55,3 +55,12 @@ export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** An ApiError from a failed response's already-parsed body (streamed routes read the body themselves). */
+export function errorFromBody(status: number, body: Record<string, unknown>): ApiError {
+  const message =
+    (typeof body.error === 'string' && body.error) ||
+    (typeof body.message === 'string' && body.message) ||
+    `Request failed with status ${status}`;
+  return new ApiError(status, message, typeof body.code === 'string' ? body.code : undefined, body);
+}

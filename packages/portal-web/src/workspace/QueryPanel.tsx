@@ -4,6 +4,7 @@
 // through /api/db/multi-query with per-statement results. Every run is recorded in the history.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AiTools } from '../ai/AiTools';
 import type { CompletionSource } from '../editor/completion';
 import { tablesInStatement } from '../editor/completion';
 import {
@@ -450,6 +451,12 @@ export function QueryPanel(props: {
         loadingMore={loadingMore}
         onLoadMore={loadMore}
         onRerun={(sql) => void run({ kind: 'statement', text: sql })}
+      />
+      {/* The AI tools (explain/safety of the tab's text, the agent panel) work on the active tab. */}
+      <AiTools
+        connection={connection}
+        sql={tab.sql}
+        onUseSql={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
       />
     </section>
   );

@@ -2,6 +2,7 @@
 // (the parser cannot read it, finds more than one statement, comments or other lexical rules change what
 // it says, a write keyword it does not account for, an executable comment, non-ASCII code) makes it a
 // write held by every guardrail a keyword reading finds, with its reach unplaceable.
+import { engineDescriptor } from '../../providers/registry.js';
 import { transactionControlKeyword } from '../../sql/transaction-control.js';
 import { type AnalyseContext, analyse } from './analyse.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './dialects.js';
@@ -26,7 +27,6 @@ export interface ScriptState {
   defaultSchema?: string;
 }
 
-const SQL_DIALECTS = new Set(['postgres', 'mysql', 'sqlite', 'duckdb', 'mssql', 'oracle']);
 const GUARDRAIL_HEADS = new Set(['DELETE', 'UPDATE', 'DROP', 'TRUNCATE', 'GRANT', 'REVOKE']);
 const TX_WORDS = ['BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'SET', 'START', 'RELEASE'];
 
@@ -157,9 +157,10 @@ export async function classifyStatement(
     else objects.push({ ...o });
   }
 
-  const sqlTx = SQL_DIALECTS.has(dialect)
-    ? transactionControlKeyword(dialect === 'libsql' ? 'sqlite' : (dialect as 'postgres'), text) !== null
-    : isTransactionHead(head);
+  // Engines the portal runs read transaction control with their own dialect's words (the same check the
+  // execution routes make); other classifier dialects by their head words.
+  const sqlDialect = engineDescriptor(dialect)?.dialect;
+  const sqlTx = sqlDialect ? transactionControlKeyword(sqlDialect, text) !== null : isTransactionHead(head);
   const transactionControl = Boolean(a?.transactionControl) || sqlTx;
   const ordered = orderGuardrails(guardrails);
 

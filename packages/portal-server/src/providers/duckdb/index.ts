@@ -14,36 +14,18 @@ import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { ProviderError, timeoutError } from '../errors.js';
 import { sqlSession } from '../sql-session.js';
 import type {
-  Capabilities,
   ExecOptions,
   ExecResult,
   ParamValue,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
 import { arrayResult } from '../values.js';
 import { duckdbCatalog } from './catalog.js';
-
-export const duckdbCapabilities: Capabilities = {
-  supportsExplain: true,
-  explainModes: ['estimate', 'analyze'],
-  supportsCreateTable: true,
-  supportsInlineRowEdit: true,
-  supportsMaintenance: true,
-  declaresForeignKeys: true,
-  parameterStyle: '$n',
-  supportsPositionalParams: true,
-  supportsCancel: true,
-  supportsTransactions: true,
-  maintenanceOperations: [
-    { type: 'vacuum', targetRequired: false, description: 'VACUUM (a table or all)' },
-    { type: 'analyze', targetRequired: false, description: 'ANALYZE statistics (a table or all)' },
-    { type: 'checkpoint', targetRequired: false, description: 'CHECKPOINT the write-ahead log' },
-  ],
-};
+import { duckdbCapabilities } from './engine.js';
 
 const INTEGER_TYPES = /^(BIGINT|UBIGINT|HUGEINT|UHUGEINT)$/;
 
@@ -277,24 +259,17 @@ function parsePlan(r: ExecResult): ExecResult {
   return { ...r, rows };
 }
 
-export const duckdbFactory: ProviderFactory = {
-  engine: 'duckdb',
-  dialect: 'duckdb',
-  capabilities: duckdbCapabilities,
-  validate(conn, access) {
-    embeddedPath(conn.database, access.embeddedDir, access.privileged);
-  },
-  async create(conn, ctx) {
-    const path = embeddedPath(conn.descriptor.database, ctx.embeddedDir, true);
-    try {
-      const instance = await DuckDBInstance.create(path === IN_MEMORY ? ':memory:' : path, {
-        enable_external_access: 'false',
-        autoinstall_known_extensions: 'false',
-        autoload_known_extensions: 'false',
-      });
-      return new DuckdbProvider(conn, instance);
-    } catch (err) {
-      throw new ProviderError('connection', (err as Error).message);
-    }
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider> {
+  const path = embeddedPath(conn.descriptor.database, ctx.embeddedDir, true);
+  try {
+    const instance = await DuckDBInstance.create(path === IN_MEMORY ? ':memory:' : path, {
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+    return new DuckdbProvider(conn, instance);
+  } catch (err) {
+    throw new ProviderError('connection', (err as Error).message);
+  }
+}

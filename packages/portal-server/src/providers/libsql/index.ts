@@ -4,27 +4,15 @@
 // and so does this provider for both kinds, so the offer does not depend on where the file lives.
 import { type Client, createClient, type InStatement } from '@libsql/client';
 import { withDeadline } from '../deadline.js';
-import { embeddedPath, IN_MEMORY } from '../descriptor.js';
-import { configError, ProviderError } from '../errors.js';
+import { embeddedPath } from '../descriptor.js';
+import { ProviderError } from '../errors.js';
 import { type BackendSession, type RawResult, type SqliteBackend, WorkerBackend } from '../sqlite/backend.js';
-import { SqliteFamilyProvider, sqliteFamilyCapabilities, sqliteGuard } from '../sqlite/provider.js';
-import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../types.js';
+import { SqliteFamilyProvider } from '../sqlite/provider.js';
+import type { ParamValue, Provider, ProviderContext, ResolvedConnection } from '../types.js';
 import { isIntegerParam } from '../values.js';
+import { libsqlCapabilities, libsqlUrl } from './engine.js';
 
-export const libsqlCapabilities = sqliteFamilyCapabilities([
-  { type: 'reindex', targetRequired: false, description: 'REINDEX (a table or index, or all)' },
-  { type: 'integrity_check', targetRequired: false, description: 'PRAGMA integrity_check' },
-]);
-
-const NETWORK_URL = /^(libsql|https?|wss?):\/\//i;
-
-/** The network URL of a descriptor, or undefined for a file database. */
-export function libsqlUrl(conn: ConnectionDescriptor): string | undefined {
-  for (const v of [conn.connectionString, conn.database, conn.host]) {
-    if (typeof v === 'string' && NETWORK_URL.test(v)) return v;
-  }
-  return undefined;
-}
+export { libsqlCapabilities, libsqlUrl } from './engine.js';
 
 function toRaw(
   rs: { columns: string[]; columnTypes: string[]; rows: ArrayLike<unknown>[]; rowsAffected: number },
@@ -137,23 +125,12 @@ export class LibsqlClientBackend implements SqliteBackend {
   }
 }
 
-export const libsqlFactory: ProviderFactory = {
-  engine: 'libsql',
-  dialect: 'sqlite',
-  capabilities: libsqlCapabilities,
-  validate(conn, access) {
-    if (libsqlUrl(conn)) return;
-    if (embeddedPath(conn.database, access.embeddedDir, access.privileged) === IN_MEMORY) {
-      throw configError('libSQL needs a database file or a network URL');
-    }
-  },
-  guardStatement: sqliteGuard,
-  async create(conn, ctx) {
-    const d = conn.descriptor;
-    const url = libsqlUrl(d);
-    const backend = url
-      ? new LibsqlClientBackend(url, d.password, conn.queryTimeoutMs)
-      : new WorkerBackend('libsql', embeddedPath(d.database, ctx.embeddedDir, true), conn.queryTimeoutMs);
-    return new SqliteFamilyProvider('libsql', libsqlCapabilities, backend);
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider> {
+  const d = conn.descriptor;
+  const url = libsqlUrl(d);
+  const backend = url
+    ? new LibsqlClientBackend(url, d.password, conn.queryTimeoutMs)
+    : new WorkerBackend('libsql', embeddedPath(d.database, ctx.embeddedDir, true), conn.queryTimeoutMs);
+  return new SqliteFamilyProvider('libsql', libsqlCapabilities, backend);
+}

@@ -12,7 +12,7 @@ import type {
   ExecResult,
   ParamValue,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
@@ -318,19 +318,14 @@ class MssqlProvider implements Provider {
   }
 }
 
-export const mssqlFactory: ProviderFactory = {
-  engine: 'mssql',
-  dialect: 'mssql',
-  defaultPort: 1433,
-  capabilities: mssqlCapabilities,
-  async create(conn) {
-    const pool = new sql.ConnectionPool(mssqlConfig(conn) as unknown as sql.config);
-    pool.on('error', () => undefined);
-    try {
-      await pool.connect();
-    } catch (err) {
-      throw mapMssqlError(err, conn.queryTimeoutMs);
-    }
-    return new MssqlProvider(conn, pool);
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
+  const pool = new sql.ConnectionPool(mssqlConfig(conn) as unknown as sql.config);
+  pool.on('error', () => undefined);
+  try {
+    await pool.connect();
+  } catch (err) {
+    throw mapMssqlError(err, conn.queryTimeoutMs);
+  }
+  return new MssqlProvider(conn, pool);
+}

@@ -8,44 +8,24 @@ import { configError } from '../errors.js';
 import { sqlSession } from '../sql-session.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type {
-  Capabilities,
   ExecOptions,
   ExecResult,
   ParamValue,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
 import { arrayResult, isIntegerParam } from '../values.js';
 import { mysqlCatalog } from './catalog.js';
+import { mysqlCapabilities } from './engine.js';
 import { mapMysqlError, mysqlTypeName } from './errors.js';
 
 /** mysql2 sends a JS number as DOUBLE; a JSON integer is bound as BIGINT so `LIMIT ?` and integer maths work. */
 function bindValues(params: readonly ParamValue[]): mysql.ExecuteValues[] {
   return params.map((p) => (isIntegerParam(p) ? mysql.TypedParameter.LONGLONG(p) : p));
 }
-
-export const mysqlCapabilities: Capabilities = {
-  supportsExplain: true,
-  explainModes: ['estimate', 'analyze'],
-  supportsCreateTable: true,
-  supportsInlineRowEdit: true,
-  supportsMaintenance: true,
-  declaresForeignKeys: true,
-  parameterStyle: '?',
-  supportsPositionalParams: true,
-  supportsCancel: true,
-  supportsTransactions: true,
-  maintenanceOperations: [
-    { type: 'optimize', targetRequired: true, description: 'OPTIMIZE TABLE <target>' },
-    { type: 'analyze', targetRequired: true, description: 'ANALYZE TABLE <target>' },
-    { type: 'check', targetRequired: true, description: 'CHECK TABLE <target>' },
-    { type: 'repair', targetRequired: true, description: 'REPAIR TABLE <target>' },
-    { type: 'kill', targetRequired: true, description: 'KILL <connection id>' },
-  ],
-};
 
 type Conn = mysql.PoolConnection & { connection: any; threadId: number };
 
@@ -292,15 +272,10 @@ function jsonPlan(r: ExecResult): ExecResult {
   return { ...r, rows };
 }
 
-export const mysqlFactory: ProviderFactory = {
-  engine: 'mysql',
-  dialect: 'mysql',
-  defaultPort: 3306,
-  capabilities: mysqlCapabilities,
-  async create(conn) {
-    if (!conn.descriptor.connectionString && !conn.descriptor.host) {
-      throw configError('A MySQL/MariaDB connection needs host or connectionString');
-    }
-    return new MysqlProvider(conn);
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
+  if (!conn.descriptor.connectionString && !conn.descriptor.host) {
+    throw configError('A MySQL/MariaDB connection needs host or connectionString');
+  }
+  return new MysqlProvider(conn);
+}

@@ -13,7 +13,7 @@ import type {
   ExecResult,
   ParamValue,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
@@ -281,26 +281,21 @@ class OracleProvider implements Provider {
   }
 }
 
-export const oracleFactory: ProviderFactory = {
-  engine: 'oracle',
-  dialect: 'oracle',
-  defaultPort: 1521,
-  capabilities: oracleCapabilities,
-  async create(conn) {
-    try {
-      const pool = await oracledb.createPool({
-        user: conn.descriptor.user,
-        password: conn.descriptor.password,
-        connectString: oracleConnectString(conn),
-        poolMin: 0,
-        poolMax: 10,
-        poolTimeout: 60,
-        queueTimeout: conn.connectTimeoutMs,
-        connectTimeout: Math.ceil(conn.connectTimeoutMs / 1000),
-      } as oracledb.PoolAttributes);
-      return new OracleProvider(conn, pool);
-    } catch (err) {
-      throw mapOracleError(err, conn.queryTimeoutMs);
-    }
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
+  try {
+    const pool = await oracledb.createPool({
+      user: conn.descriptor.user,
+      password: conn.descriptor.password,
+      connectString: oracleConnectString(conn),
+      poolMin: 0,
+      poolMax: 10,
+      poolTimeout: 60,
+      queueTimeout: conn.connectTimeoutMs,
+      connectTimeout: Math.ceil(conn.connectTimeoutMs / 1000),
+    } as oracledb.PoolAttributes);
+    return new OracleProvider(conn, pool);
+  } catch (err) {
+    throw mapOracleError(err, conn.queryTimeoutMs);
+  }
+}

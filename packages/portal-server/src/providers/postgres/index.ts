@@ -8,38 +8,19 @@ import { configError } from '../errors.js';
 import { sqlSession } from '../sql-session.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type {
-  Capabilities,
   ExecOptions,
   ExecResult,
   Provider,
-  ProviderFactory,
+  ProviderContext,
   ProviderSession,
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
 import { arrayResult } from '../values.js';
 import { pgCatalog } from './catalog.js';
+import { postgresCapabilities } from './engine.js';
 import { mapPgError } from './errors.js';
 import { pgTypeName, pgTypes } from './types.js';
-
-export const postgresCapabilities: Capabilities = {
-  supportsExplain: true,
-  explainModes: ['estimate', 'analyze'],
-  supportsCreateTable: true,
-  supportsInlineRowEdit: true,
-  supportsMaintenance: true,
-  declaresForeignKeys: true,
-  parameterStyle: '$n',
-  supportsPositionalParams: true,
-  supportsCancel: true,
-  supportsTransactions: true,
-  maintenanceOperations: [
-    { type: 'vacuum', targetRequired: false, description: 'VACUUM a table (or the whole database)' },
-    { type: 'analyze', targetRequired: false, description: 'ANALYZE a table (or the whole database)' },
-    { type: 'reindex', targetRequired: true, description: 'REINDEX TABLE <target>' },
-    { type: 'kill', targetRequired: true, description: 'pg_terminate_backend(<pid>)' },
-  ],
-};
 
 type PgClient = pg.PoolClient & { activeQuery?: unknown; processID?: number };
 
@@ -254,15 +235,10 @@ class PostgresProvider implements Provider {
 
 export type { PostgresProvider };
 
-export const postgresFactory: ProviderFactory = {
-  engine: 'postgres',
-  dialect: 'postgres',
-  defaultPort: 5432,
-  capabilities: postgresCapabilities,
-  async create(conn) {
-    if (!conn.descriptor.connectionString && !conn.descriptor.host) {
-      throw configError('A PostgreSQL connection needs host or connectionString');
-    }
-    return new PostgresProvider(conn);
-  },
-};
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
+  if (!conn.descriptor.connectionString && !conn.descriptor.host) {
+    throw configError('A PostgreSQL connection needs host or connectionString');
+  }
+  return new PostgresProvider(conn);
+}

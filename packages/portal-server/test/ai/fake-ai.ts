@@ -1,6 +1,7 @@
-// A local fake model provider on 127.0.0.1 (a documented test double: no model can run in tests). It speaks
-// the OpenAI-compatible `/chat/completions`, Ollama's `/api/chat` and Gemini's `generateContent` and records
-// every request it receives.
+// A local fake of the other providers' wire formats on 127.0.0.1 (a documented test double: no model can run
+// in tests): Ollama's `/api/chat`, Gemini's `generateContent` and Anthropic's `/v1/messages`, one canned
+// answer each, every request recorded. The OpenAI-compatible protocol has its own scripted server
+// (scripted-model.ts).
 import { createServer, type Server } from 'node:http';
 
 export interface FakeRequest {
@@ -35,10 +36,39 @@ export async function startFakeAi(reply = 'This statement reads rows.'): Promise
         return res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply } }] }));
       }
       if (url.endsWith('/api/chat')) {
-        return res.end(JSON.stringify({ message: { role: 'assistant', content: reply }, done: true }));
+        return res.end(
+          JSON.stringify({
+            model: body.model,
+            created_at: '2026-01-01T00:00:00Z',
+            message: { role: 'assistant', content: reply },
+            done: true,
+            done_reason: 'stop',
+            prompt_eval_count: 10,
+            eval_count: 5,
+          }),
+        );
       }
       if (url.includes(':generateContent')) {
-        return res.end(JSON.stringify({ candidates: [{ content: { parts: [{ text: reply }] } }] }));
+        return res.end(
+          JSON.stringify({
+            candidates: [{ content: { role: 'model', parts: [{ text: reply }] }, finishReason: 'STOP' }],
+            usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+          }),
+        );
+      }
+      if (url.endsWith('/v1/messages')) {
+        return res.end(
+          JSON.stringify({
+            id: 'msg_fake',
+            type: 'message',
+            role: 'assistant',
+            model: body.model,
+            content: [{ type: 'text', text: reply }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 10, output_tokens: 5 },
+          }),
+        );
       }
       res.statusCode = 404;
       res.end('{}');

@@ -1,0 +1,42 @@
+// The DuckDB engine: an embedded file (or `:memory:`), capabilities, dialect (PostgreSQL's grammar through
+// libpg-query, which DuckDB's parser derives from), and the provider (@duckdb/node-api) loaded on first use.
+import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { embeddedPath } from '../descriptor.js';
+import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { Capabilities } from '../types.js';
+
+export const duckdbCapabilities: Capabilities = {
+  supportsExplain: true,
+  explainModes: ['estimate', 'analyze'],
+  supportsCreateTable: true,
+  supportsInlineRowEdit: true,
+  supportsMaintenance: true,
+  declaresForeignKeys: true,
+  parameterStyle: '$n',
+  supportsPositionalParams: true,
+  supportsCancel: true,
+  supportsTransactions: true,
+  maintenanceOperations: [
+    { type: 'vacuum', targetRequired: false, description: 'VACUUM (a table or all)' },
+    { type: 'analyze', targetRequired: false, description: 'ANALYZE statistics (a table or all)' },
+    { type: 'checkpoint', targetRequired: false, description: 'CHECKPOINT the write-ahead log' },
+  ],
+};
+
+export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
+  engine: 'duckdb',
+  dialect: 'duckdb',
+  fileBased: true,
+  capabilities: duckdbCapabilities,
+  validate(conn, access) {
+    embeddedPath(conn.database, access.embeddedDir, access.privileged);
+  },
+  sqlDialect: {
+    splitter: postgreSplitterOptions,
+    parser: { kind: 'libpg' },
+    quote: quoteStyles.double,
+    limitClause: limitClauses.limitOffset,
+    transactionControl: beginEndAbort,
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

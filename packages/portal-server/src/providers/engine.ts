@@ -1,0 +1,69 @@
+// What one engine is, in one object: the engine descriptor every providers/<engine>/engine.ts exports and
+// the registry lists. It carries the id, capabilities, default port, descriptor validation, whether the
+// engine is a file on the server, how the engine itself is made read-only, and the SQL dialect (splitter,
+// parser grammar, quoting, limit clause, comment and literal rules, transaction-control words). The provider
+// implementation (drivers, WASM) is loaded by `create` on first use, so an engine no datasource uses costs
+// no memory. The classifier's lexical and grammar rules per engine are governance/classify/dialects.ts.
+import type { SplitterOptions } from 'dbgate-query-splitter';
+import type { ProviderFactory } from './types.js';
+
+/** How statements are checked, split, quoted and limited in one SQL dialect. */
+export interface SqlDialect {
+  splitter: SplitterOptions;
+  /** `libpg-query` (PostgreSQL's own grammar; DuckDB's parser derives from it) or a node-sql-parser database. */
+  parser: { kind: 'libpg' } | { kind: 'nsp'; database: string };
+  quote: (identifier: string) => string;
+  /** Row-limit clause appended to a statement (after a newline, so a trailing line comment cannot swallow it). */
+  limitClause: (limit: number, offset: number, hasOrderBy: boolean) => string;
+  /**
+   * The transaction-control keyword a statement starts with beyond the common ones (COMMIT, ROLLBACK,
+   * SAVEPOINT, RELEASE, START/SET TRANSACTION), from its first two words and its comment-free text.
+   */
+  transactionControl: (w1: string, w2: string, body: string) => string | null;
+  /** `#` starts a line comment and `/*! … *\/` is executed code (MySQL, MariaDB). */
+  mysqlComments?: boolean;
+  /** Statements keep their trailing semicolon, and PL/SQL blocks get theirs back (Oracle). */
+  plsqlBlocks?: boolean;
+  /** Backslashes in string literals are escapes (MySQL). */
+  backslashEscapes?: boolean;
+  /** Booleans are written 1 and 0 (no boolean literal: T-SQL, Oracle). */
+  numericBooleans?: boolean;
+}
+
+/** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */
+export type ReadOnlyMode = 'transaction' | 'session' | 'pragma';
+
+/**
+ * One engine, everything about it: the provider factory's fields (id, capabilities, default port, descriptor
+ * validation, statement guard, dialect name, `create`) with the id and dialect as literal types, so the
+ * registry can derive `EngineId` and `Dialect` from its list.
+ */
+export type EngineDescriptor<Id extends string, D extends string> = Omit<
+  ProviderFactory,
+  'engine' | 'dialect'
+> & {
+  readonly engine: Id;
+  readonly dialect: D;
+  readonly fileBased: boolean;
+};
+
+/** Identifier quoting styles. */
+export const quoteStyles = {
+  double: (id: string) => `"${id.replaceAll('"', '""')}"`,
+  backtick: (id: string) => `\`${id.replaceAll('`', '``')}\``,
+  bracket: (id: string) => `[${id.replaceAll(']', ']]')}]`,
+};
+
+/** Limit clauses. */
+export const limitClauses = {
+  limitOffset: (limit: number, offset: number) =>
+    offset > 0 ? `LIMIT ${limit} OFFSET ${offset}` : `LIMIT ${limit}`,
+  offsetFetch: (limit: number, offset: number) => `OFFSET ${offset} ROWS FETCH NEXT ${limit} ROWS ONLY`,
+};
+
+/** PostgreSQL-style transaction words (PostgreSQL, DuckDB, SQLite): BEGIN, END, ABORT, PREPARE TRANSACTION. */
+export function beginEndAbort(w1: string, w2: string): string | null {
+  if (w1 === 'BEGIN' || w1 === 'END' || w1 === 'ABORT') return w1;
+  if (w1 === 'PREPARE' && w2 === 'TRANSACTION') return 'PREPARE TRANSACTION';
+  return null;
+}

@@ -1,0 +1,35 @@
+// The SQL Server engine: capabilities, dialect (T-SQL: GO batches and semicolons, bracket quoting,
+// OFFSET/FETCH), and the provider (mssql/tedious) loaded on first use.
+import { mssqlSplitterOptions } from 'dbgate-query-splitter';
+import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { mssqlCapabilities } from './statements.js';
+
+export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
+  engine: 'mssql',
+  dialect: 'mssql',
+  defaultPort: 1433,
+  fileBased: false,
+  capabilities: mssqlCapabilities,
+  sqlDialect: {
+    // T-SQL scripts separate batches with GO and statements with semicolons.
+    splitter: {
+      ...mssqlSplitterOptions,
+      allowSemicolon: true,
+      keepSemicolonInCommands: false,
+      skipSeparatorBeginEnd: true,
+    },
+    parser: { kind: 'nsp', database: 'transactsql' },
+    quote: quoteStyles.bracket,
+    // OFFSET/FETCH needs an ORDER BY in T-SQL; ORDER BY (SELECT NULL) keeps the engine's own order.
+    limitClause: (limit, offset, hasOrderBy) =>
+      `${hasOrderBy ? '' : 'ORDER BY (SELECT NULL) '}${limitClauses.offsetFetch(limit, offset)}`,
+    numericBooleans: true,
+    transactionControl(w1, w2) {
+      if ((w1 === 'BEGIN' || w1 === 'SAVE') && /^(TRAN|TRANSACTION|DISTRIBUTED)$/.test(w2))
+        return `${w1} ${w2}`;
+      if (w1 === 'SET' && w2 === 'IMPLICIT_TRANSACTIONS') return 'SET IMPLICIT_TRANSACTIONS';
+      return null;
+    },
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

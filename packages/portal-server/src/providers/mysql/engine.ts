@@ -1,0 +1,55 @@
+// The MySQL/MariaDB engine: capabilities, dialect (node-sql-parser's MariaDB grammar, backtick quoting, `#`
+// and executable comments), read-only sessions, and the provider (mysql2) loaded on first use.
+import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { Capabilities } from '../types.js';
+
+export const mysqlCapabilities: Capabilities = {
+  supportsExplain: true,
+  explainModes: ['estimate', 'analyze'],
+  supportsCreateTable: true,
+  supportsInlineRowEdit: true,
+  supportsMaintenance: true,
+  declaresForeignKeys: true,
+  parameterStyle: '?',
+  supportsPositionalParams: true,
+  supportsCancel: true,
+  supportsTransactions: true,
+  maintenanceOperations: [
+    { type: 'optimize', targetRequired: true, description: 'OPTIMIZE TABLE <target>' },
+    { type: 'analyze', targetRequired: true, description: 'ANALYZE TABLE <target>' },
+    { type: 'check', targetRequired: true, description: 'CHECK TABLE <target>' },
+    { type: 'repair', targetRequired: true, description: 'REPAIR TABLE <target>' },
+    { type: 'kill', targetRequired: true, description: 'KILL <connection id>' },
+  ],
+};
+
+export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
+  engine: 'mysql',
+  dialect: 'mysql',
+  defaultPort: 3306,
+  fileBased: false,
+  readOnly: 'session', // SET SESSION TRANSACTION READ ONLY … SET SESSION TRANSACTION READ WRITE
+  capabilities: mysqlCapabilities,
+  sqlDialect: {
+    // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.
+    splitter: { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true },
+    parser: { kind: 'nsp', database: 'mariadb' },
+    quote: quoteStyles.backtick,
+    limitClause: limitClauses.limitOffset,
+    mysqlComments: true,
+    backslashEscapes: true,
+    transactionControl(w1, w2, body) {
+      // BEGIN [WORK] starts a transaction; MariaDB's `BEGIN NOT ATOMIC` opens a compound statement.
+      if (w1 === 'BEGIN' && (w2 === '' || w2 === 'WORK' || w2 === ';')) return 'BEGIN';
+      if (w1 === 'XA') return 'XA';
+      if (
+        /^SET\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+|@@(?:SESSION\.|GLOBAL\.|LOCAL\.)?)?autocommit\b/i.test(body)
+      ) {
+        return 'SET autocommit';
+      }
+      return null;
+    },
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

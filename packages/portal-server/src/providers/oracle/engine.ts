@@ -1,0 +1,25 @@
+// The Oracle engine: capabilities, dialect (PL/SQL blocks keep their semicolon; node-sql-parser has no
+// Oracle grammar, DB2's is the closest), and the provider (oracledb) loaded on first use.
+import { oracleSplitterOptions } from 'dbgate-query-splitter';
+import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { oracleCapabilities } from './statements.js';
+
+export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
+  engine: 'oracle',
+  dialect: 'oracle',
+  defaultPort: 1521,
+  fileBased: false,
+  capabilities: oracleCapabilities,
+  sqlDialect: {
+    splitter: { ...oracleSplitterOptions, skipSeparatorBeginEnd: true },
+    // A failed parse means no limit is injected and the driver-level cap still bounds the rows.
+    parser: { kind: 'nsp', database: 'db2' },
+    quote: quoteStyles.double,
+    limitClause: (limit, offset) => limitClauses.offsetFetch(limit, offset),
+    plsqlBlocks: true,
+    numericBooleans: true,
+    // Oracle starts transactions implicitly; the common words are all it has.
+    transactionControl: () => null,
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

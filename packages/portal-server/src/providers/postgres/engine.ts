@@ -1,0 +1,41 @@
+// The PostgreSQL engine: capabilities, dialect (PostgreSQL's own grammar through libpg-query), read-only
+// transactions, and the provider (node-postgres) loaded on first use.
+import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { Capabilities } from '../types.js';
+
+export const postgresCapabilities: Capabilities = {
+  supportsExplain: true,
+  explainModes: ['estimate', 'analyze'],
+  supportsCreateTable: true,
+  supportsInlineRowEdit: true,
+  supportsMaintenance: true,
+  declaresForeignKeys: true,
+  parameterStyle: '$n',
+  supportsPositionalParams: true,
+  supportsCancel: true,
+  supportsTransactions: true,
+  maintenanceOperations: [
+    { type: 'vacuum', targetRequired: false, description: 'VACUUM a table (or the whole database)' },
+    { type: 'analyze', targetRequired: false, description: 'ANALYZE a table (or the whole database)' },
+    { type: 'reindex', targetRequired: true, description: 'REINDEX TABLE <target>' },
+    { type: 'kill', targetRequired: true, description: 'pg_terminate_backend(<pid>)' },
+  ],
+};
+
+export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
+  engine: 'postgres',
+  dialect: 'postgres',
+  defaultPort: 5432,
+  fileBased: false,
+  readOnly: 'transaction', // BEGIN; SET TRANSACTION READ ONLY
+  capabilities: postgresCapabilities,
+  sqlDialect: {
+    splitter: postgreSplitterOptions,
+    parser: { kind: 'libpg' },
+    quote: quoteStyles.double,
+    limitClause: limitClauses.limitOffset,
+    transactionControl: beginEndAbort,
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

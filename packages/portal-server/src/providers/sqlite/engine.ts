@@ -1,0 +1,39 @@
+// The SQLite engine: a database file under the portal's folder (better-sqlite3 in a child process),
+// capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
+import { sqliteSplitterOptions } from 'dbgate-query-splitter';
+import { embeddedPath, IN_MEMORY } from '../descriptor.js';
+import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { configError } from '../errors.js';
+import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
+
+export const sqliteCapabilities = sqliteFamilyCapabilities([
+  { type: 'vacuum', targetRequired: false, description: 'VACUUM (rebuild the file, reclaim space)' },
+  { type: 'analyze', targetRequired: false, description: 'ANALYZE statistics (a table or all)' },
+  { type: 'reindex', targetRequired: false, description: 'REINDEX (a table or index, or all)' },
+  { type: 'integrity_check', targetRequired: false, description: 'PRAGMA integrity_check' },
+  { type: 'optimize', targetRequired: false, description: 'PRAGMA optimize' },
+  { type: 'checkpoint', targetRequired: false, description: 'PRAGMA wal_checkpoint(TRUNCATE)' },
+]);
+
+export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
+  engine: 'sqlite',
+  dialect: 'sqlite',
+  fileBased: true,
+  readOnly: 'pragma',
+  capabilities: sqliteCapabilities,
+  validate(conn, access) {
+    if (embeddedPath(conn.database, access.embeddedDir, access.privileged) === IN_MEMORY) {
+      // Sessions and exports use their own connections, which would each see a different empty database.
+      throw configError('SQLite needs a database file; :memory: is offered by DuckDB');
+    }
+  },
+  guardStatement: sqliteGuard,
+  sqlDialect: {
+    splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },
+    parser: { kind: 'nsp', database: 'sqlite' },
+    quote: quoteStyles.double,
+    limitClause: limitClauses.limitOffset,
+    transactionControl: beginEndAbort,
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

@@ -1,0 +1,291 @@
+// The investigation agent panel beside the editor: an objective (with a suggested workflow from
+// /api/agent/classify), a run whose progress streams in (statements, refusals, results, the answer), a
+// follow-up question that drives the run on with its one-minute credential, and "Hand over", which replays
+// the run's answer statement read-only and can put it in the editor. Only managed datasources have an agent.
+import { useEffect, useRef, useState } from 'react';
+import { api, errorFromBody, errorText } from '../lib/api';
+import type { Connection } from '../lib/types';
+import { readEventStream, type StreamEvent } from './sse';
+
+const WORKFLOWS = ['investigation', 'planning', 'operations', 'performance', 'data-quality'] as const;
+
+interface HandoverResult {
+  statement: string;
+  fields: string[];
+  rows: Array<Record<string, unknown>>;
+  rowCount: number;
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function RowsTable({ fields, rows }: { fields: string[]; rows: Array<Record<string, unknown>> }) {
+  return (
+    <div className="agent-rows">
+      <table>
+        <thead>
+          <tr>
+            {fields.map((f) => (
+              <th key={f}>{f}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, 20).map((r, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own
+            <tr key={i}>
+              {fields.map((f) => (
+                <td key={f}>{cell(r[f])}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function EventView({ e }: { e: StreamEvent }) {
+  const d = e.data;
+  switch (e.event) {
+    case 'operation':
+      return (
+        <li className="agent-op">
+          <span className="badge">{String(d.tool)}</span>{' '}
+          {typeof d.statement === 'string' ? <code className="agent-sql">{d.statement}</code> : null}
+          {Array.isArray(d.path) ? <span className="muted">{(d.path as string[]).join('.')}</span> : null}
+        </li>
+      );
+    case 'refused':
+    case 'failed':
+      return (
+        <li className="agent-refused" role="alert">
+          {e.event === 'refused' ? 'Refused' : 'Failed'}: <strong>{String(d.reason)}</strong> —{' '}
+          {String(d.message)}
+        </li>
+      );
+    case 'result':
+      return (
+        <li className="agent-result">
+          <span className="muted small">
+            {String(d.rowCount)} row(s) in {String(d.durationMs)} ms
+          </span>
+          <RowsTable fields={d.fields as string[]} rows={d.rows as Array<Record<string, unknown>>} />
+        </li>
+      );
+    case 'answer':
+      return (
+        <li className="agent-answer">
+          <strong>Answer:</strong> {String(d.text)}
+        </li>
+      );
+    case 'end':
+      return (
+        <li className={d.status === 'failed' ? 'agent-refused' : 'muted small'}>
+          Run {String(d.status)}
+          {d.reason ? `: ${String(d.reason)}` : ''}
+          {d.message ? ` — ${String(d.message)}` : ''}
+        </li>
+      );
+    default:
+      return null;
+  }
+}
+
+export function AgentPanel({
+  connection,
+  onUseSql,
+}: {
+  connection: Connection;
+  onUseSql: (sql: string) => void;
+}) {
+  const [config, setConfig] = useState<{ enabled: boolean; reason?: string } | null>(null);
+  const [objective, setObjective] = useState('');
+  const [workflow, setWorkflow] = useState<(typeof WORKFLOWS)[number]>('investigation');
+  const [events, setEvents] = useState<StreamEvent[]>([]);
+  const [runId, setRunId] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [followUp, setFollowUp] = useState('');
+  const [handover, setHandover] = useState<HandoverResult | null>(null);
+  const lastId = useRef(0);
+
+  useEffect(() => {
+    api<{ enabled: boolean; reason?: string }>('/api/agent/config')
+      .then(setConfig)
+      .catch((err) => setConfig({ enabled: false, reason: errorText(err) }));
+  }, []);
+
+  if (!config) return null;
+  if (!config.enabled)
+    return (
+      <aside className="agent-panel" aria-label="Investigation agent">
+        <h3>Agent</h3>
+        <p className="muted small">{config.reason ?? 'The agent is not available'}</p>
+      </aside>
+    );
+  if (!connection.managed)
+    return (
+      <aside className="agent-panel" aria-label="Investigation agent">
+        <h3>Agent</h3>
+        <p className="muted small">The agent works on managed datasources.</p>
+      </aside>
+    );
+
+  const streamed = (e: StreamEvent) => {
+    lastId.current = Math.max(lastId.current, e.id);
+    if (e.event === 'run') setRunId(String(e.data.runId));
+    // Text deltas are shown once, as the answer.
+    if (e.event !== 'text') setEvents((list) => [...list, e]);
+  };
+  const follow = async (res: Response) => {
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      throw errorFromBody(res.status, body);
+    }
+    await readEventStream(res, streamed);
+  };
+  const guarded = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const suggest = () =>
+    guarded(async () => {
+      const r = await api<{ workflow: (typeof WORKFLOWS)[number] }>('/api/agent/classify', {
+        method: 'POST',
+        body: { objective },
+      });
+      setWorkflow(r.workflow);
+    });
+
+  const start = () =>
+    guarded(async () => {
+      setEvents([]);
+      setHandover(null);
+      lastId.current = 0;
+      const res = await fetch('/api/agent/runs', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ objective, connectionId: connection.id, workflow }),
+      });
+      await follow(res);
+    });
+
+  const lastEnd = [...events].reverse().find((e) => e.event === 'end');
+  const credential = (lastEnd?.data.drive as { credential?: string } | undefined)?.credential;
+
+  const drive = () =>
+    guarded(async () => {
+      await api('/api/agent/drive', {
+        method: 'POST',
+        body: { credential, instruction: followUp || undefined },
+      });
+      setFollowUp('');
+      const res = await fetch(`/api/agent/runs/${runId}/events`, {
+        credentials: 'same-origin',
+        headers: { accept: 'text/event-stream', 'last-event-id': String(lastId.current) },
+      });
+      await follow(res);
+    });
+
+  const handOver = () =>
+    guarded(async () => {
+      setHandover(
+        await api<HandoverResult>(`/api/agent/runs/${runId}/handover`, { method: 'POST', body: {} }),
+      );
+    });
+
+  const hasStatement = events.some((e) => e.event === 'result');
+  return (
+    <aside className="agent-panel" aria-label="Investigation agent">
+      <h3>Agent</h3>
+      <textarea
+        aria-label="Agent objective"
+        placeholder="What should the agent find out? (it only reads)"
+        maxLength={4000}
+        rows={3}
+        value={objective}
+        onChange={(e) => setObjective(e.target.value)}
+      />
+      <div className="agent-controls">
+        <select
+          aria-label="Workflow"
+          value={workflow}
+          onChange={(e) => setWorkflow(e.target.value as typeof workflow)}
+        >
+          {WORKFLOWS.map((w) => (
+            <option key={w} value={w}>
+              {w}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy || !objective.trim()}
+          onClick={suggest}
+        >
+          Suggest workflow
+        </button>
+        <button
+          type="button"
+          className="btn btn-small btn-primary"
+          disabled={busy || !objective.trim()}
+          onClick={start}
+        >
+          {busy ? 'Working…' : 'Start'}
+        </button>
+      </div>
+      {error && (
+        <p className="error-text small" role="alert">
+          {error}
+        </p>
+      )}
+      <ol className="agent-events" aria-label="Agent progress">
+        {events.map((e) => (
+          <EventView key={`${e.id}-${e.event}`} e={e} />
+        ))}
+      </ol>
+      {runId && !busy && lastEnd && (
+        <div className="agent-after">
+          <button type="button" className="btn btn-small" disabled={!hasStatement} onClick={handOver}>
+            Hand over
+          </button>
+          {credential && (
+            <span className="agent-followup">
+              <input
+                aria-label="Follow-up question"
+                placeholder="Follow-up (optional)"
+                value={followUp}
+                onChange={(e) => setFollowUp(e.target.value)}
+              />
+              <button type="button" className="btn btn-small" onClick={drive}>
+                Continue
+              </button>
+            </span>
+          )}
+        </div>
+      )}
+      {handover && (
+        <section className="agent-handover" aria-label="Handed over">
+          <code className="agent-sql">{handover.statement}</code>
+          <RowsTable fields={handover.fields} rows={handover.rows} />
+          <button type="button" className="btn btn-small" onClick={() => onUseSql(handover.statement)}>
+            Open in editor
+          </button>
+        </section>
+      )}
+    </aside>
+  );
+}
