@@ -1,7 +1,13 @@
 // Query history and saved queries. With server storage (`GET /api/storage/config` → serverMode) they live on
 // the server (`/api/storage/history`, `/api/storage/queries`, per person); otherwise in this browser's
 // localStorage, per signed-in person. The panel searches whichever list is in use the same way.
+import type { BodyOf } from '@app/web-kit';
+import type { paths } from '@app/web-kit/api/portal';
 import { api } from '../lib/api';
+
+/** What the server's storage routes take (generated from the portal's OpenAPI description). */
+type HistoryBody = BodyOf<paths, '/api/storage/history', 'post'>;
+type SavedQueryBody = BodyOf<paths, '/api/storage/queries', 'post'>;
 
 export interface HistoryEntry {
   id: string;
@@ -54,13 +60,13 @@ export async function addHistory(
   e: Omit<HistoryEntry, 'id' | 'executedAt'>,
 ): Promise<void> {
   // The server bounds statement text; history keeps at most 100 KB of a huge script.
-  const entry = { ...e, sql: e.sql.slice(0, 100_000), error: e.error?.slice(0, 4000) ?? null };
+  const entry: HistoryBody = { ...e, sql: e.sql.slice(0, 100_000), error: e.error?.slice(0, 4000) ?? null };
   if (serverMode) {
     await api('/api/storage/history', { body: entry });
     return;
   }
   const list = read<HistoryEntry>(historyKey(username));
-  list.unshift({ ...entry, id: id(), executedAt: new Date().toISOString() });
+  list.unshift({ ...e, ...entry, id: id(), executedAt: new Date().toISOString() } as HistoryEntry);
   write(historyKey(username), list.slice(0, MAX_LOCAL_HISTORY));
 }
 
@@ -89,7 +95,8 @@ export async function saveQuery(
   q: { name: string; sql: string; connectionId: string | null },
 ): Promise<void> {
   if (serverMode) {
-    await api('/api/storage/queries', { body: q });
+    const body: SavedQueryBody = q;
+    await api('/api/storage/queries', { body });
     return;
   }
   const list = read<SavedQuery>(savedKey(username));
