@@ -42,6 +42,17 @@ function compare(a: unknown, b: unknown): number {
   );
 }
 
+/** A starting width from the header and the first loaded values (capped), so short columns stay narrow. */
+function initialWidth(field: string, rows: Row[]): number {
+  let chars = field.length + 6;
+  for (let i = 0; i < Math.min(rows.length, 100); i++) {
+    const v = rows[i][field];
+    const n = v === null || v === undefined ? 4 : typeof v === 'object' ? 40 : String(v).length;
+    chars = Math.max(chars, Math.min(n, 48));
+  }
+  return Math.min(380, Math.max(70, chars * 7.6 + 20));
+}
+
 export function ResultGrid(props: ResultGridProps) {
   const { fields, rows } = props;
   const [sorting, setSorting] = useState<SortingState>([]);
@@ -60,7 +71,7 @@ export function ResultGrid(props: ResultGridProps) {
         header: f,
         accessorFn: (r: Row) => r[f],
         sortingFn: (a, b) => compare(a.original[f], b.original[f]),
-        size: Math.min(320, Math.max(90, f.length * 9 + 40)),
+        size: initialWidth(f, rows),
         meta: { type: columnType(f, rows, props.columnTypes) },
       })),
     [fields, rows, props.columnTypes],
