@@ -121,7 +121,7 @@ export async function run(): Promise<void> {
     }
     const index = readFileSync(join(WEB_DIR, 'dist', 'index.html'), 'utf8');
     console.log(
-      `(${ROUNDS} cold loads each; index.html loads ${(index.match(/<script|<link rel="stylesheet"/g) ?? []).length} files up front)`,
+      `(${ROUNDS} cold loads each; index.html loads ${(index.match(/<script|<link rel="(?:stylesheet|modulepreload)"/g) ?? []).length} files up front)`,
     );
   } finally {
     rmSync(blankFile, { force: true });
