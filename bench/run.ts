@@ -1,5 +1,6 @@
 // Entry of `npm run bench`: runs every benchmark of this folder in turn. Each prints its figures as ratios to
 // a baseline measured in the same run (see README.md); a benchmark failing makes the whole run fail.
+import { run as ciWeb } from './ci-web.bench.js';
 import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
@@ -12,6 +13,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['dispatch', dispatch],
   ['portal query and export', portalQuery],
   ['portal web first load', portalWeb],
+  ['CI web UI', ciWeb],
 ];
 
 for (const [name, bench] of benchmarks) {

@@ -9,7 +9,7 @@
 // package.json for the version) still land on the same files; child.mjs and package.json are copied in.
 //
 // Use: `node scripts/build-servers.mjs [portal|ci|agent ...]`, or `serverCommand(name)` from start.mjs.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,7 +55,11 @@ function externals() {
 }
 
 function outFile(pkg) {
-  return join(root, 'packages', pkg, 'build', 'server', 'main.mjs');
+  return join(outDir(pkg), 'main.mjs');
+}
+
+function outDir(pkg) {
+  return join(root, 'packages', pkg, 'build', 'server');
 }
 
 /** True when the bundle is missing or older than any source of the workspace packages it may include. */
@@ -74,10 +78,16 @@ export async function build(name) {
   const { pkg, entry } = SERVICES[name];
   const { build: esbuild } = await import('esbuild');
   const out = outFile(pkg);
-  mkdirSync(dirname(out), { recursive: true });
+  rmSync(outDir(pkg), { recursive: true, force: true });
+  mkdirSync(outDir(pkg), { recursive: true });
   await esbuild({
-    entryPoints: [join(root, 'packages', pkg, entry)],
-    outfile: out,
+    entryPoints: { main: join(root, 'packages', pkg, entry) },
+    outdir: outDir(pkg),
+    // What the sources load with import() (engine providers, parsers, tunnels) stays in its own chunk, loaded
+    // on first use; chunks sit beside main.mjs so `import.meta.url` paths resolve alike.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,9 +1,15 @@
-// Ships one job run's log lines to the control plane in batches: a batch leaves when 100 lines are waiting
-// or 200 ms after the first of them, one batch in flight at a time. The server answers with the highest seq
-// it has stored; lines up to it are dropped, the rest are sent again (after a failure, with backoff), so a
-// server restart loses nothing the agent still holds. The buffer is bounded: past the limit the texts of new
-// lines are dropped — their seqs are still sent, as empty lines after one that says so — because the
-// server stores a job's lines only without gaps.
+// Ships one job run's log lines to the control plane in batches: a batch leaves when 2,000 lines are
+// waiting or 200 ms after the first of them, with up to 4 consecutive batches in flight at once. The server
+// answers with the highest seq it has stored; lines up to it are dropped, the rest are sent again (after a
+// failure, with backoff), so a server restart loses nothing the agent still holds. A batch that overtook its
+// predecessor is refused up to the gap and simply resent in the next round.
+//
+// Back-pressure, not loss: past `highWaterLines` buffered lines `pressure()` answers a promise, and the job's
+// output streams are paused until the buffer is below half of it (executor/log.ts), so a job printing faster
+// than the control plane stores blocks on its pipe instead of losing lines; the server's per-job cap is the
+// only limit on a log. The hard bound (`maxLines`) is a last resort for the agent's own notes, which are
+// not paused: past it texts are dropped, their seqs still sent as empty lines after one saying so, because
+// the server stores a job's lines only without gaps.
 import type { LogLine } from './executor/log.js';
 
 export interface ShippedLine {
@@ -19,6 +25,10 @@ export type SendBatch = (lines: ShippedLine[]) => Promise<number>;
 export interface ShipperOptions {
   batchLines?: number;
   batchDelayMs?: number;
+  /** Batches sent at once (default 4). */
+  inFlight?: number;
+  /** Buffered lines above which the job's output is paused (default 20,000). */
+  highWaterLines?: number;
   /** Buffered lines (with text) before texts are dropped; default 100,000. */
   maxLines?: number;
   /** Buffered characters before texts are dropped; default 32 Mi. */
@@ -56,15 +66,42 @@ export class LogShipper {
   private readonly batchDelayMs: number;
   private readonly maxLines: number;
   private readonly maxChars: number;
+  private readonly inFlight: number;
+  private readonly highWater: number;
+  private pressureWaiters: (() => void)[] = [];
+  private pressurePromise?: Promise<void>;
 
   constructor(
     private readonly send: SendBatch,
     private readonly options: ShipperOptions = {},
   ) {
-    this.batchLines = options.batchLines ?? 100;
+    this.batchLines = options.batchLines ?? 2_000;
     this.batchDelayMs = options.batchDelayMs ?? 200;
     this.maxLines = options.maxLines ?? 100_000;
     this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
+    this.inFlight = Math.max(1, options.inFlight ?? 4);
+    this.highWater = options.highWaterLines ?? 20_000;
+  }
+
+  /**
+   * A promise while the buffer is above its high-water mark (the job's output should pause until it
+   * settles), else undefined.
+   */
+  pressure(): Promise<void> | undefined {
+    if (this.abandoned) return undefined;
+    if (this.lines < this.highWater && this.chars < this.maxChars / 2) return undefined;
+    if (!this.pressurePromise)
+      this.pressurePromise = new Promise((resolve) => this.pressureWaiters.push(resolve));
+    return this.pressurePromise;
+  }
+
+  private relieve(force = false): void {
+    if (!this.pressurePromise) return;
+    if (!force && (this.lines > this.highWater / 2 || this.chars > this.maxChars / 4)) return;
+    const waiters = this.pressureWaiters;
+    this.pressureWaiters = [];
+    this.pressurePromise = undefined;
+    for (const w of waiters) w();
   }
 
   /** Highest seq handed to the shipper. */
@@ -102,21 +139,21 @@ export class LogShipper {
     return n;
   }
 
-  /** The next batch: up to `batchLines` lines after the acked seq, gaps expanded into placeholder lines. */
-  private nextBatch(): ShippedLine[] {
+  /** The next batch: up to `batchLines` lines after seq `after`, gaps expanded into placeholder lines. */
+  private nextBatch(after: number): ShippedLine[] {
     const out: ShippedLine[] = [];
     let chars = 0;
     for (const e of this.entries) {
       // A batch of very long lines stays well below the server's message limit.
       if (out.length >= this.batchLines || (out.length > 0 && chars >= BATCH_CHARS)) break;
       if (!isGap(e)) {
-        if (Number(e.seq) > this.acked) {
+        if (Number(e.seq) > after) {
           out.push(e);
           chars += e.text.length;
         }
         continue;
       }
-      for (let seq = Math.max(e.from, this.acked + 1); seq <= e.to && out.length < this.batchLines; seq++)
+      for (let seq = Math.max(e.from, after + 1); seq <= e.to && out.length < this.batchLines; seq++)
         out.push({
           seq: BigInt(seq),
           stream: 'system',
@@ -141,6 +178,7 @@ export class LogShipper {
       }
       this.entries.shift();
     }
+    this.relieve();
   }
 
   private kick(): void {
@@ -159,26 +197,36 @@ export class LogShipper {
 
   private async loop(): Promise<void> {
     while (this.entries.length > 0 && !this.abandoned) {
-      const batch = this.nextBatch();
-      if (batch.length === 0) {
+      // A window of consecutive batches, sent at once; the next round starts after the highest ack.
+      const window: ShippedLine[][] = [];
+      let after = this.acked;
+      while (window.length < (this.failures > 0 ? 1 : this.inFlight)) {
+        const batch = this.nextBatch(after);
+        if (batch.length === 0) break;
+        window.push(batch);
+        after = Number(batch[batch.length - 1].seq);
+      }
+      if (window.length === 0) {
         this.drop(this.lastSeq);
         break;
       }
-      const first = Number(batch[0].seq);
+      const first = Number(window[0][0].seq);
       const before = this.acked;
-      try {
-        const acked = await this.send(batch);
+      const answers = await Promise.allSettled(window.map((batch) => this.send(batch)));
+      let acked = -1;
+      for (const a of answers) {
+        if (a.status === 'fulfilled') acked = Math.max(acked, a.value);
+        else this.options.onError?.(a.reason);
+      }
+      if (acked >= 0) {
         if (acked < first - 1) {
           // The server lost lines it had confirmed (its store went back in time); they cannot be sent again,
           // so skip past them rather than retry forever.
           this.options.onError?.(new Error(`the control plane lost log lines ${acked + 1}..${first - 1}`));
-          this.drop(Number(batch[batch.length - 1].seq));
+          this.drop(Number(window[0][window[0].length - 1].seq));
         } else this.drop(acked);
-        this.failures = this.acked > before ? 0 : this.failures + 1;
-      } catch (err) {
-        this.failures++;
-        this.options.onError?.(err);
       }
+      this.failures = this.acked > before ? 0 : this.failures + 1;
       if (this.failures > 0)
         await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** Math.min(this.failures, 6))));
     }
@@ -197,6 +245,9 @@ export class LogShipper {
   abandon(): void {
     this.abandoned = true;
     this.entries.length = 0;
+    this.lines = 0;
+    this.chars = 0;
+    this.relieve(true);
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();

@@ -151,6 +151,7 @@ export class Worker {
     try {
       running = this.executor.start(toJobAssignment(a), {
         onLog: (line) => shipper.push(line),
+        logPressure: () => shipper.pressure(),
         onServiceEvent: (e) => this.serviceEvent(id, job, e),
         artifactUploader: new GrpcArtifactUploader(this.connection, id),
       });

@@ -28,7 +28,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err?.name === 'StorageConfigError') {
     console.error(err.message);
     process.exit(2);
   }

@@ -1,6 +1,7 @@
 // Assembles the control plane: store, HTTP app and agent endpoint. `createCiServer` is what main.ts runs and
 // what tests drive (with `app.inject` or on real ports).
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApp, createMetricsRegistry, type Database, migrateToLatest, openDatabase } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { AgentControl, type AgentTiming } from './agents/control-plane.js';
@@ -16,9 +17,16 @@ import { registerOpenApi } from './http/openapi.js';
 import { registerStrictQuery } from './http/strict-query.js';
 import { registerTriggerApi } from './http/triggers.js';
 import { registerWeb } from './http/web.js';
+import { LogArchiver } from './logs/archiver.js';
+import { NotificationDeliverer } from './notifications/deliverer.js';
+import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
+import { RetentionScheduler } from './scheduler/retention-scheduler.js';
+import { readRetentionSettings } from './scheduler/retention-settings.js';
+import { RetentionSweeper } from './scheduler/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
 import type { RunService } from './services/runs.js';
+import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
 import { migrations } from './store/migrations/index.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
@@ -35,6 +43,10 @@ export interface CiServer {
   execution: ExecutionData;
   /** Webhooks, polling, cron, fan-in (triggers/index.ts); its timer runs from listen() to close(). */
   triggers: Triggers;
+  /** Log archive and retention sweeper under the `retention` lease; timer from listen() to close(). */
+  retention: { archiver: LogArchiver; sweeper: RetentionSweeper; scheduler: RetentionScheduler };
+  /** Outbox deliverer of run notifications; polls from listen() to close(). */
+  notifications: NotificationDeliverer;
   settings: CiSettings;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
@@ -50,6 +62,11 @@ export interface CreateOptions {
   agentTiming?: AgentTiming;
   /** Clock and periods of the trigger scheduler (tests drive them). */
   triggers?: TriggerOptions;
+  /** Period of the log-archive pass (default 30 s). */
+  archiveEveryMs?: number;
+  /** Poll period of the notification outbox (default 2 s) and delivery settings over CI_CONFIG's. */
+  notificationPollMs?: number;
+  notifications?: Partial<NotificationSettings>;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -99,9 +116,22 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();
+  // The storage backend is chosen once, at start: the configuration stored through the admin API wins over
+  // CI_CONFIG `storage`, which wins over the data folder (storage/storage-config.ts).
+  const fileStorage = storageFromFile(settings.file, settings.dataDir);
+  const storedStorage = migrated
+    ? await readStoredStorage(database.db, secrets.secretKey).catch((err) => {
+        app.log.error({ err }, 'stored storage configuration unreadable; CI_CONFIG storage used');
+        return undefined;
+      })
+    : undefined;
+  const storageConfig = storedStorage ?? fileStorage;
+  const storage = openStorage(storageConfig);
+  const retention = readRetentionSettings(settings.file, app.log);
   const execution = createExecutionData({
     database,
     dataDir: settings.dataDir,
+    storage,
     secretKey: secrets.secretKey,
     registry: metrics,
     events,
@@ -115,7 +145,17 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     secretKey: secrets.secretKey,
     events,
     execution: { data: execution, publicUrl },
-    extras: { file: settings.file, dataDir: settings.dataDir, log: app.log },
+    extras: {
+      file: settings.file,
+      log: app.log,
+      retention,
+      blobs: storage,
+      storage: {
+        secretKey: secrets.secretKey,
+        running: storageConfig,
+        fallback: { config: fileStorage, source: settings.file.storage ? 'config' : 'default' },
+      },
+    },
   });
 
   const control = new AgentControl({
@@ -138,6 +178,37 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     ...options.triggers,
   });
   runs.resolveHead = triggers.resolveHead;
+  const archiver = new LogArchiver({
+    db: database.db,
+    storage,
+    tmpDir: join(settings.dataDir, 'tmp', 'logs'),
+    globalPolicy: retention.logArchive,
+    count: (result) => execution.metrics.logArchiveJobs.inc({ result }),
+    log: app.log,
+  });
+  const sweeper = new RetentionSweeper({
+    db: database.db,
+    storage,
+    quotas: retention.quotas,
+    archives: execution.archives,
+    droppedPartitions: (n) => execution.metrics.retentionDroppedLogPartitions.inc(n),
+    log: app.log,
+  });
+  const deliverer = new NotificationDeliverer({
+    db: database.db,
+    settings: { ...readNotificationSettings(settings.file, process.env, app.log), ...options.notifications },
+    publicUrl: settings.publicUrl,
+    pollMs: options.notificationPollMs,
+    log: app.log,
+  });
+  const retentionScheduler = new RetentionScheduler({
+    db: database.db,
+    archiver,
+    sweeper,
+    intervalMs: retention.intervalMs,
+    archiveEveryMs: options.archiveEveryMs,
+    log: app.log,
+  });
   await registerTriggerApi(app, { triggers, publicUrl: settings.publicUrl });
   // After the API: the web UI's assets and its page fallback for unknown non-API paths (http/web.ts).
   await registerWeb(app);
@@ -152,6 +223,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     events,
     execution,
     triggers,
+    retention: { archiver, sweeper, scheduler: retentionScheduler },
+    notifications: deliverer,
     settings,
     announcements: secrets.announcements,
     setAuthorizer(next) {
@@ -162,6 +235,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       const grpcPort = await control.start(settings.host, settings.grpcPort);
       listening = true;
       triggers.start();
+      retentionScheduler.start();
+      deliverer.start();
       const httpAddr = app.server.address();
       return {
         httpPort: typeof httpAddr === 'object' && httpAddr ? httpAddr.port : settings.httpPort,
@@ -169,6 +244,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       };
     },
     async close() {
+      await deliverer.stop();
+      await retentionScheduler.stop();
       await triggers.stop();
       if (listening) await control.stop();
       await app.close();

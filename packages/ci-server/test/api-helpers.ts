@@ -53,6 +53,7 @@ export function client(server: CiServer) {
     post: (url: string, payload?: unknown, headers?: Record<string, string>) =>
       call('POST', url, payload, headers),
     delete: (url: string) => call('DELETE', url),
+    call,
     apply: (yaml: string) => call('POST', '/api/v1/projects/apply', { yaml }),
   };
 }

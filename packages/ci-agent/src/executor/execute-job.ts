@@ -17,7 +17,7 @@ import { type CacheStore, LocalCacheStore } from './cache-store.js';
 import { checkout } from './checkout.js';
 import { buildJobEnv, hostEnv } from './environment.js';
 import { collectTestReports, type TestReport } from './junit.js';
-import { JobLog, type LogSink } from './log.js';
+import { JobLog, type LogPressure, type LogSink } from './log.js';
 import { Masker } from './masking.js';
 import { formatDuration, type ScriptResult, type ScriptRun, startScript } from './runner.js';
 import { type ServiceEventSink, ServiceGroup } from './services.js';
@@ -72,6 +72,8 @@ export interface ExecutorOptions {
 
 export interface JobCallbacks {
   onLog: LogSink;
+  /** Back-pressure of the log's consumer: the job's output pauses while it answers a promise. */
+  logPressure?: LogPressure;
   onServiceEvent?: ServiceEventSink;
   onPhase?: (phase: JobPhase) => void;
   artifactUploader?: ArtifactUploader;
@@ -155,7 +157,7 @@ export class JobExecutor {
     const secretValues = Object.values(job.secrets ?? {});
     const urlPassword = job.git ? safeUrlPassword(job.git.url) : undefined;
     if (urlPassword) secretValues.push(urlPassword);
-    const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars);
+    const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars, cb.logPressure);
     const phase = (p: JobPhase) => {
       try {
         cb.onPhase?.(p);

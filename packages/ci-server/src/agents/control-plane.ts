@@ -26,6 +26,8 @@ export interface AgentTiming {
   leaseMs?: number;
   /** How often lapsed leases are swept and the queue resynced; default 5 s (at most the heartbeat). */
   sweepMs?: number;
+  /** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued; 5 s. */
+  dropGraceMs?: number;
 }
 
 export interface AgentControlOptions {
@@ -47,6 +49,7 @@ export class AgentControl {
   private readonly sweeper: LeaseSweeper;
   private readonly serviceDeps: AgentServiceDeps;
   private grpc?: Http2Server;
+  private stopping = false;
 
   constructor(options: AgentControlOptions) {
     const db = options.database.db as DispatchDb;
@@ -95,6 +98,13 @@ export class AgentControl {
       leaseMs,
       systemLine,
       agentToken: options.agentToken,
+      dropGraceMs: options.timing?.dropGraceMs,
+      stopping: () => this.stopping,
+      // Sweep right after the grace, so a dead agent's job is back in the queue within seconds.
+      onDropped: (graceMs) => {
+        const timer = setTimeout(() => void this.sweeper.tick(), graceMs + 100);
+        timer.unref();
+      },
     };
   }
 
@@ -117,6 +127,7 @@ export class AgentControl {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     this.dispatcher.stop();
     await this.sweeper.stop();
     // Ending the session streams lets the HTTP/2 sessions close at once instead of after the grace period.

@@ -11,7 +11,15 @@ import type { ExecutionData } from '../services/execution-data.js';
 import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 import type { AgentStatus, DispatchDb } from './schema.js';
-import { activeLeases, jobsToStop, releaseClaim, renewLeases, setAgentStatus, upsertAgent } from './store.js';
+import {
+  activeLeases,
+  jobsToStop,
+  releaseClaim,
+  renewLeases,
+  setAgentStatus,
+  shortenLeases,
+  upsertAgent,
+} from './store.js';
 
 export interface AgentSessionDeps {
   db: DispatchDb;
@@ -22,11 +30,20 @@ export interface AgentSessionDeps {
   log: DispatcherLog;
   heartbeatMs: number;
   leaseMs: number;
+  /** Reconnect grace after a dropped stream (default DROP_GRACE_MS, at most the lease). */
+  dropGraceMs?: number;
+  /** True while the control plane shuts down (its own closing of streams is no signal of agent death). */
+  stopping?: () => boolean;
+  /** A stream dropped and its leases now end in `graceMs`: sweep then. */
+  onDropped?: (graceMs: number) => void;
   systemLine(jobRunId: string, text: string): Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MAX_BATCH_LINES = 1000;
+// Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
+/** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued. */
+export const DROP_GRACE_MS = 5_000;
+const MAX_BATCH_LINES = 5000;
 const MAX_JOB_IDS = 1000;
 /** Agent status rows are written at most this often (heartbeats write them anyway). */
 const STATUS_WRITE_MS = 1_000;
@@ -157,6 +174,13 @@ export class AgentSessions {
         if (registry.detach(agent.sessionId, outbound)) {
           this.written.set(agent.id, 'offline');
           await setAgentStatus(db, agent.id, 'offline').catch(() => undefined);
+          // A dropped stream is a signal, not proof: the agent gets a short grace to reconnect (registering
+          // renews its leases), then its jobs are swept back into the queue.
+          if (!this.deps.stopping?.()) {
+            const grace = Math.min(this.deps.dropGraceMs ?? DROP_GRACE_MS, this.deps.leaseMs);
+            await shortenLeases(db, agent.id, grace).catch(() => undefined);
+            this.deps.onDropped?.(grace);
+          }
         }
       }
     })();

@@ -225,6 +225,25 @@ export async function extendLeasesAtStart(db: DispatchDb, leaseMs: number, now =
     .execute();
 }
 
+/**
+ * The agent's stream dropped: its leases end `graceMs` from now unless it comes back (registration renews
+ * them), so a dead agent's jobs are re-queued within seconds rather than after a whole lease period.
+ */
+export async function shortenLeases(
+  db: DispatchDb,
+  agentId: string,
+  graceMs: number,
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .updateTable('job_runs')
+    .set({ lease_expires_at: iso(now + graceMs) })
+    .where('lease_agent_id', '=', agentId)
+    .where('status', 'in', ACTIVE)
+    .where('lease_expires_at', '>', iso(now + graceMs))
+    .execute();
+}
+
 /** Active job runs whose lease lapsed (oldest first, bounded). */
 export async function lapsedLeases(db: DispatchDb, now = Date.now(), limit = 200): Promise<LapsedLease[]> {
   return db

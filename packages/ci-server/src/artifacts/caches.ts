@@ -1,15 +1,16 @@
-// Cache blobs of DownloadCache/UploadCache: one immutable archive per (project, key), kept under
-// `<CI_DATA_DIR>/caches/<project id>/<entry id>` with a `cache_entries` row. The first complete upload of a
+// Cache blobs of DownloadCache/UploadCache: one immutable archive per (project, key), kept on the storage
+// backend under `caches/<project id>/<entry id>` with a `cache_entries` row (the retention sweeper evicts
+// entries by size and last use). The first complete upload of a
 // key wins; later uploads of the same key are read to the end and discarded (the agent also skips keys that
 // exist). A missing or unreadable entry is simply "not found": a cache is an optimisation, never a failure.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { FilesystemStorage } from '../storage/filesystem-storage.js';
 import type { ExecutionDB } from '../store/execution-schema.js';
 import { newId, nowIso } from '../store/ids.js';
-import { BlobRejectedError, placeBlob, removeQuietly, writeTempBlob } from './blob-files.js';
+import { BlobRejectedError, writeTempBlob } from './blob-files.js';
 
 /** Largest cache archive accepted by default (2 GiB). */
 export const DEFAULT_MAX_CACHE_BYTES = 2 * 1024 ** 3;
@@ -24,18 +25,27 @@ export interface CacheHit {
 
 export interface CacheStoreOptions {
   db: Kysely<any>;
+  /** Temporary upload files live under `<dataDir>/tmp`. */
   dataDir: string;
+  storage: BlobStorage;
   maxBytes?: number;
 }
 
 export class CacheBlobStore {
   private readonly db: Kysely<ExecutionDB>;
-  readonly root: string;
+  private readonly tmpDir: string;
+  readonly storage: BlobStorage;
   private readonly maxBytes: number;
+
+  /** The folder of the blobs when the backend is a folder ('' on S3): what operators and tests look at. */
+  get root(): string {
+    return this.storage instanceof FilesystemStorage ? join(this.storage.root, 'caches') : '';
+  }
 
   constructor(options: CacheStoreOptions) {
     this.db = options.db as Kysely<ExecutionDB>;
-    this.root = join(options.dataDir, 'caches');
+    this.tmpDir = join(options.dataDir, 'tmp', 'caches');
+    this.storage = options.storage;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_CACHE_BYTES;
   }
 
@@ -50,9 +60,8 @@ export class CacheBlobStore {
       .where('cache_entries.key', '=', key)
       .executeTakeFirst();
     if (!row) return { found: false };
-    const file = join(this.root, row.storage_key);
-    const info = await stat(file).catch(() => undefined);
-    if (!info) return { found: false };
+    const blob = await this.storage.open(`caches/${row.storage_key}`).catch(() => undefined);
+    if (!blob) return { found: false };
     await this.db
       .updateTable('cache_entries')
       .set({ last_used_at: nowIso() })
@@ -60,8 +69,8 @@ export class CacheBlobStore {
       .execute();
     return {
       found: true,
-      sizeBytes: info.size,
-      open: () => createReadStream(file, { highWaterMark: 256 * 1024 }),
+      sizeBytes: blob.size,
+      open: blob.stream,
     };
   }
 
@@ -83,10 +92,10 @@ export class CacheBlobStore {
       .where('slug', '=', projectSlug)
       .executeTakeFirst();
     if (!project) throw new BlobRejectedError('not_found', `project ${projectSlug} does not exist`);
-    const blob = await writeTempBlob(chunks, join(this.root, '.tmp'), this.maxBytes);
+    const blob = await writeTempBlob(chunks, this.tmpDir, this.maxBytes);
     const id = newId();
     const storageKey = `${project.id}/${id}`;
-    await placeBlob(blob.tempPath, join(this.root, storageKey));
+    await this.storage.putFile(`caches/${storageKey}`, blob.tempPath);
     const now = nowIso();
     const inserted = await this.db
       .insertInto('cache_entries')
@@ -104,12 +113,12 @@ export class CacheBlobStore {
       .returning('id')
       .executeTakeFirst()
       .catch(async (err) => {
-        await removeQuietly(join(this.root, storageKey));
+        await this.storage.delete(`caches/${storageKey}`).catch(() => {});
         throw err;
       });
     if (!inserted) {
       // Another upload of the same key finished first: entries are immutable, keep that one.
-      await removeQuietly(join(this.root, storageKey));
+      await this.storage.delete(`caches/${storageKey}`).catch(() => {});
       return { saved: false };
     }
     return { saved: true };

@@ -1,16 +1,17 @@
-// Artifacts kept by the control plane on local storage (`<CI_DATA_DIR>/artifacts/<run>/<artifact>`): an
-// agent's upload is streamed to a temporary file, its size and SHA-256 checked against what the agent
-// declared (a mismatch keeps nothing), then the row becomes `ready`. Downloads go through short-lived
+// Artifacts kept by the control plane on its storage backend (key `artifacts/<run>/<artifact>`; a folder or
+// an S3 bucket, storage/): an agent's upload is streamed to a local temporary file, its size and SHA-256
+// checked against what the agent declared (a mismatch keeps nothing), handed to the backend, then the row
+// becomes `ready` (with `expires_at` from the job's `artifacts.expire_in`, which the retention sweeper applies). Downloads go through short-lived
 // signed URLs (signing.ts) so a link can be handed to a browser or script without credentials.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { jobRunDisplayName } from '../domain/index.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { FilesystemStorage } from '../storage/filesystem-storage.js';
 import type { ExecutionDB } from '../store/execution-schema.js';
-import { newId, nowIso } from '../store/ids.js';
-import { BlobRejectedError, placeBlob, removeQuietly, writeTempBlob } from './blob-files.js';
+import { newId } from '../store/ids.js';
+import { BlobRejectedError, removeQuietly, writeTempBlob } from './blob-files.js';
 
 /** Largest artifact accepted by default (10 GiB). */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 10 * 1024 ** 3;
@@ -40,19 +41,28 @@ export interface ArtifactView {
 
 export interface ArtifactStoreOptions {
   db: Kysely<any>;
-  /** The server's data directory; artifacts live under `<dataDir>/artifacts`. */
+  /** The server's data directory: temporary upload files live under `<dataDir>/tmp`. */
   dataDir: string;
+  /** Where finished artifacts are kept (key `artifacts/<storage_key>`). */
+  storage: BlobStorage;
   maxBytes?: number;
 }
 
 export class ArtifactStore {
   private readonly db: Kysely<ExecutionDB>;
-  readonly root: string;
+  private readonly tmpDir: string;
+  readonly storage: BlobStorage;
   private readonly maxBytes: number;
+
+  /** The folder of the blobs when the backend is a folder ('' on S3): what operators and tests look at. */
+  get root(): string {
+    return this.storage instanceof FilesystemStorage ? join(this.storage.root, 'artifacts') : '';
+  }
 
   constructor(options: ArtifactStoreOptions) {
     this.db = options.db as Kysely<ExecutionDB>;
-    this.root = join(options.dataDir, 'artifacts');
+    this.tmpDir = join(options.dataDir, 'tmp', 'artifacts');
+    this.storage = options.storage;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_ARTIFACT_BYTES;
   }
 
@@ -60,7 +70,9 @@ export class ArtifactStore {
    * Checks a header before any data is read; throws `BlobRejectedError` (`invalid`, `not_found`,
    * `too_large`). `storeArtifact` calls it too; the agent endpoint may call it early to refuse at once.
    */
-  async checkHeader(header: ArtifactHeaderInput): Promise<{ runId: string; jobName: string; size: number }> {
+  async checkHeader(
+    header: ArtifactHeaderInput,
+  ): Promise<{ runId: string; jobName: string; size: number; expireInMs: number | null }> {
     const size = Number(header.sizeBytes);
     if (!Number.isSafeInteger(size) || size < 0)
       throw new BlobRejectedError('invalid', 'size_bytes must be a non-negative integer');
@@ -74,11 +86,18 @@ export class ArtifactStore {
     checkPath(header.path);
     const job = await this.db
       .selectFrom('job_runs')
-      .select(['run_id', 'name', 'matrix'])
-      .where('id', '=', header.jobRunId)
+      .innerJoin('runs', 'runs.id', 'job_runs.run_id')
+      .innerJoin('pipeline_versions', 'pipeline_versions.id', 'runs.version_id')
+      .select(['job_runs.run_id', 'job_runs.name', 'job_runs.matrix', 'pipeline_versions.definition'])
+      .where('job_runs.id', '=', header.jobRunId)
       .executeTakeFirst();
     if (!job) throw new BlobRejectedError('not_found', `job run ${header.jobRunId} does not exist`);
-    return { runId: job.run_id, jobName: jobRunDisplayName(job.name, parseMatrix(job.matrix)), size };
+    return {
+      runId: job.run_id,
+      jobName: jobRunDisplayName(job.name, parseMatrix(job.matrix)),
+      size,
+      expireInMs: expireInOf(job.definition, job.name),
+    };
   }
 
   /**
@@ -88,9 +107,9 @@ export class ArtifactStore {
    * nothing is kept then.
    */
   async storeArtifact(header: ArtifactHeaderInput, chunks: AsyncIterable<Uint8Array>): Promise<ArtifactView> {
-    const { runId, jobName, size } = await this.checkHeader(header);
+    const { runId, jobName, size, expireInMs } = await this.checkHeader(header);
     const expectedSha = header.contentSha256.toLowerCase();
-    const blob = await writeTempBlob(chunks, join(this.root, '.tmp'), size).catch((err: unknown) => {
+    const blob = await writeTempBlob(chunks, this.tmpDir, size).catch((err: unknown) => {
       // More bytes than declared is a mismatch, noticed before the excess reaches the disk.
       if (err instanceof BlobRejectedError && err.kind === 'too_large')
         throw new BlobRejectedError(
@@ -111,11 +130,12 @@ export class ArtifactStore {
     const id = newId();
     const storageKey = `${runId}/${id}`;
     try {
-      await placeBlob(blob.tempPath, join(this.root, storageKey));
+      await this.storage.putFile(`artifacts/${storageKey}`, blob.tempPath);
     } catch (err) {
       await removeQuietly(blob.tempPath);
       throw err;
     }
+    const createdAt = new Date();
     const row = {
       id,
       run_id: runId,
@@ -126,8 +146,8 @@ export class ArtifactStore {
       status: 'ready',
       content_sha256: expectedSha,
       storage_key: storageKey,
-      created_at: nowIso(),
-      expires_at: null,
+      created_at: createdAt.toISOString(),
+      expires_at: expireInMs === null ? null : new Date(createdAt.getTime() + expireInMs).toISOString(),
     };
     let replaced: { storage_key: string | null }[] = [];
     try {
@@ -143,10 +163,11 @@ export class ArtifactStore {
       });
     } catch (err) {
       // The job run went away meanwhile (project deleted): keep no orphan file.
-      await removeQuietly(join(this.root, storageKey));
+      await this.storage.delete(`artifacts/${storageKey}`).catch(() => {});
       throw err;
     }
-    for (const old of replaced) if (old.storage_key) await removeQuietly(join(this.root, old.storage_key));
+    for (const old of replaced)
+      if (old.storage_key) await this.storage.delete(`artifacts/${old.storage_key}`).catch(() => {});
     return toView(row);
   }
 
@@ -165,21 +186,31 @@ export class ArtifactStore {
   /** The stored file of a ready artifact, or undefined when it does not exist (any more). */
   async open(
     artifactId: string,
-  ): Promise<{ artifact: ArtifactView; size: number; stream: () => Readable } | undefined> {
+  ): Promise<
+    { artifact: ArtifactView; storageKey: string; size: number; stream: () => Readable } | undefined
+  > {
     const row = await this.db
       .selectFrom('artifacts')
       .selectAll()
       .where('id', '=', artifactId)
       .executeTakeFirst();
     if (row?.status !== 'ready' || !row.storage_key) return undefined;
-    const file = join(this.root, row.storage_key);
-    const info = await stat(file).catch(() => undefined);
-    if (!info) return undefined;
-    return {
-      artifact: toView(row),
-      size: info.size,
-      stream: () => createReadStream(file, { highWaterMark: 256 * 1024 }),
-    };
+    const blob = await this.storage.open(`artifacts/${row.storage_key}`);
+    if (!blob) return undefined;
+    return { artifact: toView(row), storageKey: `artifacts/${row.storage_key}`, ...blob };
+  }
+
+  /** A presigned URL of the artifact's blob when the backend gives one (S3), else undefined. */
+  async presign(artifactId: string, lifetimeS: number): Promise<string | undefined> {
+    if (this.storage.kind === 'filesystem') return undefined;
+    const row = await this.db
+      .selectFrom('artifacts')
+      .select(['storage_key', 'path', 'status'])
+      .where('id', '=', artifactId)
+      .executeTakeFirst();
+    if (row?.status !== 'ready' || !row.storage_key) return undefined;
+    const name = row.path.split('/').pop() || 'artifact';
+    return this.storage.presignDownload(`artifacts/${row.storage_key}`, lifetimeS, name);
   }
 }
 
@@ -192,6 +223,17 @@ function checkPath(path: string): void {
       'invalid',
       `artifact path ${JSON.stringify(path)} must be relative to the checkout`,
     );
+}
+
+/** The job's `artifacts.expire_in` (milliseconds) in the pipeline version the run executes, or null. */
+function expireInOf(definition: string, jobName: string): number | null {
+  try {
+    const doc = JSON.parse(definition) as { jobs?: Record<string, { artifacts?: { expire_in?: unknown } }> };
+    const value = doc.jobs?.[jobName]?.artifacts?.expire_in;
+    return typeof value === 'number' && value > 0 ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 function parseMatrix(text: string): Record<string, string> {

@@ -57,6 +57,7 @@ export async function registerApi(
     runs: new RunService({ db: deps.database.db, postgres, events }),
     box: createSecretBox(deps.secretKey),
     names: new PipelineNames(),
+    archives: deps.execution?.data.archives,
   };
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();

@@ -6,6 +6,7 @@ import { forbidden, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import { DOWNLOAD_URL_LIFETIME_S } from '../artifacts/signing.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { CoreDB } from '../store/schema.js';
 import type { Api } from './context.js';
@@ -46,8 +47,9 @@ export function registerArtifactRoutes(api: Api, options: ArtifactRoutesOptions)
       tags: ['artifacts'],
       summary: "A run's artifacts",
       description:
-        'With `download=true` each artifact gets `download_url`, an absolute link signed with an HMAC and ' +
-        'valid for about 5 minutes, that needs no credentials.',
+        'With `download=true` each artifact gets `download_url`, an absolute link valid for about 5 minutes ' +
+        "that needs no credentials: the server's own HMAC-signed route with the filesystem backend, a " +
+        'presigned GET of the object with the S3 backend.',
       params: IdParams,
       querystring: Type.Object(
         { download: Type.Boolean({ default: false, description: 'add signed download links' }) },
@@ -62,11 +64,14 @@ export function registerArtifactRoutes(api: Api, options: ArtifactRoutesOptions)
       const list = await data.artifacts.listRunArtifacts(runId);
       const base = origin(request);
       const now = Date.now();
+      const link = async (id: string) =>
+        // On S3 the link is a presigned GET of the object itself; on a folder, the server's own signed route.
+        (await data.artifacts.presign(id, DOWNLOAD_URL_LIFETIME_S)) ?? `${base}${data.signer.path(id, now)}`;
       return {
-        artifacts: list.map(({ run_id: _run, ...a }) =>
-          request.query.download && a.status === 'ready'
-            ? { ...a, download_url: `${base}${data.signer.path(a.id, now)}` }
-            : a,
+        artifacts: await Promise.all(
+          list.map(async ({ run_id: _run, ...a }) =>
+            request.query.download && a.status === 'ready' ? { ...a, download_url: await link(a.id) } : a,
+          ),
         ),
       };
     },

@@ -11,6 +11,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { RunService } from '../services/runs.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import type { CoreDB } from '../store/schema.js';
@@ -29,6 +30,8 @@ export interface ApiContext {
   runs: RunService;
   box: ReturnType<typeof createSecretBox>;
   names: PipelineNames;
+  /** Archived job logs, read by RunDetail (absent when the API runs without execution data). */
+  archives?: ArchivedLogs;
 }
 
 /** Who did it, for `triggered_by` and gate decisions. */

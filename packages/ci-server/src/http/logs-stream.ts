@@ -47,7 +47,9 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         "`job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's " +
         'lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE ' +
         'comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at ' +
-        'once for a finished run, after replaying it).',
+        'once for a finished run, after replaying it). When the stream cannot continue (the database is ' +
+        'unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending ' +
+        'cleanly: reconnect with `Last-Event-ID`.',
       params: IdParams,
       querystring: Type.Object({}, { additionalProperties: false }),
       headers: Type.Object({
@@ -118,9 +120,18 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         }
       } catch (err) {
         request.log.warn({ err, runId }, 'log stream ended by an error');
+        // A stream that cannot continue (the store is unreachable) must not look finished: a clean end means
+        // "the run is over" to clients. Say why in an `error` event, then drop the connection so the client
+        // reconnects with Last-Event-ID.
+        if (!res.writableEnded && !res.destroyed) {
+          res.write(
+            `event: error\ndata: ${JSON.stringify({ error: 'the log store is unavailable; reconnect to resume' })}\n\n`,
+          );
+          res.destroy();
+        }
       } finally {
         clearInterval(keepAlive);
-        if (!res.writableEnded) res.end();
+        if (!res.writableEnded && !res.destroyed) res.end();
       }
     },
   });

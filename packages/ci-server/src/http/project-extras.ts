@@ -1,16 +1,23 @@
 // Project settings beyond triggers: the log-archive override (`null` inherits CI_CONFIG
 // `retention.log_archive`), the notification config (stored and validated; not delivered yet) and the
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
-import { join } from 'node:path';
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
-import { removeQuietly } from '../artifacts/blob-files.js';
+import { NOTIFICATION_EVENTS } from '../domain/notification-events.js';
+import {
+  decodeStoredPolicy,
+  encodeStoredPolicy,
+  type LogArchivePolicy,
+  logArchiveView,
+  parseLogArchive,
+} from '../scheduler/retention-settings.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
 import type { CacheEntriesTable } from '../store/execution-schema.js';
 import { nowIso } from '../store/ids.js';
 import { roleAtLeast } from './access.js';
-import { type LogArchive, LogArchiveSetting } from './admin/retention.js';
+import { LogArchiveSetting } from './admin/retention.js';
 import type { Api } from './context.js';
 import { errors, NoContent, SlugParams, Uuid } from './schemas.js';
 
@@ -20,13 +27,7 @@ interface ExtrasDB {
   cache_entries: CacheEntriesTable;
 }
 
-export const NOTIFICATION_EVENTS = [
-  'run.started',
-  'run.succeeded',
-  'run.failed',
-  'run.canceled',
-  'gate.waiting',
-] as const;
+export { NOTIFICATION_EVENTS };
 export const MAX_CHANNELS = 20;
 
 const Channel = Type.Object(
@@ -73,9 +74,9 @@ const CacheEntry = Type.Object({
 export interface ProjectExtrasDeps {
   db: Kysely<any>;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
-  logArchive: LogArchive;
-  /** Folder of the cache blobs (`<CI_DATA_DIR>/caches`). */
-  cacheRoot: string;
+  logArchive: LogArchivePolicy;
+  /** The storage backend holding cache blobs (`caches/<storage_key>`). */
+  blobs: BlobStorage;
 }
 
 const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
@@ -154,8 +155,11 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
   };
   const logArchiveOf = async (project: string) => {
     const row = await readSetting(project, 'log_archive');
-    const override = row ? (JSON.parse(row.value) as LogArchive) : null;
-    return { override, effective: override ?? deps.logArchive };
+    const override = row ? (decodeStoredPolicy(row.value) ?? null) : null;
+    return {
+      override: override && logArchiveView(override),
+      effective: logArchiveView(override ?? deps.logArchive),
+    };
   };
 
   api.get('/api/v1/projects/:slug/log-archive', {
@@ -165,7 +169,9 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       summary: "The project's log-archive override and the setting in effect",
       description:
         "`override`: the project's own setting, null when it inherits the global one (CI_CONFIG " +
-        '`retention.log_archive`, default `{"enabled": false, "after_days": 30}`). `effective`: what applies.',
+        '`retention.log_archive`, default disabled after 30d). `effective`: what the archiver applies: a ' +
+        "finished job's log older than `after` is compressed into one blob on the storage backend and its " +
+        'rows removed. `after` is the delay as a duration, `after_days` the same in whole days.',
       params: SlugParams,
       response: { 200: LogArchiveAnswer, ...errors(400, 404) },
     },
@@ -178,11 +184,25 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       tags: ['projects'],
       summary: "Set or clear the project's log-archive override",
       description:
-        '`{"override": {"enabled": true, "after_days": 7}}` sets the override (after_days an integer ≥ 1); ' +
-        '`{"override": null}` removes it so the global setting applies. Answers like GET.',
+        '`{"override": {"enabled": true, "after": "12h"}}` (a duration; `0s` archives as soon as a job ' +
+        'finishes) or `{"override": {"enabled": true, "after_days": 7}}` (an integer ≥ 1) sets the override; ' +
+        'exactly one of `after` and `after_days`. `{"override": null}` removes it so the global setting ' +
+        'applies. Answers like GET.',
       params: SlugParams,
       body: Type.Object(
-        { override: Type.Union([LogArchiveSetting, Type.Null()]) },
+        {
+          override: Type.Union([
+            Type.Object(
+              {
+                enabled: Type.Boolean(),
+                after: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+                after_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 36500 })),
+              },
+              { additionalProperties: false },
+            ),
+            Type.Null(),
+          ]),
+        },
         { additionalProperties: false },
       ),
       response: { 200: LogArchiveAnswer, ...errors(400, 404) },
@@ -190,11 +210,13 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     handler: async (request) => {
       const project = await projectId(request.params.slug);
       const { override } = request.body;
-      await writeSetting(
-        project,
-        'log_archive',
-        override && JSON.stringify({ enabled: override.enabled, after_days: override.after_days }),
-      );
+      let policy: LogArchivePolicy | null = null;
+      if (override) {
+        const parsed = parseLogArchive(override);
+        if (typeof parsed === 'string') throw badRequest(`override: ${parsed}`);
+        policy = parsed;
+      }
+      await writeSetting(project, 'log_archive', policy && encodeStoredPolicy(policy));
       request.auditNote = { target: `project:${request.params.slug}`, details: { setting: 'log_archive' } };
       return logArchiveOf(project);
     },
@@ -213,7 +235,7 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
       tags: ['projects'],
       summary: "The project's notification config",
       description:
-        'Channels and the events each wants. Stored only: this server does not deliver notifications yet. ' +
+        'Channels and the events each wants (delivered through an outbox with retries). ' +
         'Maintainers and admins see targets in full; viewers see URL targets cut to their origin ' +
         '(`redacted: true`), since chat and webhook URLs often carry a token.',
       params: SlugParams,
@@ -232,7 +254,8 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
         `at most ${MAX_CHANNELS} channels. Events: ${NOTIFICATION_EVENTS.join(', ')} (at least one, no ` +
         'repeats). Targets: webhook an http(s) URL, email an address, chat an http(s) incoming-webhook URL or ' +
         'a `#channel`; URLs may not carry credentials. Unknown fields are 400. `{"channels": []}` turns ' +
-        'notifications off. Stored only: delivery is not implemented yet.',
+        'notifications off. Events are written to an outbox in the transaction of the run transition and ' +
+        'delivered with retries (docs/ci-operations.md); the history is at `/notifications/deliveries`.',
       params: SlugParams,
       body: NotificationBody,
       response: { 200: NotificationConfig, ...errors(400, 404) },
@@ -322,7 +345,7 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
         .executeTakeFirst();
       if (!row) throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
       // After the row: a lookup racing the purge finds no row rather than a row without its file.
-      await removeQuietly(join(deps.cacheRoot, row.storage_key));
+      await deps.blobs.delete(`caches/${row.storage_key}`).catch(() => {});
       request.auditNote = { target: `cache_entry:${request.params.id}` };
       return reply.code(204).send();
     },

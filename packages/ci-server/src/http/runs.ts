@@ -66,7 +66,8 @@ export function registerRunRoutes(api: Api, ctx: ApiContext): void {
       querystring: DetailQuery,
       response: { 200: RunDetail, ...errors(400, 404) },
     },
-    handler: async (request) => getRunDetail(ctx.db, request.params.id.toLowerCase(), request.query.logs),
+    handler: async (request) =>
+      getRunDetail(ctx.db, request.params.id.toLowerCase(), request.query.logs, ctx.archives),
   });
 
   api.post('/api/v1/runs/:id/cancel', {

@@ -24,13 +24,15 @@ const SERVER_PATHS = [
 ];
 
 /**
- * The UI loads only its own bundled files and talks only to this origin; no inline scripts or styles exist
- * (React style props go through the CSSOM, which CSP does not govern).
+ * The UI loads only its own bundled files (scripts, Monaco's workers, fonts) and talks only to this origin;
+ * no inline script exists. Styles allow 'unsafe-inline' because the Monaco editor writes its theme and
+ * layout rules into <style> elements at run time (it has no nonce support); React style props go through
+ * the CSSOM, which CSP does not govern. Scripts stay strictly 'self'.
  */
 export const UI_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

@@ -5,6 +5,7 @@
 // log with a final truncation line, and publishes what it stored to the LogHub after the commit.
 import { type Kysely, sql } from 'kysely';
 import type { ExecutionDB } from '../store/execution-schema.js';
+import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
 import { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB } from './limits.js';
 import { cleanText, firstNew, normalize, type Row, toStored } from './rows.js';
@@ -30,6 +31,8 @@ export interface LogStoreOptions {
   postgres: boolean;
   /** Receives every stored batch after its commit (live SSE followers). */
   hub?: LogHub;
+  /** Archived job logs: read transparently, and an archived job accepts no more lines. */
+  archives?: ArchivedLogs;
   maxLinesPerJob?: number;
   maxCharsPerJob?: number;
 }
@@ -63,6 +66,7 @@ export class LogStore {
   private readonly db: Kysely<ExecutionDB>;
   private readonly postgres: boolean;
   private readonly hub: LogHub | undefined;
+  private readonly archives: ArchivedLogs | undefined;
   private readonly maxLines: number;
   private readonly maxChars: number;
   private readonly states = new Map<string, JobLogState>();
@@ -74,6 +78,7 @@ export class LogStore {
     this.db = options.db as Kysely<ExecutionDB>;
     this.postgres = options.postgres;
     this.hub = options.hub;
+    this.archives = options.archives;
     this.maxLines = options.maxLinesPerJob ?? DEFAULT_MAX_LINES_PER_JOB;
     this.maxChars = options.maxCharsPerJob ?? DEFAULT_MAX_CHARS_PER_JOB;
   }
@@ -172,21 +177,50 @@ export class LogStore {
     this.states.delete(jobRunId);
   }
 
-  /** A run's lines after `afterCursor`, in cursor order. */
+  /**
+   * A run's lines after `afterCursor`, in cursor order: rows of jobs still in the table merged with the lines
+   * of archived jobs (their blobs keep each line's cursor), so a reader cannot tell the two apart.
+   */
   async readRunLogs(runId: string, afterCursor: number, limit: number): Promise<StoredLogLine[]> {
-    const rows = await this.db
+    const archived = this.archives ? await this.archives.ofRun(runId) : [];
+    let query = this.db
       .selectFrom('log_lines')
       .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
       .where('run_id', '=', runId)
-      .where('run_seq', '>', afterCursor)
-      .orderBy('run_seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toStored);
+      .where('run_seq', '>', afterCursor);
+    // Rows an interrupted archive left behind are ignored: the archive holds the same lines.
+    if (archived.length > 0)
+      query = query.where(
+        'job_run_id',
+        'not in',
+        archived.map((a) => a.job_run_id),
+      );
+    const rows = (await query.orderBy('run_seq').limit(limit).execute()).map(toStored);
+    const fromArchives: StoredLogLine[] = [];
+    for (const a of archived) {
+      if (Number(a.last_cursor) <= afterCursor) continue;
+      const lines = await this.archives!.lines(a);
+      let taken = 0;
+      for (const l of lines) {
+        if (l.cursor <= afterCursor) continue;
+        fromArchives.push(l);
+        if (++taken >= limit) break;
+      }
+    }
+    if (fromArchives.length === 0) return rows;
+    return rows
+      .concat(fromArchives)
+      .sort((x, y) => x.cursor - y.cursor)
+      .slice(0, limit);
   }
 
-  /** One job run's lines after `afterSeq`, in seq order. */
+  /** One job run's lines after `afterSeq`, in seq order (from its archive once it is archived). */
   async readJobLogs(jobRunId: string, afterSeq: number, limit: number): Promise<StoredLogLine[]> {
+    const archive = this.archives ? await this.archives.ofJob(jobRunId) : undefined;
+    if (archive) {
+      const lines = await this.archives!.lines(archive);
+      return lines.filter((l) => l.seq > afterSeq).slice(0, limit);
+    }
     const rows = await this.db
       .selectFrom('log_lines')
       .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
@@ -330,6 +364,19 @@ export class LogStore {
       .where('id', '=', jobRunId)
       .executeTakeFirst();
     if (!job) throw new UnknownJobRunError(jobRunId);
+    // An archived log is closed: later lines (a late resend) are acknowledged and dropped.
+    const archive = this.archives ? await this.archives.ofJob(jobRunId) : undefined;
+    if (archive) {
+      const closed: JobLogState = {
+        runId: job.run_id,
+        acked: Math.max(Number(archive.max_seq), cached?.acked ?? 0),
+        lines: Number(archive.lines),
+        chars: Number(archive.raw_bytes),
+        truncated: true,
+      };
+      this.states.set(jobRunId, closed);
+      return closed;
+    }
     const agg = await this.db
       .selectFrom('log_lines')
       .select((eb) => [

@@ -5,7 +5,7 @@
 // agent's jobs move within 35 s. Safe to run in several server processes at once: each step re-checks
 // the lease inside the run's transaction.
 import type { DispatchDb } from '../agents/schema.js';
-import { lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
+import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
 import type { AssignmentBuilder } from '../services/dispatch-assignment.js';
 import type { JobTransitions } from '../services/dispatch-intake.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';
@@ -29,10 +29,13 @@ export function lostMessage(agentName: string, leaseMs: number): string {
 export class LeaseSweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  /** When the last sweep completed: until then the control plane could hear its agents. */
+  private lastGoodAt = Date.now();
 
   constructor(private readonly deps: SweeperDeps) {}
 
   start(): void {
+    this.lastGoodAt = Date.now();
     this.timer = setInterval(() => void this.tick(), this.deps.intervalMs);
     this.timer.unref();
   }
@@ -55,7 +58,20 @@ export class LeaseSweeper {
   }
 
   private async sweep(): Promise<void> {
-    const { db, transitions, dispatcher, leaseMs } = this.deps;
+    const { db, transitions, dispatcher, leaseMs, intervalMs } = this.deps;
+    // A lease runs from the last moment the control plane could have heard the agent. When sweeps stopped
+    // succeeding for a while — the database was down (no heartbeat could be stored) or this process was
+    // stalled — every lease gets a full period from now instead of lapsing for the server's own outage.
+    const now = Date.now();
+    if (now - this.lastGoodAt > 2 * intervalMs + 1_000) {
+      await extendLeasesAtStart(db, leaseMs, now);
+      this.deps.log.warn(
+        { outageMs: now - this.lastGoodAt },
+        'the control plane could not hear its agents for a while; leases extended by a full period',
+      );
+      this.lastGoodAt = Date.now();
+      return;
+    }
     for (const lease of await lapsedLeases(db)) {
       if (!lease.lease_agent_id) continue;
       const name = lease.agent ?? lease.lease_agent_id;
@@ -78,5 +94,11 @@ export class LeaseSweeper {
     await markSilentAgentsOffline(db, Date.now() - leaseMs);
     await expireOverdueGates(this.deps);
     await dispatcher.resync();
+    this.lastGoodAt = Date.now();
+  }
+
+  /** Restarts the outage clock (the sweeper's timer starts now). */
+  resetClock(): void {
+    this.lastGoodAt = Date.now();
   }
 }

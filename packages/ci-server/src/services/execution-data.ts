@@ -16,19 +16,26 @@ import type { Database, Registry } from '@app/kit';
 import { CacheBlobStore } from '../artifacts/caches.js';
 import { DownloadSigner } from '../artifacts/signing.js';
 import { ArtifactStore } from '../artifacts/store.js';
+import { ArchivedLogs } from '../logs/archived-logs.js';
 import { LogHub } from '../logs/hub.js';
 import { LogStore } from '../logs/store.js';
 import { type CiMetrics, createCiMetrics } from '../metrics.js';
 import { TestReportStore } from '../reports/store.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { FilesystemStorage } from '../storage/filesystem-storage.js';
 import type { RunEvents } from './run-events.js';
 import { ServiceRunStore } from './service-runs.js';
 
 export interface ExecutionData {
   logs: LogStore;
   hub: LogHub;
+  /** Archived job logs (one compressed blob per job run on the storage backend). */
+  archives: ArchivedLogs;
   artifacts: ArtifactStore;
   signer: DownloadSigner;
   caches: CacheBlobStore;
+  /** The backend holding artifacts, caches and archived logs (storage/). */
+  storage: BlobStorage;
   reports: TestReportStore;
   services: ServiceRunStore;
   metrics: CiMetrics;
@@ -37,6 +44,8 @@ export interface ExecutionData {
 export interface ExecutionDataOptions {
   database: Database;
   dataDir: string;
+  /** Backend of artifacts, caches and archived logs; default: the data folder. */
+  storage?: BlobStorage;
   /** 64 hex characters (CI_SECRET_KEY): signs artifact download links. */
   secretKey: string;
   /** The registry /metrics serves. */
@@ -49,15 +58,25 @@ export interface ExecutionDataOptions {
 export function createExecutionData(options: ExecutionDataOptions): ExecutionData {
   const db = options.database.db;
   const hub = new LogHub();
+  const storage = options.storage ?? new FilesystemStorage(options.dataDir);
   options.events?.on('change', (change) => {
     if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
   });
+  const archives = new ArchivedLogs(db, () => storage);
   return {
-    logs: new LogStore({ db, postgres: options.database.dialect === 'postgres', hub, ...options.logLimits }),
+    logs: new LogStore({
+      db,
+      postgres: options.database.dialect === 'postgres',
+      hub,
+      archives,
+      ...options.logLimits,
+    }),
     hub,
-    artifacts: new ArtifactStore({ db, dataDir: options.dataDir }),
+    archives,
+    artifacts: new ArtifactStore({ db, dataDir: options.dataDir, storage }),
     signer: new DownloadSigner(options.secretKey),
-    caches: new CacheBlobStore({ db, dataDir: options.dataDir }),
+    caches: new CacheBlobStore({ db, dataDir: options.dataDir, storage }),
+    storage,
     reports: new TestReportStore(db),
     services: new ServiceRunStore(db),
     metrics: createCiMetrics(options.registry),

@@ -4,6 +4,7 @@
 import { notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { type PipelineDocument, serializePipeline } from '../domain/index.js';
+import { recordProjectBlobs } from '../store/blob-deletions.js';
 import { latestRuns, type RunSummaryRow, recentRuns } from '../store/runs-query.js';
 import type { CoreDB } from '../store/schema.js';
 
@@ -72,10 +73,18 @@ export async function getProjectDetail(db: Kysely<CoreDB>, slug: string) {
   return { ...fields, pipelines: pipelineViews, recent_runs: recent };
 }
 
-/** Deletes a project; foreign keys cascade to pipelines, versions, materials, runs, logs, artifacts, secrets. */
+/**
+ * Deletes a project; foreign keys cascade to pipelines, versions, materials, runs, logs, artifacts, secrets.
+ * Its files (artifacts, caches, archived logs) are recorded for the retention sweeper in the same
+ * transaction, so they are deleted from the storage backend even if the process stops right after.
+ */
 export async function deleteProject(db: Kysely<CoreDB>, slug: string): Promise<void> {
-  const result = await db.deleteFrom('projects').where('slug', '=', slug).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound(`project "${slug}" not found`);
+  await db.transaction().execute(async (trx) => {
+    const project = await trx.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
+    if (!project) throw notFound(`project "${slug}" not found`);
+    await recordProjectBlobs(trx, project.id);
+    await trx.deleteFrom('projects').where('id', '=', project.id).execute();
+  });
 }
 
 /** The pipeline's text as applied (`reconstructed: false`), else its parsed form written back. */

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { type Effect, type PipelineDocument, planRun, type RunCause, startRun } from '../domain/index.js';
 import { newId, nowIso } from '../store/ids.js';
+import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
 import type { CoreDB } from '../store/schema.js';
 
@@ -97,5 +98,21 @@ export async function createRunIn(
     s.jobs.map((row, position) => newJobRow(row, { runId, stageRunId: stageRows[i].id, position }, now)),
   );
   await insertJobRows(trx, jobRows);
+  // A run may start waiting on a gate (or already be running or over) the moment it is created.
+  await enqueueRunNotifications(
+    trx,
+    {
+      id: runId,
+      project_id: bumped.project_id,
+      pipeline_id: pipelineId,
+      counter: bumped.counter,
+      cause: req.cause,
+      git_ref: req.gitRef,
+      revision: req.revision,
+    },
+    'queued',
+    status,
+    jobRows.filter((j) => j.status === 'awaiting_approval').map((j) => ({ id: j.id, name: j.name })),
+  );
   return { id: runId, counter: bumped.counter, effects: started.effects };
 }

@@ -3,6 +3,7 @@
 import { notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
+import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
   type DetailLogLine,
@@ -139,11 +140,33 @@ export function failureReason(j: {
   return 'failed';
 }
 
-export async function getRunDetail(db: Kysely<CoreDB>, runId: string, logLines: number): Promise<RunDetail> {
-  const [summary, rows] = await Promise.all([runSummary(db, runId), runDetailRows(db, runId, logLines)]);
+/**
+ * The run with each job's last `logLines` lines; a job whose log was archived reads them from its archive
+ * (`archives`), so archiving changes nothing a client sees.
+ */
+export async function getRunDetail(
+  db: Kysely<CoreDB>,
+  runId: string,
+  logLines: number,
+  archives?: ArchivedLogs,
+): Promise<RunDetail> {
+  const [summary, rows, archived] = await Promise.all([
+    runSummary(db, runId),
+    runDetailRows(db, runId, logLines),
+    logLines > 0 && archives ? archives.ofRun(runId) : [],
+  ]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
   const logs = groupLogs(rows.logs, logLines);
   const gates = await gateViews(db, rows.version_id, rows.jobs);
+  for (const a of archived) {
+    const lines = await archives!.lines(a);
+    logs.set(
+      a.job_run_id,
+      lines
+        .slice(-logLines)
+        .map((l) => ({ job_run_id: l.job_run_id, seq: l.seq, stream: l.stream, at: l.at, text: l.text })),
+    );
+  }
   const stages = rows.stages.map((s) => ({
     name: s.name,
     status: s.status,

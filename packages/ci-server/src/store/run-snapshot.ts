@@ -15,6 +15,7 @@ import {
   type StageStatus,
 } from '../domain/index.js';
 import { nowIso } from './ids.js';
+import { enqueueRunNotifications } from './notification-outbox.js';
 import type { CoreDB, JobRunsTable, RunsTable, StageRunsTable } from './schema.js';
 
 export type Trx = Transaction<CoreDB>;
@@ -157,6 +158,7 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
   const byId = new Map(loaded.jobs.map((j) => [j.id, j]));
   const positions = new Map(loaded.jobs.map((j) => [identity(j.name, parseJson(j.matrix, {})), j.position]));
   const inserts: JobRunsTable[] = [];
+  const gateJobs: { id: string; name: string }[] = [];
   for (const [index, stage] of after.stages.entries()) {
     const stageRow = loaded.stages[index];
     for (const row of stage.jobs) {
@@ -167,6 +169,8 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
         continue;
       }
       const cols = jobColumns(row);
+      if (cols.status === 'awaiting_approval' && prev.status !== 'awaiting_approval')
+        gateJobs.push({ id: row.id, name: row.name });
       const changed =
         cols.status !== prev.status ||
         cols.attempt !== prev.attempt ||
@@ -211,5 +215,9 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
     })
     .where('id', '=', loaded.run.id)
     .execute();
+  // In this transaction: the transition and its notifications commit (or roll back) together.
+  for (const row of inserts)
+    if (row.status === 'awaiting_approval') gateJobs.push({ id: row.id, name: row.name });
+  await enqueueRunNotifications(trx, loaded.run, loaded.run.status, status, gateJobs);
   return status;
 }

@@ -1,10 +1,11 @@
 // The agent's log shipper against a stand-in of PushLogs that stores like the server does (contiguous seqs,
-// answers the highest stored): batches of at most 100 lines, one in flight, resend after failures without
-// loss or duplicates, and a bounded buffer whose overflow keeps the seqs contiguous.
+// answers the highest stored): batches of at most 2,000 lines, several in flight (also arriving out of order),
+// resend after failures without loss or duplicates, back-pressure past the high-water mark, and a bounded
+// buffer whose overflow keeps the seqs contiguous.
 import { DROPPED_NOTE, LogShipper, type ShippedLine } from '@app/ci-agent';
 import { describe, expect, it } from 'vitest';
 
-function store(failFirst = 0) {
+function store(failFirst = 0, jitterMs = 1) {
   const lines: ShippedLine[] = [];
   const batches: number[] = [];
   let failures = failFirst;
@@ -13,7 +14,7 @@ function store(failFirst = 0) {
   const send = async (batch: ShippedLine[]) => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, jitterMs > 1 ? Math.random() * jitterMs : 1));
     inFlight--;
     if (failures > 0) {
       failures--;
@@ -34,18 +35,58 @@ const line = (seq: number, text = `line ${seq}`) => ({
 });
 
 describe('log shipper', () => {
-  it('ships every line once, in batches of at most 100, one batch at a time', async () => {
+  it('ships every line once, in batches of at most 2,000, several in flight', async () => {
     const s = store();
     const shipper = new LogShipper(s.send);
-    for (let i = 1; i <= 1234; i++) shipper.push(line(i));
+    for (let i = 1; i <= 12_345; i++) shipper.push(line(i));
     await shipper.flush();
-    expect(s.lines.map((l) => l.text)).toEqual(Array.from({ length: 1234 }, (_, i) => `line ${i + 1}`));
-    expect(Math.max(...s.batches)).toBeLessThanOrEqual(100);
-    expect(s.maxInFlight()).toBe(1);
-    expect(shipper.acknowledged).toBe(1234);
+    expect(s.lines.map((l) => l.text)).toEqual(Array.from({ length: 12_345 }, (_, i) => `line ${i + 1}`));
+    expect(Math.max(...s.batches)).toBeLessThanOrEqual(2_000);
+    expect(s.maxInFlight()).toBeGreaterThan(1);
+    expect(s.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(shipper.acknowledged).toBe(12_345);
   });
 
-  it('sends a short batch after the delay without waiting for 100 lines', async () => {
+  it('loses nothing when batches in flight arrive out of order', async () => {
+    const s = store(0, 15);
+    const shipper = new LogShipper(s.send, { batchLines: 50 });
+    for (let i = 1; i <= 3_000; i++) shipper.push(line(i));
+    await shipper.flush();
+    expect(s.lines.map((l) => Number(l.seq))).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
+  });
+
+  it('asks the job to pause past its high-water mark and lets it go on once shipped', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const s = store();
+    const shipper = new LogShipper(
+      async (batch) => {
+        await gate;
+        return s.send(batch);
+      },
+      { highWaterLines: 100, batchLines: 30 },
+    );
+    for (let i = 1; i <= 99; i++) shipper.push(line(i));
+    expect(shipper.pressure()).toBeUndefined();
+    shipper.push(line(100));
+    const paused = shipper.pressure();
+    expect(paused).toBeInstanceOf(Promise);
+    let resumed = false;
+    void paused?.then(() => {
+      resumed = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(resumed).toBe(false);
+    release();
+    await shipper.flush();
+    expect(resumed).toBe(true);
+    expect(shipper.pressure()).toBeUndefined();
+    expect(s.lines).toHaveLength(100);
+  });
+
+  it('sends a short batch after the delay without waiting for a full batch', async () => {
     const s = store();
     const shipper = new LogShipper(s.send, { batchDelayMs: 20 });
     shipper.push(line(1));

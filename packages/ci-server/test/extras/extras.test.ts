@@ -97,15 +97,17 @@ for (const kind of STORES) {
 
     it('keeps a log-archive override that falls back to the global setting', async () => {
       const url = '/api/v1/projects/shop/log-archive';
-      const global = { enabled: true, after_days: 60 };
+      const global = { enabled: true, after: '60d', after_days: 60 };
       expect((await api.get(url)).body).toEqual({ override: null, effective: global });
       const set = await put(url, { override: { enabled: false, after_days: 3 } });
       expect(set.status).toBe(200);
       expect(set.body).toEqual({
-        override: { enabled: false, after_days: 3 },
-        effective: { enabled: false, after_days: 3 },
+        override: { enabled: false, after: '3d', after_days: 3 },
+        effective: { enabled: false, after: '3d', after_days: 3 },
       });
-      expect((await api.get(url)).body.effective).toEqual({ enabled: false, after_days: 3 });
+      expect((await api.get(url)).body.effective).toEqual({ enabled: false, after: '3d', after_days: 3 });
+      const hours = await put(url, { override: { enabled: true, after: '36h' } });
+      expect(hours.body.effective).toEqual({ enabled: true, after: '1d12h', after_days: 1 });
       for (const bad of [
         { override: { enabled: true, after_days: 0 } },
         { override: { enabled: true, after_days: 1.5 } },
@@ -217,6 +219,8 @@ for (const kind of STORES) {
       expect(res.body.totals).toEqual({
         runs: 1,
         log_lines: 0,
+        log_archives: 0,
+        log_archive_bytes: 0,
         artifacts: 0,
         artifact_bytes: 0,
         cache_entries: 1,
@@ -224,7 +228,9 @@ for (const kind of STORES) {
       });
       // Config values win; an invalid one falls back to its default.
       expect(res.body.quotas).toMatchObject({ log_days: 7, cache_idle_days: 14, runs_per_pipeline: 500 });
-      expect(res.body.log_archive).toEqual({ enabled: true, after_days: 60 });
+      expect(res.body.log_archive).toEqual({ enabled: true, after: '60d', after_days: 60 });
+      expect(res.body.interval).toBe('1h');
+      expect(res.body.last_run).toBeNull();
     });
 
     it('keeps the storage-backend config and says when a restart is needed', async () => {
@@ -236,9 +242,49 @@ for (const kind of STORES) {
         source: 'default',
         restart_required: false,
       });
-      const s3 = await put(url, { backend: 's3', path: '/data' });
-      expect(s3.status).toBe(400);
-      expect(s3.body.error).toMatch(/supported backends: local/);
+      const ftp = await put(url, { backend: 'ftp', path: '/data' });
+      expect(ftp.status).toBe(400);
+      expect(ftp.body.error).toMatch(/supported backends: local, s3/);
+      expect((await put(url, { backend: 's3', path: '/data' })).status).toBe(400);
+      expect((await put(url, { backend: 's3', s3: { bucket: 'Bad_Bucket' } })).status).toBe(400);
+      expect(
+        (await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', endpoint: 'ftp://x' } })).status,
+      ).toBe(400);
+      const halfKey = await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', access_key_id: 'AK' } });
+      expect(halfKey.status).toBe(400);
+      expect((await put(url, { backend: 's3', s3: { bucket: 'ci-blobs', region: 5 } })).status).toBe(400);
+      const toS3 = await put(url, {
+        backend: 's3',
+        s3: {
+          bucket: 'ci-blobs',
+          endpoint: 'http://127.0.0.1:9',
+          access_key_id: 'AK',
+          secret_access_key: 'very-secret',
+        },
+      });
+      expect(toS3.status).toBe(200);
+      expect(toS3.headers['x-service-restart-required']).toBe('true');
+      expect(toS3.body).toEqual({
+        backend: 's3',
+        s3: {
+          bucket: 'ci-blobs',
+          endpoint: 'http://127.0.0.1:9',
+          region: 'us-east-1',
+          prefix: '',
+          force_path_style: true,
+          access_key_id: 'AK',
+          secret_access_key_set: true,
+        },
+        source: 'stored',
+        restart_required: true,
+      });
+      expect(JSON.stringify((await api.get(url)).body)).not.toContain('very-secret');
+      const storedRow = await server.database.db
+        .selectFrom('server_settings' as any)
+        .select('value')
+        .where('key', '=', 'storage')
+        .executeTakeFirstOrThrow();
+      expect((storedRow as { value: string }).value).not.toContain('very-secret');
       expect((await put(url, { backend: 'local', path: 'relative/dir' })).status).toBe(400);
       expect((await put(url, { backend: 'local' })).status).toBe(400);
       expect((await put(url, { backend: 'local', path: '/x', extra: 1 })).status).toBe(400);
@@ -261,6 +307,7 @@ for (const kind of STORES) {
       const reset = await api.delete(url);
       expect(reset.status).toBe(200);
       expect(reset.body).toMatchObject({ source: 'default', path: server.settings.dataDir });
+      expect(reset.headers['x-service-restart-required']).toBeUndefined();
     });
 
     it('drops project settings with the project', async () => {

@@ -71,8 +71,11 @@ export interface UiPage {
   problems: string[];
 }
 
-export async function openPage(env: UiEnv): Promise<UiPage> {
-  const context = await env.browser.newContext({ baseURL: env.base, viewport: { width: 1360, height: 900 } });
+export async function openPage(
+  env: UiEnv,
+  viewport: { width: number; height: number } = { width: 1360, height: 900 },
+): Promise<UiPage> {
+  const context = await env.browser.newContext({ baseURL: env.base, viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT.timeout);
   const problems: string[] = [];
@@ -90,6 +93,27 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor(WAIT);
+}
+
+/**
+ * Replaces the text of the page's Monaco editor as a user pasting it would: select all, then a paste event
+ * carrying the text (typing it would let the editor auto-indent every new line, as it does for people).
+ */
+export async function fillEditor(page: Page, text: string): Promise<void> {
+  const editor = page.locator('.monaco-editor').first();
+  await editor.waitFor(WAIT);
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await editor.locator('textarea').evaluate((area, value) => {
+    // Runs in the page (DOM types are not in this Node project's lib).
+    const page = globalThis as any;
+    const data = new page.DataTransfer();
+    data.setData('text/plain', value);
+    area.dispatchEvent(
+      new page.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
 }
 
 /** A link of the main navigation (exact, so "Runs" does not also match "all runs"). */

@@ -1,27 +1,134 @@
-// A run's unit-test results (GET /api/v1/runs/{id}/tests): totals, and the failing cases with their
-// messages (the server lists failures and errors first).
+// A run's test report (GET /api/v1/runs/{id}/tests): totals, the failing cases first with their messages,
+// every case with its duration (slowest first after the failures), and each test's history across the
+// pipeline's recent runs — a test that both passed and failed there is marked flaky.
+import { Badge } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
-import type { RunTests } from '../api/types';
+import { api, query } from '../api/client';
+import type { RunDetail, RunPage, RunTests } from '../api/types';
 import { TERMINAL } from '../api/types';
 import { seconds } from '../lib/format';
+import { Link } from '../lib/router';
 import { ErrorNote, StatusBadge } from './ui';
 
-const CASES = 200;
+const CASES = 1000;
+const HISTORY_RUNS = 10;
 
-export function TestsPanel({ runId, status }: { runId: string; status: string }) {
-  const active = !TERMINAL.includes(status);
+type Case = RunTests['cases'][number];
+const keyOf = (c: Pick<Case, 'suite' | 'classname' | 'name'>) =>
+  `${c.suite}\u0000${c.classname}\u0000${c.name}`;
+const outcome = (s: string) => (s === 'error' ? 'failed' : s);
+
+interface HistoryEntry {
+  runId: string;
+  counter: number;
+  status: string;
+}
+
+/** Each test's outcomes in the pipeline's recent runs (newest first), this run excluded. */
+async function testHistory(run: RunDetail): Promise<Map<string, HistoryEntry[]>> {
+  const page = await api.get<RunPage>(
+    `/api/v1/runs${query({ pipeline: run.pipeline_id, limit: HISTORY_RUNS + 1, offset: 0 })}`,
+  );
+  const earlier = page.runs
+    .filter((r) => r.id !== run.id && TERMINAL.includes(r.status))
+    .slice(0, HISTORY_RUNS);
+  const reports = await Promise.all(
+    earlier.map(async (r) => ({
+      run: r,
+      report: await api.get<RunTests>(`/api/v1/runs/${r.id}/tests?limit=${CASES}`),
+    })),
+  );
+  const out = new Map<string, HistoryEntry[]>();
+  for (const { run: r, report } of reports)
+    for (const c of report.cases) {
+      const list = out.get(keyOf(c)) ?? [];
+      list.push({ runId: r.id, counter: r.counter, status: outcome(c.status) });
+      out.set(keyOf(c), list);
+    }
+  return out;
+}
+
+export function TestsPanel({ run }: { run: RunDetail }) {
+  const active = !TERMINAL.includes(run.status);
   const tests = useQuery({
-    // Keyed by the run's status: reports and artifacts arrive as jobs end, so each change refetches.
-    queryKey: ['tests', runId, status],
+    // Keyed by the run's status: reports arrive as jobs end, so each change refetches.
+    queryKey: ['tests', run.id, run.status],
     placeholderData: keepPreviousData,
-    queryFn: () => api.get<RunTests>(`/api/v1/runs/${runId}/tests?limit=${CASES}`),
+    queryFn: () => api.get<RunTests>(`/api/v1/runs/${run.id}/tests?limit=${CASES}`),
     refetchInterval: active ? 5000 : false,
+  });
+  const hasTests = Boolean(tests.data && tests.data.tests > 0);
+  const history = useQuery({
+    queryKey: ['test-history', run.pipeline_id, run.id],
+    queryFn: () => testHistory(run),
+    enabled: hasTests,
+    staleTime: 60_000,
   });
   const t = tests.data;
   if (tests.error) return <ErrorNote error={tests.error} title="Test results" />;
   if (!t || t.tests === 0) return null;
   const bad = t.cases.filter((c) => c.status === 'failed' || c.status === 'error');
+  const rest = t.cases.filter((c) => c.status !== 'failed' && c.status !== 'error');
+  rest.sort((a, b) => b.duration_s - a.duration_s);
+  const past = history.data ?? new Map<string, HistoryEntry[]>();
+  const isFlaky = (c: Case) => {
+    const outcomes = new Set([outcome(c.status), ...(past.get(keyOf(c)) ?? []).map((h) => h.status)]);
+    return outcomes.has('passed') && outcomes.has('failed');
+  };
+  const flaky = t.cases.filter(isFlaky).length;
+
+  const row = (c: Case) => (
+    <tr key={`${c.job_run_id}/${keyOf(c)}`}>
+      <td>
+        <StatusBadge status={c.status === 'error' ? 'failed' : c.status} />
+        {isFlaky(c) && (
+          <>
+            {' '}
+            <Badge tone="warning" title="Passed and failed in recent runs of this pipeline">
+              flaky
+            </Badge>
+          </>
+        )}
+      </td>
+      <td className="mono small">
+        {c.classname ? `${c.classname}.` : ''}
+        {c.name}
+      </td>
+      <td>{c.job_name}</td>
+      <td className="small right">{seconds(c.duration_s)}</td>
+      <td>
+        <span className="history" title={`Recent runs of ${c.name}`}>
+          {(past.get(keyOf(c)) ?? []).map((h) => (
+            <Link
+              key={h.runId}
+              href={`/runs/${h.runId}`}
+              className={`history-cell history-${h.status}`}
+              title={`#${h.counter}: ${h.status}`}
+            >
+              <span className="visually-hidden">
+                #{h.counter} {h.status}
+              </span>
+            </Link>
+          ))}
+        </span>
+      </td>
+      <td className="small pre-wrap">{c.message ?? ''}</td>
+    </tr>
+  );
+
+  const head = (
+    <thead>
+      <tr>
+        <th>Status</th>
+        <th>Test</th>
+        <th>Job</th>
+        <th className="right">Duration</th>
+        <th>Recent runs</th>
+        <th>Message</th>
+      </tr>
+    </thead>
+  );
+
   return (
     <section className="panel" aria-labelledby="tests-title">
       <h2 id="tests-title">Tests</h2>
@@ -41,34 +148,27 @@ export function TestsPanel({ runId, status }: { runId: string; status: string })
         <li>
           <strong>{t.skipped}</strong> skipped
         </li>
+        <li className={flaky ? 'warn' : 'muted'}>
+          <strong>{flaky}</strong> flaky
+        </li>
         <li className="muted">{seconds(t.duration_s)}</li>
       </ul>
       {bad.length > 0 && (
         <table className="table compact" aria-label="Failing tests">
-          <thead>
-            <tr>
-              <th>Status</th>
-              <th>Test</th>
-              <th>Job</th>
-              <th>Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bad.map((c) => (
-              <tr key={`${c.job_run_id}/${c.suite}/${c.classname}/${c.name}`}>
-                <td>
-                  <StatusBadge status={c.status === 'error' ? 'failed' : c.status} />
-                </td>
-                <td className="mono small">
-                  {c.classname ? `${c.classname}.` : ''}
-                  {c.name}
-                </td>
-                <td>{c.job_name}</td>
-                <td className="small pre-wrap">{c.message ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
+          {head}
+          <tbody>{bad.map(row)}</tbody>
         </table>
+      )}
+      {rest.length > 0 && (
+        <details open={bad.length === 0}>
+          <summary>
+            {rest.length} other test{rest.length === 1 ? '' : 's'}, slowest first
+          </summary>
+          <table className="table compact" aria-label="Other tests">
+            {head}
+            <tbody>{rest.map(row)}</tbody>
+          </table>
+        </details>
       )}
       {t.cases_truncated && <p className="muted small">Only the first {CASES} cases are listed.</p>}
     </section>

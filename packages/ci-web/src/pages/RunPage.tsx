@@ -173,7 +173,7 @@ export function RunPage({ id }: { id: string }) {
       </Suspense>
       <JobsPanel run={r} canAct={can('maintainer')} now={now} />
       <LogViewer run={r} />
-      <TestsPanel runId={r.id} status={r.status} />
+      <TestsPanel run={r} />
       <ArtifactsPanel runId={r.id} status={r.status} />
     </>
   );

@@ -90,7 +90,8 @@ export class RunRegistry {
   emit(run: AgentRun, event: string, data: Record<string, unknown>): RunEvent {
     const e: RunEvent = { id: (run.events.at(-1)?.id ?? 0) + 1, event, data };
     run.events.push(e);
-    if (run.events.length > RUN_MAX_EVENTS) run.events.splice(0, run.events.length - RUN_MAX_EVENTS);
+    // The first event (`run`, the run's description) is kept; the oldest after it go first.
+    if (run.events.length > RUN_MAX_EVENTS) run.events.splice(1, run.events.length - RUN_MAX_EVENTS);
     for (const l of run.listeners) l(e);
     return e;
   }

@@ -133,7 +133,8 @@ export class AgentService {
   /** Resumes a run named by a drive credential, with an optional follow-up instruction. */
   async resume(credential: unknown, instruction: string | undefined): Promise<AgentRun> {
     const claims = this.drive.redeem(credential);
-    if ('refused' in claims) throw new HttpError(401, `Drive refused: ${claims.refused}`, 'UNAUTHORIZED');
+    if ('refused' in claims)
+      throw new HttpError(401, `Drive refused: ${claims.refused}`, 'INVALID_DRIVE_CREDENTIAL');
     const run = this.runs.get(claims.runId);
     if (!run) throw new HttpError(404, 'The run is no longer available', 'NOT_FOUND');
     if (run.status === 'running') throw new HttpError(409, 'The run is still running', 'CONFLICT');

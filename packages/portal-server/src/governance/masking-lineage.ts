@@ -4,7 +4,7 @@
 // is scope-blind on purpose: a name derived anywhere from a masked column is masked everywhere in the
 // statement, and an output the analysis cannot name while it derives from one masks every column. Over-masking
 // is the price of never under-masking.
-import { parse as pgParse } from 'libpg-query';
+import { pgParse } from '../sql/parsers.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './classify/dialects.js';
 import { nspParse } from './classify/generic.js';
 import { lex } from './classify/lexer.js';

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { Client } from 'ssh2';
 import { parse as parseYaml } from 'yaml';
 import { configError, ProviderError } from './errors.js';
 import type { SshTunnelConfig } from './types.js';
@@ -46,6 +45,8 @@ export async function openTunnel(
   timeoutMs: number,
 ): Promise<Tunnel> {
   validateSsh(cfg);
+  // ssh2 loads on the first tunnel: most portals never open one.
+  const { Client } = await import('ssh2');
   const ssh = new Client();
   await new Promise<void>((resolve, reject) => {
     ssh.once('ready', () => resolve());

@@ -1,9 +1,8 @@
 // Parser-based facts about one statement: is it a SELECT, does it only read, does it already limit its rows,
 // does it order them. PostgreSQL and DuckDB go through libpg-query (PostgreSQL's own grammar); the other
 // dialects through node-sql-parser. A failed or doubtful parse is `unknown`, which never counts as a read.
-import { parse as pgParse } from 'libpg-query';
-import NodeSqlParser from 'node-sql-parser';
 import { type Dialect, dialectInfo } from './dialects.js';
+import { nspParser, pgParse } from './parsers.js';
 
 export interface StatementFacts {
   kind: 'select' | 'other' | 'unknown';
@@ -16,15 +15,12 @@ export interface StatementFacts {
 const UNKNOWN: StatementFacts = { kind: 'unknown', readOnly: false, hasLimit: false, hasOrderBy: false };
 const OTHER: StatementFacts = { kind: 'other', readOnly: false, hasLimit: false, hasOrderBy: false };
 
-let nsp: InstanceType<typeof NodeSqlParser.Parser> | undefined;
-
 export async function analyzeStatement(dialect: Dialect, statement: string): Promise<StatementFacts> {
   const info = dialectInfo(dialect).parser;
   try {
     if (info.kind === 'libpg')
       return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });
-    nsp ??= new NodeSqlParser.Parser();
-    return analyzeNsp(nsp.astify(statement, { database: info.database }));
+    return analyzeNsp(nspParser().astify(statement, { database: info.database }));
   } catch {
     return UNKNOWN;
   }

@@ -1,27 +1,23 @@
+/// <reference types="vite/client" />
 // Everything Monaco needs, loaded only when a page first shows an editor (see load.ts): the editor API, its
 // standard features (find, folding, suggest, hover…), the languages the two UIs edit (YAML for pipeline
 // bundles; SQL flavours for the portal), and the web workers — bundled by Vite from node_modules through
 // `?worker`, so nothing is fetched from a CDN and the page's CSP can stay `default-src 'self'`.
-import 'monaco-editor/features/register.all.js';
-import 'monaco-editor/languages/definitions/yaml/register.js';
-import 'monaco-editor/languages/definitions/sql/register.js';
-import 'monaco-editor/languages/definitions/pgsql/register.js';
-import 'monaco-editor/languages/definitions/mysql/register.js';
-import 'monaco-editor/languages/definitions/redis/register.js';
-import 'monaco-editor/languages/definitions/shell/register.js';
-import * as monaco from 'monaco-editor/editor/editor.api.js';
-import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/pgsql/pgsql.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/mysql/mysql.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/redis/redis.contribution.js';
+import 'monaco-editor/esm/vs/basic-languages/shell/shell.contribution.js';
+// Every standard editor feature (find, folding, suggest, hover…) without the ~80 languages editor.main adds.
+import 'monaco-editor/esm/vs/editor/edcore.main.js';
+import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import { configureMonacoYaml, type MonacoYamlOptions } from 'monaco-yaml';
 import YamlWorker from './yaml.worker?worker';
 
-declare global {
-  interface Window {
-    MonacoEnvironment?: { getWorker(workerId: string, label: string): Worker };
-  }
-}
-
 window.MonacoEnvironment = {
-  getWorker(_id, label) {
+  getWorker(_id: string, label: string) {
     if (label === 'yaml') return new YamlWorker();
     return new EditorWorker();
   },

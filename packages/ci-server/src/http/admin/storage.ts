@@ -1,107 +1,171 @@
-// Admin: the storage backend of artifacts and caches as runtime configuration, kept in `server_settings`
-// under `storage`. Only `local` (a folder on this host) exists. The running process keeps the folder it
-// started with, so a change of path is answered with `X-Service-Restart-Required: true`.
+// Admin: the storage backend of artifacts, caches and archived logs as runtime configuration, kept in
+// `server_settings` under `storage` (storage/storage-config.ts). Backends: `local` (a folder) and `s3` (an
+// S3-compatible bucket). The process opens its backend once at start (stored config, else CI_CONFIG
+// `storage`, else CI_DATA_DIR) and keeps it; a PUT or DELETE that would change it answers
+// `X-Service-Restart-Required: true`. Nothing is copied between backends. The S3 secret key is stored sealed
+// and never answered (`secret_access_key_set` says whether one is set).
 import { isAbsolute, normalize } from 'node:path';
 import { badRequest } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
+import {
+  describeStorage,
+  encodeStored,
+  parseS3Settings,
+  readStoredStorage,
+  STORAGE_SETTING_KEY,
+  type StorageConfig,
+  StorageConfigError,
+  sameStorage,
+} from '../../storage/storage-config.js';
 import { nowIso } from '../../store/ids.js';
 import type { Api } from '../context.js';
 import { errors } from '../schemas.js';
 
-export const STORAGE_BACKENDS = ['local'] as const;
-const KEY = 'storage';
+export const STORAGE_BACKENDS = ['local', 's3'] as const;
 const RESTART_HEADER = 'X-Service-Restart-Required';
 
-const StorageConfig = Type.Object({
+const S3View = Type.Object({
+  bucket: Type.String(),
+  endpoint: Type.Union([Type.String(), Type.Null()]),
+  region: Type.String(),
+  prefix: Type.String(),
+  force_path_style: Type.Boolean(),
+  access_key_id: Type.Union([Type.String(), Type.Null()]),
+  secret_access_key_set: Type.Boolean(),
+});
+
+const StorageAnswer = Type.Object({
   backend: Type.Enum([...STORAGE_BACKENDS]),
-  path: Type.String({ description: 'absolute folder holding artifacts/ and caches/' }),
-  source: Type.Enum(['default', 'stored'], { description: '`default`: CI_DATA_DIR; `stored`: set by PUT' }),
+  path: Type.Optional(
+    Type.String({ description: 'local: absolute folder holding artifacts/, caches/, logs/' }),
+  ),
+  s3: Type.Optional(S3View),
+  source: Type.Enum(['default', 'config', 'stored'], {
+    description: '`default`: CI_DATA_DIR; `config`: CI_CONFIG `storage`; `stored`: set by PUT',
+  }),
   restart_required: Type.Boolean({
-    description: 'true when this configuration differs from the folder the running process uses',
+    description: 'true when this configuration differs from the backend the running process opened',
   }),
 });
-type Config = Static<typeof StorageConfig>;
+type Answer = Static<typeof StorageAnswer>;
 
-const Body = Type.Object(
+const S3Body = Type.Object(
   {
-    // A string rather than an enum, so an unsupported backend gets a message naming the supported ones.
-    backend: Type.String({ minLength: 1, maxLength: 50, description: 'only `local` is supported' }),
-    path: Type.String({ minLength: 1, maxLength: 1024, description: 'an absolute folder' }),
+    bucket: Type.String({ minLength: 3, maxLength: 63 }),
+    endpoint: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    prefix: Type.Optional(Type.String({ maxLength: 512 })),
+    force_path_style: Type.Optional(Type.Boolean()),
+    access_key_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    secret_access_key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
   },
   { additionalProperties: false },
 );
 
-export function registerAdminStorageRoutes(api: Api, rawDb: Kysely<any>, dataDir: string): void {
-  const db = rawDb as Kysely<{ server_settings: { key: string; value: string; updated_at: string } }>;
-  /** The folder this process uses: the configuration it would have to restart to change. */
-  const running = normalize(dataDir);
+const Body = Type.Object(
+  {
+    // A string rather than an enum, so an unsupported backend gets a message naming the supported ones.
+    backend: Type.String({ minLength: 1, maxLength: 50, description: '`local` or `s3`' }),
+    path: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1024, description: 'local: an absolute folder' }),
+    ),
+    s3: Type.Optional(S3Body),
+  },
+  { additionalProperties: false },
+);
 
-  const read = async (): Promise<Config> => {
-    const row = await db
-      .selectFrom('server_settings')
-      .select('value')
-      .where('key', '=', KEY)
-      .executeTakeFirst();
-    let path = running;
-    let source: Config['source'] = 'default';
-    if (row) {
-      let stored: { path?: unknown } = {};
-      try {
-        stored = JSON.parse(row.value);
-      } catch {
-        // An unreadable row counts as no configuration.
-      }
-      if (typeof stored?.path === 'string') {
-        path = stored.path;
-        source = 'stored';
-      }
-    }
-    return { backend: 'local', path, source, restart_required: path !== running };
+export interface StorageRouteDeps {
+  db: Kysely<any>;
+  secretKey: string;
+  /** The configuration the running process opened. */
+  running: StorageConfig;
+  /** What applies without a stored configuration (CI_CONFIG `storage` or the data folder), and its source. */
+  fallback: { config: StorageConfig; source: 'default' | 'config' };
+}
+
+export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): void {
+  const db = deps.db as Kysely<{ server_settings: { key: string; value: string; updated_at: string } }>;
+
+  const read = async (): Promise<{ config: StorageConfig; answer: Answer }> => {
+    const stored = await readStoredStorage(db, deps.secretKey).catch(() => undefined);
+    const config = stored ?? deps.fallback.config;
+    const answer = {
+      ...describeStorage(config),
+      source: stored ? ('stored' as const) : deps.fallback.source,
+      restart_required: !sameStorage(config, deps.running),
+    };
+    return { config, answer };
   };
 
   api.get('/api/v1/admin/storage', {
     config: { access: 'admin' },
     schema: {
       tags: ['admin'],
-      summary: 'Storage-backend configuration of artifacts and caches',
-      response: { 200: StorageConfig },
+      summary: 'Storage backend of artifacts, caches and archived logs',
+      response: { 200: StorageAnswer },
     },
-    handler: async () => read(),
+    handler: async () => (await read()).answer,
   });
 
   api.put('/api/v1/admin/storage', {
     config: { access: 'admin' },
     schema: {
       tags: ['admin'],
-      summary: 'Change the storage-backend configuration',
+      summary: 'Change the storage backend (applied at the next start)',
       description:
-        'Only `backend: "local"` is supported (another value is 400 naming the supported backends); `path` ' +
-        'must be absolute. Stored in the database. The running process keeps using the folder it started ' +
-        'with (its CI_DATA_DIR) and nothing is moved: when the answer is a path other than that folder the ' +
-        `response carries \`${RESTART_HEADER}: true\`. The stored path is not yet applied at start either; ` +
-        'move the data and set CI_DATA_DIR.',
+        '`{"backend": "local", "path": "/abs/folder"}` or `{"backend": "s3", "s3": {"bucket", "endpoint"?, ' +
+        '"region"?, "prefix"?, "force_path_style"?, "access_key_id"?, "secret_access_key"?}}`. Another backend ' +
+        'is 400 naming the supported ones. Stored in the database (the secret sealed with CI_SECRET_KEY) and ' +
+        'applied when the server starts; nothing is copied between backends. When the answer differs from ' +
+        `what the running process uses, the response carries \`${RESTART_HEADER}: true\`. An S3 body without ` +
+        '`secret_access_key` but with the stored `access_key_id` keeps the stored secret.',
       body: Body,
-      response: { 200: StorageConfig, ...errors(400) },
+      response: { 200: StorageAnswer, ...errors(400) },
     },
     handler: async (request, reply) => {
-      const { backend, path } = request.body;
-      if (!(STORAGE_BACKENDS as readonly string[]).includes(backend))
+      const body = request.body;
+      let next: StorageConfig;
+      if (body.backend === 'local') {
+        if (body.s3 !== undefined) throw badRequest('s3 settings are only for backend "s3"');
+        if (body.path === undefined) throw badRequest('backend "local" needs path, an absolute folder');
+        if (!isAbsolute(body.path) || body.path.includes('\u0000'))
+          throw badRequest('path must be an absolute folder');
+        next = { backend: 'local', path: normalize(body.path) };
+      } else if (body.backend === 's3') {
+        if (body.path !== undefined) throw badRequest('path is only for backend "local"');
+        if (body.s3 === undefined) throw badRequest('backend "s3" needs s3: {bucket, …}');
+        const raw: Record<string, unknown> = { ...body.s3 };
+        const previous = (await read()).config;
+        if (
+          raw.secret_access_key === undefined &&
+          raw.access_key_id !== undefined &&
+          previous.backend === 's3' &&
+          previous.s3.accessKeyId === raw.access_key_id
+        )
+          raw.secret_access_key = previous.s3.secretAccessKey;
+        try {
+          next = { backend: 's3', s3: parseS3Settings(raw, 's3') };
+        } catch (err) {
+          if (err instanceof StorageConfigError) throw badRequest(err.message);
+          throw err;
+        }
+      } else {
         throw badRequest(
-          `storage backend "${backend}" is not supported; supported backends: ${STORAGE_BACKENDS.join(', ')}`,
+          `storage backend "${body.backend}" is not supported; supported backends: ${STORAGE_BACKENDS.join(', ')}`,
         );
-      if (!isAbsolute(path) || path.includes('\u0000')) throw badRequest('path must be an absolute folder');
-      const value = JSON.stringify({ backend, path: normalize(path) });
+      }
+      const value = encodeStored(next, deps.secretKey);
       const updated_at = nowIso();
       await db
         .insertInto('server_settings')
-        .values({ key: KEY, value, updated_at })
+        .values({ key: STORAGE_SETTING_KEY, value, updated_at })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))
         .execute();
-      request.auditNote = { target: 'server_settings:storage', details: { backend } };
-      const config = await read();
-      if (config.restart_required) reply.header(RESTART_HEADER, 'true');
-      return config;
+      request.auditNote = { target: 'server_settings:storage', details: { backend: next.backend } };
+      const { answer } = await read();
+      if (answer.restart_required) reply.header(RESTART_HEADER, 'true');
+      return answer;
     },
   });
 
@@ -109,15 +173,16 @@ export function registerAdminStorageRoutes(api: Api, rawDb: Kysely<any>, dataDir
     config: { access: 'admin' },
     schema: {
       tags: ['admin'],
-      summary: 'Reset the storage-backend configuration to the default',
-      description:
-        'Removes the stored configuration: `local` in CI_DATA_DIR, which the process already uses.',
-      response: { 200: StorageConfig },
+      summary: 'Reset the storage backend to CI_CONFIG `storage` (or CI_DATA_DIR)',
+      description: `Removes the stored configuration; \`${RESTART_HEADER}: true\` when that changes the backend in use.`,
+      response: { 200: StorageAnswer },
     },
-    handler: async (request) => {
-      await db.deleteFrom('server_settings').where('key', '=', KEY).execute();
+    handler: async (request, reply) => {
+      await db.deleteFrom('server_settings').where('key', '=', STORAGE_SETTING_KEY).execute();
       request.auditNote = { target: 'server_settings:storage' };
-      return read();
+      const { answer } = await read();
+      if (answer.restart_required) reply.header(RESTART_HEADER, 'true');
+      return answer;
     },
   });
 }

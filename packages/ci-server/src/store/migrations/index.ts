@@ -8,6 +8,7 @@ import { m0004Agents } from './0004_agents.js';
 import { m0005ExecutionData } from './0005_execution_data.js';
 import { m0006Triggers } from './0006_triggers.js';
 import { m0007ProjectSettings } from './0007_project_settings.js';
+import { m0009Operations } from './0009_operations.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -17,4 +18,5 @@ export const migrations: Migrations = {
   '0005_execution_data': m0005ExecutionData,
   '0006_triggers': m0006Triggers,
   '0007_project_settings': m0007ProjectSettings,
+  '0009_operations': m0009Operations,
 };

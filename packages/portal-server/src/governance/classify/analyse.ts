@@ -2,7 +2,7 @@
 // PostgreSQL and DuckDB, node-sql-parser (over the lexer's normalised text, which is what the engine's
 // grammar sees) for the rest, then EXPLAIN tails and the exact fallback grammars. Doubts found on the way
 // (several statements, comments that change the parse) are pushed onto the context.
-import { parse as pgParse } from 'libpg-query';
+import { pgParse } from '../../sql/parsers.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './dialects.js';
 import { fallbackAnalysis, transactionFallback } from './fallback.js';
 import { analyzeNsp, nspParse } from './generic.js';

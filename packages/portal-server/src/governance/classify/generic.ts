@@ -1,7 +1,7 @@
 // Reads one statement through node-sql-parser (every engine but PostgreSQL and DuckDB): statement type,
 // read or write, guardrails and reached tables, CTE names scoped as the engines scope them. Only SELECT,
 // SHOW, DESCRIBE and EXPLAIN of a SELECT can be reads; every other statement type writes.
-import NodeSqlParser from 'node-sql-parser';
+import { nspParser } from '../../sql/parsers.js';
 import { alwaysTrue, type EvalOptions } from './always-true.js';
 import { functionEffect } from './functions.js';
 import { nspWhere } from './nsp-expr.js';
@@ -9,8 +9,6 @@ import { addObject, unplaceableEntry } from './objects.js';
 import { type Access, type Analysis, emptyAnalysis, type ObjectRef, type StatementType } from './types.js';
 
 type Node = Record<string, any>;
-
-let parser: InstanceType<typeof NodeSqlParser.Parser> | undefined;
 
 export interface NspParse {
   statements: Node[];
@@ -20,7 +18,7 @@ export interface NspParse {
 
 /** Parses with the first grammar that reads the text; undefined when none does. */
 export function nspParse(text: string, grammars: string[]): NspParse | undefined {
-  parser ??= new NodeSqlParser.Parser();
+  const parser = nspParser();
   for (const grammar of grammars) {
     try {
       const r = parser.parse(text, { database: grammar });

@@ -4478,6 +4478,8 @@ export interface paths {
                                     agent: string | null;
                                     attempt: number;
                                     exit_code: number | null;
+                                    /** @description why this attempt failed or was canceled, in one line (script exit code, timeout, agent lost with the time since it was last heard, could not start, rejected or expired gate, canceled); null otherwise */
+                                    failure_reason: string | null;
                                     /** Format: date-time */
                                     finished_at: string | null;
                                     /** @description a manual gate: its description, approvals needed and received, who decided and why */

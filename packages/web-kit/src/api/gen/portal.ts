@@ -267,7 +267,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description `{enabled: boolean, reason?}`: `{enabled: false, reason: "AI is not configured"}` while AI_PROVIDER is unset; with a model configured, `enabled` stays false (reason given) until the investigation agent ships, matching its routes answering 404. */
+        /** @description `{enabled: boolean, reason?}`: `{enabled: false, reason: "AI is not configured"}` while AI_PROVIDER/AI_MODEL are unset (the other agent routes then answer 404); `{enabled: true}` with a model. Workflows: investigation, planning, operations, performance, data-quality. */
         get: {
             parameters: {
                 query?: never;
@@ -303,7 +303,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Describes a schema (text or JSON): `{schema}` → `{text}`. One model call; nothing is executed. 503 AI_NOT_CONFIGURED without AI_PROVIDER/AI_MODEL; 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT; over 100000 characters 413. */
+        /** @description Describes a schema: `{connectionId, path?}` reads the managed datasource's object surface (a container path, or the whole datasource; hidden objects and masked columns are never sent; at most 30 objects) → `{text, objects}`; or `{schema}` (text or JSON the caller supplies) → `{text, objects: []}`. 503 AI_NOT_CONFIGURED, 502, 504, 429. */
         post: {
             parameters: {
                 query?: never;
@@ -337,7 +337,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Explains a SQL statement in plain language: `{sql, dialect?}` → `{text}`. One model call; nothing is executed. 503 AI_NOT_CONFIGURED without AI_PROVIDER/AI_MODEL; 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT; over 100000 characters 413. */
+        /** @description Explains a SQL statement in plain language: `{sql, connectionId? | connection?: {id?, type?}, dialect?}` → `{text, classification}`. `classification` is the server's verdict ({dialect, isWrite, transactionControl, guardrails, statements: [{index, statementType, kind, doubtful, objects}]}); the model is told it and never decides it. With a managed datasource the columns of the objects used (masked ones removed) ground the answer. A dialect (or a datasource) is required. 503 AI_NOT_CONFIGURED, 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT, 429 over budget. */
         post: {
             parameters: {
                 query?: never;
@@ -371,7 +371,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Reviews a SQL statement for risk before it runs: `{sql, dialect?}` → `{text}`. One model call; nothing is executed. 503 AI_NOT_CONFIGURED without AI_PROVIDER/AI_MODEL; 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT; over 100000 characters 413. */
+        /** @description Reviews a SQL statement for risk before it runs: `{sql, connectionId? | connection?: {id?, type?}, dialect?}` → `{text, classification}`. `classification` is the server's verdict ({dialect, isWrite, transactionControl, guardrails, statements: [{index, statementType, kind, doubtful, objects}]}); the model is told it and never decides it. With a managed datasource the columns of the objects used (masked ones removed) ground the answer. A dialect (or a datasource) is required. 503 AI_NOT_CONFIGURED, 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT, 429 over budget. */
         post: {
             parameters: {
                 query?: never;
@@ -1446,7 +1446,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, capabilities}`; an empty body → `{engines: [...]}`. capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations. */
+        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations. */
         post: {
             parameters: {
                 query?: never;
@@ -2092,6 +2092,85 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description 405: no server-initiated stream (stateless endpoint). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /**
+         * MCP endpoint (Streamable HTTP, service token)
+         * @description JSON-RPC over Streamable HTTP (stateless). Tools: list_datasources, list_objects, describe_object, run_read (governed read; writes refused), submit_write (through approvals like POST /api/v1/executions), get_execution. Every call is audited as `mcp_call`. 401 without a valid service token, 429 over the token's budget, 503 without server storage.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        /** @description 405: there are no sessions to end. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -1,0 +1,137 @@
+// The outbox deliverer: every replica polls `notification_outbox` for due rows, claims each with a
+// conditional UPDATE (push its next attempt a lease ahead, only if no one else did), sends it
+// (channels.ts) and records the outcome: delivered, retried after an exponential backoff, or failed after
+// the last attempt. A process that stops mid-send leaves the row pending with its lease, so another replica
+// or the restarted process sends it again: delivery is at least once, and the idempotency key lets
+// receivers drop the repeat.
+import type { Kysely } from 'kysely';
+import { nowIso } from '../store/ids.js';
+import type { OutboxDB, OutboxRow } from '../store/notification-outbox.js';
+import { ChannelSender, type Payload } from './channels.js';
+import { backoffAfter, type NotificationSettings } from './settings.js';
+
+export interface DelivererDeps {
+  db: Kysely<any>;
+  settings: NotificationSettings;
+  /** Base of the run links in messages (CI_PUBLIC_URL). */
+  publicUrl: string;
+  /** Poll period (default 2 s). */
+  pollMs?: number;
+  /** How long a claimed row is held before another replica may retry it (default 60 s). */
+  claimMs?: number;
+  log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+const BATCH = 20;
+
+export class NotificationDeliverer {
+  private readonly db: Kysely<OutboxDB>;
+  private readonly sender: ChannelSender;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private pass: Promise<number> | undefined;
+
+  constructor(private readonly deps: DelivererDeps) {
+    this.db = deps.db as Kysely<OutboxDB>;
+    this.sender = new ChannelSender(deps.settings);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.pass = this.deliverDue()
+        .catch((err) => {
+          this.deps.log?.error({ err }, 'notification delivery pass failed');
+          return 0;
+        })
+        .finally(() => {
+          this.pass = undefined;
+          if (this.running) this.schedule(this.deps.pollMs ?? 2_000);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Sends every due row (in batches); answers how many were attempted. */
+  async deliverDue(): Promise<number> {
+    let attempted = 0;
+    for (;;) {
+      const now = nowIso();
+      const due = await this.db
+        .selectFrom('notification_outbox')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(BATCH)
+        .execute();
+      if (due.length === 0) return attempted;
+      await Promise.all(due.map((row) => this.attempt(row)));
+      attempted += due.length;
+      if (due.length < BATCH || !this.running) return attempted;
+    }
+  }
+
+  private async attempt(row: OutboxRow): Promise<void> {
+    const claimUntil = new Date(Date.now() + (this.deps.claimMs ?? 60_000)).toISOString();
+    const attempt = row.attempts + 1;
+    const claimed = await this.db
+      .updateTable('notification_outbox')
+      .set({ next_attempt_at: claimUntil, attempts: attempt })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', row.next_attempt_at)
+      .where('attempts', '=', row.attempts)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    const payload = JSON.parse(row.payload) as Payload;
+    payload.run.url = `${this.deps.publicUrl}/runs/${payload.run.id}`;
+    const result = await this.sender.send(row, payload, attempt).catch((err: Error) => ({
+      outcome: 'retry' as const,
+      error: err.message,
+      status: undefined,
+    }));
+    if (result.outcome === 'delivered') {
+      await this.db
+        .updateTable('notification_outbox')
+        .set({
+          status: 'delivered',
+          delivered_at: nowIso(),
+          last_error: null,
+          response_status: result.status ?? null,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      return;
+    }
+    const final = result.outcome === 'failed' || attempt >= this.deps.settings.maxAttempts;
+    await this.db
+      .updateTable('notification_outbox')
+      .set({
+        status: final ? 'failed' : 'pending',
+        next_attempt_at: final
+          ? claimUntil
+          : new Date(Date.now() + backoffAfter(this.deps.settings, attempt)).toISOString(),
+        last_error: result.error.slice(0, 2000),
+        response_status: result.status ?? null,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    this.deps.log?.warn(
+      { delivery: row.id, event: row.event, channel: row.channel_kind, attempt, final, error: result.error },
+      final ? 'notification failed for good' : 'notification will be retried',
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.pass;
+    this.sender.close();
+  }
+}
