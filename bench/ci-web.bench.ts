@@ -5,7 +5,7 @@
 // scrolled through (one scroll step per animation frame). Run with `npm run bench` or
 // `node --import tsx bench/ci-web.bench.ts`; BENCH_LOG_LINES changes the big log's size.
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { jobsOf, startJob } from '../packages/ci-server/test/core/agent-sim.js';
 import {
   ADMIN_PASSWORD,
@@ -26,26 +26,55 @@ function line(i: number) {
   return { seq: i, stream: i % 50 === 0 ? 'stderr' : 'stdout', atMs: Date.UTC(2026, 0, 1) + i, text };
 }
 
-async function weigh(page: Page, path: string, ready: () => Promise<unknown>): Promise<number> {
-  const sizes: Promise<number>[] = [];
-  const onResponse = (res: { url(): string; body(): Promise<Buffer> }) => {
-    if (res.url().includes('/api/')) return; // data, not page weight
-    sizes.push(
-      res.body().then(
-        (b) => b.length,
-        () => 0,
-      ),
-    );
-  };
-  await page.context().clearCookies();
-  page.on('response', onResponse);
-  await page.goto('about:blank');
-  await page.goto(path, { waitUntil: 'networkidle' });
-  await ready();
-  await page.waitForLoadState('networkidle');
-  page.off('response', onResponse);
-  return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+/** Bytes of everything but API data fetched while `path` loads in a fresh context (empty cache). */
+async function weigh(
+  env: Awaited<ReturnType<typeof startUi>>,
+  storageState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined,
+  path: string,
+  ready: (page: Page) => Promise<unknown>,
+): Promise<number> {
+  const context = await env.browser.newContext({
+    baseURL: env.base,
+    viewport: { width: 1280, height: 720 },
+    storageState,
+  });
+  try {
+    const page = await context.newPage();
+    const sizes: Promise<number>[] = [];
+    page.on('response', (res) => {
+      if (res.url().includes('/api/')) return; // data, not page weight
+      sizes.push(
+        res.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
+    });
+    await page.goto(path);
+    await ready(page);
+    await page.waitForLoadState('networkidle');
+    return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+  } finally {
+    await context.close();
+  }
 }
+
+/** Scrolls the log from top to bottom in FRAMES steps, one per animation frame; answers the frame times. */
+const SCROLL_SCRIPT = `new Promise((done) => {
+  const box = document.querySelector('[role=log]');
+  box.scrollTop = 0;
+  const out = [];
+  let last = 0;
+  const step = Math.max(1, (box.scrollHeight - box.clientHeight) / FRAMES);
+  function tick(t) {
+    if (last) out.push(t - last);
+    last = t;
+    box.scrollTop += step;
+    if (out.length < FRAMES) requestAnimationFrame(tick);
+    else done(out);
+  }
+  requestAnimationFrame(tick);
+})`;
 
 interface ViewerFigures {
   lines: number;
@@ -67,27 +96,8 @@ async function measureViewer(page: Page, runUrl: string, lines: number): Promise
   await cdp.send('Performance.enable');
   const metrics = (await cdp.send('Performance.getMetrics')).metrics;
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-  const frames: number[] = await page.getByRole('log').evaluate(
-    (el, count) =>
-      new Promise<number[]>((done) => {
-        const box = el as unknown as { scrollTop: number; scrollHeight: number; clientHeight: number };
-        const raf = (globalThis as unknown as { requestAnimationFrame(f: (t: number) => void): void })
-          .requestAnimationFrame;
-        box.scrollTop = 0;
-        const out: number[] = [];
-        let last = 0;
-        const step = Math.max(1, (box.scrollHeight - box.clientHeight) / count);
-        const tick = (t: number) => {
-          if (last) out.push(t - last);
-          last = t;
-          box.scrollTop += step;
-          if (out.length < count) raf(tick);
-          else done(out);
-        };
-        raf(tick);
-      }),
-    FRAMES,
-  );
+  // A string, not a function: tsx would wrap named functions in a helper the page does not have.
+  const frames = (await page.evaluate(SCROLL_SCRIPT.replace('FRAMES', String(FRAMES)))) as number[];
   frames.sort((a, b) => a - b);
   await cdp.detach();
   return {
@@ -121,25 +131,22 @@ export async function run(): Promise<void> {
     const big = await logRun(BIG);
 
     const { page, context } = await openPage(env, { width: 1280, height: 720 });
-    const signin = await weigh(page, '/login', () => page.getByLabel('Username').waitFor());
+    const signin = await weigh(env, undefined, '/login', (p) => p.getByLabel('Username').waitFor());
     await signIn(page, 'admin', ADMIN_PASSWORD);
-    const cookies = await context.cookies();
-    const pages: [string, string, () => Promise<unknown>][] = [
-      ['projects', '/projects', () => page.getByRole('link', { name: 'Web Shop' }).waitFor()],
-      ['run (graph, log)', `/runs/${small}`, () => page.getByTestId('graph-node-compile').waitFor()],
-      ['apply (Monaco)', '/apply', () => page.locator('.monaco-editor').waitFor()],
+    const state = await context.storageState();
+    const pages: [string, string, (p: Page) => Promise<unknown>][] = [
+      ['projects', '/projects', (p) => p.getByRole('link', { name: 'Web Shop' }).waitFor()],
+      ['run (graph, log)', `/runs/${small}`, (p) => p.getByTestId('graph-node-compile').waitFor()],
+      ['apply (Monaco)', '/apply', (p) => p.locator('.monaco-editor').waitFor()],
     ];
     console.log('page weight (bytes fetched on first load, uncompressed; ratio to the sign-in page)');
     console.log(`  sign-in               ${(signin / 1024).toFixed(0).padStart(6)} KiB  1.00×`);
     for (const [name, path, ready] of pages) {
-      await context.addCookies(cookies);
-      const bytes = await weigh(page, path, ready);
-      await context.addCookies(cookies);
+      const bytes = await weigh(env, state, path, ready);
       console.log(
         `  ${name.padEnd(21)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB  ${(bytes / signin).toFixed(2)}×`,
       );
     }
-    await context.addCookies(cookies);
 
     const base = await measureViewer(page, `/runs/${small}`, SMALL);
     const target = await measureViewer(page, `/runs/${big}`, BIG);

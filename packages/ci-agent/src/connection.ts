@@ -244,7 +244,10 @@ export class AgentConnection {
         if (this.stopped) break;
         const ce = ConnectError.from(err);
         attempt += 1;
-        const retryInMs = backoffMs(attempt);
+        // The control plane answered (only its database is down): it is reachable, so retry soon rather
+        // than backing off towards 30 s and staying away after the database is back.
+        const serverUp = ce.code === Code.Unavailable && /database is unavailable/.test(ce.rawMessage);
+        const retryInMs = serverUp ? Math.min(backoffMs(attempt), 2_000) : backoffMs(attempt);
         if (ce.code === Code.Unauthenticated && !this.sessionId) {
           this.events.onRejected?.({ attempt, retryInMs, reason: ce.rawMessage });
         } else {

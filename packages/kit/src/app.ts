@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db-unavailable.js';
 import { type ErrorShape, errorBody, HttpError } from './http-errors.js';
 import { loggerOptions } from './logger.js';
 
@@ -134,6 +135,11 @@ export function createApp(options: AppOptions): FastifyInstance {
         .send(errorBody(options.errorShape, 400, `Invalid request: ${e.message}`, 'BAD_REQUEST'));
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    if (status >= 500 && isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return reply.code(503).send(errorBody(options.errorShape, 503, DATABASE_UNAVAILABLE));
+    }
     if (status >= 500) {
       req.log.error({ err }, 'unhandled error');
       return reply.code(500).send(errorBody(options.errorShape, 500, 'Internal server error'));

@@ -3,6 +3,7 @@ export * from './app.js';
 export * from './config.js';
 export * from './crypto.js';
 export * from './db.js';
+export * from './db-unavailable.js';
 export * from './files.js';
 export * from './http-errors.js';
 export * from './logger.js';

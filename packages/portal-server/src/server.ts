@@ -169,6 +169,11 @@ export async function createPortalServer(
   });
   // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
   const ai = createAiClient(settings);
+  // `npm start` keeps this in the portal's log: which model answers, or why AI is off.
+  app.log.info(
+    'client' in ai ? { aiProvider: ai.client.provider, aiModel: ai.client.model } : { ai: 'not configured' },
+    'client' in ai ? 'AI features and the investigation agent are on' : ai.reason,
+  );
   registerAiRoutes(app, { ai, adapter });
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
   const agent =

@@ -35,6 +35,9 @@ export const AGENT_PREFIX = '[ci] ';
 export class JobLog {
   private seq = 0;
   private readonly held = new Map<LogStream, Held>();
+  /** When process output last arrived, and how many followed streams are paused by back-pressure. */
+  private lastOutputAt = 0;
+  private pausedStreams = 0;
 
   constructor(
     private readonly sink: LogSink,
@@ -79,6 +82,11 @@ export class JobLog {
     this.emit(stream, this.masker.mask(held.text));
   }
 
+  /** Whether followed output is paused by back-pressure or arrived within the last `withinMs`. */
+  outputActive(withinMs: number): boolean {
+    return this.pausedStreams > 0 || Date.now() - this.lastOutputAt < withinMs;
+  }
+
   /** Emits the lines held back for a possible continuation (the job's output has ended). */
   flush(): void {
     for (const stream of [...this.held.keys()]) this.release(stream);
@@ -116,12 +124,18 @@ export class JobLog {
     const lines = this.splitter(stream, prefix);
     source.setEncoding('utf8');
     source.on('data', (chunk: string) => {
+      this.lastOutputAt = Date.now();
       lines.push(chunk);
       // Back-pressure: the process blocks on its pipe instead of the agent dropping lines.
       const wait = this.pressure?.();
       if (wait) {
         source.pause();
-        void wait.then(() => source.resume());
+        this.pausedStreams++;
+        void wait.then(() => {
+          this.pausedStreams--;
+          this.lastOutputAt = Date.now();
+          source.resume();
+        });
       }
     });
     return new Promise((done) => {

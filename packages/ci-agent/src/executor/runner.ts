@@ -117,10 +117,14 @@ export function startScript(opts: RunScriptOptions): ScriptRun {
     // Whatever the script left running in its group (`server &`) ends with it.
     await (killing ?? terminateGroup(proc.pid, grace));
     // Pipes close once every holder is gone; a process that escaped the group could hold them forever.
-    const drained = await Promise.race([
-      Promise.all(outputs).then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 2000)),
-    ]);
+    // The wait is for silence, not a fixed time: output still flowing, or paused by the log's back-pressure
+    // (a job that printed faster than the control plane stores), is read to the end.
+    const allRead = Promise.all(outputs).then(() => true);
+    let drained = false;
+    for (;;) {
+      drained = await Promise.race([allRead, new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+      if (drained || !opts.log.outputActive(2000)) break;
+    }
     if (!drained) {
       proc.child.stdout?.destroy();
       proc.child.stderr?.destroy();

@@ -5,7 +5,7 @@
 // job run is refused unless that agent holds (or held) the job run.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
-import { safeEqual } from '@app/kit';
+import { isDatabaseUnavailable, safeEqual } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { DataIntake } from './data-intake.js';
@@ -28,6 +28,18 @@ function bearer(header: string | null): string {
 
 const codeName = (err: unknown) => Code[ConnectError.from(err).code] ?? 'Unknown';
 
+/**
+ * A database outage reaches agents as `Unavailable` with a message saying so (they retry soon, keeping
+ * their jobs), never as an internal error.
+ */
+function unavailable(err: unknown): unknown {
+  if (err instanceof ConnectError || !isDatabaseUnavailable(err)) return err;
+  return new ConnectError(DATABASE_UNAVAILABLE_AGENT, Code.Unavailable);
+}
+
+/** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
+export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
+
 export function agentRoutes(deps: AgentServiceDeps) {
   const sessions = new AgentSessions(deps);
   const intake = new DataIntake(sessions, deps);
@@ -40,8 +52,9 @@ export function agentRoutes(deps: AgentServiceDeps) {
         count(method, 'OK');
         return out;
       } catch (err) {
-        count(method, codeName(err));
-        throw err;
+        const out = unavailable(err);
+        count(method, codeName(out));
+        throw out;
       }
     };
   };

@@ -153,18 +153,27 @@ export class AgentSessions {
     const { registry, dispatcher, db } = this.deps;
     const outbound = new AsyncQueue<ServerMessageInit>();
     registry.attach(agent.sessionId, outbound);
-    await this.syncStatus(agent, true);
+    await this.syncStatus(agent, true).catch(() => undefined);
     dispatcher.pump();
     // Inbound messages are read concurrently with the outbound stream.
     void (async () => {
       try {
         for await (const msg of requests) {
-          if (msg.kind.case === 'heartbeat')
-            await this.heartbeat(agent, msg.kind.value.runningJobIds, outbound);
-          else if (msg.kind.case === 'drain') {
-            agent.draining = true;
-            this.deps.log.info({ agent: agent.name }, 'agent is draining');
-            await this.syncStatus(agent);
+          // A database blip must not end the session: the heartbeat is lost (the lease sweeper measures
+          // leases from when the store was reachable again), the agent stays connected.
+          try {
+            if (msg.kind.case === 'heartbeat')
+              await this.heartbeat(agent, msg.kind.value.runningJobIds, outbound);
+            else if (msg.kind.case === 'drain') {
+              agent.draining = true;
+              this.deps.log.info({ agent: agent.name }, 'agent is draining');
+              await this.syncStatus(agent);
+            }
+          } catch (err) {
+            this.deps.log.warn(
+              { err, agent: agent.name },
+              'agent message not processed (store unavailable?)',
+            );
           }
         }
       } catch {

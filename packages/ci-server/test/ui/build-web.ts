@@ -1,6 +1,7 @@
 // Builds packages/ci-web before the browser tests when dist/index.html is missing or older than any source
-// file (src/, index.html, vite.config.ts, public/). Test files run in parallel processes, so the build is
-// guarded by a lock directory (mkdir is atomic); a process that finds the lock waits for it, then re-checks.
+// file (src/, index.html, vite.config.ts, public/, the web kit's sources). Test files run in parallel
+// processes, so the build is guarded by a lock directory (mkdir is atomic); a process that finds the lock
+// waits for it, then re-checks.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +11,16 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const WEB_DIR = join(ROOT, 'packages/ci-web');
 const INDEX = join(WEB_DIR, 'dist/index.html');
 const LOCK = join(WEB_DIR, '.build-lock');
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// The web kit (packages/web-kit) is compiled into the app, so its sources count too.
+const SOURCES = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  '../web-kit/src',
+  '../web-kit/vite.mjs',
+];
 
 function newestSource(path: string): number {
   if (!existsSync(path)) return 0;

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import {
   ADMIN_PASSWORD,
@@ -43,6 +43,17 @@ afterAll(async () => {
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, name) });
+
+// A failed step leaves a picture of what the page showed.
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && ui)
+    await ui.page
+      .screenshot({
+        path: join(SHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`),
+        fullPage: true,
+      })
+      .catch(() => {});
+});
 
 async function pipelineIds(): Promise<Record<string, string>> {
   const project = await admin.get('/api/v1/projects/webshop');
@@ -144,11 +155,14 @@ describe('the CI web UI', () => {
     await page.getByRole('button', { name: 'Follow' }).waitFor();
     await shot(page, 'log-search.png');
 
-    // Sections fold: the chunk holding the hit collapses to its header.
+    // Sections fold: found by search, the chunk holding the hit collapses to its header.
+    await page.getByLabel('Search the log').fill('chunk 13');
+    await page.getByRole('button', { name: 'Next match' }).click();
     const header = log.getByRole('button', { name: /Chunk 13/ });
     await header.click();
     await log.getByRole('button', { name: /Chunk 13 \(9998 lines\)/ }).waitFor();
     expect(await log.getByText('step 120002:').count()).toBe(0);
+    await shot(page, 'log-section-folded.png');
 
     // A line link: clicking a line number puts it in the address; opening it shows that line.
     await page.getByLabel('Search the log').fill('');
@@ -245,6 +259,7 @@ describe('the CI web UI', () => {
     const names = await others.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(names).toEqual(['cart.Cart.adds items', 'cart.Cart.is stable']);
     expect(await others.textContent()).toContain('2s');
+    expect(await others.textContent()).toContain('10 ms');
     await page.getByRole('heading', { name: 'Tests' }).scrollIntoViewIfNeeded();
     await shot(page, 'test-report.png');
   });

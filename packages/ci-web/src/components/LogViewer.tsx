@@ -123,6 +123,9 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
   const searchBox = useRef<HTMLInputElement>(null);
   const matches = useRef({ needle: '', lines: [] as number[], scanned: 0 });
   const shownTarget = useRef<number | null>(null);
+  // Where the list was last scrolled to: only a scroll upwards (the reader's) stops following, never the
+  // list growing under a programmatic scroll to the tail.
+  const lastTop = useRef(0);
 
   // Derived from the buffer on every render (cheap: both only look at lines they have not seen).
   rows.current.update(buf, collapsed);
@@ -318,9 +321,11 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
         virtualizerRef={virtualizer}
         onScroll={(e) => {
           const el = e.currentTarget;
+          const up = el.scrollTop < lastTop.current - 1;
+          lastTop.current = el.scrollTop;
           const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < ROW * 2;
-          if (!atBottom && follow) setFollow(false);
-          else if (atBottom && !follow && m.lines.length === 0 && target === null) setFollow(true);
+          if (up && follow) setFollow(false);
+          else if (atBottom && !follow && !up && m.lines.length === 0 && target === null) setFollow(true);
         }}
       />
     </div>

@@ -66,7 +66,10 @@ function JobNode({ data }: NodeProps<Node<JobNodeData>>) {
     <div className={`graph-node graph-${worst}`} data-testid={`graph-node-${data.name}`}>
       <Handle type="target" position={Position.Left} />
       <div className="graph-node-head">
-        <strong>{data.gate ? `⏸ ${data.name}` : data.name}</strong>
+        <strong>
+          {data.name}
+          {data.gate && <span className="graph-gate"> approval</span>}
+        </strong>
         <span className="muted small">{data.stage}</span>
       </div>
       {data.variants.map((j) => (

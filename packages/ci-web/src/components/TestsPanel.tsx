@@ -11,6 +11,11 @@ import { Link } from '../lib/router';
 import { ErrorNote, StatusBadge } from './ui';
 
 const CASES = 1000;
+
+/** Test durations are often below a second: show milliseconds there. */
+function testDuration(s: number): string {
+  return s < 1 ? `${Math.round(s * 1000)} ms` : seconds(s);
+}
 const HISTORY_RUNS = 10;
 
 type Case = RunTests['cases'][number];
@@ -29,9 +34,8 @@ async function testHistory(run: RunDetail): Promise<Map<string, HistoryEntry[]>>
   const page = await api.get<RunPage>(
     `/api/v1/runs${query({ pipeline: run.pipeline_id, limit: HISTORY_RUNS + 1, offset: 0 })}`,
   );
-  const earlier = page.runs
-    .filter((r) => r.id !== run.id && TERMINAL.includes(r.status))
-    .slice(0, HISTORY_RUNS);
+  // Running runs count too: their finished jobs' reports are final.
+  const earlier = page.runs.filter((r) => r.id !== run.id).slice(0, HISTORY_RUNS);
   const reports = await Promise.all(
     earlier.map(async (r) => ({
       run: r,
@@ -95,7 +99,7 @@ export function TestsPanel({ run }: { run: RunDetail }) {
         {c.name}
       </td>
       <td>{c.job_name}</td>
-      <td className="small right">{seconds(c.duration_s)}</td>
+      <td className="small right">{testDuration(c.duration_s)}</td>
       <td>
         <span className="history" title={`Recent runs of ${c.name}`}>
           {(past.get(keyOf(c)) ?? []).map((h) => (

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { Material, PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import { ProjectSettings } from '../components/ProjectSettings';
 import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
@@ -185,6 +186,8 @@ export function ProjectPage({ slug }: { slug: string }) {
         <ErrorNote error={vsm.error} />
         {vsm.data && <VsmGraph nodes={vsm.data.nodes} edges={vsm.data.edges} />}
       </section>
+
+      <ProjectSettings project={p} canEdit={can('maintainer')} />
 
       <section className="panel" aria-labelledby="recent-title">
         <h2 id="recent-title">

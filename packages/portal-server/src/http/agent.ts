@@ -74,6 +74,8 @@ function streamRun(request: FastifyRequest, reply: FastifyReply, run: AgentRun, 
   const keepalive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
   keepalive.unref();
   request.raw.on('close', finish);
+  // A socket that fails mid-stream ends this stream only; the run goes on.
+  res.on('error', finish);
   for (const e of run.events) if (e.id > after) res.write(sseFrame(e));
   // A run that has stopped has nothing more to say on this stream (a drive resumes it on a new one).
   if (run.status !== 'running') finish();

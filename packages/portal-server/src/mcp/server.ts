@@ -12,6 +12,7 @@ import { type BotContext, classifyFor, datasourceForToken, tokenPrincipal } from
 import { getForToken, submit } from '../bot/service.js';
 import { toPublicRecord } from '../bot/types.js';
 import type { ManagedEntry } from '../datasources/types.js';
+import { toHttpError } from '../providers/errors.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 
 export interface McpDeps {
@@ -62,7 +63,7 @@ export function createMcpServer(deps: McpDeps, token: ServiceToken): McpServer {
       });
       return ok(value);
     } catch (err) {
-      const e = err instanceof HttpError ? err : new HttpError(500, 'The tool failed', 'INTERNAL');
+      const e = toHttpError(err);
       await deps.bot.audit.record({
         type: 'mcp_call',
         actor,

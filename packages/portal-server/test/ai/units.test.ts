@@ -92,3 +92,52 @@ describe('workflow parser', () => {
     expect(parseWorkflow(answer)).toBe(expected);
   });
 });
+
+describe('a deadline during a running statement', () => {
+  it('cancels the statement in the engine and ends the run with agent_run_deadline_exceeded', async () => {
+    // No statement reserve: the statement starts, and the run's 2 s deadline stops it mid-flight.
+    const h = await aiPortal({ agent: { statementReserveMs: 0 } });
+    try {
+      h.model.script.push({
+        toolCalls: [{ name: 'run_query', args: { sql: 'SELECT pg_sleep(60) AS slept' } }],
+      });
+      h.model.script.push({ text: 'should not be reached' });
+      const res = await h.call(
+        'POST',
+        '/api/agent/runs',
+        { objective: 'sleep', connectionId: 'shop', deadlineSeconds: 2 },
+        'user',
+        { accept: 'text/event-stream' },
+      );
+      const events = parseSse(res.body);
+      expect(events.at(-1)).toMatchObject({
+        event: 'end',
+        data: { status: 'failed', reason: 'agent_run_deadline_exceeded' },
+      });
+      expect(events.some((e) => e.event === 'result')).toBe(false);
+      const runId = events[0].data.runId;
+      // Either the statement was admitted and then stopped by the deadline (its outcome event is written when
+      // the cancelled statement returns, which may be just after the run's end), or — on a very slow machine —
+      // the model's tool call came after the deadline and was refused for it: both carry the deadline reason.
+      let stopped: Record<string, unknown> | undefined;
+      for (let i = 0; i < 50 && !stopped; i++) {
+        const ops = (await h.auditOf('agent_operation')).filter((e) => e.runId === runId);
+        stopped = ops.find((e) => e.operation === 'run_query' && e.reason === 'agent_run_deadline_exceeded');
+        if (!stopped) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(stopped).toMatchObject({ result: 'failure' });
+      // The engine is not left sleeping.
+      let sleeping: unknown[] = [];
+      for (let i = 0; i < 50; i++) {
+        sleeping = await h.pgQuery(
+          "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(60)%' AND state = 'active'",
+        );
+        if (sleeping.length === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(sleeping).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -87,6 +87,9 @@ describe('portal web UI: AI not configured', () => {
       await page.getByRole('button', { name: /^Sales/ }).click();
       const panel = page.getByRole('complementary', { name: 'Investigation agent' });
       await visible(panel.getByText('AI is not configured'));
+      // Without a model the editor offers no AI buttons.
+      expect(await page.getByRole('button', { name: 'AI summary' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'AI safety' }).count()).toBe(0);
     } finally {
       await ui.close();
     }

@@ -2,7 +2,7 @@
 // /api/agent/classify), a run whose progress streams in (statements, refusals, results, the answer), a
 // follow-up question that drives the run on with its one-minute credential, and "Hand over", which replays
 // the run's answer statement read-only and can put it in the editor. Only managed datasources have an agent.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, errorFromBody, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
 import { readEventStream, type StreamEvent } from './sse';
@@ -95,13 +95,14 @@ function EventView({ e }: { e: StreamEvent }) {
 }
 
 export function AgentPanel({
+  config,
   connection,
   onUseSql,
 }: {
+  config: { enabled: boolean; reason?: string };
   connection: Connection;
   onUseSql: (sql: string) => void;
 }) {
-  const [config, setConfig] = useState<{ enabled: boolean; reason?: string } | null>(null);
   const [objective, setObjective] = useState('');
   const [workflow, setWorkflow] = useState<(typeof WORKFLOWS)[number]>('investigation');
   const [events, setEvents] = useState<StreamEvent[]>([]);
@@ -112,13 +113,6 @@ export function AgentPanel({
   const [handover, setHandover] = useState<HandoverResult | null>(null);
   const lastId = useRef(0);
 
-  useEffect(() => {
-    api<{ enabled: boolean; reason?: string }>('/api/agent/config')
-      .then(setConfig)
-      .catch((err) => setConfig({ enabled: false, reason: errorText(err) }));
-  }, []);
-
-  if (!config) return null;
   if (!config.enabled)
     return (
       <aside className="agent-panel" aria-label="Investigation agent">

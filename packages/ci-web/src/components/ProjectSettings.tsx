@@ -1,0 +1,187 @@
+// A project's triggers and settings, one tab each: how runs start (the pipelines' materials, cron schedules
+// and the webhook addresses to give an SCM host), and its settings (poll interval, log archive,
+// notification channels, caches with their sizes). Reads the project-extras routes; maintainers may delete
+// a cache entry.
+import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, enc } from '../api/client';
+import type { ProjectDetail } from '../api/types';
+import { bytes } from '../lib/format';
+import { Time } from './ui';
+
+interface Crons {
+  crons: { id: string; name: string; expression: string; enabled: boolean; next_run_at: string | null }[];
+}
+interface Caches {
+  caches: { id: string; key: string; size_bytes: number; last_used_at: string }[];
+  total: number;
+}
+interface Settings {
+  poll: { interval: string | null };
+  archive: { effective: { enabled: boolean; after_days: number }; override: unknown };
+  notifications: { channels: { kind: string; target: string; events: string[] }[] };
+}
+
+export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
+  const [tab, setTab] = useState('triggers');
+  return (
+    <section className="panel" aria-labelledby="settings-title">
+      <h2 id="settings-title">Triggers and settings</h2>
+      <Tabs
+        label="Project settings"
+        value={tab}
+        onChange={setTab}
+        items={[
+          { id: 'triggers', label: 'Triggers' },
+          { id: 'settings', label: 'Settings' },
+          { id: 'caches', label: 'Caches' },
+        ]}
+      >
+        <div className="tab-body">
+          {tab === 'triggers' && <Triggers project={project} />}
+          {tab === 'settings' && <SettingsView slug={project.slug} />}
+          {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
+        </div>
+      </Tabs>
+    </section>
+  );
+}
+
+function Triggers({ project }: { project: ProjectDetail }) {
+  const crons = useQuery({
+    queryKey: ['crons', project.slug],
+    queryFn: () => api.get<Crons>(`/api/v1/projects/${enc(project.slug)}/crons`),
+  });
+  const origin = window.location.origin;
+  return (
+    <>
+      <h3>Materials</h3>
+      <ul className="plain-list" aria-label="Materials">
+        {project.pipelines.flatMap((p) =>
+          p.materials.map((m) => (
+            <li key={`${p.id}-${m.fingerprint}`}>
+              <strong>{p.name}</strong>:{' '}
+              {m.git
+                ? `git ${m.git.url}${m.git.branch ? ` (${m.git.branch})` : ''}`
+                : m.upstream
+                  ? `after ${m.upstream.pipeline}${m.upstream.stage ? `/${m.upstream.stage}` : ''}`
+                  : m.cron
+                    ? `cron ${m.cron.expression}`
+                    : m.kind}
+            </li>
+          )),
+        )}
+      </ul>
+      <h3>Schedules</h3>
+      {crons.isLoading && <LoadingState />}
+      {crons.error && <ErrorState error={crons.error} />}
+      {crons.data && crons.data.crons.length === 0 && <p className="muted">No cron schedules.</p>}
+      {crons.data && crons.data.crons.length > 0 && (
+        <ul className="plain-list" aria-label="Cron schedules">
+          {crons.data.crons.map((c) => (
+            <li key={c.id}>
+              <code>{c.expression}</code> {c.name} {c.enabled ? '' : '(disabled)'} — next{' '}
+              <Time at={c.next_run_at} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Webhooks</h3>
+      <p className="small">
+        Point the repository's push webhook at <code>{origin}/api/webhooks/github</code> (or{' '}
+        <code>gitlab</code>, <code>bitbucket</code>); deliveries are listed under Admin → Webhook deliveries.
+      </p>
+    </>
+  );
+}
+
+function SettingsView({ slug }: { slug: string }) {
+  const q = useQuery({
+    queryKey: ['project-settings', slug],
+    queryFn: async (): Promise<Settings> => {
+      const base = `/api/v1/projects/${enc(slug)}`;
+      const [poll, archive, notifications] = await Promise.all([
+        api.get<Settings['poll']>(`${base}/poll-interval`),
+        api.get<Settings['archive']>(`${base}/log-archive`),
+        api.get<Settings['notifications']>(`${base}/notifications`),
+      ]);
+      return { poll, archive, notifications };
+    },
+  });
+  if (q.isLoading) return <LoadingState />;
+  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
+  const { poll, archive, notifications } = q.data;
+  return (
+    <dl className="facts" aria-label="Project settings">
+      <div>
+        <dt>Poll interval</dt>
+        <dd>{poll.interval ?? 'server default'}</dd>
+      </div>
+      <div>
+        <dt>Log archive</dt>
+        <dd>
+          {archive.effective.enabled ? `after ${archive.effective.after_days} days` : 'off'}
+          {archive.override ? '' : ' (server default)'}
+        </dd>
+      </div>
+      <div className="wide">
+        <dt>Notifications</dt>
+        <dd>
+          {notifications.channels.length === 0
+            ? 'none'
+            : notifications.channels.map((c) => (
+                <span key={`${c.kind}-${c.target}`} className="chip small">
+                  {c.kind} {c.target} ({c.events.join(', ')})
+                </span>
+              ))}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function CachesView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
+  const client = useQueryClient();
+  const q = useQuery({
+    queryKey: ['caches', slug],
+    queryFn: () => api.get<Caches>(`/api/v1/projects/${enc(slug)}/caches?limit=100&offset=0`),
+  });
+  const del = useMutation({
+    mutationFn: (id: string) => api.del(`/api/v1/projects/${enc(slug)}/caches/${enc(id)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['caches', slug] }),
+  });
+  if (q.isLoading) return <LoadingState />;
+  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
+  if (q.data.caches.length === 0) return <EmptyState title="No caches yet." />;
+  return (
+    <table className="table compact" aria-label="Caches">
+      <thead>
+        <tr>
+          <th>Key</th>
+          <th className="right">Size</th>
+          <th>Last used</th>
+          {canEdit && <th />}
+        </tr>
+      </thead>
+      <tbody>
+        {q.data.caches.map((c) => (
+          <tr key={c.id}>
+            <td className="mono small">{c.key}</td>
+            <td className="right">{bytes(c.size_bytes)}</td>
+            <td>
+              <Time at={c.last_used_at} />
+            </td>
+            {canEdit && (
+              <td className="right">
+                <Button size="sm" variant="danger" onClick={() => del.mutate(c.id)}>
+                  Delete
+                </Button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
