@@ -6,6 +6,7 @@ import { run as dispatch } from './dispatch.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalFootprint } from './portal-footprint.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
+import { run as portalWeb } from './portal-web.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 import { run as seedData } from './seed.bench.js';
 
@@ -16,6 +17,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
   ['portal footprint', portalFootprint],
+  ['portal web first load', portalWeb],
   ['CI web UI', ciWeb],
   ['CI operations (log archive, retention)', ciOps],
 ];

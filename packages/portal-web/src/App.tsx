@@ -1,16 +1,23 @@
 // The app shell: decides between the sign-in page and the signed-in layout (top bar with navigation, the
 // person and Sign out), and routes /, /approvals and /admin. The workspace stays mounted while another page
-// is shown so the editor text and the last result survive a trip to the approvals page.
+// is shown so the editor text and the last result survive a trip to the approvals page. The top bar also
+// switches the light/dark theme (the web kit's) and opens the kit's keyboard-shortcuts help (also on "?").
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { InboxCount } from './governance/InboxCount';
 import { api, errorText, setUnauthorizedHandler } from './lib/api';
 import { Link, navigate, Redirect, useLocation } from './lib/router';
 import { landingFor, ME_KEY, useMe } from './lib/session';
 import type { SessionUser } from './lib/types';
-import { AdminPage } from './pages/AdminPage';
-import { ApprovalsPage } from './pages/ApprovalsPage';
 import { LoginPage } from './pages/LoginPage';
-import { WorkspacePage } from './pages/WorkspacePage';
+
+// Signed-in pages are their own chunks: the sign-in page loads only React and itself.
+const WorkspacePage = lazy(() => import('./pages/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
+const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })));
+const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
+
+import { useShortcut, useTheme } from '@app/web-kit';
+import { EditorShortcuts } from './shell/shortcuts';
 
 export function App() {
   const qc = useQueryClient();
@@ -47,6 +54,14 @@ export function App() {
 
 function Shell({ user, path }: { user: SessionUser; path: string }) {
   const [signingOut, setSigningOut] = useState(false);
+  const { theme, setChoice } = useTheme();
+  useShortcut('g w', 'Go to the workspace', () => navigate('/'), { group: 'Navigation' });
+  useShortcut('g a', 'Go to approvals', () => navigate('/approvals'), { group: 'Navigation' });
+  useShortcut('g d', 'Go to administration', () => navigate('/admin'), {
+    group: 'Navigation',
+    enabled: user.role === 'admin',
+  });
+
   const signOut = async () => {
     setSigningOut(true);
     let redirectUrl: string | undefined;
@@ -71,6 +86,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           {nav.map((n) => (
             <Link key={n.href} href={n.href} className={path === n.href ? 'active' : undefined}>
               {n.label}
+              {n.href === '/approvals' && <InboxCount username={user.username} />}
             </Link>
           ))}
         </nav>
@@ -79,29 +95,57 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
           <span data-testid="username">{user.username}</span>
           <span className={`badge role-${user.role}`}>{user.role}</span>
         </span>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-label={theme === 'dark' ? 'Use light theme' : 'Use dark theme'}
+          title="Switch theme"
+          onClick={() => setChoice(theme === 'dark' ? 'light' : 'dark')}
+        >
+          {theme === 'dark' ? '☀' : '☾'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          // The kit's help dialog opens on "?" typed outside a text field.
+          onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: '?' }))}
+        >
+          ?
+        </button>
         <button type="button" className="btn btn-ghost" onClick={signOut} disabled={signingOut}>
           Sign out
         </button>
       </header>
       <main className="page">
-        <div hidden={path !== '/'} className="page-fill">
-          <WorkspacePage user={user} />
-        </div>
-        {path === '/approvals' && <ApprovalsPage user={user} />}
-        {path === '/admin' &&
-          (user.role === 'admin' ? (
-            <AdminPage />
-          ) : (
-            <p className="notice" role="alert">
-              Administration is for administrators. <Link href="/">Back to the workspace</Link>
+        <Suspense fallback={<div className="splash">Loading…</div>}>
+          <div hidden={path !== '/'} className="page-fill">
+            <WorkspacePage user={user} theme={theme} />
+          </div>
+          {path === '/approvals' && (
+            <Suspense fallback={<div className="splash">Loading…</div>}>
+              <ApprovalsPage user={user} />
+            </Suspense>
+          )}
+          {path === '/admin' &&
+            (user.role === 'admin' ? (
+              <Suspense fallback={<div className="splash">Loading…</div>}>
+                <AdminPage />
+              </Suspense>
+            ) : (
+              <p className="notice" role="alert">
+                Administration is for administrators. <Link href="/">Back to the workspace</Link>
+              </p>
+            ))}
+          {!['/', '/approvals', '/admin'].includes(path) && (
+            <p className="notice">
+              There is no page at {path}. <Link href="/">Go to the workspace</Link>
             </p>
-          ))}
-        {!['/', '/approvals', '/admin'].includes(path) && (
-          <p className="notice">
-            There is no page at {path}. <Link href="/">Go to the workspace</Link>
-          </p>
-        )}
+          )}
+        </Suspense>
       </main>
+      <EditorShortcuts />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastToolResult, type ScriptedModel, startScriptedModel } from '../ai/scripted-model.js';
-import { startUi, type UiHarness, USER, visible } from './harness.js';
+import { editorText, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
 
 async function signIn(page: Page) {
   await page.goto('/login');
@@ -35,7 +35,7 @@ describe('portal web UI: AI buttons and the agent panel', () => {
   });
 
   it('explains the editor statement with the server verdict', async () => {
-    await page.getByLabel('SQL editor').fill('DELETE FROM orders');
+    await setSql(page, 'DELETE FROM orders');
     model.script.push({ text: 'This removes every order.' });
     await page.getByRole('button', { name: 'AI summary' }).click();
     const answer = page.getByRole('region', { name: 'AI assistance' });
@@ -64,9 +64,9 @@ describe('portal web UI: AI buttons and the agent panel', () => {
     const handed = panel.getByRole('region', { name: 'Handed over' });
     await visible(handed.getByRole('cell', { name: 'Katherine Johnson' }));
     await handed.getByRole('button', { name: 'Open in editor' }).click();
-    expect(await page.getByLabel('SQL editor').inputValue()).toBe(
-      'SELECT name, city FROM customers ORDER BY id',
-    );
+    await expect
+      .poll(() => editorText(page), { timeout: 15_000 })
+      .toBe('SELECT name, city FROM customers ORDER BY id');
     // Nothing was deleted: the refused DELETE never reached the database.
     const db = new Database(ui.files.sales, { readonly: true });
     try {

@@ -1,12 +1,13 @@
 // Governance and administration in a real browser: a user's write on the datasource with write approval is
-// held (403 APPROVAL_REQUIRED notice with the request id), the administrator approves it on the approvals
-// page from another browser, and the user's re-run of the same text succeeds. Then the admin page: the audit
-// log with a filter, and a service token created (secret shown once) and revoked.
+// held (the notice shows the pending request and its live status), the administrator approves it on the
+// approvals page from another browser, and the user's page sees the approval and runs the same text without
+// a click. Then the admin page: the audit log with a filter, and a service token created (secret shown once)
+// and revoked.
 
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startUi, type UiHarness, USER, visible } from './harness.js';
+import { ADMIN, editorText, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
 
 const WRITE = "insert into entries (note) values ('added from the browser')";
 
@@ -46,26 +47,23 @@ describe('portal web UI: approvals and administration', () => {
   it('holds a user write on the approval datasource with the APPROVAL_REQUIRED notice', async () => {
     await user.getByRole('button', { name: /^Ledger/ }).click();
     await visible(user.getByRole('heading', { name: 'Ledger', level: 1 }));
-    await user.getByLabel('SQL editor').fill(WRITE);
+    await visible(user.getByRole('list', { name: 'Datasource policy' }).getByText('writes need approval'));
+    await setSql(user, WRITE);
     await user.getByRole('button', { name: 'Run', exact: true }).click();
     const notice = await visible(user.getByRole('alert', { name: 'Approval required' }));
     approvalId = ((await notice.getByTestId('approval-id').textContent()) ?? '').trim();
     expect(approvalId).not.toBe('');
-    expect(await notice.textContent()).toMatch(/pending/);
+    expect(await notice.getByTestId('approval-status').textContent()).toBe('pending');
     expect(ledgerNotes(ui.files.ledger)).toEqual(['opening']);
     const link = notice.getByRole('link', { name: 'approvals page' });
-    expect(await link.getAttribute('href')).toBe(`/approvals?scope=mine#${approvalId}`);
+    expect(await link.getAttribute('href')).toBe(`/approvals#${approvalId}`);
     await ui.screenshot(user, 'approval-required');
-
-    // The requester finds it under "My requests" and cannot decide it.
-    await link.click();
-    await visible(user.getByRole('tab', { name: 'My requests', selected: true }));
-    const mine = await visible(user.getByRole('article', { name: `Request ${approvalId}` }));
-    expect(await mine.textContent()).toContain(WRITE);
-    expect(await mine.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   });
 
   it('lets the administrator approve it on the approvals page', async () => {
+    // The inbox count in the top bar shows the waiting request (read every 20 s; a reload reads it now).
+    await admin.reload();
+    await visible(admin.getByTestId('inbox-count').filter({ hasText: /^1$/ }));
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Approvals' }).click();
     const card = await visible(admin.getByRole('article', { name: `Request ${approvalId}` }));
     expect(await card.textContent()).toContain(USER.email);
@@ -78,13 +76,22 @@ describe('portal web UI: approvals and administration', () => {
     expect(await card.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   });
 
-  it('runs the same text for the requester once approved', async () => {
-    await user.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspace' }).click();
-    // The editor kept its text while the approvals page was open.
-    expect(await user.getByLabel('SQL editor').inputValue()).toBe(WRITE);
-    await user.getByRole('button', { name: 'Run', exact: true }).click();
-    await visible(user.getByRole('status').filter({ hasText: /Statement executed\.\s*1 row affected/ }));
+  it('runs the same text for the requester as soon as the approval lands, without a click', async () => {
+    // The requester's page reads the request's status while it waits; the approval makes it run the text.
+    await visible(
+      user.getByRole('status').filter({ hasText: /Statement executed\.\s*1 row affected/ }),
+      30_000,
+    );
     expect(ledgerNotes(ui.files.ledger)).toEqual(['opening', 'added from the browser']);
+    expect(await editorText(user)).toBe(WRITE);
+
+    // The requester finds it under "My requests", approved, and cannot decide it.
+    await user.goto(`/approvals?scope=mine#${approvalId}`);
+    await visible(user.getByRole('tab', { name: 'My requests', selected: true }));
+    const mine = await visible(user.getByRole('article', { name: `Request ${approvalId}` }));
+    expect(await mine.textContent()).toContain(WRITE);
+    await visible(mine.locator('.badge.status-approved'));
+    expect(await mine.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   });
 
   it('shows the audit log with filters', async () => {
@@ -130,5 +137,21 @@ describe('portal web UI: approvals and administration', () => {
     await row.getByRole('button', { name: 'Confirm revoke' }).click();
     await visible(table.getByRole('cell', { name: 'No live tokens.' }));
     expect((await ask()).status).toBe(401);
+  });
+
+  it('lists managed datasources with their policy, checks fleet health, and runs a maintenance operation', async () => {
+    await admin.getByRole('tab', { name: 'Datasources' }).click();
+    const table = admin.getByRole('table', { name: 'Datasources' });
+    const ledger = table.locator('tbody tr').filter({ hasText: 'Ledger' });
+    await visible(ledger);
+    expect(await ledger.textContent()).toContain('writes need approval');
+    await admin.getByRole('button', { name: 'Check fleet health' }).click();
+    await visible(admin.getByTestId('health-sales').filter({ hasText: /^ok · \d+ ms$/ }));
+    await visible(admin.getByTestId('health-ledger').filter({ hasText: /^ok/ }));
+    const form = table.getByRole('form', { name: 'Maintenance of Sales' });
+    await form.getByLabel('Operation').selectOption('integrity_check');
+    await form.getByRole('button', { name: 'Run' }).click();
+    await visible(form.getByRole('status').filter({ hasText: /integrity_check done in \d+ ms/ }));
+    await ui.screenshot(admin, 'admin-datasources');
   });
 });

@@ -54,6 +54,8 @@ export async function ensureWebBuilt(): Promise<void> {
     if (isFresh()) return;
     const res = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], {
       cwd: WEB_DIR,
+      // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build (about 230 KB more).
+      env: { ...process.env, NODE_ENV: 'production' },
       encoding: 'utf8',
       timeout: 170_000,
     });

@@ -1,9 +1,11 @@
 // Shared setup of the browser tests: the web UI built if needed, a whole portal listening on a free loopback
 // port (SQLite storage, known administrator and user accounts, PORTAL_DATASOURCES with two managed SQLite
-// datasources under the data dir — `sales` pre-filled, `ledger` with `writeApproval`), and the system
-// Chromium driven by playwright-core. Set UI_SCREENSHOTS=<dir> to save one screenshot per main page.
+// datasources under the data dir — `sales` pre-filled, `ledger` with `writeApproval` and `entries.note` masked), and the system
+// Chromium driven by playwright-core (1280x720 unless a test asks otherwise). Screenshots go to
+// test-artifacts/portal-web/ at the repository root (gitignored), or to UI_SCREENSHOTS=<dir>.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
@@ -38,6 +40,39 @@ export const SALES_SQL = `
     INSERT INTO events (n) SELECT n FROM seq;
   INSERT INTO orders (id, customer_id, amount) VALUES (10, 1, 12.5), (11, 2, 99);
 `;
+
+const SHOT_DIR =
+  process.env.UI_SCREENSHOTS ??
+  fileURLToPath(new URL('../../../../test-artifacts/portal-web/', import.meta.url));
+
+/**
+ * Replaces the text of the Monaco editor the way a person pastes: focus, select all, insert. (Monaco keeps its
+ * text in a model, not in a form field, so `fill` does not apply.)
+ */
+export async function setSql(page: Page, text: string): Promise<void> {
+  const host = page.getByTestId('sql-editor');
+  await host.locator('.view-lines').waitFor({ state: 'visible', timeout: 20_000 });
+  await host.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  if (text) await page.keyboard.insertText(text);
+}
+
+/** The editor's text as its lines show it (Monaco renders non-breaking spaces). */
+export async function editorText(page: Page): Promise<string> {
+  // Monaco positions its line elements by `top`; their DOM order is not the text order.
+  type Line = { textContent: string | null; style: { top: string } };
+  const lines = await page
+    .getByTestId('sql-editor')
+    .locator('.view-line')
+    .evaluateAll((els) =>
+      (els as unknown as Line[])
+        .map((e) => ({ top: Number.parseFloat(e.style.top) || 0, text: e.textContent ?? '' }))
+        .sort((a, b) => a.top - b.top)
+        .map((l) => l.text),
+    );
+  return lines.join('\n').replaceAll('\u00a0', ' ');
+}
 
 /** Waits (Playwright's auto-wait, no sleeps) until the locator shows; answers it for chaining. */
 export async function visible(locator: Locator, timeout = 15_000): Promise<Locator> {
@@ -108,7 +143,7 @@ export async function startUi(
     database: ${JSON.stringify(files.ledger)}
     environment: staging
     roles: [admin, user]
-    policy: { writeApproval: true }
+    policy: { writeApproval: true, masking: [{ column: "entries.note", rule: full }] }
 ${options.datasources ?? ''}`,
   );
   const server = await createPortalServer(
@@ -138,7 +173,7 @@ ${options.datasources ?? ''}`,
   }
   const addr = server.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  const shotDir = process.env.UI_SCREENSHOTS;
+  const shotDir = SHOT_DIR;
   const contexts: BrowserContext[] = [];
   const b = browser;
   return {
@@ -148,7 +183,11 @@ ${options.datasources ?? ''}`,
     files,
     browser: b,
     async newPage() {
-      const context = await b.newContext({ baseURL: baseUrl, acceptDownloads: true });
+      const context = await b.newContext({
+        baseURL: baseUrl,
+        acceptDownloads: true,
+        viewport: { width: 1280, height: 720 },
+      });
       context.setDefaultTimeout(15_000);
       contexts.push(context);
       return { context, page: await context.newPage() };
@@ -161,7 +200,6 @@ ${options.datasources ?? ''}`,
       await visible(page.getByTestId('username').filter({ hasText: who.email }));
     },
     async screenshot(page, name) {
-      if (!shotDir) return;
       mkdirSync(shotDir, { recursive: true });
       await page.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
     },

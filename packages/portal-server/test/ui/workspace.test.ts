@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellTexts, startUi, type UiHarness, USER, visible } from './harness.js';
+import { cellTexts, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
 
 describe('portal web UI: workspace', () => {
   let ui: UiHarness;
@@ -48,7 +48,7 @@ describe('portal web UI: workspace', () => {
     await page.getByRole('button', { name: /^Sales/ }).click();
     await visible(page.getByRole('heading', { name: 'Sales', level: 1 }));
     const tree = page.getByRole('region', { name: 'Objects' });
-    const schema = tree.getByRole('button', { name: /main/ });
+    const schema = tree.getByRole('button', { name: 'main', exact: true });
     await visible(schema);
     await schema.click();
     await tree.getByRole('button', { name: 'customers', exact: true }).click();
@@ -72,8 +72,7 @@ describe('portal web UI: workspace', () => {
       .getByRole('table', { name: 'Foreign keys' });
     await visible(fks.getByRole('cell', { name: 'main.customers(id)' }));
 
-    const editor = page.getByLabel('SQL editor');
-    await editor.fill('select * from customers order by id');
+    await setSql(page, 'select * from customers order by id');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const grid = page.getByRole('table', { name: 'Results' });
     await visible(grid.getByRole('cell', { name: 'Grace Hopper' }));
@@ -87,31 +86,37 @@ describe('portal web UI: workspace', () => {
     await ui.screenshot(page, 'workspace');
   });
 
-  it('explains the statement with the engine plan (SQLite offers estimate only)', async () => {
+  it('explains the statement as a plan tree (SQLite offers estimate only)', async () => {
     const modes = page.getByLabel('Explain mode').locator('option');
     expect(await modes.allTextContents()).toEqual(['estimate']);
     await page.getByRole('button', { name: 'Explain' }).click();
-    await visible(page.getByRole('status').filter({ hasText: 'Plan (estimate' }));
-    const plan = page.getByRole('table', { name: 'Results' });
-    expect((await plan.locator('tbody tr').count()) > 0).toBe(true);
-    expect(await plan.locator('tbody').textContent()).toMatch(/SCAN|SEARCH/);
+    await visible(page.getByRole('status').filter({ hasText: 'Plan (estimate, sqlite-query-plan)' }));
+    const plan = await visible(page.getByRole('list', { name: 'Plan' }));
+    expect(await plan.getByTestId('plan-node').first().textContent()).toMatch(/SCAN|SEARCH/);
+    await page.getByRole('button', { name: 'Show raw rows' }).click();
+    await visible(page.getByRole('table', { name: 'Plan rows' }).getByRole('cell', { name: /SCAN|SEARCH/ }));
   });
 
   it('pages a long result with "Load more" (options.offset)', async () => {
-    await page.getByLabel('SQL editor').fill('select n from events order by n');
+    await setSql(page, 'select n from events order by n');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await visible(page.getByTestId('row-count').filter({ hasText: /^500$/ }));
     await page.getByRole('button', { name: 'Load more' }).click();
     await visible(page.getByTestId('row-count').filter({ hasText: /^620$/ }));
-    const grid = page.getByRole('table', { name: 'Results' });
-    expect(await cellTexts(grid.locator('tbody tr').last())).toEqual([['620', '620']]);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    // The grid is virtual: scrolled to the end, its last row is the 620th.
+    await page.getByTestId('grid-scroll').evaluate((el) => {
+      (el as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (
+        el as unknown as { scrollHeight: number }
+      ).scrollHeight;
+    });
+    const grid = page.getByRole('table', { name: 'Results' });
+    await visible(grid.locator('tbody tr').filter({ hasText: /^620620$/ }));
   });
 
   it('runs with Ctrl+Enter and shows the engine message of a syntax error', async () => {
-    const editor = page.getByLabel('SQL editor');
-    await editor.fill('selec * from customers');
-    await editor.press('Control+Enter');
+    await setSql(page, 'selec * from customers');
+    await page.keyboard.press('Control+Enter');
     const alert = await visible(
       page.getByRole('alert').filter({ hasText: 'The database reported an error' }),
     );
@@ -121,7 +126,7 @@ describe('portal web UI: workspace', () => {
   });
 
   it('exports the statement as CSV through a download', async () => {
-    await page.getByLabel('SQL editor').fill('select id, name, city from customers order by id');
+    await setSql(page, 'select id, name, city from customers order by id');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),
@@ -147,19 +152,18 @@ describe('portal web UI: workspace', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await visible(page.getByRole('heading', { name: 'Notes', level: 1 }));
 
-    const editor = page.getByLabel('SQL editor');
     const run = page.getByRole('button', { name: 'Run', exact: true });
-    await editor.fill('create table notes (id integer primary key, body text)');
+    await setSql(page, 'create table notes (id integer primary key, body text)');
     await run.click();
     await visible(page.getByRole('status').filter({ hasText: 'Statement executed' }));
-    await editor.fill("insert into notes (body) values ('hello'), ('world')");
+    await setSql(page, "insert into notes (body) values ('hello'), ('world')");
     await run.click();
     await visible(page.getByRole('status').filter({ hasText: /2 rows affected/ }));
 
     // Saved on the server (STORAGE_PROVIDER=sqlite): still there, and still chosen, after a reload.
     await page.reload();
     await visible(page.getByRole('heading', { name: 'Notes', level: 1 }));
-    await page.getByLabel('SQL editor').fill('select body from notes order by id');
+    await setSql(page, 'select body from notes order by id');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const grid = page.getByRole('table', { name: 'Results' });
     await visible(grid.getByRole('cell', { name: 'world' }));

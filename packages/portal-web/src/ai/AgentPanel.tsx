@@ -3,7 +3,7 @@
 // follow-up question that drives the run on with its one-minute credential, and "Hand over", which replays
 // the run's answer statement read-only and can put it in the editor. Only managed datasources have an agent.
 import { useRef, useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+import { api, errorFromBody, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
 import { readEventStream, type StreamEvent } from './sse';
 
@@ -137,7 +137,7 @@ export function AgentPanel({
   const follow = async (res: Response) => {
     if (!res.ok) {
       const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-      throw new ApiError(res.status, body);
+      throw errorFromBody(res.status, body);
     }
     await readEventStream(res, streamed);
   };

@@ -1,86 +1,34 @@
-// The one way the app talks to portal-server: same-origin JSON requests with the session cookie, errors
-// turned into `ApiError` (status, the portal's `code`, the whole body for extras such as `approval`), and a
-// hook that sends the browser to /login when a session lapses mid-use.
+// The one way the app talks to portal-server: the web kit's API client (`@app/web-kit`, portal error
+// shape: same-origin JSON with the session cookie, failures as `ApiError` with status, the portal's `code`
+// and the whole body for extras such as `approval`), wrapped in the call form the pages use, plus raw
+// responses for file downloads and the hook that sends the browser to /login when a session lapses.
+import { ApiError, createApiClient, readError } from '@app/web-kit';
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly body: Record<string, unknown>;
+export { ApiError };
 
-  constructor(status: number, body: Record<string, unknown>) {
-    const message =
-      (typeof body.error === 'string' && body.error) ||
-      (typeof body.message === 'string' && body.message) ||
-      `Request failed with status ${status}`;
-    super(message);
-    this.status = status;
-    this.code = typeof body.code === 'string' ? body.code : undefined;
-    this.body = body;
-  }
-}
-
+const client = createApiClient({ errorShape: 'portal' });
 let onUnauthorized: (() => void) | undefined;
 
 /** Called once by the app shell: what to do when an API call answers 401 (the session expired). */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
+  client.setUnauthorizedHandler(handler);
 }
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | boolean | undefined>;
   /** Do not run the 401 handler (sign-in routes answer 401 for a wrong password). */
   quiet401?: boolean;
   signal?: AbortSignal;
 }
 
-export function withQuery(path: string, query?: RequestOptions['query']): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  const s = params.toString();
-  return s ? `${path}?${s}` : path;
-}
-
-async function readBody(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  if (!text) return {};
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : { value: parsed };
-  } catch {
-    return { error: text.slice(0, 500) };
-  }
-}
-
-/** Sends a request and answers the parsed JSON body; throws ApiError for any non-2xx answer. */
+/** Sends a request and answers the parsed JSON body (`{}` for an empty one); non-2xx throws ApiError. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const init: RequestInit = {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    credentials: 'same-origin',
-    headers: { accept: 'application/json' },
-    signal: options.signal,
-  };
-  if (options.body !== undefined) {
-    init.headers = { ...init.headers, 'content-type': 'application/json' };
-    init.body = JSON.stringify(options.body);
-  }
-  let res: Response;
-  try {
-    res = await fetch(withQuery(path, options.query), init);
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, { error: 'The portal could not be reached. Check your network and try again.' });
-  }
-  const body = await readBody(res);
-  if (!res.ok) {
-    if (res.status === 401 && !options.quiet401) onUnauthorized?.();
-    throw new ApiError(res.status, body);
-  }
-  return body as T;
+  const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+  const out = await client.request<T>(path, { ...options, method });
+  return (out ?? {}) as T;
 }
 
 /** POSTs JSON and answers the raw response (file downloads); non-2xx becomes ApiError. */
@@ -94,18 +42,25 @@ export async function apiRaw(path: string, body: unknown): Promise<Response> {
       body: JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, { error: 'The portal could not be reached. Check your network and try again.' });
+    throw new ApiError(0, 'The portal could not be reached. Check your network and try again.');
   }
   if (!res.ok) {
-    const parsed = await readBody(res);
     if (res.status === 401) onUnauthorized?.();
-    throw new ApiError(res.status, parsed);
+    throw await readError(res, 'portal');
   }
   return res;
 }
 
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** An ApiError from a failed response's already-parsed body (streamed routes read the body themselves). */
+export function errorFromBody(status: number, body: Record<string, unknown>): ApiError {
+  const message =
+    (typeof body.error === 'string' && body.error) ||
+    (typeof body.message === 'string' && body.message) ||
+    `Request failed with status ${status}`;
+  return new ApiError(status, message, typeof body.code === 'string' ? body.code : undefined, body);
 }

@@ -1,27 +1,24 @@
-// A very small history router: the app has four pages (/login, /, /approvals, /admin), so a pathname and
-// the query string are all it needs. `Link` keeps ordinary anchors (middle-click, copy link) working.
-import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useSyncExternalStore } from 'react';
+// Navigation helpers over @tanstack/react-router (the web kit's router setup; the route tree is in
+// routes.tsx): pages link and navigate by plain hrefs and read the path, search and hash; modified clicks
+// (new tab) keep normal link behaviour. The server answers index.html for every page path.
+import type { AnyRouter } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
+import { type AnchorHTMLAttributes, type MouseEvent, useEffect } from 'react';
 
-const listeners = new Set<() => void>();
+let router: AnyRouter | null = null;
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  window.addEventListener('popstate', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('popstate', listener);
-  };
-}
-
-function snapshot(): string {
-  return window.location.pathname + window.location.search + window.location.hash;
+/** Called once by main.tsx with the app's router. */
+export function bindRouter(r: AnyRouter): void {
+  router = r;
 }
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (to === snapshot()) return;
-  if (options.replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  for (const l of listeners) l();
+  if (!router) {
+    window.location.assign(to);
+    return;
+  }
+  if (to === router.state.location.href) return;
+  void router.navigate({ href: to, replace: options.replace });
 }
 
 export interface Location {
@@ -31,9 +28,8 @@ export interface Location {
 }
 
 export function useLocation(): Location {
-  const href = useSyncExternalStore(subscribe, snapshot);
-  const url = new URL(href, window.location.origin);
-  return { path: url.pathname, search: url.searchParams, hash: url.hash.replace(/^#/, '') };
+  const loc = useRouterState({ select: (s) => s.location });
+  return { path: loc.pathname, search: new URLSearchParams(loc.searchStr), hash: loc.hash.replace(/^#/, '') };
 }
 
 export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {

@@ -1,13 +1,15 @@
-// Administration (administrators only; the server checks every route again): the audit log and the
-// service tokens of the bot API, seed data and least-privilege accounts.
+// Administration (administrators only; the server checks every route again): the audit log, the service
+// tokens of the bot API, the managed datasources with their policies, fleet health and maintenance, seed data
+// and least-privilege accounts.
 import { useState } from 'react';
 import { AccountProvisioning } from '../admin/AccountProvisioning';
 import { AuditLog } from '../admin/AuditLog';
+import { Datasources } from '../admin/Datasources';
 import { SeedData } from '../admin/SeedData';
 import { ServiceTokens } from '../admin/ServiceTokens';
 
 export function AdminPage() {
-  const [tab, setTab] = useState<'audit' | 'tokens' | 'seed' | 'accounts'>('audit');
+  const [tab, setTab] = useState<'audit' | 'tokens' | 'datasources' | 'seed' | 'accounts'>('audit');
   return (
     <div className="page-body">
       <div className="page-head">
@@ -18,6 +20,14 @@ export function AdminPage() {
           </button>
           <button type="button" role="tab" aria-selected={tab === 'tokens'} onClick={() => setTab('tokens')}>
             Service tokens
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'datasources'}
+            onClick={() => setTab('datasources')}
+          >
+            Datasources
           </button>
           <button type="button" role="tab" aria-selected={tab === 'seed'} onClick={() => setTab('seed')}>
             Seed data
@@ -32,10 +42,11 @@ export function AdminPage() {
           </button>
         </div>
       </div>
-      {tab === 'audit' ? <AuditLog /> : null}
-      {tab === 'tokens' ? <ServiceTokens /> : null}
-      {tab === 'seed' ? <SeedData /> : null}
-      {tab === 'accounts' ? <AccountProvisioning /> : null}
+      {tab === 'audit' && <AuditLog />}
+      {tab === 'tokens' && <ServiceTokens />}
+      {tab === 'datasources' && <Datasources />}
+      {tab === 'seed' && <SeedData />}
+      {tab === 'accounts' && <AccountProvisioning />}
     </div>
   );
 }

@@ -1,8 +1,9 @@
-// The workspace: connections and the object tree on the left; the open object's description, the SQL
-// editor and the result on the right. The chosen connection and each connection's editor text are kept for
-// the tab's lifetime (sessionStorage), so a reload lands where the person was.
-import { useEffect, useMemo, useState } from 'react';
-import { AiTools } from '../ai/AiTools';
+// The workspace: connections and the object tree on the left; on the right the connection's policy badges,
+// the open object's description or a schema's ER diagram, and the query area (tabs, editor, results). The
+// chosen connection is kept for the browser tab's lifetime (sessionStorage); editor tabs per connection are
+// kept across reloads by the query panel.
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { GovernanceBadges } from '../governance/GovernanceBadges';
 import {
   requestDescriptor,
   useManagedConnections,
@@ -15,19 +16,16 @@ import { ObjectDetailPanel } from '../workspace/ObjectDetailPanel';
 import { ObjectTree } from '../workspace/ObjectTree';
 import { QueryPanel } from '../workspace/QueryPanel';
 
-const SELECTED_KEY = 'portal.workspace.selected';
-const SQL_KEY = 'portal.workspace.sql';
+const ErDiagram = lazy(() => import('../er/ErDiagram'));
 
-function loadSqlMap(): Record<string, string> {
-  try {
-    return JSON.parse(window.sessionStorage.getItem(SQL_KEY) ?? '{}') as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
+const SELECTED_KEY = 'portal.workspace.selected';
 
 /** A quoted identifier path for a generated SELECT (double quotes; MySQL-family engines use backticks). */
 function selectOf(c: Connection, o: DbObject): string {
+  if (c.type === 'mongodb')
+    return JSON.stringify({ collection: o.name, operation: 'find', filter: {} }, null, 2);
+  if (c.type === 'redis' || c.type === 'leveldb')
+    return c.type === 'redis' ? `GET ${o.name}` : `get ${o.name}`;
   const q = c.type === 'mysql' || c.type === 'clickhouse' ? '`' : '"';
   const quote = (s: string) => `${q}${s.split(q).join(q + q)}${q}`;
   // SQLite's only container is "main"; leaving it out keeps the statement short and portable.
@@ -35,7 +33,7 @@ function selectOf(c: Connection, o: DbObject): string {
   return `SELECT * FROM ${parts.map(quote).join('.')}`;
 }
 
-export function WorkspacePage({ user }: { user: SessionUser }) {
+export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'light' | 'dark' }) {
   const storage = useStorageConfig();
   const managed = useManagedConnections();
   const own = useOwnConnections(user.username, storage.data?.serverMode);
@@ -43,7 +41,8 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
     () => window.sessionStorage.getItem(SELECTED_KEY) ?? undefined,
   );
   const [openObject, setOpenObject] = useState<DbObject | null>(null);
-  const [sqlMap, setSqlMap] = useState<Record<string, string>>(loadSqlMap);
+  const [diagram, setDiagram] = useState<{ schema: string; objects: DbObject[] } | null>(null);
+  const [request, setRequest] = useState<{ sql: string; nonce: number } | undefined>();
 
   const all = useMemo(() => [...(managed.data ?? []), ...(own.data ?? [])], [managed.data, own.data]);
   const connection = all.find((c) => c.id === selectedId);
@@ -52,12 +51,13 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
     if (selectedId) window.sessionStorage.setItem(SELECTED_KEY, selectedId);
     else window.sessionStorage.removeItem(SELECTED_KEY);
   }, [selectedId]);
-  useEffect(() => {
-    window.sessionStorage.setItem(SQL_KEY, JSON.stringify(sqlMap));
-  }, [sqlMap]);
 
   const select = (c: Connection) => {
-    if (c.id !== selectedId) setOpenObject(null);
+    if (c.id !== selectedId) {
+      setOpenObject(null);
+      setDiagram(null);
+      setRequest(undefined);
+    }
     setSelectedId(c.id);
   };
   const descriptor = connection ? requestDescriptor(connection, user.username) : undefined;
@@ -65,8 +65,6 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
   const connectionKey = connection
     ? JSON.stringify([connection.id, connection.managed ? '' : connection])
     : '';
-  const sql = connection ? (sqlMap[connection.id] ?? '') : '';
-  const setSql = (text: string) => connection && setSqlMap((m) => ({ ...m, [connection.id]: text }));
 
   return (
     <div className="workspace">
@@ -86,6 +84,7 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
             descriptor={descriptor}
             selectedPath={openObject?.path}
             onOpen={setOpenObject}
+            onDiagram={(schema, objects) => setDiagram({ schema, objects })}
           />
         )}
       </aside>
@@ -104,31 +103,40 @@ export function WorkspacePage({ user }: { user: SessionUser }) {
               <span className="badge engine">{connection.type}</span>
               <EnvBadge env={connection.environment} />
               {connection.managed && <span className="badge managed">managed</span>}
-              {connection.readOnly && <span className="badge ro">read-only</span>}
-              {connection.policy?.writeApproval && (
-                <span className="badge approval">
-                  writes need {connection.approvalsRequired === 2 ? 'two approvals' : 'approval'}
-                </span>
-              )}
-              {connection.requireTicket && <span className="badge">ticket required</span>}
+              <GovernanceBadges connection={connection} />
             </div>
+            {diagram && descriptor && (
+              <Suspense fallback={<p className="muted small">Loading the diagram…</p>}>
+                <ErDiagram
+                  connectionKey={connectionKey}
+                  descriptor={descriptor}
+                  schema={diagram.schema}
+                  objects={diagram.objects}
+                  dark={theme === 'dark'}
+                  onDescribe={(o) => setOpenObject(o)}
+                  onClose={() => setDiagram(null)}
+                />
+              </Suspense>
+            )}
             {openObject && descriptor && (
               <ObjectDetailPanel
                 connectionKey={connectionKey}
                 descriptor={descriptor}
                 object={openObject}
                 onClose={() => setOpenObject(null)}
-                onQuery={(o) => setSql(selectOf(connection, o))}
+                onQuery={(o) => setRequest({ sql: selectOf(connection, o), nonce: Date.now() })}
               />
             )}
             <QueryPanel
               key={connectionKey}
               connection={connection}
+              connectionKey={connectionKey}
               descriptor={descriptor!}
-              sql={sql}
-              onSqlChange={setSql}
+              username={user.username}
+              serverMode={storage.data?.serverMode ?? false}
+              theme={theme}
+              request={request}
             />
-            <AiTools connection={connection} sql={sql} onUseSql={setSql} />
           </>
         )}
       </div>

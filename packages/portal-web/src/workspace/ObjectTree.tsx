@@ -1,6 +1,7 @@
 // Left panel, bottom half: the selected connection's objects (`POST /api/db/objects/list`, one catalog read,
 // object rules already applied by the server), grouped by container (schema or database). A container
-// expands to its tables, views and so on; clicking an object opens its description.
+// expands to its tables, views and so on (with row counts and sizes where the engine reports them);
+// clicking an object opens its description, the ER button draws the container's diagram.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, errorText } from '../lib/api';
@@ -35,6 +36,7 @@ export function ObjectTree(props: {
   descriptor: Record<string, unknown>;
   selectedPath: string[] | undefined;
   onOpen: (o: DbObject) => void;
+  onDiagram: (schema: string, objects: DbObject[]) => void;
 }) {
   const objects = useQuery({
     queryKey: ['objects', props.connectionKey],
@@ -97,6 +99,17 @@ export function ObjectTree(props: {
                   {g.objects.length}
                 </span>
               </button>
+              {g.objects.some((o) => /table/i.test(o.kind)) && (
+                <button
+                  type="button"
+                  className="icon-btn er-btn"
+                  aria-label={`ER diagram of ${g.label}`}
+                  title="ER diagram from the foreign keys"
+                  onClick={() => props.onDiagram(g.label, g.objects)}
+                >
+                  ER
+                </button>
+              )}
               {isOpen && (
                 <ul>
                   {shown.map((o) => {
@@ -113,6 +126,13 @@ export function ObjectTree(props: {
                             {kindMark(o.kind)}
                           </span>
                           {o.name}
+                          {(o.rowCount !== undefined || o.sizeBytes !== undefined) && (
+                            <span className="obj-stats muted">
+                              {o.rowCount !== undefined ? `${compact(o.rowCount)} rows` : ''}
+                              {o.rowCount !== undefined && o.sizeBytes !== undefined ? ' · ' : ''}
+                              {o.sizeBytes !== undefined ? bytes(o.sizeBytes) : ''}
+                            </span>
+                          )}
                         </button>
                       </li>
                     );
@@ -127,6 +147,21 @@ export function ObjectTree(props: {
   );
 }
 
+function compact(n: number): string {
+  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
+function bytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 10 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
 function kindMark(kind: string): string {
   const k = kind.toLowerCase();
   if (k.includes('view')) return 'V';
@@ -134,5 +169,8 @@ function kindMark(kind: string): string {
   if (k.includes('index')) return 'I';
   if (k.includes('function') || k.includes('procedure')) return 'ƒ';
   if (k.includes('collection')) return 'C';
+  if (k.includes('key')) return 'K';
+  if (k.includes('sequence')) return 'S';
+  if (k.includes('trigger')) return '⚡';
   return k.charAt(0).toUpperCase() || '·';
 }

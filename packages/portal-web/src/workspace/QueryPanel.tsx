@@ -1,30 +1,33 @@
-// The SQL editor and what runs from it: Run (Ctrl/Cmd+Enter; the selection when there is one), Explain
-// (estimate or analyze, offered only when the engine has plans), Cancel, an optional ticket, paging with
-// `options.offset`, and exports (csv, json, sql-insert) through `POST /api/db/export`.
-import { type KeyboardEvent, useRef, useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+// The query area of a connection: editor tabs (kept per connection across reloads), the Monaco editor, the
+// toolbar (Run, Run script, Explain, Cancel, Format, Save, History, Ticket, Export), the params panel, and
+// the results. One statement runs through /api/db/query; a text with several statements runs as a script
+// through /api/db/multi-query with per-statement results. Every run is recorded in the history.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AiTools } from '../ai/AiTools';
+import type { CompletionSource } from '../editor/completion';
+import { tablesInStatement } from '../editor/completion';
+import {
+  isSqlEngine,
+  LEVELDB_COMMANDS,
+  MONGO_OPERATIONS,
+  REDIS_COMMANDS,
+  SQL_KEYWORDS,
+} from '../editor/language';
+import { type RunRequest, SqlEditor, type SqlEditorHandle } from '../editor/SqlEditor';
+import { splitStatements } from '../editor/statements';
+import { addTab, closeTab, loadTabs, saveTabs, type TabsState, updateTab } from '../editor/tabs';
+import { HistoryPanel } from '../history/HistoryPanel';
+import { addHistory, saveQuery } from '../history/store';
+import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
-import type { Approval, Connection, QueryResult } from '../lib/types';
+import type { ColumnSchema, Connection, DbObject, ObjectDetail } from '../lib/types';
+import { maskedColumnNames } from '../results/cells';
+import { type Outcome, toOutcome } from '../results/outcome';
+import { ResultsView } from '../results/ResultsView';
 import { useEngines } from './ConnectionForm';
-import { type Outcome, ResultsView } from './ResultsView';
-
-/** Rows asked for per page; sent explicitly so the answer tells whether the server paged the statement. */
-const PAGE = 500;
-
-function toOutcome(err: unknown): Outcome {
-  if (err instanceof ApiError) {
-    if (err.code === 'APPROVAL_REQUIRED' && err.body.approval && typeof err.body.approval === 'object') {
-      return {
-        kind: 'approval',
-        message: err.message,
-        approval: err.body.approval as Approval,
-        guardrail: typeof err.body.guardrail === 'string' ? err.body.guardrail : undefined,
-      };
-    }
-    return { kind: 'error', status: err.status, code: err.code, message: err.message };
-  }
-  return { kind: 'error', status: 0, message: errorText(err) };
-}
+import { EditorTabs } from './EditorTabs';
+import { PAGE, randomId, runExplain, runQuery, runScript } from './queryRunner';
 
 /** The table a statement reads from, for the export's file and INSERT target name. */
 export function exportName(sql: string): string {
@@ -32,84 +35,179 @@ export function exportName(sql: string): string {
   return m ? m[2] : 'export';
 }
 
-function randomId(): string {
-  const b = new Uint8Array(8);
-  window.crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}
-
 export function QueryPanel(props: {
   connection: Connection;
+  connectionKey: string;
   descriptor: Record<string, unknown>;
-  sql: string;
-  onSqlChange: (sql: string) => void;
+  username: string;
+  serverMode: boolean;
+  theme: 'light' | 'dark';
+  /** Text another panel asks to open (Query this, ER diagram); `nonce` makes each request distinct. */
+  request?: { sql: string; nonce: number };
 }) {
   const { connection } = props;
+  const qc = useQueryClient();
   const engines = useEngines();
   const caps = engines.data?.find((e) => e.engine === connection.type)?.capabilities;
+  const [tabs, setTabs] = useState<TabsState>(() => loadTabs(props.username, connection.id));
+  const tab = tabs.tabs.find((t) => t.id === tabs.activeId) ?? tabs.tabs[0];
   const [ticket, setTicket] = useState('');
   const [explainMode, setExplainMode] = useState<'estimate' | 'analyze'>('estimate');
   const [running, setRunning] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcomes, setOutcomes] = useState<Record<string, Outcome | null>>({});
   const [exporting, setExporting] = useState<string | null>(null);
-  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
-  const editor = useRef<HTMLTextAreaElement>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [showParams, setShowParams] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
+  const [saveName, setSaveName] = useState<string | null>(null);
+  const editor = useRef<SqlEditorHandle>(null);
+  const outcome = outcomes[tab.id] ?? null;
+  const setOutcome = (o: Outcome | null, id = tab.id) => setOutcomes((m) => ({ ...m, [id]: o }));
 
-  const textToRun = (): string => {
-    const el = editor.current;
-    if (el && el.selectionEnd > el.selectionStart) {
-      const selected = props.sql.slice(el.selectionStart, el.selectionEnd);
-      if (selected.trim()) return selected;
-    }
-    return props.sql;
-  };
+  useEffect(() => saveTabs(props.username, connection.id, tabs), [tabs, props.username, connection.id]);
+  useEffect(() => {
+    if (props.request) setTabs((s) => addTab(s, props.request!.sql));
+  }, [props.request]);
 
-  const ticketField = () => (ticket.trim() ? { ticket: ticket.trim() } : {});
+  // ---- completion: objects from the tree's cache, columns described on demand ----
+  const objects = useQuery({
+    queryKey: ['objects', props.connectionKey],
+    queryFn: () =>
+      api<{ objects: DbObject[] }>('/api/db/objects/list', { body: { connection: props.descriptor } }),
+    staleTime: 60_000,
+  });
+  const columns = useRef(new Map<string, ColumnSchema[]>());
+  useEffect(() => {
+    if (!isSqlEngine(connection.type)) return;
+    const timer = setTimeout(() => {
+      for (const table of new Set(tablesInStatement(tab.sql).values())) {
+        if (columns.current.has(table)) continue;
+        const o = objects.data?.objects.find((x) => x.name.toLowerCase() === table);
+        if (!o) continue;
+        columns.current.set(table, []);
+        void qc
+          .fetchQuery({
+            queryKey: ['describe', props.connectionKey, o.path],
+            queryFn: () =>
+              api<ObjectDetail>('/api/db/objects/describe', {
+                body: { connection: props.descriptor, path: o.path },
+              }),
+            staleTime: 60_000,
+          })
+          .then((d) => columns.current.set(table, d.columns))
+          .catch(() => columns.current.delete(table));
+      }
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [tab.sql, objects.data, connection.type, props.connectionKey, props.descriptor, qc]);
+  const completion = useCallback(
+    (): CompletionSource => ({
+      objects: objects.data?.objects ?? [],
+      keywords:
+        connection.type === 'mongodb'
+          ? MONGO_OPERATIONS
+          : connection.type === 'redis'
+            ? REDIS_COMMANDS
+            : connection.type === 'leveldb'
+              ? LEVELDB_COMMANDS
+              : SQL_KEYWORDS,
+      columns: (t) => columns.current.get(t.toLowerCase()),
+    }),
+    [objects.data, connection.type],
+  );
 
-  const run = async (explain?: 'estimate' | 'analyze') => {
-    const sql = textToRun();
-    if (!sql.trim() || running) return;
+  const base = () => ({ connection: props.descriptor, params: tab.params, ticket });
+  const record = (
+    sql: string,
+    status: 'success' | 'failure',
+    rowCount: number | null,
+    durationMs: number | null,
+    error: string | null,
+  ) =>
+    addHistory(props.username, props.serverMode, {
+      connectionId: connection.id,
+      connectionName: connection.name,
+      sql,
+      status,
+      rowCount,
+      durationMs,
+      error,
+    })
+      .then(() => qc.invalidateQueries({ queryKey: ['history'] }))
+      .catch(() => undefined);
+
+  const run = async (req: RunRequest | undefined) => {
+    if (!req?.text.trim() || running) return;
+    const tabId = tab.id;
     const queryId = randomId();
     setRunning(queryId);
-    setExportNote(null);
+    setNote(null);
+    const spans = isSqlEngine(connection.type) ? splitStatements(req.text, connection.type) : [];
     try {
-      const result = await api<QueryResult>('/api/db/query', {
-        body: {
-          connection: props.descriptor,
+      if (spans.length > 1) {
+        const r = await runScript(base(), req.text);
+        setOutcome({ kind: 'script', sql: req.text, texts: spans.map((s) => s.text), ...r }, tabId);
+        const failed = r.statements.find((s) => s.status === 'failed');
+        void record(
+          req.text,
+          failed ? 'failure' : 'success',
+          null,
+          r.statements.reduce((a, s) => a + s.durationMs, 0),
+          failed?.error ?? null,
+        );
+      } else {
+        const sql = spans[0]?.text ?? req.text;
+        const result = await runQuery(base(), sql, queryId);
+        setOutcome({ kind: 'result', sql, result, rows: result.rows }, tabId);
+        void record(
           sql,
-          queryId,
-          ...ticketField(),
-          ...(explain ? { explain: { mode: explain } } : { options: { limit: PAGE } }),
-        },
-      });
-      setOutcome({ kind: 'result', sql, explain, result, rows: result.rows });
+          'success',
+          result.fields.length ? result.rows.length : result.rowCount,
+          result.executionTime,
+          null,
+        );
+      }
     } catch (err) {
-      setOutcome(toOutcome(err));
+      const o = toOutcome(err, spans.length === 1 ? spans[0].text : req.text);
+      setOutcome(o, tabId);
+      void record(req.text, 'failure', null, null, o.kind === 'error' ? o.message : 'held for approval');
     } finally {
       setRunning(null);
     }
   };
 
-  const loadMore = async () => {
+  const explain = async () => {
+    const req = editor.current?.current();
+    if (!req || running) return;
+    const modes = caps?.explainModes ?? [];
+    const mode = modes.includes(explainMode) ? explainMode : modes[0];
+    const tabId = tab.id;
+    setRunning(randomId());
+    try {
+      const result = await runExplain(base(), req.text, mode);
+      setOutcome({ kind: 'plan', sql: req.text, mode, result }, tabId);
+    } catch (err) {
+      setOutcome(toOutcome(err, req.text), tabId);
+    } finally {
+      setRunning(null);
+    }
+  };
+
+  const loadMore = async (all: boolean) => {
     if (outcome?.kind !== 'result') return;
     const prev = outcome;
+    const tabId = tab.id;
     setLoadingMore(true);
     try {
-      const result = await api<QueryResult>('/api/db/query', {
-        body: {
-          connection: props.descriptor,
-          sql: prev.sql,
-          ...ticketField(),
-          options: {
-            limit: PAGE,
-            offset: prev.result.pagination.offset + prev.result.pagination.totalReturned,
-          },
-        },
+      const p = prev.result.pagination;
+      const result = await runQuery(base(), prev.sql, randomId(), {
+        offset: p.offset + p.totalReturned,
+        all,
       });
-      setOutcome({ ...prev, result, rows: [...prev.rows, ...result.rows] });
+      setOutcome({ ...prev, result, rows: [...prev.rows, ...result.rows] }, tabId);
     } catch (err) {
-      setOutcome(toOutcome(err));
+      setOutcome(toOutcome(err, prev.sql), tabId);
     } finally {
       setLoadingMore(false);
     }
@@ -125,62 +223,91 @@ export function QueryPanel(props: {
   };
 
   const exportAs = async (format: 'csv' | 'json' | 'sql-insert') => {
-    const sql = textToRun();
+    const sql = editor.current?.current()?.text ?? tab.sql;
     if (!sql.trim()) return;
     setExporting(format);
-    setExportNote(null);
+    setNote(null);
     try {
       const target = connection.managed ? { connectionId: connection.id } : { connection: props.descriptor };
-      const r = await downloadExport({ ...target, sql, format, tabName: exportName(sql), ...ticketField() });
-      setExportNote({
+      const ticketField = ticket.trim() ? { ticket: ticket.trim() } : {};
+      const r = await downloadExport({ ...target, sql, format, tabName: exportName(sql), ...ticketField });
+      setNote({
         ok: true,
         text: `Downloaded ${r.fileName}${r.rows !== undefined ? ` (${r.rows} rows)` : ''}`,
       });
     } catch (err) {
-      setExportNote({ ok: false, text: `Export failed: ${errorText(err)}` });
+      setNote({ ok: false, text: `Export failed: ${errorText(err)}` });
     } finally {
       setExporting(null);
     }
   };
 
-  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      void run();
+  const doSave = async () => {
+    if (!saveName?.trim()) return;
+    try {
+      await saveQuery(props.username, props.serverMode, {
+        name: saveName.trim(),
+        sql: tab.sql,
+        connectionId: connection.id,
+      });
+      setNote({ ok: true, text: `Saved “${saveName.trim()}”` });
+      setSaveName(null);
+      await qc.invalidateQueries({ queryKey: ['saved-queries'] });
+    } catch (err) {
+      setNote({ ok: false, text: `Could not save: ${errorText(err)}` });
     }
   };
 
-  // Paging is offered when the server paged the statement (it appended a limit of the size asked for).
-  const pageable = outcome?.kind === 'result' && !outcome.explain && outcome.result.pagination.limit === PAGE;
+  const pageable = outcome?.kind === 'result' && outcome.result.pagination.limit === PAGE;
   const canExport = connection.canExport !== false;
   const explainModes = caps?.supportsExplain ? caps.explainModes : [];
+  const masked = useMemo(() => maskedColumnNames(connection.policy), [connection.policy]);
+  const empty = !tab.sql.trim();
+  const ticketRequired = !!(connection.requireTicket || connection.policy?.requireTicket);
 
   return (
     <section className="query-panel" aria-label="Query">
+      <EditorTabs
+        state={tabs}
+        onSelect={(id) => setTabs((s) => ({ ...s, activeId: id }))}
+        onAdd={() => setTabs((s) => addTab(s))}
+        onClose={(id) => setTabs((s) => closeTab(s, id))}
+      />
       <div className="editor-wrap">
-        <textarea
+        <SqlEditor
+          key={tab.id}
           ref={editor}
-          className="sql-editor"
-          aria-label="SQL editor"
-          spellCheck={false}
-          autoCapitalize="off"
-          autoCorrect="off"
-          placeholder={`Write SQL for ${connection.name} — Ctrl+Enter (⌘+Enter) runs it`}
-          value={props.sql}
-          onChange={(e) => props.onSqlChange(e.target.value)}
-          onKeyDown={onKey}
+          value={tab.sql}
+          onChange={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
+          engine={connection.type}
+          theme={props.theme}
+          completion={completion}
+          onRun={(req) => void run(req)}
+          placeholder={`Write ${isSqlEngine(connection.type) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
         />
       </div>
       <div className="toolbar">
         <button
           type="button"
           className="btn btn-primary"
-          onClick={() => run()}
-          disabled={!!running || !props.sql.trim()}
+          title="Run the selection or the statement under the cursor (Ctrl/⌘-Enter)"
+          onClick={() => run(editor.current?.current())}
+          disabled={!!running || empty}
         >
           {running ? 'Running…' : 'Run'}
         </button>
-        {running && (
+        {isSqlEngine(connection.type) && (
+          <button
+            type="button"
+            className="btn"
+            title="Run every statement of the tab in order (Ctrl/⌘-Shift-Enter)"
+            onClick={() => run(editor.current?.script())}
+            disabled={!!running || empty}
+          >
+            Run script
+          </button>
+        )}
+        {running && caps?.supportsCancel !== false && (
           <button type="button" className="btn" onClick={cancel}>
             Cancel
           </button>
@@ -190,7 +317,7 @@ export function QueryPanel(props: {
             <select
               aria-label="Explain mode"
               value={explainMode}
-              onChange={(e) => setExplainMode(e.target.value as 'estimate' | 'analyze')}
+              onChange={(e) => setExplainMode(e.target.value as 'estimate')}
             >
               {explainModes.map((m) => (
                 <option key={m} value={m}>
@@ -198,21 +325,51 @@ export function QueryPanel(props: {
                 </option>
               ))}
             </select>
-            <button
-              type="button"
-              className="btn"
-              onClick={() => run(explainModes.includes(explainMode) ? explainMode : explainModes[0])}
-              disabled={!!running || !props.sql.trim()}
-            >
+            <button type="button" className="btn" onClick={explain} disabled={!!running || empty}>
               Explain
             </button>
           </span>
         )}
-        <label className="ticket">
-          <span>Ticket</span>
+        <button
+          type="button"
+          className="btn btn-small"
+          title="Format (Shift-Alt-F)"
+          onClick={() => editor.current?.format()}
+          disabled={empty}
+        >
+          Format
+        </button>
+        {caps?.supportsPositionalParams !== false && (
+          <button
+            type="button"
+            className="btn btn-small"
+            aria-pressed={showParams}
+            onClick={() => setShowParams((v) => !v)}
+          >
+            Params{tab.params.length ? ` (${tab.params.length})` : ''}
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => setSaveName(saveName === null ? tab.title : null)}
+          disabled={empty}
+        >
+          Save
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-pressed={showHistory}
+          onClick={() => setShowHistory((v) => !v)}
+        >
+          History
+        </button>
+        <label className={`ticket${ticketRequired ? ' required' : ''}`}>
+          <span>Ticket{ticketRequired ? ' *' : ''}</span>
           <input
             aria-label="Ticket"
-            placeholder={connection.requireTicket ? 'required for writes' : 'optional'}
+            placeholder={ticketRequired ? 'required for writes' : 'optional'}
             maxLength={120}
             value={ticket}
             onChange={(e) => setTicket(e.target.value)}
@@ -231,7 +388,7 @@ export function QueryPanel(props: {
               key={f}
               type="button"
               className="btn btn-small"
-              disabled={!canExport || exporting !== null || !props.sql.trim()}
+              disabled={!canExport || exporting !== null || empty}
               title={
                 canExport ? `Download the statement's rows as ${f}` : 'Export is not allowed for you here'
               }
@@ -242,28 +399,105 @@ export function QueryPanel(props: {
           ))}
         </fieldset>
       </div>
-      {exportNote && (
-        <p className={exportNote.ok ? 'ok-text small' : 'error-text small'} role="status">
-          {exportNote.text}
+      {saveName !== null && (
+        <form
+          className="inline-form"
+          aria-label="Save query"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void doSave();
+          }}
+        >
+          <input
+            aria-label="Query name"
+            value={saveName}
+            maxLength={200}
+            onChange={(e) => setSaveName(e.target.value)}
+          />
+          <button type="submit" className="btn btn-small btn-primary" disabled={!saveName.trim()}>
+            Save query
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => setSaveName(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {showParams && (
+        <ParamsPanel
+          params={tab.params}
+          style={String(caps?.parameterStyle ?? '?')}
+          onChange={(params) => setTabs((s) => updateTab(s, tab.id, { params }))}
+        />
+      )}
+      {note && (
+        <p className={note.ok ? 'ok-text small' : 'error-text small'} role="status">
+          {note.text}
         </p>
+      )}
+      {showHistory && (
+        <HistoryPanel
+          username={props.username}
+          serverMode={props.serverMode}
+          connectionId={connection.id}
+          onOpen={(sql) => setTabs((s) => addTab(s, sql))}
+          onClose={() => setShowHistory(false)}
+        />
       )}
       <ResultsView
-        outcome={
-          outcome?.kind === 'result' && !pageable
-            ? {
-                ...outcome,
-                result: { ...outcome.result, pagination: { ...outcome.result.pagination, hasMore: false } },
-              }
-            : outcome
-        }
+        outcome={outcome}
+        masked={masked}
+        approvalsRequired={connection.approvalsRequired}
+        pageable={pageable}
         loadingMore={loadingMore}
         onLoadMore={loadMore}
+        onRerun={(sql) => void run({ kind: 'statement', text: sql })}
       />
-      {outcome?.kind === 'result' && !pageable && outcome.result.pagination.hasMore && (
-        <p className="muted small">
-          More rows exist; the result stops at {outcome.result.pagination.limit} rows.
-        </p>
-      )}
+      {/* The AI tools (explain/safety of the tab's text, the agent panel) work on the active tab. */}
+      <AiTools
+        connection={connection}
+        sql={tab.sql}
+        onUseSql={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
+      />
     </section>
+  );
+}
+
+function ParamsPanel(props: { params: string[]; style: string; onChange: (p: string[]) => void }) {
+  const mark = (i: number) =>
+    props.style === '$n'
+      ? `$${i + 1}`
+      : props.style === ':n'
+        ? `:${i + 1}`
+        : props.style === '@pn'
+          ? `@p${i + 1}`
+          : `?${i + 1}`;
+  return (
+    <fieldset className="params-panel" aria-label="Parameters">
+      <legend className="muted small">
+        Positional parameters ({props.style}) — numbers, true/false, null, or text; "quoted" forces text
+      </legend>
+      {props.params.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parameters are positional
+        <label key={i} className="param">
+          <span className="mono">{mark(i)}</span>
+          <input
+            aria-label={`Parameter ${i + 1}`}
+            value={p}
+            onChange={(e) => props.onChange(props.params.map((x, j) => (j === i ? e.target.value : x)))}
+          />
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={`Remove parameter ${i + 1}`}
+            onClick={() => props.onChange(props.params.filter((_, j) => j !== i))}
+          >
+            ✕
+          </button>
+        </label>
+      ))}
+      <button type="button" className="btn btn-small" onClick={() => props.onChange([...props.params, ''])}>
+        + Parameter
+      </button>
+    </fieldset>
   );
 }

@@ -1,0 +1,328 @@
+// The results grid: TanStack Table for columns (types, resize, sort, filter on the loaded rows) and TanStack
+// Virtual for rows — the DOM holds only the rows in view plus a small overscan, so 100,000 rows scroll as
+// smoothly as 10. Click selects a row (Shift extends, Ctrl/Cmd toggles), Ctrl/Cmd-C copies, a double click
+// opens the value viewer (pretty JSON). NULL is a marker distinct from an empty string; masked values carry
+// the masked style.
+import {
+  type ColumnDef,
+  type ColumnSizingState,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { type CopyFormat, cellView, columnType, copyText, jsonOf } from './cells';
+import { writeClipboard } from './clipboard';
+
+type Row = Record<string, unknown>;
+
+const ROW_HEIGHT = 26;
+
+export interface ResultGridProps {
+  fields: string[];
+  rows: Row[];
+  columnTypes?: Record<string, string>;
+  masked: Set<string>;
+  label?: string;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(typeof a === 'object' ? JSON.stringify(a) : a).localeCompare(
+    String(typeof b === 'object' ? JSON.stringify(b) : b),
+    undefined,
+    { numeric: true },
+  );
+}
+
+/** A starting width from the header and the first loaded values (capped), so short columns stay narrow. */
+function initialWidth(field: string, rows: Row[]): number {
+  let chars = field.length + 6;
+  for (let i = 0; i < Math.min(rows.length, 100); i++) {
+    const v = rows[i][field];
+    const n = v === null || v === undefined ? 4 : typeof v === 'object' ? 40 : String(v).length;
+    chars = Math.max(chars, Math.min(n, 48));
+  }
+  return Math.min(380, Math.max(70, chars * 7.6 + 20));
+}
+
+export function ResultGrid(props: ResultGridProps) {
+  const { fields, rows } = props;
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const [filter, setFilter] = useState('');
+  const [sizing, setSizing] = useState<ColumnSizingState>({});
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [viewer, setViewer] = useState<{ field: string; value: unknown } | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const columns = useMemo<ColumnDef<Row>[]>(
+    () =>
+      fields.map((f) => ({
+        id: f,
+        header: f,
+        accessorFn: (r: Row) => r[f],
+        sortingFn: (a, b) => compare(a.original[f], b.original[f]),
+        size: initialWidth(f, rows),
+        meta: { type: columnType(f, rows, props.columnTypes) },
+      })),
+    [fields, rows, props.columnTypes],
+  );
+
+  const table = useReactTable({
+    data: rows,
+    columns,
+    state: { sorting, globalFilter: filter, columnSizing: sizing },
+    onSortingChange: setSorting,
+    onGlobalFilterChange: setFilter,
+    onColumnSizingChange: setSizing,
+    columnResizeMode: 'onChange',
+    globalFilterFn: (row, columnId, value: string) => {
+      const v = row.original[columnId];
+      if (v === null || v === undefined) return 'null'.includes(value.toLowerCase());
+      return (typeof v === 'object' ? JSON.stringify(v) : String(v))
+        .toLowerCase()
+        .includes(value.toLowerCase());
+    },
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+  const shown = table.getRowModel().rows;
+
+  const virtual = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+
+  const numWidth = Math.max(48, String(rows.length).length * 9 + 20);
+  const totalWidth = numWidth + table.getVisibleLeafColumns().reduce((s, c) => s + c.getSize(), 0);
+
+  const copy = async (format: CopyFormat) => {
+    const picked = selected.size > 0 ? shown.filter((r) => selected.has(r.index)) : shown;
+    try {
+      await writeClipboard(
+        copyText(
+          fields,
+          picked.map((r) => r.original),
+          format,
+        ),
+      );
+      setNote(`Copied ${picked.length} row${picked.length === 1 ? '' : 's'} as ${format.toUpperCase()}`);
+    } catch (err) {
+      setNote((err as Error).message);
+    }
+  };
+
+  const pick = (
+    index: number,
+    visualPos: number,
+    e: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean },
+  ) => {
+    if (e.shiftKey && anchor !== null) {
+      const from = Math.min(anchor, visualPos);
+      const to = Math.max(anchor, visualPos);
+      setSelected(new Set(shown.slice(from, to + 1).map((r) => r.index)));
+      return;
+    }
+    setAnchor(visualPos);
+    if (e.ctrlKey || e.metaKey) {
+      setSelected((s) => {
+        const n = new Set(s);
+        if (n.has(index)) n.delete(index);
+        else n.add(index);
+        return n;
+      });
+    } else setSelected(new Set([index]));
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c' && selected.size > 0) {
+      e.preventDefault();
+      void copy('tsv');
+    }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      setSelected(new Set(shown.map((r) => r.index)));
+    }
+  };
+
+  // Keys reach the focused grid through a listener (the scroller is not an input element).
+  const keyHandler = useRef(onKey);
+  keyHandler.current = onKey;
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const listener = (e: KeyboardEvent) => keyHandler.current(e);
+    el.addEventListener('keydown', listener);
+    return () => el.removeEventListener('keydown', listener);
+  }, []);
+
+  return (
+    <div className="rgrid">
+      <div className="grid-toolbar">
+        <input
+          className="grid-filter"
+          aria-label="Filter rows"
+          placeholder="Filter loaded rows…"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        {filter && (
+          <span className="muted small" data-testid="filtered-count">
+            {shown.length} of {rows.length}
+          </span>
+        )}
+        <span className="spacer" />
+        {selected.size > 0 && <span className="muted small">{selected.size} selected</span>}
+        <fieldset className="btn-group" aria-label="Copy rows">
+          {(['tsv', 'csv', 'json'] as const).map((f) => (
+            <button key={f} type="button" className="btn btn-small" onClick={() => copy(f)}>
+              Copy {f.toUpperCase()}
+            </button>
+          ))}
+        </fieldset>
+        {note && (
+          <span className="muted small" role="status">
+            {note}
+          </span>
+        )}
+      </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the grid takes focus for Ctrl/Cmd-C and Ctrl/Cmd-A */}
+      <div className="vgrid-scroll" ref={scroller} tabIndex={0} data-testid="grid-scroll">
+        <table className="vgrid" aria-label={props.label ?? 'Results'} aria-rowcount={shown.length + 1}>
+          <thead>
+            {table.getHeaderGroups().map((hg) => (
+              <tr key={hg.id} style={{ width: totalWidth }}>
+                <th className="rownum" style={{ width: numWidth }}>
+                  #
+                </th>
+                {hg.headers.map((h) => {
+                  const type = (h.column.columnDef.meta as { type?: string } | undefined)?.type ?? '';
+                  const dir = h.column.getIsSorted();
+                  const masked = props.masked.has(h.column.id.toLowerCase());
+                  return (
+                    <th
+                      key={h.id}
+                      scope="col"
+                      style={{ width: h.getSize() }}
+                      aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
+                      title={`${h.column.id}${type ? ` · ${type}` : ''}${masked ? ' · masked by policy' : ''} — click to sort`}
+                    >
+                      <button type="button" className="th-btn" onClick={h.column.getToggleSortingHandler()}>
+                        {flexRender(h.column.columnDef.header, h.getContext())}
+                        <span
+                          className="th-meta"
+                          data-type={type}
+                          data-sort={dir || ''}
+                          data-masked={masked ? 'masked' : ''}
+                        />
+                      </button>
+                      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drag handle; keyboard users widen with the filter's text instead */}
+                      <span
+                        className={`resizer${h.column.getIsResizing() ? ' resizing' : ''}`}
+                        onMouseDown={h.getResizeHandler()}
+                        onDoubleClick={() => h.column.resetSize()}
+                      />
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody style={{ height: virtual.getTotalSize(), width: totalWidth }}>
+            {virtual.getVirtualItems().map((v) => {
+              const row = shown[v.index];
+              return (
+                <tr
+                  key={row.id}
+                  aria-rowindex={v.index + 2}
+                  className={selected.has(row.index) ? 'selected' : undefined}
+                  style={{ transform: `translateY(${v.start}px)`, width: totalWidth }}
+                  onClick={(e) => pick(row.index, v.index, e)}
+                >
+                  <td className="rownum" style={{ width: numWidth }}>
+                    {row.index + 1}
+                  </td>
+                  {row.getVisibleCells().map((c) => {
+                    const value = row.original[c.column.id];
+                    const view = cellView(value, props.masked.has(c.column.id.toLowerCase()));
+                    return (
+                      <td
+                        key={c.id}
+                        className={view.cls}
+                        style={{ width: c.column.getSize() }}
+                        title={
+                          view.cls === 'empty'
+                            ? 'empty string'
+                            : view.cls === 'masked'
+                              ? 'masked by policy'
+                              : undefined
+                        }
+                        onDoubleClick={() => setViewer({ field: c.column.id, value })}
+                      >
+                        {view.text}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {shown.length === 0 && rows.length > 0 && (
+          <p className="muted small grid-empty">No loaded row matches the filter.</p>
+        )}
+        {rows.length === 0 && <p className="muted small grid-empty">The statement returned no rows.</p>}
+      </div>
+      {viewer && <ValueViewer field={viewer.field} value={viewer.value} onClose={() => setViewer(null)} />}
+    </div>
+  );
+}
+
+function ValueViewer(props: { field: string; value: unknown; onClose: () => void }) {
+  const json = jsonOf(props.value);
+  const text =
+    json !== undefined
+      ? JSON.stringify(json, null, 2)
+      : props.value === null || props.value === undefined
+        ? 'NULL'
+        : String(props.value);
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Value of ${props.field}`}
+        onKeyDown={(e) => e.key === 'Escape' && props.onClose()}
+      >
+        <div className="section-head">
+          <h2>
+            {props.field} <span className="badge">{json !== undefined ? 'JSON' : 'text'}</span>
+          </h2>
+          <span className="spacer" />
+          <button type="button" className="btn btn-small" onClick={() => void writeClipboard(text)}>
+            Copy
+          </button>
+          <button type="button" className="icon-btn" aria-label="Close viewer" onClick={props.onClose}>
+            ✕
+          </button>
+        </div>
+        <pre className="value-viewer" data-testid="value-viewer">
+          {text}
+        </pre>
+      </div>
+    </div>
+  );
+}

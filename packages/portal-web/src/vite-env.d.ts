@@ -1,0 +1,2 @@
+// Vite client types: `?worker` imports and import.meta.env.
+/// <reference types="vite/client" />
