@@ -9,6 +9,7 @@ import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
+import { redisEngine } from './redis/engine.js';
 import { sqliteEngine } from './sqlite/engine.js';
 import type { ProviderFactory } from './types.js';
 
@@ -21,6 +22,7 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  redisEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];
