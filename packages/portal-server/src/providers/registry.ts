@@ -4,6 +4,7 @@
 import { duckdbEngine } from './duckdb/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
+import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
@@ -23,6 +24,7 @@ export const ENGINES = [
   mssqlEngine,
   oracleEngine,
   redisEngine,
+  leveldbEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -12,6 +12,7 @@ import {
 } from './dialects.js';
 import { firstGuardrail, orderGuardrails } from './guardrails.js';
 import { keywordGuardrails } from './keywords.js';
+import { classifyLevel } from './leveldb.js';
 import { lex } from './lexer.js';
 import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
@@ -84,8 +85,10 @@ export async function classifyScript(
   options: ClassifyOptions = {},
 ): Promise<ScriptClassification> {
   const id = (dialect as string) === 'mariadb' ? 'mysql' : (dialect as string);
-  // The key-value engine has no SQL: its one command is judged from the client library's command flags.
+  // The key-value engines have no SQL: Redis's one command is judged from the client library's command
+  // flags, LevelDB's from its small grammar.
   if (id === 'redis') return classifyRedis(sql);
+  if (id === 'leveldb') return classifyLevel(sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
   const state: ScriptState = {
     prepared: new Map(),
