@@ -156,6 +156,8 @@ describe('redis engine: governance', () => {
     expect((await kind('DEL a b')).guardrails).toEqual(['delete']);
     expect((await kind('DEL a b')).objects.map((o) => o.name)).toEqual(['a', 'b']);
     expect((await kind('ACL DELUSER bob')).guardrails).toEqual(['grant']);
+    expect((await kind('FUNCTION FLUSH')).guardrails).toEqual(['drop']);
+    expect((await kind('script flush')).guardrails).toEqual(['drop']);
     expect((await kind('MULTI')).transactionControl).toBe(true);
   });
 

@@ -34,6 +34,12 @@ const TRANSACTION_CONTROL = new Set(['MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWAT
 function guardrails(name: string, sub: string): GuardrailValue[] {
   if (name === 'FLUSHALL' || name === 'FLUSHDB') return ['drop', 'truncate'];
   if (name === 'DEL' || name === 'UNLINK' || name === 'GETDEL') return ['delete'];
+  // Dropping every script or function (or one function library) removes server-side code, like DROP.
+  if (
+    (name === 'FUNCTION' && (sub === 'FLUSH' || sub === 'DELETE')) ||
+    (name === 'SCRIPT' && sub === 'FLUSH')
+  )
+    return ['drop'];
   if (name === 'ACL' && !READ_SUBCOMMANDS.ACL.has(sub)) return ['grant'];
   return [];
 }
