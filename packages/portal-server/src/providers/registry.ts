@@ -4,11 +4,13 @@
 import { duckdbEngine } from './duckdb/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
+import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
+import { redisEngine } from './redis/engine.js';
 import { sqliteEngine } from './sqlite/engine.js';
 import type { ProviderFactory } from './types.js';
 
@@ -21,6 +23,8 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  redisEngine,
+  leveldbEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

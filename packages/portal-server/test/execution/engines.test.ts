@@ -46,7 +46,12 @@ describe('engines', () => {
       // Each engine's dialect is defined by some registered engine (libSQL speaks SQLite's).
       expect(sqlDialect(e.dialect).quote('a')).toMatch(/a/);
     }
-    expect(ENGINES.filter((e) => e.fileBased).map((e) => e.engine)).toEqual(['sqlite', 'libsql', 'duckdb']);
+    expect(ENGINES.filter((e) => e.fileBased).map((e) => e.engine)).toEqual([
+      'sqlite',
+      'libsql',
+      'duckdb',
+      'leveldb',
+    ]);
   });
 
   it('outside providers/ no source file names an engine id (but the listed exceptions)', () => {

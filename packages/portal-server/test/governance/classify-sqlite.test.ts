@@ -120,7 +120,7 @@ describe('other engines', () => {
     const r = await classifyScript('db.users.find({})', 'mongodb' as Dialect);
     expect(r).toMatchObject({ isWrite: true });
     expect(r.statements[0]).toMatchObject({ doubtful: true, statementType: 'UNKNOWN', kind: 'write' });
-    const drop = await classifyScript('DROP TABLE t', 'redis' as Dialect);
+    const drop = await classifyScript('DROP TABLE t', 'mongodb' as Dialect);
     expect(drop.guardrails).toEqual(['drop']);
   });
 

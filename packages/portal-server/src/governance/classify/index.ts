@@ -2,6 +2,8 @@
 // "classification"): splits a script as the executor does and classifies every statement with the
 // engine's real parser, cross-checked by a lexer that follows the engine's rules. Fails closed: an
 // unknown engine, an unreadable or doubtful statement is a write.
+
+import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import {
   CLASSIFIER_DIALECT_INFO,
   CLASSIFIER_DIALECTS,
@@ -10,8 +12,10 @@ import {
 } from './dialects.js';
 import { firstGuardrail, orderGuardrails } from './guardrails.js';
 import { keywordGuardrails } from './keywords.js';
+import { classifyLevel } from './leveldb.js';
 import { lex } from './lexer.js';
 import { objectRuleViolation, unplaceableEntry } from './objects.js';
+import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
 import { classifyStatement, type ScriptState } from './statement.js';
 import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
@@ -73,14 +77,18 @@ function unknownDialect(sql: string, dialect: string): ScriptClassification {
 
 /**
  * Classifies every statement of `sql` for the engine `dialect` (an engine id of decisions.md; `mariadb` is
- * read as `mysql`). `defaultSchema` fills the schema of unqualified names.
+ * read as `mysql`; a registered engine's own dialect without SQL grammar is accepted). `defaultSchema` fills the schema of unqualified names.
  */
 export async function classifyScript(
   sql: string,
-  dialect: Dialect,
+  dialect: Dialect | EngineDialect,
   options: ClassifyOptions = {},
 ): Promise<ScriptClassification> {
   const id = (dialect as string) === 'mariadb' ? 'mysql' : (dialect as string);
+  // The key-value engines have no SQL: Redis's one command is judged from the client library's command
+  // flags, LevelDB's from its small grammar.
+  if (id === 'redis') return classifyRedis(sql);
+  if (id === 'leveldb') return classifyLevel(sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
   const state: ScriptState = {
     prepared: new Map(),

@@ -1,0 +1,41 @@
+// The embedded key-value engine (`leveldb`): a LevelDB folder under the portal's folder for embedded files
+// (classic-level, in process), with the small command grammar of command.ts instead of SQL. Its "dialect"
+// keeps the whole text as one statement and never injects a limit (no SQL parser reads it as a SELECT).
+import { noSplitSplitterOptions } from 'dbgate-query-splitter';
+import { embeddedPath, IN_MEMORY } from '../descriptor.js';
+import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { configError } from '../errors.js';
+import type { Capabilities } from '../types.js';
+
+export const levelCapabilities: Capabilities = {
+  supportsExplain: false,
+  explainModes: [],
+  supportsCreateTable: false,
+  supportsInlineRowEdit: false,
+  supportsMaintenance: false,
+  declaresForeignKeys: false,
+  parameterStyle: '?',
+  supportsPositionalParams: false,
+  supportsCancel: true,
+  supportsTransactions: false,
+  maintenanceOperations: [],
+};
+
+export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
+  engine: 'leveldb',
+  dialect: 'leveldb',
+  fileBased: true,
+  capabilities: levelCapabilities,
+  validate(conn, access) {
+    if (embeddedPath(conn.database, access.embeddedDir, access.privileged) === IN_MEMORY)
+      throw configError('LevelDB needs a database folder; :memory: is offered by DuckDB');
+  },
+  sqlDialect: {
+    splitter: { ...noSplitSplitterOptions },
+    parser: { kind: 'nsp', database: 'leveldb' },
+    quote: quoteStyles.double,
+    limitClause: limitClauses.limitOffset,
+    transactionControl: () => null,
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

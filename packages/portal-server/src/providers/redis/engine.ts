@@ -1,0 +1,60 @@
+// The Redis engine (the key-value engine of decisions.md): a server reached with ioredis. It has no SQL:
+// `sql` holds one command as text or JSON {command, args} (command.ts), classified from the command flags
+// the client library ships (governance/classify/redis.ts). Its "dialect" keeps the whole text as one
+// statement (the command reader refuses a second command), never injects a limit (no parser reads it as a
+// SELECT) and names MULTI/EXEC/DISCARD/WATCH/UNWATCH as transaction control.
+import { noSplitSplitterOptions } from 'dbgate-query-splitter';
+import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { configError } from '../errors.js';
+import type { Capabilities } from '../types.js';
+
+export const REDIS_TRANSACTION_WORDS = new Set(['MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH']);
+
+export const redisCapabilities: Capabilities = {
+  supportsExplain: false,
+  explainModes: [],
+  supportsCreateTable: false,
+  supportsInlineRowEdit: false,
+  supportsMaintenance: false,
+  declaresForeignKeys: false,
+  // Commands take their arguments inline; positional params are refused.
+  parameterStyle: '?',
+  supportsPositionalParams: false,
+  supportsCancel: true,
+  supportsTransactions: false,
+  maintenanceOperations: [],
+};
+
+/** The logical database index `database` names (0 when absent). */
+export function redisDatabaseIndex(database: string | undefined): number {
+  const raw = (database ?? '').trim();
+  if (raw === '') return 0;
+  if (!/^\d{1,5}$/.test(raw)) throw configError('Redis `database` must be a database index (0, 1, …)');
+  return Number(raw);
+}
+
+export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
+  engine: 'redis',
+  dialect: 'redis',
+  fileBased: false,
+  defaultPort: 6379,
+  capabilities: redisCapabilities,
+  validate(conn) {
+    redisDatabaseIndex(conn.database);
+    if (
+      conn.connectionString !== undefined &&
+      conn.connectionString !== '' &&
+      !/^rediss?:\/\//.test(conn.connectionString)
+    )
+      throw configError('A Redis connectionString must start with redis:// or rediss://');
+  },
+  sqlDialect: {
+    splitter: { ...noSplitSplitterOptions },
+    // No SQL grammar: the parser fails, so nothing is ever read as a SELECT or given a limit clause.
+    parser: { kind: 'nsp', database: 'redis' },
+    quote: quoteStyles.double,
+    limitClause: limitClauses.limitOffset,
+    transactionControl: (w1) => (REDIS_TRANSACTION_WORDS.has(w1) ? w1 : null),
+  },
+  create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
+};

@@ -1,0 +1,179 @@
+// The Redis provider: runs one command (command.ts) on the provider's connection under the query deadline
+// and shapes its reply as the spec's query result; the catalog (catalog.ts) answers objects and health.
+// Commands that would take the connection over (subscriptions, MONITOR, replication, SELECT, QUIT, RESET,
+// transaction blocks) are refused: a pooled connection must come back as it was handed out.
+import type { Redis } from 'ioredis';
+import { withDeadline } from '../deadline.js';
+import { ProviderError, queryError, unsupported } from '../errors.js';
+import type {
+  ExecOptions,
+  ExecResult,
+  ParamValue,
+  Provider,
+  ProviderContext,
+  ProviderSession,
+  ResolvedConnection,
+} from '../types.js';
+import { jsonValue } from '../values.js';
+import { RedisCatalog } from './catalog.js';
+import { mapRedisError, openClient } from './client.js';
+import { parseRedisCommand } from './command.js';
+import { REDIS_TRANSACTION_WORDS, redisCapabilities, redisDatabaseIndex } from './engine.js';
+
+const REFUSED = new Set([
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'SSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'MONITOR',
+  'SYNC',
+  'PSYNC',
+  'REPLCONF',
+  'SELECT',
+  'QUIT',
+  'RESET',
+  'AUTH',
+  'HELLO',
+  ...REDIS_TRANSACTION_WORDS,
+]);
+
+/** Commands whose flat reply alternates name and value. */
+const PAIR_REPLIES = new Set(['HGETALL', 'CONFIG']);
+
+/** A reply as rows: a scalar is one row `value`, a list one row per element, a flat pair list `field`/`value`. */
+export function replyResult(name: string, reply: unknown, maxRows: number): ExecResult {
+  let fields: string[];
+  let rows: unknown[][];
+  if (Array.isArray(reply)) {
+    if (PAIR_REPLIES.has(name) && reply.length % 2 === 0 && reply.every((v) => !Array.isArray(v))) {
+      fields = ['field', 'value'];
+      rows = [];
+      for (let i = 0; i < reply.length; i += 2) rows.push([reply[i], reply[i + 1]]);
+    } else {
+      fields = ['index', 'value'];
+      rows = reply.map((v, i) => [i, Array.isArray(v) ? JSON.stringify(v) : jsonValue(v)]);
+    }
+  } else {
+    fields = ['value'];
+    rows = [[reply === null || reply === undefined ? null : jsonValue(reply)]];
+  }
+  const truncated = rows.length > maxRows;
+  const kept = truncated ? rows.slice(0, maxRows) : rows;
+  return {
+    fields,
+    rows: kept.map((r) => Object.fromEntries(fields.map((f, i) => [f, r[i]]))),
+    rowCount: kept.length,
+    truncated,
+  };
+}
+
+export class RedisProvider implements Provider {
+  readonly engine = 'redis' as const;
+  readonly capabilities = redisCapabilities;
+  private client: Redis;
+  private running = 0;
+  readonly catalog: RedisCatalog;
+
+  constructor(private readonly conn: ResolvedConnection) {
+    this.client = openClient(conn);
+    this.catalog = new RedisCatalog(() => this.client, redisDatabaseIndex(conn.descriptor.database));
+  }
+
+  /** Drops the connection (stopping whatever runs on it) and opens a fresh one for the next command. */
+  private reset(): void {
+    const old = this.client;
+    this.client = openClient(this.conn);
+    old.disconnect();
+  }
+
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw mapRedisError(err);
+    }
+  }
+
+  async query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult> {
+    if (params.length > 0)
+      throw unsupported('Redis commands take their arguments inline; params are not accepted');
+    const parsed = parseRedisCommand(sql);
+    if (!parsed.ok) throw queryError(parsed.reason);
+    const { name, args } = parsed.command;
+    if (REFUSED.has(name))
+      throw queryError(`${name} takes the connection over and is not accepted by the portal`);
+    const client = this.client;
+    let cancelled = false;
+    const cancel = async () => {
+      cancelled = true;
+      if (client === this.client) this.reset();
+    };
+    opts.onStart?.(cancel);
+    this.running++;
+    try {
+      const reply = await withDeadline(
+        this.guarded(() => client.call(name, ...args)),
+        {
+          timeoutMs: this.conn.queryTimeoutMs,
+          cancel,
+        },
+      );
+      return replyResult(name, reply, opts.maxRows);
+    } catch (err) {
+      if (cancelled && !(err instanceof ProviderError && err.kind === 'timeout'))
+        throw new ProviderError('cancelled', 'The command was cancelled');
+      throw err;
+    } finally {
+      this.running--;
+    }
+  }
+
+  async explain(): Promise<never> {
+    throw unsupported('Redis has no query plans');
+  }
+
+  // biome-ignore lint/correctness/useYield: Redis results are not streamed (exports need a read-only SELECT).
+  async *stream(): AsyncIterable<never> {
+    throw unsupported('Redis results cannot be exported as a stream');
+  }
+
+  async openSession(): Promise<ProviderSession> {
+    const noTx = async () => {
+      throw unsupported('Redis datasources have no transactions here');
+    };
+    return {
+      query: (sql, params, opts) => this.query(sql, params, opts),
+      begin: noTx,
+      commit: noTx,
+      rollback: noTx,
+      close: async () => undefined,
+    };
+  }
+
+  testConnection = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
+  profile = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
+  health = () => this.guarded(() => this.catalog.health());
+  monitoring = () => this.guarded(() => this.catalog.monitoring());
+  async maintenance(): Promise<never> {
+    throw unsupported('Redis offers no maintenance operations here');
+  }
+  listObjects = (path: readonly string[] | undefined) => this.guarded(() => this.catalog.listObjects(path));
+  inventory = () => this.guarded(() => this.catalog.inventory());
+  counts = () => this.guarded(() => this.catalog.counts());
+  describe = (path: readonly string[]) => this.guarded(() => this.catalog.describe(path));
+
+  poolStats() {
+    return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: Math.max(0, this.running - 1) };
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+}
+
+/** Opens the provider (the registry calls this through the engine descriptor, on first use). */
+export async function createProvider(conn: ResolvedConnection, _ctx: ProviderContext): Promise<Provider> {
+  return new RedisProvider(conn);
+}
