@@ -125,7 +125,15 @@ describe.each(STORES)('dispatch on %s', (kind) => {
     expect(failed.status).toBe('failed');
     const [lost] = jobsOf(failed);
     expect((await jobRow(db, lost.id)).error).toMatch(/^agent doomed was lost/);
-    expect(lost.logs.map((l: any) => l.text).join('\n')).toMatch(/\[ci\] agent doomed was lost/);
+    // The notice is written to the job's log after the transition that failed it: wait for it to land.
+    await waitFor(
+      async () =>
+        jobsOf((await s.inject('GET', `/api/v1/runs/${runB}?logs=100`)).body)[0]
+          .logs.map((l: any) => l.text)
+          .join('\n')
+          .includes('[ci] agent doomed was lost'),
+      { what: 'the lost-agent notice in the log' },
+    );
 
     await waitFor(async () => jobsOf((await s.inject('GET', `/api/v1/runs/${runA}`)).body).length === 2, {
       what: 'a second attempt',

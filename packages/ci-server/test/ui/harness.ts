@@ -79,7 +79,11 @@ export async function openPage(
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT.timeout);
   const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  // Monaco rejects its own pending work with "Canceled" when an editor is disposed (web-kit's monaco/setup.ts
+  // marks those rejections handled); anything else thrown in the page is a problem.
+  page.on('pageerror', (err) => {
+    if (err.message !== 'Canceled') problems.push(`pageerror: ${err.message}`);
+  });
   page.on('console', (msg) => {
     // 401/409… answers the UI handles are logged by Chromium as failed resources; those are not problems.
     if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(msg.text());

@@ -23,6 +23,14 @@ window.MonacoEnvironment = {
   },
 };
 
+// Monaco cancels its own pending work (hover, suggest, worker requests) when an editor is disposed, e.g. on
+// leaving a page, and rejects those promises with an Error named "Canceled" that nobody awaits. That is
+// Monaco's normal bookkeeping, not a failure of the page, so it is not reported as an unhandled rejection.
+window.addEventListener('unhandledrejection', (event) => {
+  const reason = event.reason as { name?: unknown; message?: unknown } | null;
+  if (reason && reason.name === 'Canceled' && reason.message === 'Canceled') event.preventDefault();
+});
+
 let yaml: ReturnType<typeof configureMonacoYaml> | undefined;
 
 /**
