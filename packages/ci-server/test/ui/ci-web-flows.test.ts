@@ -130,7 +130,7 @@ describe('the CI web UI', () => {
         Array.from({ length: Math.min(5000, LINES - from + 1) }, (_, i) => bigLine(from + i)),
       );
     const tab = page.getByRole('tab', { name: /compile/ });
-    await tab.getByText('200,000', { exact: true }).waitFor({ timeout: 120_000 });
+    await tab.getByText('200,000', { exact: true }).waitFor({ timeout: 200_000 });
     const log = page.getByRole('log');
     // Following: the tail is on screen, and only a screenful of rows is in the page.
     await log.getByText('step 199999:').waitFor();
@@ -171,7 +171,7 @@ describe('the CI web UI', () => {
     await page.waitForURL(new RegExp(`/runs/${runId}\\?job=${compile}#L130005$`));
     await page.reload();
     const target = page.getByRole('log').locator('.log-target');
-    await target.waitFor({ timeout: 120_000 });
+    await target.waitFor({ timeout: 200_000 });
     expect(await target.textContent()).toContain('step 130005:');
 
     // Following again jumps back to the tail; timestamps can be shown.
