@@ -180,7 +180,7 @@ describe('the CI web UI', () => {
     await page.getByLabel('Timestamps').check();
     await page.getByRole('log').getByText('00:03:19.999').waitFor();
     await finishJob(env.server, compile, 'success');
-  }, 240_000);
+  }, 420_000);
 
   it('approves a gate that shows its description, approvals and who approved with what comment', async () => {
     const { page } = ui;
