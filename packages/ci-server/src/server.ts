@@ -11,6 +11,7 @@ import { bootstrapSecrets } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerApi } from './http/api.js';
+import { registerAuthSurface } from './http/auth-surface.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -113,6 +114,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     announcements: secrets.announcements,
     storeReady: migrated,
   });
+  await registerAuthSurface(app, auth.context);
   // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();

@@ -20,6 +20,7 @@ import { registerApprovalRoutes } from './http/approvals.js';
 import { registerAuditRoutes } from './http/audit.js';
 import { registerAuditExportRoute } from './http/audit-export.js';
 import { registerPortalAuth } from './http/auth.js';
+import { registerBotSurface } from './http/bot-surface.js';
 import { registerConnectionRoutes, type SessionReader } from './http/connections.js';
 import { registerConnectionOperationRoutes } from './http/db-connections.js';
 import { registerScriptRoutes } from './http/db-scripts.js';
@@ -171,7 +172,7 @@ export async function createPortalServer(
     log: app.log,
     ...options.bot,
   });
-  bot.registerRoutes(app);
+  registerBotSurface(app, bot, { tokens: store?.serviceTokens, audit });
   // The read-only execution profile the agent, the AI grounding and MCP reads share (src/agent/).
   const adapter = new ExecutionAdapter(db);
   // The MCP endpoint (studio and agent roles), on the bot API's governed path (src/mcp/).

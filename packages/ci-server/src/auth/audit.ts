@@ -4,10 +4,10 @@
 // Writes are not awaited by the request; `flush()` waits for them (the audit query and shutdown call it).
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Principal } from '../http/access.js';
 import { insertAudit } from '../store/auth-audit.js';
 import type { AuthDb } from '../store/auth-schema.js';
 import { isStateChanging } from './cookies.js';
+import type { Principal } from './roles.js';
 
 export interface AuditNote {
   action?: string;

@@ -4,17 +4,10 @@
 // Cookie-authenticated state-changing requests must come from this deployment's own origin (CSRF defence).
 import { HttpError, hashToken, unauthorized } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import {
-  type Access,
-  type Authorizer,
-  type Principal,
-  ROLES,
-  type Role,
-  roleAtLeast,
-} from '../http/access.js';
 import type { AuthDb } from '../store/auth-schema.js';
 import { findTokenByHash, markTokenUsed } from '../store/auth-tokens.js';
 import { isStateChanging, readCookie, SESSION_COOKIE, sameOrigin } from './cookies.js';
+import { type Access, type Authorizer, type Principal, ROLES, type Role, roleAtLeast } from './roles.js';
 import type { SessionStore } from './sessions.js';
 import { looksLikeToken } from './tokens.js';
 

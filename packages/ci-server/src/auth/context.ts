@@ -2,13 +2,13 @@
 import type { SecretBox } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { CiSettings } from '../config.js';
-import type { Principal } from '../http/access.js';
 import type { AuthDb } from '../store/auth-schema.js';
 import type { AuditRecorder } from './audit.js';
 import type { CookieFlags } from './cookies.js';
 import type { FlowDeps } from './oidc/flow.js';
 import type { ProviderRegistry } from './oidc/registry.js';
 import type { LoginLimiter } from './rate-limit.js';
+import type { Principal } from './roles.js';
 import type { SessionStore } from './sessions.js';
 
 export interface AuthContext {

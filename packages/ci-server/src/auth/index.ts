@@ -1,14 +1,9 @@
-// Wires authentication into the control plane: the sign-in, account and admin routes, the audit recorder,
-// the OIDC provider registry, the bootstrap administrator and the real authorizer (installed by server.ts
-// unless CI_AUTH_ENABLED=false).
+// Wires authentication into the control plane: the context the auth routes share (http/auth-surface.ts
+// registers them), the audit recorder, the OIDC provider registry, the bootstrap administrator and the real
+// authorizer (installed by server.ts unless CI_AUTH_ENABLED=false).
 import { createSecretBox, type Database, deriveKey, HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import type { CiSettings } from '../config.js';
-import type { Authorizer } from '../http/access.js';
-import { registerAccountRoutes } from '../http/account.js';
-import { registerAuthAdminRoutes } from '../http/admin/auth-admin.js';
-import { registerAuthRoutes } from '../http/auth-routes.js';
-import { schemaErrorFormatter } from '../http/validation.js';
 import type { AuthDb } from '../store/auth-schema.js';
 import { AuditRecorder } from './audit.js';
 import { createAuthorizer, identify } from './authorizer.js';
@@ -16,6 +11,7 @@ import { ensureBootstrapAdmin } from './bootstrap-admin.js';
 import type { AuthContext } from './context.js';
 import { ProviderRegistry, providersFromConfig } from './oidc/registry.js';
 import { DEFAULT_LOGIN_LIMITS, type LimiterOptions, LoginLimiter } from './rate-limit.js';
+import type { Authorizer } from './roles.js';
 import { SessionStore } from './sessions.js';
 
 export { recordRouteTable, routeTable } from './route-table.js';
@@ -84,14 +80,8 @@ export async function installAuth(options: InstallAuthOptions): Promise<AuthInst
     identify: (request) => identify({ db, sessions }, request),
   };
 
+  // Before any route: the audit hooks must be inherited by every plugin registered after this.
   audit.install(app);
-  await app.register(async (scope) => {
-    // The same readable validation messages as the core API ("body field x must be …").
-    scope.setSchemaErrorFormatter(schemaErrorFormatter);
-    registerAuthRoutes(scope, context);
-    registerAccountRoutes(scope, context);
-    registerAuthAdminRoutes(scope, context);
-  });
 
   // At start the generated password joins the start-up announcements; if the store only comes up later, it
   // is logged when it is created.

@@ -1,7 +1,7 @@
 // The server's route table as registered (method, URL pattern, declared access), kept for the
 // authorisation-matrix test and for tooling; collected with an `onRoute` hook installed before any route.
 import type { FastifyInstance } from 'fastify';
-import type { Access } from '../http/access.js';
+import type { Access } from './roles.js';
 
 export interface RouteEntry {
   method: string;

@@ -1,8 +1,7 @@
-// Wires the bot API, its worker jobs, callbacks and chat approvals into a portal server: the routes
-// (/api/admin/service-tokens, /api/v1/executions, /api/chat/interactions), the job handlers (`bot.execute`,
-// `bot.callback`, `bot.chat`), the approval listener that moves a decided request on, and a reconciler that
-// catches up on decisions made elsewhere and on expiries. Settings: docs/portal-bot.md.
-import type { FastifyInstance } from 'fastify';
+// Wires the bot API, its worker jobs, callbacks and chat approvals into a portal server (its routes are in
+// http/bot-surface.ts): the job handlers (`bot.execute`, `bot.callback`, `bot.chat`), the approval listener
+// that moves a decided request on, and a reconciler that catches up on decisions made elsewhere and on
+// expiries. Settings: docs/portal-bot.md.
 import { ChatClient } from '../chat/client.js';
 import { InteractionHandler } from '../chat/interactions.js';
 import { CHAT_JOB, ChatNotifier } from '../chat/notifier.js';
@@ -11,9 +10,6 @@ import type { ManagedEntry } from '../datasources/types.js';
 import type { PipelineDeps } from '../execution/pipeline.js';
 import type { ApprovalService } from '../governance/approvals.js';
 import type { ConcurrencyLimiter } from '../governance/concurrency.js';
-import { registerChatInteractionRoute } from '../http/chat-interactions.js';
-import { registerExecutionRoutes } from '../http/executions.js';
-import { registerServiceTokenRoutes } from '../http/service-tokens.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { JobWorker } from '../storage/job-worker.js';
 import type { PortalStore } from '../storage/store.js';
@@ -57,7 +53,6 @@ export interface BotApi {
   /** Undefined without server storage. */
   context: BotContext | undefined;
   interactions: InteractionHandler;
-  registerRoutes(app: FastifyInstance): void;
   /** Registers the job handlers on this process's worker (studio and worker roles). */
   registerJobs(worker: JobWorker): void;
   /** Starts the reconciler (roles that run jobs). */
@@ -120,11 +115,6 @@ export function createBotApi(o: BotApiOptions): BotApi {
   return {
     context,
     interactions,
-    registerRoutes(app) {
-      registerServiceTokenRoutes(app, { tokens: o.store?.serviceTokens, audit: o.audit });
-      registerExecutionRoutes(app, { bot: context, tokens: o.store?.serviceTokens });
-      registerChatInteractionRoute(app, interactions);
-    },
     registerJobs(w) {
       if (!context) return;
       worker = w;

@@ -4,7 +4,6 @@
 // state is refused.
 import { HttpError, type SecretBox } from '@app/kit';
 import * as oidc from 'openid-client';
-import type { Role } from '../../http/access.js';
 import type { AuthDb } from '../../store/auth-schema.js';
 import {
   findUserBySubject,
@@ -13,6 +12,7 @@ import {
   type UserRow,
   updateUserProfile,
 } from '../../store/auth-users.js';
+import type { Role } from '../roles.js';
 import { type ProviderEntry, type ProviderRegistry, ProviderUnavailableError } from './registry.js';
 import { mapRole } from './roles.js';
 

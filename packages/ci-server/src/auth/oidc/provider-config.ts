@@ -1,6 +1,6 @@
 // The shape of an OIDC provider definition, shared by CI_CONFIG (`auth.oidc_providers`) and the admin API,
 // and its validation: every problem is reported with the field it concerns.
-import { ROLES, type Role } from '../../http/access.js';
+import { ROLES, type Role } from '../roles.js';
 import type { DefaultRole, RoleMap } from './roles.js';
 
 export interface ProviderDefinition {

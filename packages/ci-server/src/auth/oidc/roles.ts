@@ -1,7 +1,7 @@
 // Mapping an identity provider's claims to a CI role: the claim is found by a dot path (`realm_access.roles`,
 // `groups`), its value (a string or a list) is matched against the provider's role map, and the highest
 // matching role wins; nothing matching gives the provider's default role (or refusal when that is `none`).
-import { ROLES, type Role } from '../../http/access.js';
+import { ROLES, type Role } from '../roles.js';
 
 export type RoleMap = Partial<Record<Role, string[]>>;
 export type DefaultRole = Role | 'none';

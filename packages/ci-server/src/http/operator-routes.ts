@@ -1,16 +1,16 @@
-// Wires the plugin catalog and the other late additions to the API in one call from http/api.ts: the catalog
-// (loaded here, once, at server start), the project log-archive/notification/cache routes and the admin
+// The operator routes, registered in one call from http/api.ts: the plugin catalog (loaded here, once, at
+// server start), the project log-archive/notification/cache routes and the admin
 // retention and storage routes (docs/ci-decisions.md, "Plugins, project extras, retention and storage").
 import type { Kysely } from 'kysely';
-import { registerAdminRetentionRoute } from '../http/admin/retention.js';
-import { registerAdminStorageRoutes, type StorageRouteDeps } from '../http/admin/storage.js';
-import type { Api } from '../http/context.js';
-import { registerNotificationDeliveryRoute } from '../http/notification-deliveries.js';
-import { registerPluginRoutes } from '../http/plugins.js';
-import { registerProjectExtraRoutes } from '../http/project-extras.js';
+import { type CatalogLog, loadPluginCatalog, manifestDirs } from '../plugins/catalog.js';
 import type { RetentionSettings } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
-import { type CatalogLog, loadPluginCatalog, manifestDirs } from './catalog.js';
+import { registerAdminRetentionRoute } from './admin/retention.js';
+import { registerAdminStorageRoutes, type StorageRouteDeps } from './admin/storage.js';
+import type { Api } from './context.js';
+import { registerNotificationDeliveryRoute } from './notification-deliveries.js';
+import { registerPluginRoutes } from './plugins.js';
+import { registerProjectExtraRoutes } from './project-extras.js';
 
 export interface ExtrasDeps {
   /** The whole CI_CONFIG document (`plugins.manifest_dirs`, `retention`). */

@@ -1,0 +1,39 @@
+// House-rule checks on source files themselves: which modules import which. Used by each service's layer
+// test so "arrows point down" is proven, not hoped for.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** Every `.ts` file under `dir`, recursively. */
+export function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports (static and dynamic). */
+export function importsOf(text: string): string[] {
+  const out: string[] = [];
+  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(re)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+/**
+ * The imports into folder `layer` (e.g. `http`) made by files of `src` outside it, except the files named in
+ * `roots` (composition roots such as server.ts): each as "file -> specifier".
+ */
+export function importsInto(src: string, layer: string, roots: readonly string[]): string[] {
+  const offenders: string[] = [];
+  for (const file of sourceFiles(src)) {
+    const rel = relative(src, file);
+    if (rel.startsWith(`${layer}/`) || roots.includes(rel)) continue;
+    for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(src, join(file, '..', spec));
+      if (target === layer || target.startsWith(`${layer}/`)) offenders.push(`${rel} -> ${spec}`);
+    }
+  }
+  return offenders;
+}
