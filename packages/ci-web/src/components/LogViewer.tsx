@@ -129,6 +129,8 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
 
   // Derived from the buffer on every render (cheap: both only look at lines they have not seen).
   rows.current.update(buf, collapsed);
+  // Lines keep arriving between this render and its effects; the effects only look at what was indexed here.
+  const indexed = buf.length;
   const needle = query.trim().toLowerCase();
   const m = matches.current;
   if (m.needle !== needle) {
@@ -154,7 +156,7 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
     void version;
     if (target === null || shownTarget.current === target) return;
     const line = buf.indexOfSeq(target);
-    if (line < 0) return;
+    if (line < 0 || line >= indexed) return;
     shownTarget.current = target;
     reveal(line);
   });
