@@ -69,7 +69,7 @@ async function up(target = url): Promise<Replica> {
   const r = replica(target);
   started.push(r);
   await r.signals.start();
-  await waitFor(() => r.signals.listening, { what: 'the listener', timeoutMs: LONG });
+  await waitFor(async () => r.signals.listening, { what: 'the listener', timeoutMs: LONG });
   return r;
 }
 
@@ -86,7 +86,7 @@ describe('replica signals over LISTEN/NOTIFY', () => {
       effects: [...queued, { kind: 'stage-started', stage: 'build' }, { kind: 'cancel-agent', jobId: 'j-9' }],
     });
     const got = await waitFor(
-      () => {
+      async () => {
         const effects = b.remote.flatMap((c) => c.effects);
         return effects.length >= 401 ? effects : undefined;
       },
@@ -102,7 +102,7 @@ describe('replica signals over LISTEN/NOTIFY', () => {
     expect(got.some((e) => e.kind === 'stage-started')).toBe(false);
     // The sender hears its own notifications and skips them; a round trip through B proves they arrived.
     b.events.publish({ runId: 'run-2', effects: [{ kind: 'run-finished', status: 'success' }] });
-    await waitFor(() => a.remote.some((c) => c.runId === 'run-2'), { what: 'B → A', timeoutMs: LONG });
+    await waitFor(async () => a.remote.some((c) => c.runId === 'run-2'), { what: 'B → A', timeoutMs: LONG });
     expect(a.remote.every((c) => c.runId === 'run-2')).toBe(true);
   });
 
@@ -119,7 +119,7 @@ describe('replica signals over LISTEN/NOTIFY', () => {
     expect(onA.take().lines.map((l) => l.cursor)).toEqual([1, 2]);
     b.hub.publish('another-run', [line(1)]);
     expect(await other.wait(LONG)).toBe('data');
-    await waitFor(() => a.signals.stats.received >= 1, { what: 'B → A', timeoutMs: LONG });
+    await waitFor(async () => a.signals.stats.received >= 1, { what: 'B → A', timeoutMs: LONG });
     expect(await onA.wait(0)).toBe('timeout');
     for (const s of [onA, onB, other]) s.close();
   });
@@ -135,17 +135,20 @@ describe('replica signals over LISTEN/NOTIFY', () => {
     const b = await up(target.toString());
     const follower = b.hub.subscribe('after-outage');
     await proxy.cut();
-    await waitFor(() => !b.signals.listening, { what: 'the lost listener', timeoutMs: LONG });
+    await waitFor(async () => !b.signals.listening, { what: 'the lost listener', timeoutMs: LONG });
     // Sent while B cannot listen: lost for B, which is why it resyncs.
     a.events.publish({ runId: 'during', effects: [{ kind: 'enqueue', jobId: 'lost' }] });
     await proxy.up();
-    await waitFor(() => b.signals.listening, { what: 'the listener back', timeoutMs: LONG });
+    await waitFor(async () => b.signals.listening, { what: 'the listener back', timeoutMs: LONG });
     expect(b.signals.stats.reconnects).toBeGreaterThanOrEqual(1);
     expect(b.resyncs).toBeGreaterThanOrEqual(1);
     // Every follower re-reads the store after a reconnection.
     expect(await follower.wait(LONG)).toBe('stored');
     a.events.publish({ runId: 'after', effects: [{ kind: 'enqueue', jobId: 'j-after' }] });
-    await waitFor(() => b.remote.some((c) => c.runId === 'after'), { what: 'A → B again', timeoutMs: LONG });
+    await waitFor(async () => b.remote.some((c) => c.runId === 'after'), {
+      what: 'A → B again',
+      timeoutMs: LONG,
+    });
     follower.close();
   });
 });

@@ -1,8 +1,8 @@
 // Fault test with real processes (issue 12): the control plane's PostgreSQL becomes unreachable for longer
 // than the job lease while a job runs (a loopback TCP proxy in front of the shared test PostgreSQL is cut and
 // restored, so no other test's database goes away). /readyz answers 503 and the API 503 `{error}` during
-// the outage, then 200; the agent keeps its job; the run finishes once (no second attempt, the script ran
-// once) and no log line is lost or repeated. OUTAGE_MS sets the outage (default 60 s, as the issue asks:
+// the outage, then 200; the LISTEN connection of replica notifications comes back; the agent keeps its
+// job; the run finishes once (no second attempt, the script ran once) and no log line is lost or repeated. OUTAGE_MS sets the outage (default 60 s, as the issue asks:
 // twenty times this test's 3 s lease).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,6 +82,11 @@ jobs:
     await proxy.up();
     await waitFor(async () => (await fetch(`${ci.base}/readyz`)).status === 200, {
       what: '/readyz 200 again',
+    });
+    // The replica-notification listener lost its connection in the cut and connects again by itself.
+    await waitFor(async () => ci.server.replicas?.listening && ci.server.replicas.stats.reconnects >= 1, {
+      what: 'the LISTEN connection back',
+      timeoutMs: 60_000,
     });
 
     const followed = await stream;
