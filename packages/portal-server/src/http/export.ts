@@ -94,6 +94,12 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const ticket = parseTicket(body.ticket);
       const delimiter = parseDelimiter(body.csvDelimiter);
       const target = await resolveTarget(deps, session, body);
+      if (format.startsWith('sql-') && target.factory.capabilities.sqlExport === false)
+        throw new HttpError(
+          400,
+          `The ${target.factory.engine} engine has no SQL DDL to write; export as csv or json`,
+          'UNSUPPORTED_FORMAT',
+        );
       const statements = splitChecked(target, sql);
       if (statements.length !== 1)
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');
