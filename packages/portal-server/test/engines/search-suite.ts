@@ -151,6 +151,58 @@ export function searchEngineSuite(kind: SearchKind): void {
       );
     });
 
+    it('sends basic auth; refused credentials are an authentication error', async () => {
+      const locked = await startSearchDouble(kind, indices(), { user: 'reader', password: 'pa ss:w' });
+      const open = async (password: string) => {
+        const factory = engineDescriptor(kind);
+        if (!factory) throw new Error('not registered');
+        return factory.create(
+          {
+            descriptor: {
+              id: 'a',
+              type: kind,
+              host: locked.host,
+              port: locked.port,
+              user: 'reader',
+              password,
+            },
+            queryTimeoutMs: 30_000,
+            connectTimeoutMs: 10_000,
+          },
+          { embeddedDir: h.dataDir, sshProfiles: () => undefined },
+        );
+      };
+      const good = await open('pa ss:w');
+      const bad = await open('wrong');
+      try {
+        expect((await good.query('SELECT id FROM people WHERE id = 3', [], { maxRows: 5 })).rows).toEqual([
+          { id: 3 },
+        ]);
+        await expect(bad.testConnection()).rejects.toMatchObject({ kind: 'authentication' });
+        const r = await h.post(
+          '/api/db/test-connection',
+          {
+            connection: {
+              id: 'auth',
+              type: kind,
+              host: locked.host,
+              port: locked.port,
+              user: 'reader',
+              password: 'x',
+            },
+          },
+          ADMIN,
+        );
+        expect(r.statusCode).toBe(503);
+        expect(r.body).toMatch(/AUTHENTICATION_ERROR/);
+        expect(r.body).not.toMatch(/"x"/);
+      } finally {
+        await good.close();
+        await bad.close();
+        await locked.close();
+      }
+    });
+
     it('answers the engine error as a query error with its reason', async () => {
       await expect(provider.query('SELECT nope FROM people', [], { maxRows: 1 })).rejects.toMatchObject({
         kind: 'query',

@@ -68,8 +68,8 @@ export class SearchCatalog {
   }
 
   /** The server's root answer; a server of the other product is refused (its SQL endpoint differs). */
-  async profile(): Promise<ConnectionProfile> {
-    const root = obj(await this.get('/'));
+  async profile(signal?: AbortSignal): Promise<ConnectionProfile> {
+    const root = obj(await this.get('/', signal));
     const version = obj(root.version);
     const distribution = typeof version.distribution === 'string' ? version.distribution : undefined;
     if (distribution !== this.flavor.distribution) {
@@ -86,9 +86,10 @@ export class SearchCatalog {
   }
 
   /** User indices (hidden and system ones, whose names start with a dot, are left out), by name. */
-  async indices(): Promise<DatabaseObject[]> {
+  async indices(signal?: AbortSignal): Promise<DatabaseObject[]> {
     const rows = await this.get(
       '/_cat/indices?format=json&bytes=b&h=index,health,status,docs.count,store.size',
+      signal,
     );
     if (!Array.isArray(rows)) throw queryError('The engine answered the index list in an unexpected shape');
     return rows
@@ -112,33 +113,33 @@ export class SearchCatalog {
   }
 
   /** Indices have no containers: every index is listed at the top (any other path has nothing). */
-  async listObjects(path: readonly string[] | undefined): Promise<DatabaseObject[]> {
+  async listObjects(path: readonly string[] | undefined, signal?: AbortSignal): Promise<DatabaseObject[]> {
     if (path && path.length > 0) return [];
-    return this.indices();
+    return this.indices(signal);
   }
 
-  async inventory(): Promise<Inventory> {
-    return { containers: [], objects: await this.indices(), truncated: false };
+  async inventory(signal?: AbortSignal): Promise<Inventory> {
+    return { containers: [], objects: await this.indices(signal), truncated: false };
   }
 
-  async counts(): Promise<KindCount[]> {
-    const n = (await this.indices()).length;
+  async counts(signal?: AbortSignal): Promise<KindCount[]> {
+    const n = (await this.indices(signal)).length;
     return n > 0 ? [{ path: [], kind: 'index', count: n }] : [];
   }
 
-  async describe(path: readonly string[]): Promise<ObjectDetail | undefined> {
+  async describe(path: readonly string[], signal?: AbortSignal): Promise<ObjectDetail | undefined> {
     if (path.length !== 1 || path[0].startsWith('.')) return undefined;
     const index = path[0];
     let mapping: unknown;
     try {
-      mapping = await this.get(`/${encodeURIComponent(index)}/_mapping`);
+      mapping = await this.get(`/${encodeURIComponent(index)}/_mapping`, signal);
     } catch (err) {
       if (err instanceof ProviderError && err.engineCode === 'index_not_found_exception') return undefined;
       throw err;
     }
     // The answer is keyed by the concrete index (an alias resolves to its indices: the first one is shown).
     const entry = obj(obj(mapping)[index] ?? Object.values(obj(mapping))[0]);
-    const listed = (await this.indices()).find((o) => o.name === index);
+    const listed = (await this.indices(signal)).find((o) => o.name === index);
     return {
       object: listed ?? { path: [index], name: index, kind: 'index' },
       columns: mappedColumns(obj(entry.mappings).properties),
@@ -147,8 +148,8 @@ export class SearchCatalog {
     };
   }
 
-  async health(): Promise<HealthReading> {
-    const stats = obj(await this.get('/_nodes/stats/indices,http'));
+  async health(signal?: AbortSignal): Promise<HealthReading> {
+    const stats = obj(await this.get('/_nodes/stats/indices,http', signal));
     const nodes = Object.values(obj(stats.nodes)).map(obj);
     if (nodes.length === 0) throw queryError('The engine reported no node statistics');
     let open = 0;
@@ -169,13 +170,13 @@ export class SearchCatalog {
       cacheHitRatio: ratio(hits, hits + misses),
       // Slow searches are written to the engines' slow-log files, which no API serves.
       slowQueries: [],
-      activeSessions: await this.searches(),
+      activeSessions: await this.searches(signal),
     };
   }
 
   /** Running searches (SQL statements among them) from the task API. */
-  async searches(): Promise<ActiveSession[]> {
-    const tasks = obj(await this.get('/_tasks?detailed=true&actions=*search*,*sql*'));
+  async searches(signal?: AbortSignal): Promise<ActiveSession[]> {
+    const tasks = obj(await this.get('/_tasks?detailed=true&actions=*search*,*sql*', signal));
     const out: ActiveSession[] = [];
     for (const node of Object.values(obj(tasks.nodes)).map(obj)) {
       for (const [id, raw] of Object.entries(obj(node.tasks))) {
@@ -194,10 +195,10 @@ export class SearchCatalog {
     return out;
   }
 
-  async monitoring(): Promise<Record<string, unknown>> {
-    const cluster = obj(await this.get('/_cluster/health'));
+  async monitoring(signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const cluster = obj(await this.get('/_cluster/health', signal));
     if (typeof cluster.status !== 'string') throw queryError('The engine reported no cluster health');
-    const stats = obj(await this.get('/_nodes/stats/indices,http,jvm,os'));
+    const stats = obj(await this.get('/_nodes/stats/indices,http,jvm,os', signal));
     const nodes = Object.entries(obj(stats.nodes)).map(([id, raw]) => {
       const n = obj(raw);
       const indices = obj(n.indices);

@@ -1,9 +1,9 @@
 // Runs one SQL statement on a search engine and follows the engine's cursor: both engines page large
-// results (and aggregations) themselves, answering a cursor until the last page. The pager keeps reading
-// until it holds one row more than the caller wants (so `truncated` is exact), the cursor ends, or 1000
-// pages were read (then the result reports the truncation). A cursor it stops following is closed so the
-// engine frees its search context. The statement goes out without a trailing semicolon (neither engine's
-// grammar takes one).
+// results (and aggregations) themselves, answering a cursor until the last page. `readPages` yields page
+// after page until the consumer stops (it holds the rows it wants), the cursor ends, or 1000 pages were
+// read (then `state.pageCapHit` reports the truncation). A cursor left unfollowed is closed so the engine
+// frees its search context. The statement goes out without a trailing semicolon (neither engine's grammar
+// takes one; the portal strips it rather than refusing a statement the user would read as complete).
 import { queryError } from '../errors.js';
 import type { SearchClient } from './client.js';
 import type { SearchFlavor } from './flavor.js';
@@ -13,64 +13,65 @@ export const MAX_PAGES = 1000;
 /** Rows asked for per page (Elasticsearch's own default fetch size). */
 export const MAX_FETCH_SIZE = 1000;
 
-/** The statement as sent: whitespace and trailing semicolons removed. */
+/** The statement as sent: trailing whitespace and semicolons removed. */
 export function withoutTrailingSemicolon(sql: string): string {
   return sql.replace(/[\s;]+$/u, '');
 }
 
-export interface PagedRead {
+export interface SqlPageRows {
   names: string[];
   types: string[];
-  /** True when the reader stopped before the engine's last page (more rows exist, or the page cap hit). */
+  rows: unknown[][];
+}
+
+/** How a read ended, filled in as the generator finishes. */
+export interface ReadState {
+  /** The engine had more pages than were read. */
   more: boolean;
-  /** True when the 1000-page cap stopped the read. */
+  /** The 1000-page cap stopped the read (the consumer still wanted rows). */
   pageCapHit: boolean;
 }
 
-/**
- * Reads `sql` page by page, handing each page's rows to `onRows` until it returns false (enough rows) or the
- * engine has no more. `onColumns` is called once, with the first page's columns.
- */
-export async function readPages(
+export async function* readPages(
   client: SearchClient,
   flavor: SearchFlavor,
   sql: string,
   fetchSize: number,
   signal: AbortSignal,
-  onRows: (rows: unknown[][]) => boolean,
-): Promise<PagedRead> {
+  state: ReadState,
+): AsyncGenerator<SqlPageRows> {
   const query = withoutTrailingSemicolon(sql);
   if (query === '') throw queryError('The statement is empty');
-  let page = flavor.parsePage(
-    await client.request({
-      method: 'POST',
-      path: flavor.sqlPath,
-      body: flavor.firstBody(query, Math.max(1, Math.min(MAX_FETCH_SIZE, fetchSize))),
-      signal,
-    }),
-  );
+  const post = async (body: Record<string, unknown>) =>
+    flavor.parsePage(await client.request({ method: 'POST', path: flavor.sqlPath, body, signal }));
+  let page = await post(flavor.firstBody(query, Math.max(1, Math.min(MAX_FETCH_SIZE, fetchSize))));
+  // Columns arrive with the first page only.
   const names = (page.columns ?? []).map((c) => c.name);
   const types = (page.columns ?? []).map((c) => c.type);
+  let cursor = page.cursor;
   let pages = 1;
-  let wantMore = onRows(page.rows);
-  while (wantMore && page.cursor && pages < MAX_PAGES) {
-    page = flavor.parsePage(
-      await client.request({
-        method: 'POST',
-        path: flavor.sqlPath,
-        body: flavor.nextBody(page.cursor),
-        signal,
-      }),
-    );
-    pages++;
-    wantMore = onRows(page.rows);
+  try {
+    yield { names, types, rows: page.rows };
+    while (cursor && pages < MAX_PAGES) {
+      page = await post(flavor.nextBody(cursor));
+      pages++;
+      cursor = page.cursor;
+      yield { names, types, rows: page.rows };
+    }
+    state.pageCapHit = cursor !== undefined;
+  } finally {
+    state.more = cursor !== undefined;
+    if (cursor) {
+      // Best effort, on a signal of its own (the statement's may have fired): a context left open expires
+      // on the engine's own keep-alive anyway.
+      await client
+        .request({
+          method: 'POST',
+          path: flavor.closePath,
+          body: { cursor },
+          signal: AbortSignal.timeout(5_000),
+        })
+        .catch(() => undefined);
+    }
   }
-  const cursor = page.cursor;
-  if (cursor) {
-    // Best effort: a context left open expires on the engine's own keep-alive anyway.
-    await client
-      .request({ method: 'POST', path: flavor.closePath, body: { cursor }, signal })
-      .catch(() => undefined);
-  }
-  return { names, types, more: cursor !== undefined, pageCapHit: cursor !== undefined && wantMore };
 }

@@ -5,7 +5,7 @@
 // closed. The engines are read-only (their SQL has no writes; the portal refuses writes before anything is
 // sent): no plans, maintenance, transactions or positional params. Objects and health come from catalog.ts.
 import { withDeadline } from '../deadline.js';
-import { ProviderError, unsupported } from '../errors.js';
+import { ProviderError, timeoutError, unsupported } from '../errors.js';
 import type {
   ExecOptions,
   ExecResult,
@@ -19,7 +19,7 @@ import { arrayResult, jsonValue, uniqueFields } from '../values.js';
 import { SearchCatalog } from './catalog.js';
 import { SearchClient } from './client.js';
 import type { SearchEngineId, SearchFlavor } from './flavor.js';
-import { MAX_PAGES, readPages } from './pager.js';
+import { MAX_PAGES, type ReadState, readPages } from './pager.js';
 import { searchCapabilities } from './search-engine.js';
 
 export class SearchProvider implements Provider {
@@ -75,20 +75,25 @@ export class SearchProvider implements Provider {
     this.refuseParams(params);
     return this.deadline(async (signal) => {
       const rows: unknown[][] = [];
-      const read = await readPages(this.client, this.flavor, sql, opts.maxRows + 1, signal, (page) => {
-        for (const r of page) rows.push(r);
-        return rows.length <= opts.maxRows;
-      });
-      const result = arrayResult(read.names, rows, opts.maxRows, 0, read.types);
-      const warnings: string[] = [];
-      if (read.pageCapHit) {
-        warnings.push(
-          `${this.flavor.product} paged this result; the portal followed its cursor for ${MAX_PAGES} pages and stopped (the result is truncated)`,
-        );
+      let names: string[] = [];
+      let types: string[] = [];
+      const state: ReadState = { more: false, pageCapHit: false };
+      for await (const page of readPages(this.client, this.flavor, sql, opts.maxRows + 1, signal, state)) {
+        names = page.names;
+        types = page.types;
+        for (const r of page.rows) rows.push(r);
+        // One row past the caller's bound tells it that more exist.
+        if (rows.length > opts.maxRows) break;
       }
+      const result = arrayResult(names, rows, opts.maxRows, 0, types);
+      const warnings = state.pageCapHit
+        ? [
+            `${this.flavor.product} paged this result; the portal followed its cursor for ${MAX_PAGES} pages and stopped (the result is truncated)`,
+          ]
+        : [];
       return {
         ...result,
-        truncated: result.truncated || read.more,
+        truncated: result.truncated || state.more,
         ...(warnings.length ? { warnings } : {}),
       };
     }, opts.onStart);
@@ -98,28 +103,55 @@ export class SearchProvider implements Provider {
     throw unsupported(`${this.flavor.product} SQL has no query plans here`);
   }
 
-  /** Streams a read page by page (an export): each engine page is one batch, bounded by `maxRows`. */
+  /**
+   * Streams a read (an export) one engine page per batch, bounded by `maxRows`; the whole read stays within
+   * `queryTimeout` (its AbortController ends the request chain).
+   */
   async *stream(
     sql: string,
     params: ParamValue[],
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch> {
     this.refuseParams(params);
-    // The engine's pages arrive in one request chain under the deadline; the batches are handed on after.
-    const batches: unknown[][][] = [];
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.conn.queryTimeoutMs);
+    const state: ReadState = { more: false, pageCapHit: false };
+    const fetchSize = Math.min(opts.batchSize, opts.maxRows + 1);
     let total = 0;
-    const read = await this.deadline((signal) =>
-      readPages(this.client, this.flavor, sql, Math.min(opts.batchSize, opts.maxRows + 1), signal, (page) => {
-        const kept = page.slice(0, Math.max(0, opts.maxRows - total));
+    let yielded = false;
+    this.running++;
+    try {
+      for await (const page of readPages(
+        this.client,
+        this.flavor,
+        sql,
+        fetchSize,
+        controller.signal,
+        state,
+      )) {
+        const kept = page.rows.slice(0, Math.max(0, opts.maxRows - total));
         total += kept.length;
-        if (kept.length > 0) batches.push(kept);
-        return total < opts.maxRows;
-      }),
-    );
-    const fields = uniqueFields(read.names);
-    if (batches.length === 0) yield { fields, columnTypes: read.types, rows: [] };
-    for (const rows of batches)
-      yield { fields, columnTypes: read.types, rows: rows.map((r) => r.map(jsonValue)) };
+        if (kept.length > 0 || !yielded) {
+          yielded = true;
+          yield {
+            fields: uniqueFields(page.names),
+            columnTypes: page.types,
+            rows: kept.map((r) => r.map(jsonValue)),
+          };
+        }
+        if (total >= opts.maxRows) break;
+      }
+    } catch (err) {
+      if (timedOut) throw timeoutError(this.conn.queryTimeoutMs);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.running--;
+    }
   }
 
   async openSession(): Promise<ProviderSession> {
@@ -135,21 +167,23 @@ export class SearchProvider implements Provider {
     };
   }
 
-  private bounded<T>(work: () => Promise<T>): Promise<T> {
-    return this.deadline(() => work());
+  /** Catalog reads under the query deadline too (their requests end when it fires). */
+  private bounded<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.deadline(work);
   }
 
-  testConnection = () => this.bounded(() => this.catalog.profile());
-  profile = () => this.bounded(() => this.catalog.profile());
-  health = () => this.bounded(() => this.catalog.health());
-  monitoring = () => this.bounded(() => this.catalog.monitoring());
+  testConnection = () => this.bounded((s) => this.catalog.profile(s));
+  profile = () => this.bounded((s) => this.catalog.profile(s));
+  health = () => this.bounded((s) => this.catalog.health(s));
+  monitoring = () => this.bounded((s) => this.catalog.monitoring(s));
   async maintenance(): Promise<never> {
     throw unsupported(`${this.flavor.product} offers no maintenance operations here`);
   }
-  listObjects = (path: readonly string[] | undefined) => this.bounded(() => this.catalog.listObjects(path));
-  inventory = () => this.bounded(() => this.catalog.inventory());
-  counts = () => this.bounded(() => this.catalog.counts());
-  describe = (path: readonly string[]) => this.bounded(() => this.catalog.describe(path));
+  listObjects = (path: readonly string[] | undefined) =>
+    this.bounded((s) => this.catalog.listObjects(path, s));
+  inventory = () => this.bounded((s) => this.catalog.inventory(s));
+  counts = () => this.bounded((s) => this.catalog.counts(s));
+  describe = (path: readonly string[]) => this.bounded((s) => this.catalog.describe(path, s));
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: 0 };
