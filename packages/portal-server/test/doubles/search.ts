@@ -26,6 +26,8 @@ export interface SearchDouble {
   port: number;
   /** Every SQL text received, in order. */
   queries: string[];
+  /** Every first request body ({query, fetch_size?}), in order. */
+  bodies: Record<string, unknown>[];
   /** Cursors closed through the close endpoint. */
   closed: string[];
   /** Cursor pages served (requests carrying a cursor). */
@@ -55,6 +57,7 @@ export async function startSearchDouble(
   const sqlPath = es ? '/_sql' : '/_plugins/_sql';
   const state = {
     queries: [] as string[],
+    bodies: [] as Record<string, unknown>[],
     closed: [] as string[],
     cursorPages: 0,
     abandoned: 0,
@@ -109,6 +112,7 @@ export async function startSearchDouble(
     if (typeof body.query !== 'string')
       return error(res, 400, 'x_content_parse_exception', 'request does not carry a query');
     state.queries.push(body.query);
+    state.bodies.push(body);
     if (/\bhang\b/.test(body.query)) {
       req.socket.once('close', () => state.abandoned++);
       return; // never answers
@@ -118,8 +122,10 @@ export async function startSearchDouble(
       const index = [...map.entries()].find(([n]) =>
         new RegExp(`\\b${n}\\b`).test(body.query as string),
       )?.[1];
-      const fetch = typeof body.fetch_size === 'number' && body.fetch_size > 0 ? body.fetch_size : 1000;
-      const size = Math.min(fetch, index?.pageSize ?? fetch);
+      const asked = typeof body.fetch_size === 'number' && body.fetch_size > 0 ? body.fetch_size : undefined;
+      // Elasticsearch always pages (fetch_size defaults to 1000); OpenSearch without fetch_size answers whole.
+      const fetch = asked ?? (es ? 1000 : Number.MAX_SAFE_INTEGER);
+      const size = asked || es ? Math.min(fetch, index?.pageSize ?? fetch) : fetch;
       const id = randomUUID();
       const c: Cursor = { rows: result.rows, pos: 0, size };
       cursors.set(id, c);

@@ -220,6 +220,8 @@ export function searchEngineSuite(kind: SearchKind): void {
       expect(body.rows[0]).toEqual({ id: 1, name: 'Ada', email: 'a***@corp.example' });
       expect(body.pagination).toMatchObject({ wasLimited: true, hasMore: false });
       expect(es.queries.at(-1)).toMatch(/\nLIMIT 501$/);
+      // OpenSearch pages only basic queries by cursor: a limited statement goes out without fetch_size.
+      expect('fetch_size' in (es.bodies.at(-1) ?? {})).toBe(kind === 'elasticsearch');
     });
 
     it('refuses every write before it reaches the engine (read-only engine), guardrail or not', async () => {

@@ -50,6 +50,21 @@ describe('search engines: pieces', () => {
       }),
     ).toEqual({ columns: [{ name: 'b', type: 'long' }], rows: [[1]] });
     expect(() => opensearchFlavor.parsePage({ datarows: 5 })).toThrow(/not arrays/);
+    // OpenSearch pages basic queries only: a LIMIT statement goes out without fetch_size.
+    expect(opensearchFlavor.firstBody('SELECT a FROM t\nLIMIT 501 OFFSET 500', 501)).toEqual({
+      query: 'SELECT a FROM t\nLIMIT 501 OFFSET 500',
+    });
+    expect(opensearchFlavor.firstBody('SELECT a FROM t LIMIT 5, 10', 9)).toEqual({
+      query: 'SELECT a FROM t LIMIT 5, 10',
+    });
+    expect(opensearchFlavor.firstBody('SELECT a FROM t', 9)).toEqual({
+      query: 'SELECT a FROM t',
+      fetch_size: 9,
+    });
+    expect(elasticsearchFlavor.firstBody('SELECT a FROM t LIMIT 5', 6)).toEqual({
+      query: 'SELECT a FROM t LIMIT 5',
+      fetch_size: 6,
+    });
     expect(
       errorMessage({ error: { type: 'parsing_exception', reason: 'line 1:1: bad' }, status: 400 }),
     ).toEqual({
