@@ -8,8 +8,10 @@
 //                  GET /_nodes/stats, GET /_tasks; errors as {error:{type, reason, …}, status}
 // SQL is the small subset of search-sql.ts. Pages hold min(fetch_size, the index's own page size) rows, so
 // an index can page like an aggregation does. An index named `hang` never answers (until the client goes).
+// Optionally behind basic auth and/or https (a self-signed certificate).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { evaluate, SqlError, type SqlIndex } from './search-sql.js';
 
@@ -50,6 +52,8 @@ export async function startSearchDouble(
   kind: SearchKind,
   indices: Record<string, DoubleIndex>,
   auth?: { user: string; password: string },
+  /** Serve https with this certificate and key (PEM). */
+  tls?: { cert: string; key: string },
 ): Promise<SearchDouble> {
   const map = new Map(Object.entries(indices));
   const cursors = new Map<string, Cursor>();
@@ -258,7 +262,7 @@ export async function startSearchDouble(
     return error(res, 400, 'illegal_argument_exception', `no handler found for uri [${p}] and method [GET]`);
   };
 
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c) => (raw += c));
@@ -269,11 +273,12 @@ export async function startSearchDouble(
         send(res, 500, { error: { type: 'exception', reason: String(err) }, status: 500 });
       }
     });
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, handler) : createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     host: '127.0.0.1',
     port,
     open: () => cursors.size,

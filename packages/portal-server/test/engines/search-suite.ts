@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineDescriptor } from '../../src/providers/registry.js';
 import type { Provider } from '../../src/providers/types.js';
 import { type BotHarness, botPortal } from '../bot/harness.js';
+import { selfSigned } from '../bot/tls.js';
 import { type SearchDouble, type SearchKind, startSearchDouble } from '../doubles/search.js';
 import { type GovernedHarness, governed, managedDs } from '../governance/policy-harness.js';
 import { ADMIN, ALICE } from '../query/harness.js';
@@ -200,6 +201,38 @@ export function searchEngineSuite(kind: SearchKind): void {
         await good.close();
         await bad.close();
         await locked.close();
+      }
+    });
+
+    it('speaks https with the descriptor ssl modes', async () => {
+      const pair = selfSigned();
+      const secure = await startSearchDouble(kind, indices(), undefined, pair);
+      const factory = engineDescriptor(kind);
+      if (!factory) throw new Error('not registered');
+      const open = (ssl: unknown) =>
+        factory.create(
+          {
+            descriptor: { id: 't', type: kind, host: secure.host, port: secure.port, ssl } as never,
+            queryTimeoutMs: 30_000,
+            connectTimeoutMs: 10_000,
+          },
+          { embeddedDir: h.dataDir, sshProfiles: () => undefined },
+        );
+      const opened = await Promise.all([
+        open(true),
+        open({ mode: 'verify-full', ca: pair.cert }),
+        open({ mode: 'verify-full' }),
+      ]);
+      try {
+        const [require, verified, untrusted] = opened;
+        expect((await require.testConnection()).engine).toBe(kind);
+        expect((await verified.query('SELECT id FROM people WHERE id = 1', [], { maxRows: 1 })).rows).toEqual(
+          [{ id: 1 }],
+        );
+        await expect(untrusted.testConnection()).rejects.toMatchObject({ kind: 'connection' });
+      } finally {
+        for (const p of opened) await p.close();
+        await secure.close();
       }
     });
 
