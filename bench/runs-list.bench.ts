@@ -136,6 +136,13 @@ async function measure(store: string, server: CiServer): Promise<ListResult[]> {
     'status=failed': '/api/v1/runs?limit=50&status=failed',
     'project=bench': '/api/v1/runs?limit=50&project=bench',
   };
+  // Keyset paging at the same depths: the id of the run just before offset 50,000 and 90,000.
+  for (const depth of [0.5, 0.9]) {
+    const at = Math.floor(RUNS * depth);
+    const res = await fetch(`http://127.0.0.1:${httpPort}/api/v1/runs?limit=1&offset=${at - 1}`);
+    const last = ((await res.json()) as { runs: { id: string }[] }).runs[0]?.id;
+    if (last) targets[`cursor at ${at}`] = `/api/v1/runs?limit=50&cursor=${last}`;
+  }
   const samples: Record<string, number[]> = { healthz: [] };
   for (const name of Object.keys(targets)) samples[name] = [];
   for (let i = 0; i < WARMUP; i++) {

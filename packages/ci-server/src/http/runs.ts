@@ -15,6 +15,12 @@ const ListQuery = Type.Object(
     pipeline: Type.Optional(Uuid),
     limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
     offset: Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0 }),
+    cursor: Type.Optional({
+      ...Uuid,
+      description:
+        'keyset paging: the id of the last run of the previous page (same filters); the page continues after ' +
+        'it as cheaply at any depth. Not with `offset`.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -39,6 +45,8 @@ export function registerRunRoutes(api: Api, ctx: ApiContext): void {
       summary: 'List runs, newest first',
       description:
         '`project` takes a slug, `pipeline` a pipeline UUID; a filter that names nothing matches no run. ' +
+        'Page with `offset`, or for deep paging pass the last run id of a page as `cursor` (keyset: run ' +
+        '90,000 costs what run 50 does); `offset` stays 0 then. ' +
         'Any other query parameter, or a value out of range, is 400.',
       querystring: ListQuery,
       response: {
@@ -53,7 +61,11 @@ export function registerRunRoutes(api: Api, ctx: ApiContext): void {
     },
     handler: async (request) => {
       const q = request.query;
-      return listRunSummaries(ctx.db, ctx.names, { ...q, pipeline: q.pipeline?.toLowerCase() });
+      return listRunSummaries(ctx.db, ctx.names, {
+        ...q,
+        pipeline: q.pipeline?.toLowerCase(),
+        cursor: q.cursor?.toLowerCase(),
+      });
     },
   });
 

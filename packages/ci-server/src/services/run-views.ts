@@ -1,6 +1,6 @@
 // The read side of runs as the API shapes them (decisions.md): RunSummary for lists, RunDetail with stages,
 // every attempt of every job run and the last N log lines of each.
-import { notFound } from '@app/kit';
+import { badRequest, notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
@@ -10,6 +10,7 @@ import {
   gateDecisionRows,
   listRuns,
   type RunFilter,
+  type RunKey,
   type RunSummaryRow,
   runDetailRows,
   runSummary,
@@ -73,9 +74,23 @@ export interface RunListQuery {
   pipeline?: string;
   limit: number;
   offset: number;
+  /** Keyset paging: the id of the last run of the previous page; continue after it. */
+  cursor?: string;
 }
 
 export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames, q: RunListQuery) {
+  let after: RunKey | undefined;
+  if (q.cursor !== undefined) {
+    if (q.offset !== 0)
+      throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
+    after = await db
+      .selectFrom('runs')
+      .select(['created_at', 'id'])
+      .where('id', '=', q.cursor)
+      .executeTakeFirst();
+    // A run deleted since (retention) cannot say where its page ended: start again or page by offset.
+    if (!after) throw badRequest('cursor names no run (it must be the id of the last run of a page)');
+  }
   const filter: RunFilter = { status: q.status, pipelineId: q.pipeline };
   if (q.project !== undefined) {
     const project = await db
@@ -87,7 +102,7 @@ export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames,
     if (!project) return { runs: [], total: 0, limit: q.limit, offset: q.offset };
     filter.projectId = project.id;
   }
-  const { rows, total } = await listRuns(db, names, filter, q.limit, q.offset);
+  const { rows, total } = await listRuns(db, names, filter, q.limit, q.offset, after);
   return { runs: rows, total, limit: q.limit, offset: q.offset };
 }
 

@@ -27,6 +27,12 @@ export interface RunFilter {
   pipelineId?: string;
 }
 
+/** Where a page of runs (newest first) ended: the key of its last run. */
+export interface RunKey {
+  created_at: string;
+  id: string;
+}
+
 /** Past this offset a page is found from whichever end of the ordered range is nearer. */
 export const DEEP_OFFSET = 1000;
 
@@ -121,10 +127,32 @@ export async function listRuns(
   filter: RunFilter,
   limit: number,
   offset: number,
+  /** Keyset paging: the runs after this (created_at, id), newest first; `offset` is then 0. */
+  after?: RunKey,
 ): Promise<{ rows: RunSummaryRow[]; total: number }> {
   let rows: ListRow[];
   let total: number;
-  if (offset <= DEEP_OFFSET) {
+  if (after !== undefined) {
+    // The same index range as a near page, entered at the key: as cheap at run 90,000 as at run 50.
+    const page = await matching(db, filter)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      )
+      .select(LIST_COLUMNS)
+      .select(counted(db, filter).as('total'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    rows = page;
+    total =
+      page.length > 0
+        ? Number(page[0].total)
+        : Number((await counted(db, filter).executeTakeFirstOrThrow()).total);
+  } else if (offset <= DEEP_OFFSET) {
     const page = await matching(db, filter)
       .select(LIST_COLUMNS)
       .select(counted(db, filter).as('total'))

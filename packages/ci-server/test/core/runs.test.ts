@@ -216,6 +216,22 @@ describe.each(STORES)('runs API on %s', (store) => {
         failed.slice(offset, offset + 20).map((r) => r.id),
       );
     }
+    // Keyset paging: each page continues after the previous page's last run, to the same end as offsets.
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const body = await page(`limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(body).toMatchObject({ total: 1600, limit: 200, offset: 0 });
+      walked.push(...body.runs.map((r: { id: string }) => r.id));
+      if (body.runs.length < 200) break;
+      cursor = body.runs[body.runs.length - 1].id;
+    }
+    expect(walked).toEqual(runs.map((r) => r.id));
+    const afterFailed = await page(`status=failed&limit=20&cursor=${failed[99].id.toUpperCase()}`);
+    expect(afterFailed.runs.map((r: { id: string }) => r.id)).toEqual(
+      failed.slice(100, 120).map((r) => r.id),
+    );
+    expect((await page(`limit=5&cursor=${runs[1599].id}`)).runs).toEqual([]);
     const byPipeline = await api.get(`/api/v1/runs?pipeline=${p.build}&limit=3&offset=1597`);
     expect(byPipeline.body.runs.map((r: { counter: number }) => r.counter)).toEqual([3, 2, 1]);
     expect(byPipeline.body.runs[0]).toMatchObject({ project_slug: 'deep', pipeline_name: 'build' });
@@ -237,7 +253,11 @@ describe.each(STORES)('runs API on %s', (store) => {
       ['pipeline=not-a-uuid', /pipeline must be a UUID/],
       ['project=Not_A_Slug', /project must be a slug/],
       ['sort=desc', /unknown query parameter "sort"/],
+      ['cursor=not-a-uuid', /cursor must be a UUID/],
+      [`cursor=${UNKNOWN}`, /cursor names no run/],
     ];
+    const some = (await api.get('/api/v1/runs?limit=1')).body.runs[0]?.id ?? UNKNOWN;
+    bad.push([`cursor=${some}&offset=5`, /cursor and offset cannot be combined|cursor names no run/]);
     for (const [query, message] of bad) {
       const res = await api.get(`/api/v1/runs?${query}`);
       expect(res.status, query).toBe(400);
