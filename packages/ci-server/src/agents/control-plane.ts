@@ -3,10 +3,10 @@
 // listener and stops it on shutdown; tests and the dispatch benchmark use it the same way.
 import type { Http2Server } from 'node:http2';
 import { createSecretBox, type Database } from '@app/kit';
-import { Dispatcher, type DispatcherLog } from '../scheduler/dispatcher.js';
-import { LeaseSweeper } from '../scheduler/lease-sweeper.js';
-import { AssignmentBuilder } from '../services/dispatch-assignment.js';
-import { JobTransitions } from '../services/dispatch-intake.js';
+import { AssignmentBuilder } from '../dispatch/assignment-builder.js';
+import { Dispatcher, type DispatcherLog } from '../dispatch/dispatcher.js';
+import { JobTransitions } from '../dispatch/job-transitions.js';
+import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
 import {

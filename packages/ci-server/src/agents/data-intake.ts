@@ -13,7 +13,7 @@ import type {
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { BlobRejectedError } from '../artifacts/blob-files.js';
-import type { Dispatcher, DispatcherLog } from '../scheduler/dispatcher.js';
+import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { ServiceEventError } from '../services/service-runs.js';
 import type { ConnectedAgent } from './registry.js';

@@ -5,8 +5,8 @@
 // data-intake.ts. Every call about a job run checks that the calling agent holds (or held) it.
 import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
 import { Code, ConnectError } from '@connectrpc/connect';
-import type { Dispatcher, DispatcherLog } from '../scheduler/dispatcher.js';
-import type { JobTransitions } from '../services/dispatch-intake.js';
+import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
+import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';

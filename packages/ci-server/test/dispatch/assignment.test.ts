@@ -6,8 +6,8 @@ import { createSecretBox } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DispatchDB } from '../../src/agents/schema.js';
-import { JobReferenceError, Resolver, referencedNames } from '../../src/scheduler/job-env.js';
-import { AssignmentBuilder } from '../../src/services/dispatch-assignment.js';
+import { AssignmentBuilder } from '../../src/dispatch/assignment-builder.js';
+import { JobReferenceError, Resolver, referencedNames } from '../../src/dispatch/job-env.js';
 import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
 
 const layers = (over: Partial<ConstructorParameters<typeof Resolver>[0]> = {}) => ({

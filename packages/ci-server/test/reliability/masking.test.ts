@@ -2,7 +2,7 @@
 // secret the agent masks too — `set -x` traces and `printf %q` — because both use @app/kit's secretForms.
 import { printfQuoted, xtraceQuoted } from '@app/kit';
 import { describe, expect, it } from 'vitest';
-import { createMasker } from '../../src/agents/log-masker.js';
+import { createMasker } from '../../src/dispatch/log-masker.js';
 
 const SECRET = `it's "a" s3cr$t (x)`;
 

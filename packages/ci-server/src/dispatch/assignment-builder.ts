@@ -1,6 +1,6 @@
 // Turns a claimed job run into the JobAssignment message an agent executes: the run's revision and the
 // pipeline's git material, the script, the environment (built-ins, variables, parameters, matrix values,
-// with `${{ NAME }}` references resolved — see scheduler/job-env.ts), secrets opened from the store (project
+// with `${{ NAME }}` references resolved — see dispatch/job-env.ts), secrets opened from the store (project
 // secret, else global), services, caches, artifacts, test reports and the timeout. A job that cannot be
 // built (an unknown reference, a missing secret, no repository) gets a one-line reason instead, and the
 // dispatcher fails it with that message.
@@ -10,10 +10,10 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Kysely } from 'kysely';
 import type { DispatchDb } from '../agents/schema.js';
 import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js';
-import { JobReferenceError, Resolver, referencedNames } from '../scheduler/job-env.js';
+import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { CoreDB } from '../store/schema.js';
-import { openProjectSecrets } from './secrets.js';
+import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
 

@@ -7,14 +7,14 @@
 // resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
 // this process started, or while its listening connection was down.
 
-import { createMasker, type MaskFn, noMask } from '../agents/log-masker.js';
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
 import type { DispatchDb } from '../agents/schema.js';
 import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
 import type { CiMetrics } from '../metrics.js';
-import type { AssignmentBuilder, BuildOutcome } from '../services/dispatch-assignment.js';
-import type { JobTransitions } from '../services/dispatch-intake.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
+import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
+import type { JobTransitions } from './job-transitions.js';
+import { createMasker, type MaskFn, noMask } from './log-masker.js';
 
 export interface DispatcherLog {
   info(obj: object, msg: string): void;

@@ -6,10 +6,10 @@
 // the lease inside the run's transaction.
 import type { DispatchDb } from '../agents/schema.js';
 import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
-import type { AssignmentBuilder } from '../services/dispatch-assignment.js';
-import type { JobTransitions } from '../services/dispatch-intake.js';
+import type { AssignmentBuilder } from './assignment-builder.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';
 import { expireOverdueGates } from './gate-timeouts.js';
+import type { JobTransitions } from './job-transitions.js';
 
 export interface SweeperDeps {
   db: DispatchDb;

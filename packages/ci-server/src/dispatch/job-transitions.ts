@@ -14,10 +14,10 @@ import {
   retryOrFail,
   type Transition,
 } from '../domain/index.js';
+import type { RunEvents } from '../services/run-events.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { CoreDB } from '../store/schema.js';
-import type { RunEvents } from './run-events.js';
 
 export interface IntakeDeps {
   db: DispatchDb;

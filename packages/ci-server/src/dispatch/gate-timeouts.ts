@@ -4,8 +4,8 @@
 // job run's `started_at`). Bounded per sweep; the next sweep continues.
 import type { DispatchDb } from '../agents/schema.js';
 import { formatDuration } from '../domain/index.js';
-import type { AssignmentBuilder } from '../services/dispatch-assignment.js';
-import type { JobTransitions } from '../services/dispatch-intake.js';
+import type { AssignmentBuilder } from './assignment-builder.js';
+import type { JobTransitions } from './job-transitions.js';
 
 const PER_SWEEP = 500;
 
