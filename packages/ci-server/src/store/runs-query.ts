@@ -135,12 +135,9 @@ export async function listRuns(
   if (after !== undefined) {
     // The same index range as a near page, entered at the key: as cheap at run 90,000 as at run 50.
     const page = await matching(db, filter)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.created_at),
-          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-        ]),
-      )
+      // A row-value comparison, not `a < x OR (a = x AND b < y)`: PostgreSQL turns only the former into an
+      // index range (the OR form scanned from the newest run, 95× /healthz at depth 50,000).
+      .where(sql<boolean>`(created_at, id) < (${after.created_at}, ${after.id})`)
       .select(LIST_COLUMNS)
       .select(counted(db, filter).as('total'))
       .orderBy('created_at', 'desc')
