@@ -3,7 +3,9 @@
 // and on a private PostgreSQL. Requests go over real HTTP with keep-alive; targets are interleaved with the
 // baseline so drift affects both alike. Run with `npm run bench` (all benchmarks) or
 // `node --import tsx bench/runs-list.bench.ts`. BENCH_RUNS and BENCH_ROUNDS change the sizes.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startPostgres, tempDir } from '@app/kit/testing';
 import { sql } from 'kysely';
@@ -171,8 +173,14 @@ async function measure(store: string, server: CiServer): Promise<ListResult[]> {
 }
 
 export async function withServer<T>(databaseUrl: string, fn: (server: CiServer) => Promise<T>): Promise<T> {
+  const dataDir = tempDir('bench-ci-');
+  // Retention keeps 500 finished runs per pipeline by default and its first pass runs a second after
+  // listen(): without this it deletes most of the seeded runs while they are measured.
+  const config = join(dataDir, 'ci.yaml');
+  writeFileSync(config, 'retention:\n  runs_per_pipeline: 100000000\n  run_days: 100000\n');
   const settings = loadCiSettings({
-    CI_DATA_DIR: tempDir('bench-ci-'),
+    CI_CONFIG: config,
+    CI_DATA_DIR: dataDir,
     CI_DATABASE_URL: databaseUrl,
     CI_HTTP_PORT: '0',
     CI_GRPC_PORT: '0',
