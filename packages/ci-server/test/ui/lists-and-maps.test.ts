@@ -7,9 +7,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatchDB } from '../../src/agents/schema.js';
+import { newId } from '../../src/store/ids.js';
 import { jobsOf, startJob } from '../core/agent-sim.js';
+import { makeRepo, type Repo } from '../e2e/harness.js';
 import {
   ADMIN_PASSWORD,
   apiSession,
@@ -25,11 +29,13 @@ import {
 
 const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
 
-const DOCS_BUNDLE = `project:
+const docsBundle = (repo: Repo) => `project:
   slug: docs
   name: Docs site
 pipelines:
   - name: publish
+    materials:
+      - git: { url: "${repo.url}", branch: main }
     stages: [build]
     jobs:
       render:
@@ -40,18 +46,24 @@ pipelines:
 let env: UiEnv;
 let admin: Awaited<ReturnType<typeof apiSession>>;
 let ui: UiPage;
+let repo: Repo;
 const pipelines: Record<string, string> = {};
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   env = await startUi();
   admin = await apiSession(env, 'admin', ADMIN_PASSWORD);
-  for (const yaml of [BUNDLE, DOCS_BUNDLE])
+  repo = makeRepo({ 'index.md': '# docs\n' });
+  for (const yaml of [BUNDLE, docsBundle(repo)])
     expect((await admin.post('/api/v1/projects/apply', { yaml })).status).toBe(200);
   for (const slug of ['webshop', 'docs']) {
     const project = await admin.get(`/api/v1/projects/${slug}`);
     for (const p of project.body.pipelines as { name: string; id: string }[]) pipelines[p.name] = p.id;
   }
+  // A webhook channel with no signing secret configured: its deliveries fail with that reason (no request is
+  // sent anywhere), which gives the notification history a deterministic row.
+  const channels = [{ kind: 'webhook', target: 'http://127.0.0.1:9/hook', events: ['run.started'] }];
+  expect((await admin.put('/api/v1/projects/docs/notifications', { channels })).status).toBe(200);
   ui = await openPage(env, { width: 1280, height: 720 });
   await signIn(ui.page, 'admin', ADMIN_PASSWORD);
 });
@@ -74,7 +86,9 @@ afterEach(async (ctx) => {
 });
 
 async function trigger(pipeline: string): Promise<string> {
-  const res = await admin.post(`/api/v1/pipelines/${pipelines[pipeline]}/trigger`);
+  // The docs pipeline runs the repository's head commit by id (no branch lookup needed).
+  const body = pipeline === 'publish' ? { git_ref: repo.head } : undefined;
+  const res = await admin.post(`/api/v1/pipelines/${pipelines[pipeline]}/trigger`, body);
   expect(res.status).toBe(201);
   return res.body.run_id;
 }
@@ -150,5 +164,138 @@ describe('the runs list', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: 'build #1' }).waitFor();
     expect(await alert.count()).toBe(0);
+  });
+});
+
+describe('the project page', () => {
+  it('shows pipelines with their latest runs, the triggers, settings and notification history', async () => {
+    const { page } = ui;
+    await page.goto('/projects/docs');
+    await page.getByRole('heading', { name: 'Docs site' }).waitFor();
+    const pipelinesTable = page.getByRole('table', { name: 'Pipelines' });
+    const publish = pipelinesTable.getByRole('row').filter({ hasText: 'publish' });
+    await publish.getByRole('link', { name: '#2' }).waitFor();
+    await publish.getByText('running').waitFor();
+    expect(await publish.textContent()).toContain(`git ${repo.url} @ main`);
+
+    const tabs = page.getByRole('tablist', { name: 'Project settings' });
+    await tabs.getByRole('tab', { name: 'Triggers' }).click();
+    const hooks = page.getByRole('list', { name: 'Webhook addresses' });
+    expect(await hooks.textContent()).toContain(`${env.base}/api/webhooks/github`);
+    expect(await page.getByRole('list', { name: 'Materials' }).textContent()).toContain(repo.url);
+
+    await tabs.getByRole('tab', { name: 'Settings' }).click();
+    const facts = page.getByRole('definition').first();
+    await facts.waitFor();
+    expect(await page.getByLabel('Project settings', { exact: true }).last().textContent()).toMatch(
+      /Poll interval.*Log archive/,
+    );
+
+    await tabs.getByRole('tab', { name: 'Notifications' }).click();
+    await page
+      .getByRole('list', { name: 'Notification channels' })
+      .getByText('http://127.0.0.1:9/hook')
+      .waitFor();
+    const deliveries = page.getByRole('table', { name: 'Notification deliveries' });
+    const started = deliveries.getByRole('row').filter({ hasText: 'run.started' }).first();
+    await started.waitFor();
+    // The deliverer polls the outbox every 2 s; the row ends failed with the reason.
+    await started.getByText('no signing secret', { exact: false }).waitFor();
+    await started.getByText('failed', { exact: true }).waitFor();
+    await deliveries.scrollIntoViewIfNeeded();
+    await shot(page, 'project-notifications.png');
+    await page.getByLabel('Outcome', { exact: true }).selectOption('delivered');
+    await page.getByText('No delivered deliveries.').waitFor();
+    await page.getByLabel('Outcome', { exact: true }).selectOption('failed');
+    await started.waitFor();
+  });
+
+  it('lays out the value-stream map with upstream and downstream and the revision that flowed', async () => {
+    const { page } = ui;
+    await page.goto('/projects/webshop');
+    const map = page.getByRole('figure', { name: 'Value-stream map' });
+    const build = map.getByTestId('vsm-pipeline-build');
+    const deploy = map.getByTestId('vsm-pipeline-deploy');
+    await build.waitFor();
+    await deploy.waitFor();
+    await map.getByTestId('vsm-edge-upstream').getByText('test success').waitFor();
+    // Upstream sits left of downstream (elkjs layers the map left to right).
+    const [b, d] = [await build.boundingBox(), await deploy.boundingBox()];
+    expect(b && d && b.x + b.width <= d.x).toBe(true);
+    expect(await build.textContent()).toMatch(/#\d+ (queued|running|success|failed)/);
+    expect(await deploy.textContent()).toContain('never run');
+
+    await page.goto('/projects/docs');
+    const docsMap = page.getByRole('figure', { name: 'Value-stream map' });
+    const material = docsMap.locator('.vsm-material');
+    const pipeline = docsMap.getByTestId('vsm-pipeline-publish');
+    await pipeline.waitFor();
+    await docsMap.getByTestId('vsm-edge-material').waitFor({ state: 'attached' });
+    const [m, p] = [await material.boundingBox(), await pipeline.boundingBox()];
+    expect(m && p && m.x + m.width <= p.x).toBe(true);
+    expect(await pipeline.textContent()).toContain(`rev ${repo.head.slice(0, 10)}`);
+    await shot(page, 'vsm-light.png');
+    // The pipeline box opens its latest run.
+    await docsMap.getByRole('link', { name: 'publish run #2' }).click();
+    await page.waitForURL(/\/runs\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: /publish #2/ }).waitFor();
+  });
+});
+
+describe('the agents page', () => {
+  it('lists each agent with its state, labels, current job and when it was last seen', async () => {
+    const { page } = ui;
+    const db = env.server.database.db as Kysely<DispatchDB>;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const row = (name: string, status: 'online' | 'busy' | 'offline', seenMsAgo: number, tags: string[]) => ({
+      id: newId(),
+      name,
+      tags: JSON.stringify(tags),
+      capacity: 2,
+      version: '0.3.0',
+      hostname: `${name}.local`,
+      status,
+      last_heartbeat_at: ago(seenMsAgo),
+      registered_at: ago(3_600_000),
+    });
+    const busy = row('builder-1', 'busy', 1_000, ['linux', 'docker']);
+    await db
+      .insertInto('agents')
+      .values([busy, row('builder-2', 'offline', 7_200_000, ['arm64'])])
+      .execute();
+    // The running docs job is held by builder-1.
+    const runs = await admin.get('/api/v1/runs?project=docs&status=running');
+    const runId = runs.body.runs[0].id as string;
+    const render = await jobId(runId, 'render');
+    await db.updateTable('job_runs').set({ lease_agent_id: busy.id }).where('id', '=', render).execute();
+
+    await nav(page, 'Agents').click();
+    const one = page.getByTestId('agent-builder-1');
+    await one.getByText('busy', { exact: true }).waitFor();
+    expect(await one.textContent()).toMatch(/linux.*docker/);
+    await one.getByText('1/2 slots').waitFor();
+    expect(await one.getByRole('link', { name: 'render' }).getAttribute('href')).toBe(
+      `/runs/${runId}?job=${render}`,
+    );
+    const two = page.getByTestId('agent-builder-2');
+    await two.getByText('offline', { exact: true }).waitFor();
+    await two.getByText('2h ago').waitFor();
+    await page.getByText('0 online · 1 busy · 1 offline').waitFor();
+    await shot(page, 'agents.png');
+
+    // Dark theme: the same pages with the kit's dark tokens.
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.goto('/projects/docs');
+    await page
+      .getByRole('figure', { name: 'Value-stream map' })
+      .getByTestId('vsm-pipeline-publish')
+      .waitFor();
+    await shot(page, 'vsm-dark.png');
+    await page.goto('/runs');
+    await page.getByRole('table', { name: 'Runs' }).waitFor();
+    await shot(page, 'runs-dark.png');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
   });
 });

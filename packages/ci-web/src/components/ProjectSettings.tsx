@@ -1,14 +1,22 @@
 // A project's triggers and settings, one tab each: how runs start (the pipelines' materials, cron schedules
-// and the webhook addresses to give an SCM host), and its settings (poll interval, log archive,
-// notification channels, caches with their sizes). Reads the project-extras routes; maintainers may delete
-// a cache entry.
+// and the webhook addresses to give an SCM host), its settings (poll interval, log archive), its
+// notifications (channels and the delivery history) and its caches with their sizes. Reads the
+// project-extras routes; maintainers may delete a cache entry.
 import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { bytes } from '../lib/format';
+import { materialText } from '../lib/materials';
+import { NotificationDeliveries } from './NotificationDeliveries';
 import { Time } from './ui';
+
+const SCM_HOSTS = [
+  { id: 'github', label: 'GitHub' },
+  { id: 'gitlab', label: 'GitLab' },
+  { id: 'bitbucket', label: 'Bitbucket' },
+];
 
 interface Crons {
   crons: { id: string; name: string; expression: string; enabled: boolean; next_run_at: string | null }[];
@@ -20,7 +28,9 @@ interface Caches {
 interface Settings {
   poll: { interval: string | null };
   archive: { effective: { enabled: boolean; after_days: number }; override: unknown };
-  notifications: { channels: { kind: string; target: string; events: string[] }[] };
+}
+interface Channels {
+  channels: { kind: string; target: string; events: string[] }[];
 }
 
 export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
@@ -35,12 +45,14 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
         items={[
           { id: 'triggers', label: 'Triggers' },
           { id: 'settings', label: 'Settings' },
+          { id: 'notifications', label: 'Notifications' },
           { id: 'caches', label: 'Caches' },
         ]}
       >
         <div className="tab-body">
           {tab === 'triggers' && <Triggers project={project} />}
           {tab === 'settings' && <SettingsView slug={project.slug} />}
+          {tab === 'notifications' && <NotificationsView slug={project.slug} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
       </Tabs>
@@ -61,14 +73,7 @@ function Triggers({ project }: { project: ProjectDetail }) {
         {project.pipelines.flatMap((p) =>
           p.materials.map((m) => (
             <li key={`${p.id}-${m.fingerprint}`}>
-              <strong>{p.name}</strong>:{' '}
-              {m.git
-                ? `git ${m.git.url}${m.git.branch ? ` (${m.git.branch})` : ''}`
-                : m.upstream
-                  ? `after ${m.upstream.pipeline}${m.upstream.stage ? `/${m.upstream.stage}` : ''}`
-                  : m.cron
-                    ? `cron ${m.cron.expression}`
-                    : m.kind}
+              <strong>{p.name}</strong>: {materialText(m)}
             </li>
           )),
         )}
@@ -89,9 +94,16 @@ function Triggers({ project }: { project: ProjectDetail }) {
       )}
       <h3>Webhooks</h3>
       <p className="small">
-        Point the repository's push webhook at <code>{origin}/api/webhooks/github</code> (or{' '}
-        <code>gitlab</code>, <code>bitbucket</code>); deliveries are listed under Admin → Webhook deliveries.
+        Point the repository's push webhook at the address of its host; a push starts every pipeline watching
+        that repository and branch. Deliveries are listed under Admin → Webhook deliveries.
       </p>
+      <ul className="plain-list" aria-label="Webhook addresses">
+        {SCM_HOSTS.map((h) => (
+          <li key={h.id}>
+            {h.label}: <code>{`${origin}/api/webhooks/${h.id}`}</code>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }
@@ -101,17 +113,16 @@ function SettingsView({ slug }: { slug: string }) {
     queryKey: ['project-settings', slug],
     queryFn: async (): Promise<Settings> => {
       const base = `/api/v1/projects/${enc(slug)}`;
-      const [poll, archive, notifications] = await Promise.all([
+      const [poll, archive] = await Promise.all([
         api.get<Settings['poll']>(`${base}/poll-interval`),
         api.get<Settings['archive']>(`${base}/log-archive`),
-        api.get<Settings['notifications']>(`${base}/notifications`),
       ]);
-      return { poll, archive, notifications };
+      return { poll, archive };
     },
   });
   if (q.isLoading) return <LoadingState />;
   if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  const { poll, archive, notifications } = q.data;
+  const { poll, archive } = q.data;
   return (
     <dl className="facts" aria-label="Project settings">
       <div>
@@ -125,19 +136,39 @@ function SettingsView({ slug }: { slug: string }) {
           {archive.override ? '' : ' (server default)'}
         </dd>
       </div>
-      <div className="wide">
-        <dt>Notifications</dt>
-        <dd>
-          {notifications.channels.length === 0
-            ? 'none'
-            : notifications.channels.map((c) => (
-                <span key={`${c.kind}-${c.target}`} className="chip small">
-                  {c.kind} {c.target} ({c.events.join(', ')})
-                </span>
-              ))}
-        </dd>
-      </div>
     </dl>
+  );
+}
+
+function NotificationsView({ slug }: { slug: string }) {
+  const q = useQuery({
+    queryKey: ['notifications', slug],
+    queryFn: () => api.get<Channels>(`/api/v1/projects/${enc(slug)}/notifications`),
+  });
+  return (
+    <>
+      <h3>Channels</h3>
+      {q.isLoading && <LoadingState />}
+      {q.error && <ErrorState error={q.error} onRetry={() => q.refetch()} />}
+      {q.data && q.data.channels.length === 0 && (
+        <p className="muted">
+          No channels: notifications are off. Set them with{' '}
+          <code>PUT /api/v1/projects/{slug}/notifications</code>.
+        </p>
+      )}
+      {q.data && q.data.channels.length > 0 && (
+        <ul className="plain-list" aria-label="Notification channels">
+          {q.data.channels.map((c) => (
+            <li key={`${c.kind}-${c.target}`}>
+              <strong>{c.kind}</strong> <span className="mono">{c.target}</span>{' '}
+              <span className="muted">({c.events.join(', ')})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Deliveries</h3>
+      <NotificationDeliveries slug={slug} />
+    </>
   );
 }
 

@@ -43,7 +43,7 @@ export function RunsTable({ runs, showProject = true }: { runs: RunSummary[]; sh
             )}
             <td>{r.cause.replace(/_/g, ' ')}</td>
             <td className="mono">
-              {r.git_ref ?? ''}
+              {r.git_ref && r.git_ref !== r.revision ? r.git_ref : ''}
               {r.revision && <span className="muted"> {shortSha(r.revision)}</span>}
             </td>
             <td>
