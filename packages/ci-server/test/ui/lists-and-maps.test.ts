@@ -299,3 +299,58 @@ describe('the agents page', () => {
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
   });
 });
+
+describe('the administrators’ settings and webhook pages', () => {
+  it('sets and deletes a global secret and creates a service account with a token shown once', async () => {
+    const { page } = ui;
+    await nav(page, 'Settings').click();
+    await page.getByRole('tab', { name: 'Retention' }).waitFor();
+    await page.getByRole('definition').first().waitFor();
+    await page.getByRole('tab', { name: 'Global secrets' }).click();
+    await page.getByText('No global secrets.').waitFor();
+    await page.getByLabel('Secret name').fill('DEPLOY_KEY');
+    await page.getByLabel('Secret value').fill('global-value-never-shown');
+    await page.getByRole('button', { name: 'Save secret' }).click();
+    const table = page.getByRole('table', { name: 'Global secrets' });
+    await table.getByText('DEPLOY_KEY').waitFor();
+    expect(await page.getByLabel('Secret value').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('global-value-never-shown');
+    await table.getByRole('button', { name: 'Delete secret DEPLOY_KEY' }).click();
+    await page.getByText('No global secrets.').waitFor();
+
+    await page.getByRole('tab', { name: 'Service accounts' }).click();
+    const form = page.getByRole('form', { name: 'Create a service account' });
+    await form.getByLabel('Name').fill('deploy-bot');
+    await form.getByLabel('Role').selectOption('maintainer');
+    await form.getByRole('button', { name: 'Create service account' }).click();
+    const accounts = page.getByRole('table', { name: 'Service accounts' });
+    const bot = accounts.getByRole('row').filter({ hasText: 'deploy-bot' });
+    await bot.getByText('maintainer').waitFor();
+    await bot.getByRole('button', { name: 'New token' }).click();
+    const once = page.getByRole('status').filter({ hasText: 'Token for deploy-bot (shown once)' });
+    expect((await once.locator('code').textContent())?.length).toBeGreaterThan(20);
+  });
+
+  it('lists an inbound webhook delivery and opens it with its payload', async () => {
+    const { page } = ui;
+    const res = await fetch(`${env.base}/api/webhooks/github`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+      body: JSON.stringify({ ref: 'refs/heads/main', marker: 'ui-webhook-marker' }),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    const listed = await admin.get('/api/v1/admin/webhooks');
+    const outcome = listed.body.deliveries[0].status as string;
+    await nav(page, 'Webhook deliveries').click();
+    const table = page.getByRole('table', { name: 'Webhook deliveries' });
+    const row = table.getByRole('row').filter({ hasText: 'push' });
+    await row.getByText(outcome).waitFor();
+    await page.getByLabel('Host', { exact: true }).selectOption('gitlab');
+    await page.getByText('No deliveries yet.').waitFor();
+    await page.getByLabel('Host', { exact: true }).selectOption('github');
+    await page.getByLabel('Outcome', { exact: true }).selectOption(outcome);
+    await row.getByRole('button').first().click();
+    const dialog = page.getByRole('dialog', { name: 'Webhook delivery' });
+    await dialog.getByTestId('webhook-payload').getByText('ui-webhook-marker', { exact: false }).waitFor();
+  });
+});

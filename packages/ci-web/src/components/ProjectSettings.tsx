@@ -2,14 +2,15 @@
 // and the webhook addresses to give an SCM host), its settings (poll interval, log archive), its
 // notifications (channels and the delivery history) and its caches with their sizes. Reads the
 // project-extras routes; maintainers may delete a cache entry.
-import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
+import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { bytes } from '../lib/format';
 import { materialText } from '../lib/materials';
-import { NotificationDeliveries } from './NotificationDeliveries';
+import { ProjectNotifications } from './NotificationDeliveries';
+import { QueryView } from './QueryView';
 import { Time } from './ui';
 
 const SCM_HOSTS = [
@@ -28,9 +29,6 @@ interface Caches {
 interface Settings {
   poll: { interval: string | null };
   archive: { effective: { enabled: boolean; after_days: number }; override: unknown };
-}
-interface Channels {
-  channels: { kind: string; target: string; events: string[] }[];
 }
 
 export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
@@ -52,7 +50,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
         <div className="tab-body">
           {tab === 'triggers' && <Triggers project={project} />}
           {tab === 'settings' && <SettingsView slug={project.slug} />}
-          {tab === 'notifications' && <NotificationsView slug={project.slug} />}
+          {tab === 'notifications' && <ProjectNotifications slug={project.slug} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
       </Tabs>
@@ -79,19 +77,22 @@ function Triggers({ project }: { project: ProjectDetail }) {
         )}
       </ul>
       <h3>Schedules</h3>
-      {crons.isLoading && <LoadingState />}
-      {crons.error && <ErrorState error={crons.error} />}
-      {crons.data && crons.data.crons.length === 0 && <p className="muted">No cron schedules.</p>}
-      {crons.data && crons.data.crons.length > 0 && (
-        <ul className="plain-list" aria-label="Cron schedules">
-          {crons.data.crons.map((c) => (
-            <li key={c.id}>
-              <code>{c.expression}</code> {c.name} {c.enabled ? '' : '(disabled)'} — next{' '}
-              <Time at={c.next_run_at} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={crons}
+        isEmpty={(d) => d.crons.length === 0}
+        empty={<p className="muted">No cron schedules.</p>}
+      >
+        {(d) => (
+          <ul className="plain-list" aria-label="Cron schedules">
+            {d.crons.map((c) => (
+              <li key={c.id}>
+                <code>{c.expression}</code> {c.name} {c.enabled ? '' : '(disabled)'} — next{' '}
+                <Time at={c.next_run_at} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <h3>Webhooks</h3>
       <p className="small">
         Point the repository's push webhook at the address of its host; a push starts every pipeline watching
@@ -120,9 +121,10 @@ function SettingsView({ slug }: { slug: string }) {
       return { poll, archive };
     },
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  const { poll, archive } = q.data;
+  return <QueryView query={q}>{(d) => <SettingsFacts settings={d} />}</QueryView>;
+}
+
+function SettingsFacts({ settings: { poll, archive } }: { settings: Settings }) {
   return (
     <dl className="facts" aria-label="Project settings">
       <div>
@@ -140,38 +142,6 @@ function SettingsView({ slug }: { slug: string }) {
   );
 }
 
-function NotificationsView({ slug }: { slug: string }) {
-  const q = useQuery({
-    queryKey: ['notifications', slug],
-    queryFn: () => api.get<Channels>(`/api/v1/projects/${enc(slug)}/notifications`),
-  });
-  return (
-    <>
-      <h3>Channels</h3>
-      {q.isLoading && <LoadingState />}
-      {q.error && <ErrorState error={q.error} onRetry={() => q.refetch()} />}
-      {q.data && q.data.channels.length === 0 && (
-        <p className="muted">
-          No channels: notifications are off. Set them with{' '}
-          <code>PUT /api/v1/projects/{slug}/notifications</code>.
-        </p>
-      )}
-      {q.data && q.data.channels.length > 0 && (
-        <ul className="plain-list" aria-label="Notification channels">
-          {q.data.channels.map((c) => (
-            <li key={`${c.kind}-${c.target}`}>
-              <strong>{c.kind}</strong> <span className="mono">{c.target}</span>{' '}
-              <span className="muted">({c.events.join(', ')})</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      <h3>Deliveries</h3>
-      <NotificationDeliveries slug={slug} />
-    </>
-  );
-}
-
 function CachesView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   const client = useQueryClient();
   const q = useQuery({
@@ -182,37 +152,38 @@ function CachesView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
     mutationFn: (id: string) => api.del(`/api/v1/projects/${enc(slug)}/caches/${enc(id)}`),
     onSuccess: () => client.invalidateQueries({ queryKey: ['caches', slug] }),
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  if (q.data.caches.length === 0) return <EmptyState title="No caches yet." />;
   return (
-    <table className="table compact" aria-label="Caches">
-      <thead>
-        <tr>
-          <th>Key</th>
-          <th className="right">Size</th>
-          <th>Last used</th>
-          {canEdit && <th />}
-        </tr>
-      </thead>
-      <tbody>
-        {q.data.caches.map((c) => (
-          <tr key={c.id}>
-            <td className="mono small">{c.key}</td>
-            <td className="right">{bytes(c.size_bytes)}</td>
-            <td>
-              <Time at={c.last_used_at} />
-            </td>
-            {canEdit && (
-              <td className="right">
-                <Button size="sm" variant="danger" onClick={() => del.mutate(c.id)}>
-                  Delete
-                </Button>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <QueryView query={q} isEmpty={(d) => d.caches.length === 0} empty={<EmptyState title="No caches yet." />}>
+      {(d) => (
+        <table className="table compact" aria-label="Caches">
+          <thead>
+            <tr>
+              <th>Key</th>
+              <th className="right">Size</th>
+              <th>Last used</th>
+              {canEdit && <th />}
+            </tr>
+          </thead>
+          <tbody>
+            {d.caches.map((c) => (
+              <tr key={c.id}>
+                <td className="mono small">{c.key}</td>
+                <td className="right">{bytes(c.size_bytes)}</td>
+                <td>
+                  <Time at={c.last_used_at} />
+                </td>
+                {canEdit && (
+                  <td className="right">
+                    <Button size="sm" variant="danger" onClick={() => del.mutate(c.id)}>
+                      Delete
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </QueryView>
   );
 }
