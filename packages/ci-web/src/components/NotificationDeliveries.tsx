@@ -2,15 +2,15 @@
 // (GET /projects/{slug}/notifications/deliveries): each event sent to each channel with its outcome — pending (the next attempt's time), delivered, or failed with the receiver's
 // status and the last error — newest first, filtered by outcome, paged, refreshed every 10 s.
 import { EmptyState } from '@app/web-kit';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, enc, query } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { api, enc } from '../api/client';
 import type { NotificationDeliveries as Deliveries } from '../api/schema';
+import { usePagedList } from '../lib/paged-list';
 import { Link } from '../lib/router';
 import { FilterSelect } from './FilterSelect';
-import { QueryView } from './QueryView';
+import { PagedQueryView, QueryView } from './QueryView';
 import { runHref } from './RunsTable';
-import { Pager, StatusBadge, Time } from './ui';
+import { StatusBadge, Time } from './ui';
 
 const LIMIT = 20;
 
@@ -20,17 +20,14 @@ interface Channels {
 const OUTCOMES = ['pending', 'delivered', 'failed'].map((s) => ({ value: s, label: s }));
 
 export function NotificationDeliveries({ slug }: { slug: string }) {
-  const [status, setStatus] = useState('');
-  const [offset, setOffset] = useState(0);
-  const q = useQuery({
-    queryKey: ['notification-deliveries', slug, status, offset],
-    queryFn: () =>
-      api.get<Deliveries>(
-        `/api/v1/projects/${enc(slug)}/notifications/deliveries${query({ status: status || undefined, limit: LIMIT, offset })}`,
-      ),
-    placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+  const { list, filters, setFilter, setOffset } = usePagedList<Deliveries, { status: string }>({
+    key: ['notification-deliveries', slug],
+    path: `/api/v1/projects/${enc(slug)}/notifications/deliveries`,
+    limit: LIMIT,
+    initial: { status: '' },
+    refetchMs: 10_000,
   });
+  const { status } = filters;
   return (
     <>
       <div className="filters row wrap">
@@ -39,68 +36,63 @@ export function NotificationDeliveries({ slug }: { slug: string }) {
           value={status}
           all="all"
           options={OUTCOMES}
-          onChange={(v) => {
-            setOffset(0);
-            setStatus(v);
-          }}
+          onChange={(v) => setFilter('status', v)}
         />
       </div>
-      <QueryView
-        query={q}
+      <PagedQueryView
+        query={list}
         isEmpty={(d) => d.deliveries.length === 0}
         empty={<EmptyState title={status ? `No ${status} deliveries.` : 'No notifications sent yet.'} />}
+        onPage={setOffset}
       >
         {(d) => (
-          <>
-            <table className="table compact" aria-label="Notification deliveries">
-              <thead>
-                <tr>
-                  <th>Created</th>
-                  <th>Event</th>
-                  <th>Channel</th>
-                  <th>Outcome</th>
-                  <th className="right">Attempts</th>
-                  <th>Details</th>
+          <table className="table compact" aria-label="Notification deliveries">
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Event</th>
+                <th>Channel</th>
+                <th>Outcome</th>
+                <th className="right">Attempts</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.deliveries.map((n) => (
+                <tr key={n.id}>
+                  <td>
+                    <Time at={n.created_at} />
+                  </td>
+                  <td className="mono small">
+                    {n.run_id ? <Link href={runHref(n.run_id)}>{n.event}</Link> : n.event}
+                  </td>
+                  <td className="small truncate" title={n.channel.target}>
+                    {n.channel.kind} {n.channel.target}
+                  </td>
+                  <td>
+                    <StatusBadge status={n.status} />
+                  </td>
+                  <td className="right">{n.attempts}</td>
+                  <td className="small">
+                    {n.status === 'delivered' && (
+                      <>
+                        delivered <Time at={n.delivered_at} />
+                      </>
+                    )}
+                    {n.status === 'pending' && n.next_attempt_at && (
+                      <>
+                        next attempt <Time at={n.next_attempt_at} />
+                      </>
+                    )}
+                    {n.response_status !== null && <span className="mono"> HTTP {n.response_status}</span>}
+                    {n.last_error && <div className="danger-text">{n.last_error}</div>}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {d.deliveries.map((n) => (
-                  <tr key={n.id}>
-                    <td>
-                      <Time at={n.created_at} />
-                    </td>
-                    <td className="mono small">
-                      {n.run_id ? <Link href={runHref(n.run_id)}>{n.event}</Link> : n.event}
-                    </td>
-                    <td className="small truncate" title={n.channel.target}>
-                      {n.channel.kind} {n.channel.target}
-                    </td>
-                    <td>
-                      <StatusBadge status={n.status} />
-                    </td>
-                    <td className="right">{n.attempts}</td>
-                    <td className="small">
-                      {n.status === 'delivered' && (
-                        <>
-                          delivered <Time at={n.delivered_at} />
-                        </>
-                      )}
-                      {n.status === 'pending' && n.next_attempt_at && (
-                        <>
-                          next attempt <Time at={n.next_attempt_at} />
-                        </>
-                      )}
-                      {n.response_status !== null && <span className="mono"> HTTP {n.response_status}</span>}
-                      {n.last_error && <div className="danger-text">{n.last_error}</div>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </QueryView>
+      </PagedQueryView>
     </>
   );
 }

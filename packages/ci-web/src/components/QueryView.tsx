@@ -4,6 +4,8 @@
 import { EmptyState, ErrorState, LoadingState } from '@app/web-kit';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { Paged } from '../lib/paged-list';
+import { Pager } from './ui';
 
 export function QueryView<T>(props: {
   query: UseQueryResult<T>;
@@ -27,5 +29,25 @@ export function QueryView<T>(props: {
         ? (props.empty ?? <EmptyState title="Nothing here yet." />)
         : props.children(q.data)}
     </>
+  );
+}
+
+/** A QueryView of one page of a list, with the pager under the content. */
+export function PagedQueryView<T extends Paged>(props: {
+  query: UseQueryResult<T>;
+  isEmpty: (data: T) => boolean;
+  empty: ReactNode;
+  onPage(offset: number): void;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <QueryView query={props.query} isEmpty={props.isEmpty} empty={props.empty}>
+      {(d) => (
+        <>
+          {props.children(d)}
+          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={props.onPage} />
+        </>
+      )}
+    </QueryView>
   );
 }

@@ -6,9 +6,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
 import type { AgentList } from '../api/schema';
-import { QueryView } from '../components/QueryView';
+import { PagedQueryView } from '../components/QueryView';
 import { runHref } from '../components/RunsTable';
-import { PageHeader, Pager, StatusBadge } from '../components/ui';
+import { PageHeader, StatusBadge } from '../components/ui';
 import { ago, dateTime, duration } from '../lib/format';
 import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
@@ -36,8 +36,9 @@ export function AgentsPage() {
           d && d.agents.length > 0 ? counts : 'Build agents connect to the gRPC port with the agent token.'
         }
       />
-      <QueryView
+      <PagedQueryView
         query={agents}
+        onPage={setOffset}
         isEmpty={(a) => a.agents.length === 0}
         empty={
           <EmptyState title="No agent has registered yet.">
@@ -104,10 +105,9 @@ export function AgentsPage() {
                 ))}
               </tbody>
             </table>
-            <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
           </>
         )}
-      </QueryView>
+      </PagedQueryView>
     </>
   );
 }

@@ -3,8 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, query } from '../../api/client';
 import type { AuditEntry } from '../../api/types';
-import { QueryView } from '../../components/QueryView';
-import { Empty, PageHeader, Pager } from '../../components/ui';
+import { PagedQueryView } from '../../components/QueryView';
+import { Empty, PageHeader } from '../../components/ui';
 import { dateTime } from '../../lib/format';
 
 const LIMIT = 50;
@@ -54,8 +54,9 @@ export function AuditPage() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <QueryView
+      <PagedQueryView
         query={audit}
+        onPage={setOffset}
         isEmpty={(d) => d.entries.length === 0}
         empty={<Empty>No entries match.</Empty>}
       >
@@ -86,10 +87,9 @@ export function AuditPage() {
                 ))}
               </tbody>
             </table>
-            <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
           </>
         )}
-      </QueryView>
+      </PagedQueryView>
     </>
   );
 }

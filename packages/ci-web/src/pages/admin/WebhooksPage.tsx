@@ -2,14 +2,15 @@
 // opens with its headers and payload as received (the server keeps them, truncated past its limit) and the
 // runs it started.
 import { Badge, Dialog, EmptyState, ErrorState, LoadingState } from '@app/web-kit';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc, query } from '../../api/client';
+import { api, enc } from '../../api/client';
 import type { WebhookDeliveries, WebhookDelivery } from '../../api/schema';
 import { FilterSelect } from '../../components/FilterSelect';
-import { QueryView } from '../../components/QueryView';
-import { PageHeader, Pager, Time } from '../../components/ui';
+import { PagedQueryView } from '../../components/QueryView';
+import { PageHeader, Time } from '../../components/ui';
 import { bytes as formatBytes } from '../../lib/format';
+import { usePagedList } from '../../lib/paged-list';
 import { Link } from '../../lib/router';
 
 const LIMIT = 50;
@@ -21,18 +22,16 @@ const HOSTS = [
 const OUTCOMES = ['accepted', 'ignored', 'rejected'].map((s) => ({ value: s, label: s }));
 
 export function WebhooksPage() {
-  const [scm, setScm] = useState('');
-  const [status, setStatus] = useState('');
-  const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['webhooks', scm, status, offset],
-    queryFn: () =>
-      api.get<WebhookDeliveries>(
-        `/api/v1/admin/webhooks${query({ scm: scm || undefined, status: status || undefined, limit: LIMIT, offset })}`,
-      ),
-    placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+  const { list, filters, setFilter, setOffset } = usePagedList<
+    WebhookDeliveries,
+    { scm: string; status: string }
+  >({
+    key: ['webhooks'],
+    path: '/api/v1/admin/webhooks',
+    limit: LIMIT,
+    initial: { scm: '', status: '' },
+    refetchMs: 10_000,
   });
   return (
     <>
@@ -43,27 +42,22 @@ export function WebhooksPage() {
       <div className="filters row wrap">
         <FilterSelect
           label="Host"
-          value={scm}
+          value={filters.scm}
           all="all"
           options={HOSTS}
-          onChange={(v) => {
-            setOffset(0);
-            setScm(v);
-          }}
+          onChange={(v) => setFilter('scm', v)}
         />
         <FilterSelect
           label="Outcome"
-          value={status}
+          value={filters.status}
           all="all"
           options={OUTCOMES}
-          onChange={(v) => {
-            setOffset(0);
-            setStatus(v);
-          }}
+          onChange={(v) => setFilter('status', v)}
         />
       </div>
-      <QueryView
+      <PagedQueryView
         query={list}
+        onPage={setOffset}
         isEmpty={(d) => d.deliveries.length === 0}
         empty={
           <EmptyState title="No deliveries yet.">
@@ -112,10 +106,9 @@ export function WebhooksPage() {
                 ))}
               </tbody>
             </table>
-            <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
           </>
         )}
-      </QueryView>
+      </PagedQueryView>
       {open && <DeliveryDialog id={open} onClose={() => setOpen(null)} />}
     </>
   );
