@@ -94,6 +94,9 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const ticket = parseTicket(body.ticket);
       const delimiter = parseDelimiter(body.csvDelimiter);
       const target = await resolveTarget(deps, session, body);
+      const noSql = target.factory.sqlDialect?.noSqlExport;
+      if (noSql && (format === 'sql-insert' || format === 'sql-ddl'))
+        throw new HttpError(400, `${format} is not offered for this engine: ${noSql}`, 'BAD_REQUEST');
       const statements = splitChecked(target, sql);
       if (statements.length !== 1)
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');

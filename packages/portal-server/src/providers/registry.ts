@@ -6,6 +6,7 @@ import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
+import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
 import { oracleEngine } from './oracle/engine.js';
@@ -25,6 +26,7 @@ export const ENGINES = [
   oracleEngine,
   redisEngine,
   leveldbEngine,
+  mongodbEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];
