@@ -204,6 +204,19 @@ describe('mongodb engine: requests and results', () => {
     expect(Number(sent.maxTimeMS)).toBe(300);
   });
 
+  it('cancels a running read with killOp (found in currentOp by its comment)', async () => {
+    const running = query('rw', { collection: 'slow', operation: 'find' }, { queryId: 'm-1' });
+    for (let i = 0; i < 400 && d.state.ops.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(d.state.ops.size).toBe(1);
+    const c = await h.post('/api/db/cancel', { queryId: 'm-1' }, ADMIN);
+    expect(c.json()).toEqual({ cancelled: true });
+    const r = await running;
+    expect(r.statusCode, r.body).toBe(400);
+    expect(r.json().code).toBe('QUERY_CANCELLED');
+    expect(d.state.log.some((cmd) => 'killOp' in cmd)).toBe(true);
+    expect(d.state.ops.size).toBe(0);
+  });
+
   it('a server that is not there is 503', async () => {
     const r = await h.post(
       '/api/db/query',
