@@ -6,6 +6,7 @@
 // (`state.delays`) so a command runs long enough for maxTimeMS (code 50) and killOp (code 11601) to act.
 import { Long, ObjectId } from 'bson';
 import { Aggregator, find, updateMany, updateOne } from 'mingo';
+import { MongoAuth } from './mongodb-auth.js';
 
 type Doc = Record<string, any>;
 
@@ -32,6 +33,8 @@ export class MongoState {
   readonly dbs = new Map<string, Map<string, Collection>>();
   readonly cursors = new Map<number, OpenCursor>();
   readonly ops = new Map<number, RunningOp>();
+  /** Users and authenticated connections (authorization is on once a user exists). */
+  readonly auth = new MongoAuth();
   /** `db.collection` → milliseconds every read of it takes. */
   readonly delays = new Map<string, number>();
   /** Every command name received, in order (tests assert what the provider sent). */
@@ -153,7 +156,11 @@ async function dispatch(state: MongoState, cmd: Doc, client: number): Promise<Do
     case 'hello':
     case 'isMaster':
     case 'ismaster':
-      return hello(client);
+      return { ...hello(client), ...state.auth.mechanisms(cmd.saslSupportedMechs) };
+    case 'saslStart':
+      return state.auth.start(cmd, client);
+    case 'saslContinue':
+      return state.auth.continue(cmd, client);
     case 'ping':
     case 'endSessions':
       return { ok: 1 };
@@ -371,10 +378,37 @@ async function dispatch(state: MongoState, cmd: Doc, client: number): Promise<Do
   }
 }
 
+/** Commands a connection may send before it authenticates. */
+const OPEN = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'saslStart',
+  'saslContinue',
+  'ping',
+  'buildInfo',
+  'buildinfo',
+  'endSessions',
+]);
+const WRITES = new Set(['insert', 'update', 'delete', 'createIndexes', 'killOp']);
+
+/** Authorization as a server started with it enabled applies it: authenticate first; `read` users only read. */
+function authorize(state: MongoState, cmd: Doc, client: number): void {
+  const name = Object.keys(cmd)[0];
+  if (!state.auth.enabled || OPEN.has(name)) return;
+  const role = state.auth.role(client);
+  if (!role) throw new CommandError(13, 'Unauthorized', `command ${name} requires authentication`);
+  const writingPipeline =
+    name === 'aggregate' && JSON.stringify(cmd.pipeline ?? []).match(/"\$(out|merge)"/) !== null;
+  if (role === 'read' && (WRITES.has(name) || writingPipeline))
+    throw new CommandError(13, 'Unauthorized', `not authorized on ${cmd.$db} to execute command { ${name} }`);
+}
+
 /** Runs one command document; every failure becomes the server's {ok: 0, errmsg, code, codeName} answer. */
 export async function runCommand(state: MongoState, cmd: Doc, client: number): Promise<Doc> {
   state.log.push(cmd);
   try {
+    authorize(state, cmd, client);
     return await dispatch(state, cmd, client);
   } catch (err) {
     if (err instanceof CommandError)

@@ -285,6 +285,10 @@ describe('mongodb engine: governance', () => {
     '{"collection":"users","operation":"find","filter":{"$where":"this.name = 1"}}',
     '{"collection":"users","operation":"find","filter":{"$expr":{"$function":{"body":"function(){}","args":[],"lang":"js"}}}}',
     '{"collection":"users","operation":"aggregate","pipeline":[{"$group":{"_id":1,"a":{"$accumulator":{}}}}]}',
+    '{"collection":"users","operation":"find","filter":{"$wher\\u0065":"sleep(1)"}}',
+    '{"collection":"users","operation":"updateOne","filter":{"_id":-1},"update":{"$set":{"a":1}},"options":{"upsert":true}}',
+    '{"collection":"users","operation":"find","options":{"writeConcern":{"w":0}}}',
+    '\ufeff{"collection":"users","operation":"deleteMany","filter":{"_id":1}}',
     // Two requests in one text, arrays and other shapes.
     '{"collection":"users","operation":"find"}{"collection":"users","operation":"deleteMany","filter":{}}',
     '[{"collection":"users","operation":"deleteMany","filter":{}}]',
@@ -397,6 +401,14 @@ describe('mongodb engine: governance', () => {
       ALICE,
     );
     expect(viaLookup.statusCode).toBe(403);
+    const viaUnion = await query(
+      'masked',
+      { collection: 'users', operation: 'aggregate', pipeline: [{ $unionWith: { coll: 'secrets' } }] },
+      {},
+      ALICE,
+    );
+    expect(viaUnion.statusCode).toBe(403);
+    expect(viaUnion.body).not.toMatch(/hunter2/);
     expect((await query('masked', find({ _id: 1 }), {}, ALICE)).statusCode).toBe(200);
     const list = await h.post('/api/db/objects/list', { connectionId: 'masked' }, ALICE);
     expect(list.statusCode, list.body).toBe(200);
@@ -485,6 +497,65 @@ describe('mongodb engine: objects, health, connection', () => {
     expect(r.body).toMatch(/"supportsExplain":false/);
     expect(r.body).toMatch(/"supportsCancel":true/);
     expect(r.body).toMatch(/"supportsTransactions":false/);
+  });
+});
+
+describe('mongodb engine: credentials (SCRAM-SHA-256 in the double)', () => {
+  beforeAll(() => {
+    d.state.auth.users.set('people.reader', { password: 'r3ad-only', role: 'read' });
+    d.state.auth.users.set('admin.writer', { password: 'wr1te', role: 'readWrite' });
+  });
+  afterAll(() => {
+    d.state.auth.users.clear();
+    d.state.auth.sessions.clear();
+  });
+  const as = (id: string, extra: Record<string, unknown>, req: unknown) =>
+    h.post('/api/db/query', { connection: { id, ...connection, ...extra }, sql: JSON.stringify(req) }, ADMIN);
+
+  it('authenticates against authSource; a wrong password or database is 503 AUTHENTICATION_ERROR', async () => {
+    const ok = await as(
+      'reader',
+      { user: 'reader', password: 'r3ad-only', authSource: 'people' },
+      find({ _id: 1 }),
+    );
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().rows[0]._id).toBe(1);
+    const cs = await h.post(
+      '/api/db/query',
+      {
+        connection: {
+          id: 'writer-cs',
+          type: 'mongodb',
+          connectionString: `mongodb://writer:wr1te@127.0.0.1:${d.port}/app?authSource=admin`,
+        },
+        sql: JSON.stringify(find({ _id: 2 })),
+      },
+      ADMIN,
+    );
+    expect(cs.statusCode, cs.body).toBe(200);
+    for (const extra of [
+      { user: 'reader', password: 'wrong', authSource: 'people' },
+      { user: 'reader', password: 'r3ad-only' },
+    ]) {
+      const r = await as(`bad-${extra.password}-${extra.authSource}`, extra, find());
+      expect(r.statusCode, r.body).toBe(503);
+      expect(r.json().code).toBe('AUTHENTICATION_ERROR');
+      expect(r.body).not.toMatch(/r3ad-only|wrong/);
+    }
+  });
+
+  it('a read-only user makes the server itself refuse writes the policy lets through', async () => {
+    const before = snapshot();
+    const creds = { user: 'reader', password: 'r3ad-only', authSource: 'people' };
+    for (const req of [
+      { collection: 'users', operation: 'deleteMany', filter: { _id: 1 } },
+      { collection: 'users', operation: 'aggregate', pipeline: [{ $merge: { into: 'users' } }] },
+    ]) {
+      const r = await as('reader', creds, req);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.body).toMatch(/not authorized/);
+    }
+    expect(snapshot()).toBe(before);
   });
 });
 
