@@ -302,6 +302,27 @@ describe('mongodb engine: governance', () => {
     expect(snapshot()).toBe(before);
   });
 
+  it('multi-query runs the one request of the text and holds the same gates', async () => {
+    const read = await h.post(
+      '/api/db/multi-query',
+      { connectionId: 'ro', sql: JSON.stringify(find({ _id: 9 })) },
+      ADMIN,
+    );
+    expect(read.statusCode, read.body).toBe(200);
+    expect(JSON.stringify(read.json())).toMatch(/user9@corp\.example/);
+    const before = snapshot();
+    const write = await h.post(
+      '/api/db/multi-query',
+      {
+        connectionId: 'ro',
+        sql: JSON.stringify({ collection: 'users', operation: 'deleteMany', filter: {} }),
+      },
+      ADMIN,
+    );
+    expect(write.statusCode).toBe(403);
+    expect(snapshot()).toBe(before);
+  });
+
   it('classifies with MongoDB notions of read and write and maps the guardrails', async () => {
     const c = async (req: unknown) => (await classifyScript(JSON.stringify(req), 'mongodb')).statements[0];
     expect((await c(find())).kind).toBe('read');
