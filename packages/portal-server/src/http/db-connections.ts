@@ -107,7 +107,8 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         description:
           'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; ' +
           'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
-          'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations.',
+          'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
+          'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
         body: { type: 'object', additionalProperties: true },
       },
     },
