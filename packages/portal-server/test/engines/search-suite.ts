@@ -327,6 +327,20 @@ export function searchEngineSuite(kind: SearchKind): void {
       await expect.poll(() => es.abandoned, { timeout: 20_000 }).toBeGreaterThan(before);
     });
 
+    it('cancels a running statement (the request to the engine is closed)', async () => {
+      const before = es.abandoned;
+      const hanging = () => es.queries.filter((x) => /\bhang\b/.test(x)).length;
+      const seen = hanging();
+      const running = query('SELECT id FROM hang WHERE id = 7', { queryId: `c-${kind}` });
+      await expect.poll(hanging, { timeout: 20_000 }).toBeGreaterThan(seen);
+      const c = await h.post('/api/db/cancel', { queryId: `c-${kind}` }, ADMIN);
+      expect(c.json()).toEqual({ cancelled: true });
+      const r = await running;
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().code).toBe('QUERY_CANCELLED');
+      await expect.poll(() => es.abandoned, { timeout: 20_000 }).toBeGreaterThan(before);
+    });
+
     it('exports json and csv masked; sql formats are 400', async () => {
       const json = await h.post(
         '/api/db/export',
