@@ -12,7 +12,7 @@ import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider } from '../providers/types.js';
-import { connectionBody } from './db-scripts.js';
+import { connectionBody } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 
 export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {

@@ -17,8 +17,8 @@ import { resolveTarget, splitChecked } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
+import { connectionSchema } from './connection-schema.js';
 import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
-import { queryRouteSchema } from './query.js';
 import {
   checkStatementSize,
   clientGone,
@@ -69,7 +69,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           type: 'object',
           properties: {
             connectionId: { type: 'string' },
-            connection: queryRouteSchema.body.properties.connection,
+            connection: connectionSchema,
             sql: { type: 'string' },
             format: { type: 'string' },
             params: {},
