@@ -402,6 +402,19 @@ export function searchEngineSuite(kind: SearchKind): void {
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json()).toMatchObject({ activeConnections: 2, cacheHitRatio: '75.00%' });
       expect(ok.json().activeSessions[0]).toMatchObject({ pid: 'n1:42', query: 'SELECT * FROM people' });
+      const mon = await h.post('/api/db/monitoring', { connectionId: 'search' }, ADMIN);
+      expect(mon.statusCode, mon.body).toBe(200);
+      expect(mon.json()).toMatchObject({
+        cluster: { status: 'green', cluster_name: 'double-cluster' },
+        nodes: [expect.objectContaining({ name: 'node-1', httpOpen: 2, heapUsedPercent: 41 })],
+      });
+      const maint = await h.post(
+        '/api/db/maintenance',
+        { connectionId: 'search', type: 'optimize', target: 'people' },
+        ADMIN,
+      );
+      expect(maint.statusCode).toBe(400);
+      expect(maint.body).toMatch(/offers: none/);
       es.breakStats = true;
       try {
         const broken = await h.post('/api/db/health', { connectionId: 'search' }, ADMIN);
