@@ -142,6 +142,13 @@ describe('athena engine: descriptor and connection', () => {
     expect(r.body).toMatch(/"supportsExplain":false/);
     expect(r.body).toMatch(/"supportsCancel":true/);
     expect(r.body).toMatch(/"type":"kill"/);
+    const fields = r.json().connectionFields as Array<{ name: string; required: boolean }>;
+    expect(fields.map((f) => [f.name, f.required])).toEqual([
+      ['region', true],
+      ['workgroup', false],
+      ['outputLocation', false],
+      ['endpoint', false],
+    ]);
   });
 });
 

@@ -142,6 +142,9 @@ describe('cassandra engine: descriptor and connection', () => {
     for (const flag of ['supportsExplain', 'supportsCancel', 'supportsMaintenance', 'supportsTransactions'])
       expect(r.body).toMatch(new RegExp(`"${flag}":false`));
     expect(r.body).toMatch(/"supportsPositionalParams":true/);
+    expect(r.json().connectionFields).toEqual([
+      expect.objectContaining({ name: 'localDataCenter', required: true }),
+    ]);
   });
 });
 

@@ -72,6 +72,17 @@ export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
   dialect: 'athena',
   fileBased: false,
   capabilities: athenaCapabilities,
+  connectionFields: [
+    { name: 'region', label: 'Region', required: true, placeholder: 'e.g. eu-west-1' },
+    { name: 'workgroup', label: 'Workgroup', required: false, placeholder: 'primary' },
+    { name: 'outputLocation', label: 'Output location', required: false, placeholder: 's3://bucket/prefix/' },
+    {
+      name: 'endpoint',
+      label: 'Endpoint override',
+      required: false,
+      placeholder: 'https://athena.<region>.amazonaws.com',
+    },
+  ],
   validate(conn) {
     athenaSettings(conn);
     if (conn.connectionString !== undefined && conn.connectionString !== '')

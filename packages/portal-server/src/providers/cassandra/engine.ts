@@ -33,6 +33,9 @@ export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
   fileBased: false,
   defaultPort: 9042,
   capabilities: cassandraCapabilities,
+  connectionFields: [
+    { name: 'localDataCenter', label: 'Local data center', required: true, placeholder: 'e.g. datacenter1' },
+  ],
   validate(conn) {
     if (conn.connectionString !== undefined && conn.connectionString !== '')
       throw configError('Cassandra takes no connectionString; give host, port and localDataCenter');
