@@ -2,8 +2,10 @@
 // and the statements the portal's tests send (SELECT with equality/IN filters and LIMIT, INSERT, UPDATE,
 // DELETE, TRUNCATE, CREATE/DROP KEYSPACE/TABLE/INDEX, USE, BEGIN … APPLY BATCH, GRANT/REVOKE refused as
 // unauthorised). System tables (system.local, system.peers, system_schema.*, system_views.clients) are
-// derived from the state on every read, as the server does. Errors carry the protocol's error codes.
-import { type CqlType, decimalFromText, ERR, parseType } from './cassandra-frames.js';
+// derived from the state on every read, as the server does. Errors carry the protocol's error codes. DDL is
+// cassandra-ddl.ts, the system tables cassandra-system.ts.
+import { createStatement, dropStatement } from './cassandra-ddl.js';
+import { type CqlType, decimalFromText, ERR } from './cassandra-frames.js';
 import { sysTable, systemTable } from './cassandra-system.js';
 
 export class CqlError extends Error {
@@ -119,58 +121,58 @@ export class CqlState {
   }
 }
 
-class Parser {
+export class Parser {
   private i = 0;
   private bindIndex = 0;
   constructor(
     private readonly toks: Tok[],
-    private readonly s: CqlState,
+    readonly s: CqlState,
     private readonly ks: string | null,
     private readonly values: unknown[],
     private readonly binds?: Bind[],
-    private readonly dry = false,
+    readonly dry = false,
   ) {}
 
-  private peek(k = 0): Tok | undefined {
+  peek(k = 0): Tok | undefined {
     return this.toks[this.i + k];
   }
-  private word(k = 0): string {
+  word(k = 0): string {
     const t = this.peek(k);
     return t?.t === 'id' ? t.v.toUpperCase() : '';
   }
-  private fail(): never {
+  fail(): never {
     const t = this.peek();
     throw new CqlError(
       ERR.SYNTAX,
       t ? `line 1:0 no viable alternative at input '${t.v}'` : 'line 1:0 mismatched input <EOF>',
     );
   }
-  private take(): Tok {
+  take(): Tok {
     const t = this.toks[this.i++];
     if (!t) this.fail();
     return t;
   }
-  private accept(word: string): boolean {
+  accept(word: string): boolean {
     if (this.word() === word || (this.peek()?.t === 'sym' && this.peek()?.v === word)) {
       this.i++;
       return true;
     }
     return false;
   }
-  private expect(word: string): void {
+  expect(word: string): void {
     if (!this.accept(word)) this.fail();
   }
   end(): void {
     while (this.accept(';'));
     if (this.i < this.toks.length) this.fail();
   }
-  private ident(): string {
+  ident(): string {
     const t = this.take();
     if (t.t === 'qid') return t.v;
     if (t.t === 'id') return t.v.toLowerCase();
     return this.fail();
   }
-  private qualified(): { keyspace: string; name: string } {
+  qualified(): { keyspace: string; name: string } {
     const first = this.ident();
     if (this.accept('.')) return { keyspace: first, name: this.ident() };
     if (!this.ks)
@@ -252,8 +254,8 @@ class Parser {
       if (!this.s.keyspaces.has(ks)) throw new CqlError(ERR.INVALID, `Keyspace '${ks}' does not exist`);
       return { kind: 'keyspace', keyspace: ks };
     }
-    if (w === 'CREATE') return this.create();
-    if (w === 'DROP') return this.drop();
+    if (w === 'CREATE') return createStatement(this);
+    if (w === 'DROP') return dropStatement(this);
     if (w === 'BEGIN') return this.batch();
     if (['GRANT', 'REVOKE', 'ALTER', 'LIST'].includes(w) || (w === 'CREATE' && this.word(1) === 'ROLE'))
       throw new CqlError(
@@ -477,140 +479,6 @@ class Parser {
         if (t) t.rows = rows;
       }
     }
-  }
-
-  private create(): Outcome {
-    this.expect('CREATE');
-    if (this.accept('KEYSPACE')) {
-      const ine = this.ifNotExists();
-      const ks = this.ident();
-      while (this.peek()) this.take();
-      if (this.s.keyspaces.has(ks)) {
-        if (ine) return { kind: 'void' };
-        throw new CqlError(ERR.ALREADY_EXISTS, `Keyspace ${ks} already exists`);
-      }
-      this.s.keyspaces.add(ks);
-      return { kind: 'schema', change: 'CREATED', target: 'KEYSPACE', keyspace: ks };
-    }
-    if (this.accept('INDEX')) {
-      this.ifNotExists();
-      const name = this.ident();
-      this.expect('ON');
-      const q = this.qualified();
-      this.expect('(');
-      const target = this.ident();
-      this.expect(')');
-      this.s.table(q.keyspace, q.name).indexes.push({ name, target });
-      return { kind: 'schema', change: 'UPDATED', target: 'TABLE', keyspace: q.keyspace, name: q.name };
-    }
-    if (this.word() === 'ROLE' || this.word() === 'USER')
-      throw new CqlError(
-        ERR.UNAUTHORIZED,
-        'User portal does not have sufficient privileges to perform the requested operation',
-      );
-    this.expect('TABLE');
-    const ine = this.ifNotExists();
-    const q = this.qualified();
-    if (!this.s.keyspaces.has(q.keyspace))
-      throw new CqlError(ERR.INVALID, `Keyspace ${q.keyspace} doesn't exist`);
-    if (this.s.tables.has(`${q.keyspace}.${q.name}`)) {
-      if (ine) return { kind: 'void' };
-      throw new CqlError(ERR.ALREADY_EXISTS, `Table ${q.keyspace}.${q.name} already exists`);
-    }
-    this.expect('(');
-    const cols: Column[] = [];
-    let partition: string[] = [];
-    let clustering: string[] = [];
-    do {
-      if (this.accept('PRIMARY')) {
-        this.expect('KEY');
-        this.expect('(');
-        if (this.accept('(')) {
-          do partition.push(this.ident());
-          while (this.accept(','));
-          this.expect(')');
-        } else partition = [this.ident()];
-        while (this.accept(',')) clustering.push(this.ident());
-        this.expect(')');
-        continue;
-      }
-      const name = this.ident();
-      let typeText = '';
-      let depth = 0;
-      while (
-        this.peek() &&
-        (depth > 0 || (this.peek()?.v !== ',' && this.peek()?.v !== ')' && this.word() !== 'PRIMARY'))
-      ) {
-        const t = this.take();
-        if (t.v === '<') depth++;
-        if (t.v === '>') depth--;
-        typeText += t.v;
-      }
-      let type: CqlType;
-      try {
-        type = parseType(typeText);
-      } catch {
-        throw new CqlError(ERR.SYNTAX, `Unknown type ${typeText}`);
-      }
-      if (this.accept('PRIMARY')) {
-        this.expect('KEY');
-        partition = [name];
-        clustering = [];
-      }
-      cols.push({ name, type, kind: 'regular' });
-    } while (this.accept(','));
-    this.expect(')');
-    while (this.peek() && this.peek()?.v !== ';') this.take();
-    if (partition.length === 0)
-      throw new CqlError(ERR.INVALID, 'No PRIMARY KEY specifed (exactly one required)');
-    for (const c of cols) {
-      if (partition.includes(c.name)) c.kind = 'partition_key';
-      else if (clustering.includes(c.name)) c.kind = 'clustering';
-    }
-    this.s.tables.set(`${q.keyspace}.${q.name}`, {
-      keyspace: q.keyspace,
-      name: q.name,
-      columns: cols,
-      rows: new Map(),
-      indexes: [],
-    });
-    return { kind: 'schema', change: 'CREATED', target: 'TABLE', keyspace: q.keyspace, name: q.name };
-  }
-
-  private ifNotExists(): boolean {
-    if (!this.accept('IF')) return false;
-    this.expect('NOT');
-    this.expect('EXISTS');
-    return true;
-  }
-
-  private ifExists(): boolean {
-    if (!this.accept('IF')) return false;
-    this.expect('EXISTS');
-    return true;
-  }
-
-  private drop(): Outcome {
-    this.expect('DROP');
-    if (this.accept('KEYSPACE')) {
-      const ie = this.ifExists();
-      const ks = this.ident();
-      if (!this.s.keyspaces.has(ks)) {
-        if (ie) return { kind: 'void' };
-        throw new CqlError(ERR.INVALID, `Keyspace '${ks}' doesn't exist`);
-      }
-      this.s.keyspaces.delete(ks);
-      for (const k of [...this.s.tables.keys()]) if (k.startsWith(`${ks}.`)) this.s.tables.delete(k);
-      return { kind: 'schema', change: 'DROPPED', target: 'KEYSPACE', keyspace: ks };
-    }
-    this.expect('TABLE');
-    const ie = this.ifExists();
-    const q = this.qualified();
-    if (!this.s.tables.delete(`${q.keyspace}.${q.name}`)) {
-      if (ie) return { kind: 'void' };
-      throw new CqlError(ERR.INVALID, `Table '${q.keyspace}.${q.name}' doesn't exist`);
-    }
-    return { kind: 'schema', change: 'DROPPED', target: 'TABLE', keyspace: q.keyspace, name: q.name };
   }
 }
 
