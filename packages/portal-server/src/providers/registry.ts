@@ -4,12 +4,14 @@
 import { athenaEngine } from './athena/engine.js';
 import { cassandraEngine } from './cassandra/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
+import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
+import { opensearchEngine } from './opensearch/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
@@ -27,6 +29,8 @@ export const ENGINES = [
   oracleEngine,
   redisEngine,
   leveldbEngine,
+  elasticsearchEngine,
+  opensearchEngine,
   cassandraEngine,
   athenaEngine,
 ] as const;

@@ -296,6 +296,12 @@ describe('athena engine: governance', () => {
     );
     expect(json.statusCode, json.body).toBe(200);
     expect(json.body).not.toMatch(/p1@example\.com/);
+    const sqlFormat = await h.post(
+      '/api/db/export',
+      { connectionId: 'rw', sql: 'SELECT id FROM people', format: 'sql-ddl' },
+      ADMIN,
+    );
+    expect(sqlFormat.statusCode, sqlFormat.body).toBe(400);
   });
 
   it('the bot API runs reads with masked rows and holds writes for a reviewer', async () => {

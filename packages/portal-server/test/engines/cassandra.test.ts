@@ -322,6 +322,12 @@ describe('cassandra engine: governance', () => {
     );
     expect(json.statusCode, json.body).toBe(200);
     expect(json.body).not.toMatch(/ada@example\.com/);
+    const sqlFormat = await h.post(
+      '/api/db/export',
+      { connectionId: 'rw', sql: 'SELECT id FROM users', format: 'sql-insert' },
+      ADMIN,
+    );
+    expect(sqlFormat.statusCode, sqlFormat.body).toBe(400);
     const write = await h.post(
       '/api/db/export',
       { connectionId: 'rw', sql: 'TRUNCATE users', format: 'csv' },

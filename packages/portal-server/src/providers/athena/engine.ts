@@ -26,6 +26,8 @@ export const athenaCapabilities: Capabilities = {
   maintenanceOperations: [
     { type: 'kill', targetRequired: true, description: 'StopQueryExecution(<query execution id>)' },
   ],
+  // Athena DDL is Hive external-table DDL over S3 (LOCATION, backticks): the generic writer cannot produce it.
+  sqlExport: false,
 };
 
 /** The descriptor's Athena settings, checked. */

@@ -22,6 +22,8 @@ export const cassandraCapabilities: Capabilities = {
   supportsCancel: false,
   supportsTransactions: false,
   maintenanceOperations: [],
+  // The generic CREATE TABLE/INSERT writer cannot produce valid CQL (every table needs a PRIMARY KEY).
+  sqlExport: false,
 };
 
 /** CQL words after BEGIN that open a batch (not a transaction). */
