@@ -373,6 +373,9 @@ describe('cassandra engine: objects and health', () => {
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().activeConnections).toBeGreaterThanOrEqual(1);
     expect(r.json().databaseSize).toMatch(/not reported/);
+    const m = await h.post('/api/db/monitoring', { connectionId: 'rw' }, ADMIN);
+    expect(m.statusCode, m.body).toBe(200);
+    expect(m.json()).toMatchObject({ releaseVersion: '4.1.5', dataCenter: 'dc1', nodes: 1 });
   });
 });
 
