@@ -231,6 +231,30 @@ describe('athena engine: jobs and results', () => {
       .toBe('CANCELLED');
   });
 
+  it('/api/db/cancel stops the running job (400 QUERY_CANCELLED)', async () => {
+    const pending = h.post(
+      '/api/db/query',
+      { connection: { id: 'slow3', ...connection }, sql: 'SELECT x AS c FROM slow', queryId: 'athena-q1' },
+      ADMIN,
+    );
+    await expect
+      .poll(() => [...aws.executions.values()].some((e) => e.query.startsWith('SELECT x AS c FROM slow')), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await expect
+      .poll(async () => (await h.post('/api/db/cancel', { queryId: 'athena-q1' }, ADMIN)).statusCode, {
+        timeout: 20_000,
+      })
+      .toBe(200);
+    const r = await pending;
+    expect(r.statusCode, r.body).toBe(400);
+    expect(r.json().code).toBe('QUERY_CANCELLED');
+    expect(
+      [...aws.executions.values()].find((e) => e.query.startsWith('SELECT x AS c FROM slow'))?.state,
+    ).toBe('CANCELLED');
+  });
+
   it('maintenance kill stops a job by its id', async () => {
     const pending = h.post(
       '/api/db/query',

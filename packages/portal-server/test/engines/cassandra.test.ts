@@ -228,6 +228,21 @@ describe('cassandra engine: statements and values', () => {
       ADMIN,
     );
     expect(stall.statusCode, stall.body).toBe(408);
+    // No cancel in the protocol: a running statement registers nothing for /api/db/cancel to stop.
+    const pending = h.post(
+      '/api/db/query',
+      {
+        connection: { id: 'slow2', ...connection, queryTimeout: 3_000 },
+        sql: 'SELECT id FROM stall',
+        queryId: 'cass-q1',
+      },
+      ADMIN,
+    );
+    await expect
+      .poll(() => db.state.log.some((l) => l.startsWith('SELECT id FROM stall')), { timeout: 20_000 })
+      .toBe(true);
+    expect((await h.post('/api/db/cancel', { queryId: 'cass-q1' }, ADMIN)).statusCode).toBe(404);
+    expect((await pending).statusCode).toBe(408);
   });
 });
 

@@ -151,21 +151,38 @@ class AthenaProvider implements Provider {
     params: ParamValue[],
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch> {
-    // The job's pages are gathered (bounded by maxRows) and handed out in batches.
-    const batches: StreamBatch[] = [];
-    let sent = 0;
-    await this.run(
-      sql,
-      params,
-      () => Math.min(opts.batchSize, opts.maxRows - sent + 1),
-      (p) => {
-        const rows = p.rows.slice(0, opts.maxRows - sent);
+    if (params.length > 0) throw unsupported('Athena statements take no positional params here');
+    // The job's pages are handed out as they are read (constant memory); each wait has the query deadline
+    // and a wait past it stops the job.
+    let id: string | undefined;
+    const step = <T>(work: () => Promise<T>) =>
+      withDeadline(work(), {
+        timeoutMs: this.conn.queryTimeoutMs,
+        cancel: async () => {
+          if (id) await stopJob(this.client, id).catch(() => undefined);
+        },
+      }).catch((err) => {
+        throw mapAthenaError(err);
+      });
+    this.running++;
+    try {
+      id = await step(() => startJob(this.client, transposeLimitOffset(sql), this.job));
+      const jobId = id;
+      const q = await step(() => awaitJob(this.client, jobId, () => false));
+      let sent = 0;
+      let next: string | undefined;
+      do {
+        const page = await step(() =>
+          readPage(this.client, jobId, q, Math.min(opts.batchSize, opts.maxRows - sent + 1), next),
+        );
+        const rows = page.rows.slice(0, opts.maxRows - sent);
         sent += rows.length;
-        batches.push({ fields: uniqueFields(p.fields), columnTypes: p.types, rows });
-        return sent < opts.maxRows;
-      },
-    );
-    for (const b of batches) yield b;
+        yield { fields: uniqueFields(page.fields), columnTypes: page.types, rows };
+        next = page.next;
+      } while (next && sent < opts.maxRows);
+    } finally {
+      this.running--;
+    }
   }
 
   async openSession(): Promise<ProviderSession> {

@@ -93,7 +93,7 @@ class CassandraProvider implements Provider {
   }
 
   async query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult> {
-    opts.onStart?.(async () => undefined);
+    // No onStart handle: the protocol has no cancel message, so /api/db/cancel has nothing to stop.
     this.running++;
     try {
       return await this.guarded(async () => {
