@@ -312,6 +312,16 @@ describe('cassandra engine: governance', () => {
     const r = await query('masked', 'SELECT id, email FROM users WHERE id = 1');
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().rows[0].email).not.toBe('ada@example.com');
+    for (const sql of [
+      'SELECT "email" FROM users WHERE id = 1',
+      'SELECT email AS e FROM users WHERE id = 1',
+      'SELECT * FROM users WHERE id = 1',
+      'SELECT id, email FROM users WHERE id = 1 ALLOW FILTERING',
+    ]) {
+      const m = await h.post('/api/db/query', { connectionId: 'masked', sql }, ALICE);
+      expect(m.statusCode, m.body).toBe(200);
+      expect(m.body, sql).not.toMatch(/ada@example\.com/);
+    }
     // Object rules bind users (administrators are exempt by design).
     const hidden = await h.post(
       '/api/db/query',
