@@ -9,6 +9,7 @@ import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
+import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
 import { opensearchEngine } from './opensearch/engine.js';
@@ -27,6 +28,7 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  mongodbEngine,
   redisEngine,
   leveldbEngine,
   elasticsearchEngine,
