@@ -1,6 +1,8 @@
 // The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
 // SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+import { athenaEngine } from './athena/engine.js';
+import { cassandraEngine } from './cassandra/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
@@ -31,6 +33,8 @@ export const ENGINES = [
   leveldbEngine,
   elasticsearchEngine,
   opensearchEngine,
+  cassandraEngine,
+  athenaEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -272,8 +272,21 @@ export interface ProviderFactory {
   readonly readOnly?: import('./engine.js').ReadOnlyMode;
   /** The SQL dialect named by `dialect`, when this engine defines it (libSQL speaks SQLite's). */
   readonly sqlDialect?: import('./engine.js').SqlDialect;
+  /**
+   * Engine-specific descriptor fields the connection form asks for besides host/port/user/password/database
+   * (e.g. Cassandra's localDataCenter, Athena's region); answered by provider-meta.
+   */
+  readonly connectionFields?: ReadonlyArray<ConnectionField>;
   /** Opens a provider; engine descriptors load the implementation (drivers, WASM) here, on first use. */
   create(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider>;
+}
+
+/** One engine-specific connection field the web form shows (a descriptor key holding a string). */
+export interface ConnectionField {
+  name: string;
+  label: string;
+  required: boolean;
+  placeholder?: string;
 }
 
 /** A validated descriptor with its timeout resolved and, for a tunnel, the local address to dial. */
