@@ -63,7 +63,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           '`{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. ' +
           'Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. ' +
           'csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` ' +
-          '(default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
+          '(default "export"); sql-ddl: CREATE TABLE then the INSERTs (400 EXPORT_FORMAT_UNSUPPORTED on an engine without SQL DDL). At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
           '400 when the statement does not only read.',
         body: {
           type: 'object',
@@ -94,6 +94,9 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const ticket = parseTicket(body.ticket);
       const delimiter = parseDelimiter(body.csvDelimiter);
       const target = await resolveTarget(deps, session, body);
+      const noSql = target.factory.capabilities.sqlExportRefusal;
+      if (noSql && (format === 'sql-insert' || format === 'sql-ddl'))
+        throw new HttpError(400, noSql, 'EXPORT_FORMAT_UNSUPPORTED');
       const statements = splitChecked(target, sql);
       if (statements.length !== 1)
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');

@@ -28,6 +28,11 @@ export interface SqlDialect {
   backslashEscapes?: boolean;
   /** Booleans are written 1 and 0 (no boolean literal: T-SQL, Oracle). */
   numericBooleans?: boolean;
+  /**
+   * The auto-limit's facts read by the engine itself, for a language no parser grammar reads (SQL++);
+   * when present it replaces the parser.
+   */
+  facts?: (statement: string) => import('../sql/analyze.js').StatementFacts;
 }
 
 /** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */

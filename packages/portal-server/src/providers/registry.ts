@@ -1,6 +1,7 @@
 // The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
 // SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+import { couchbaseEngine } from './couchbase/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
@@ -25,6 +26,7 @@ export const ENGINES = [
   oracleEngine,
   redisEngine,
   leveldbEngine,
+  couchbaseEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -72,6 +72,8 @@ export interface Capabilities {
   supportsCancel: boolean;
   supportsTransactions: boolean;
   maintenanceOperations: ReadonlyArray<{ type: string; targetRequired: boolean; description: string }>;
+  /** Why sql-insert / sql-ddl exports are refused (400) on an engine without SQL DDL; absent: offered. */
+  sqlExportRefusal?: string;
 }
 
 export interface ExecOptions {
