@@ -69,16 +69,33 @@ export function applicableRules(
   return out;
 }
 
-/** A masker for one statement's result: field names in, per-field rules out. */
+/**
+ * A masker for one statement's result: field names in, per-field rules out. Documents (JSON objects in a
+ * cell, as document engines return them) are masked by field path too: a field named by a rule is masked
+ * wherever it sits inside a value, and a flattened column (`address.email`) takes the rule of its last part.
+ */
 export class StatementMasker {
   constructor(
     private readonly plan: FieldPlan | undefined,
     private readonly key: Buffer,
+    private readonly nested: ReadonlyMap<string, MaskKind> = new Map(),
   ) {}
 
   /** True when nothing is masked (the caller may skip the per-row work). */
   get empty(): boolean {
-    return !this.plan || (this.plan.byName.size === 0 && !this.plan.all);
+    return (!this.plan || (this.plan.byName.size === 0 && !this.plan.all)) && this.nested.size === 0;
+  }
+
+  /** A JSON value with every field a rule names masked, at any depth. */
+  private maskDeep(value: unknown): unknown {
+    if (this.nested.size === 0 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => this.maskDeep(v));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const rule = this.nested.get(k.toLowerCase());
+      out[k] = rule ? maskValue(v, rule, this.key) : this.maskDeep(v);
+    }
+    return out;
   }
 
   /** The rule of each field, in order (undefined: shown as is). */
@@ -95,6 +112,8 @@ export class StatementMasker {
       // A result the select list does not explain (a star after all, a function returning rows) is masked
       // by name only; a positional plan that does not fit the result cannot be trusted for any column.
       if (plan.byPosition && !positional) kind = stronger(kind, anyKind(plan.byPosition));
+      const dot = name.lastIndexOf('.');
+      if (dot >= 0) kind = stronger(kind, this.nested.get(name.slice(dot + 1)));
       return kind;
     });
   }
@@ -102,12 +121,13 @@ export class StatementMasker {
   /** Masks rows given as objects keyed by field name (query results). */
   maskObjects(fields: readonly string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return rows;
+    if (rules.every((r) => !r) && this.nested.size === 0) return rows;
     return rows.map((row) => {
       const out: Record<string, unknown> = { ...row };
       fields.forEach((f, i) => {
         const r = rules[i];
         if (r && f in out) out[f] = maskValue(out[f], r, this.key);
+        else if (f in out) out[f] = this.maskDeep(out[f]);
       });
       return out;
     });
@@ -116,8 +136,8 @@ export class StatementMasker {
   /** A per-row masker for rows given as arrays in field order (streamed exports), or undefined for none. */
   arrayMasker(fields: readonly string[]): ((row: unknown[]) => unknown[]) | undefined {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return undefined;
-    return (row) => row.map((v, i) => (rules[i] ? maskValue(v, rules[i]!, this.key) : v));
+    if (rules.every((r) => !r) && this.nested.size === 0) return undefined;
+    return (row) => row.map((v, i) => (rules[i] ? maskValue(v, rules[i]!, this.key) : this.maskDeep(v)));
   }
 }
 
@@ -139,8 +159,8 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) return new StatementMasker({ byName: masked }, key);
-  return new StatementMasker(await planFields(text, dialect, masked), key);
+  if (!dialect) return new StatementMasker({ byName: masked }, key, masked);
+  return new StatementMasker(await planFields(text, dialect, masked), key, masked);
 }
 
 /**

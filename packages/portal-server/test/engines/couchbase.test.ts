@@ -27,7 +27,11 @@ const cb = new CouchbaseDouble({
         p5: { name: 'Rug', price: 35, stock: 0 },
       },
       customers: {
-        c1: { name: 'Ada', email: 'ada@example.com', address: { city: 'London', zip: 'N1' } },
+        c1: {
+          name: 'Ada',
+          email: 'ada@example.com',
+          address: { city: 'London', zip: 'N1', email: 'home@example.com' },
+        },
         c2: { name: 'Grace', email: 'grace@example.com', address: { city: 'Arlington', zip: '22201' } },
       },
       secrets: { s1: { token: 'do-not-show' } },
@@ -233,11 +237,18 @@ describe('couchbase engine: governance', () => {
     expect(products().size).toBe(5);
   });
 
-  it('masks a document field by name', async () => {
+  it('masks a document field by name wherever it sits in the document', async () => {
     const r = await query('masked', `SELECT META(c).id AS __id, c.* FROM ${KS}.\`customers\` AS c`);
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().rows[0]).toMatchObject({ __id: 'c1', name: 'Ada', email: '****' });
-    expect(r.body).not.toMatch(/ada@example\.com/);
+    expect(r.json().rows[0].address).toEqual({ city: 'London', zip: 'N1', email: '****' });
+    // SELECT * nests the whole document under the keyspace name: masked inside it too.
+    const star = await query('masked', `SELECT * FROM ${KS}.\`customers\``);
+    expect(star.statusCode, star.body).toBe(200);
+    expect(star.json().rows[0].customers).toMatchObject({ name: 'Ada', email: '****' });
+    const path = await query('masked', `SELECT c.address FROM ${KS}.\`customers\` AS c`);
+    expect(path.json().rows[0].address.email).toBe('****');
+    for (const body of [r.body, star.body, path.body]) expect(body).not.toMatch(/@example\.com/);
   });
 
   it('object rules hide a keyspace: refused in statements and left out of the object list', async () => {
@@ -258,8 +269,25 @@ describe('couchbase engine: export, objects, health, maintenance', () => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['x-export-rows']).toBe('2');
     const [head, first] = csv.body.split(/\r?\n/);
-    expect(head.split(',')).toEqual(['__id', 'name', 'email', 'address.city', 'address.zip']);
-    expect(first).toBe('c1,Ada,****,London,N1');
+    expect(head.split(',')).toEqual([
+      '__id',
+      'name',
+      'email',
+      'address.city',
+      'address.zip',
+      'address.email',
+    ]);
+    expect(first).toBe('c1,Ada,****,London,N1,****');
+    const star = await h.post(
+      '/api/db/export',
+      { connectionId: 'masked', sql: `SELECT * FROM ${KS}.\`customers\``, format: 'csv' },
+      ADMIN,
+    );
+    expect(star.statusCode, star.body).toBe(200);
+    expect(star.body.split(/\r?\n/)[0]).toBe(
+      'customers.name,customers.email,customers.address.city,customers.address.zip,customers.address.email',
+    );
+    expect(star.body).not.toMatch(/@example\.com/);
     const json = await h.post('/api/db/export', { connectionId: 'rw', sql, format: 'json' }, ADMIN);
     expect(json.statusCode, json.body).toBe(200);
     expect(JSON.parse(json.body)[1]).toMatchObject({ __id: 'c2', 'address.city': 'Arlington' });
