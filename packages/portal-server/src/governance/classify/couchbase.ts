@@ -8,7 +8,7 @@
 // function the language does not define (a user-defined function can run writes; CURL reaches the network)
 // or naming a write keyword is a doubtful write; anything unknown fails closed.
 import {
-  boundedByFilter,
+  filterOf,
   leadingWord,
   lexN1ql,
   scanKeyspaces,
@@ -170,10 +170,21 @@ export function classifyN1qlStatement(text: string, index: number): StatementCla
     case 'UPSERT':
       return write('INSERT');
     case 'DELETE':
-      return write('DELETE', boundedByFilter(tokens) ? ['delete'] : ['delete', 'delete_without_where']);
+      return write(
+        'DELETE',
+        ['keys', 'where'].includes(filterOf(tokens)) ? ['delete'] : ['delete', 'delete_without_where'],
+      );
     case 'UPDATE':
       if (w2 === 'STATISTICS') return write('ANALYZE');
-      return write('UPDATE', boundedByFilter(tokens) ? [] : ['update_without_where']);
+      return write(
+        'UPDATE',
+        {
+          keys: [],
+          where: [],
+          constant: ['update_always_true' as const],
+          none: ['update_without_where' as const],
+        }[filterOf(tokens)],
+      );
     case 'MERGE':
       return write('MERGE', tokens.some((t) => t.value === 'DELETE') ? ['delete'] : []);
     case 'DROP':

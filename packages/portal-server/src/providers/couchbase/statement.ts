@@ -215,28 +215,27 @@ const CONSTANT_WORDS = new Set([
 ]);
 
 /**
- * Whether a DELETE or UPDATE is bounded: a WHERE that mentions something of the row, or USE KEYS. A WHERE
- * made of constants only (`WHERE 1 = 1`, `WHERE true`) is no bound.
+ * How a DELETE or UPDATE is bounded: USE KEYS (`keys`), a WHERE that mentions something of the row (`where`),
+ * a WHERE made of constants only (`constant`: `WHERE 1 = 1`, `WHERE true`), or nothing (`none`).
  */
-export function boundedByFilter(tokens: Token[]): boolean {
+export function filterOf(tokens: Token[]): 'keys' | 'where' | 'constant' | 'none' {
   const base = tokens[0]?.depth ?? 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.depth !== base || t.kind !== 'word') continue;
-    if (t.value === 'USE' && tokens[i + 1]?.value === 'KEYS') return true;
-    if (t.value === 'KEYS' && tokens[i - 1]?.value === 'USE') return true;
+    if (t.value === 'USE' && tokens[i + 1]?.value === 'KEYS') return 'keys';
     if (t.value === 'WHERE') {
       for (let j = i + 1; j < tokens.length; j++) {
         const u = tokens[j];
         if (u.depth === base && u.kind === 'word' && ['RETURNING', 'LIMIT', 'OFFSET'].includes(u.value))
           break;
-        if (u.kind === 'ident' || u.kind === 'param') return true;
-        if (u.kind === 'word' && !CONSTANT_WORDS.has(u.value)) return true;
+        if (u.kind === 'ident' || u.kind === 'param') return 'where';
+        if (u.kind === 'word' && !CONSTANT_WORDS.has(u.value)) return 'where';
       }
-      return false;
+      return 'constant';
     }
   }
-  return false;
+  return 'none';
 }
 
 /** The first word of a statement (skipping opening parentheses). */
