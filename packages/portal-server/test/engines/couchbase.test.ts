@@ -163,6 +163,31 @@ describe('couchbase engine: queries over REST', () => {
     await eventually(async () => cb.active.size === 0);
   });
 
+  it('cancel stops a running statement on the server; explain answers the plan', async () => {
+    const running = h.post(
+      '/api/db/query',
+      {
+        connection: { id: 'cancelconn', ...connection, queryTimeout: 120_000 },
+        sql: `SELECT * FROM ${KS}.\`slow\``,
+        queryId: 'cb-cancel-1',
+      },
+      ADMIN,
+    );
+    await eventually(async () => cb.active.size === 1);
+    const c = await h.post('/api/db/cancel', { queryId: 'cb-cancel-1' }, ADMIN);
+    expect(c.statusCode, c.body).toBe(200);
+    const r = await running;
+    expect(r.statusCode, r.body).toBe(400);
+    expect(r.body).toMatch(/QUERY_CANCELLED/);
+    await eventually(async () => cb.active.size === 0);
+    const ex = await query('rw', `SELECT p.name FROM ${KS}.\`products\` AS p`, {
+      explain: { mode: 'estimate' },
+    });
+    expect(ex.statusCode, ex.body).toBe(200);
+    expect(ex.json().explainFormat).toBe('json');
+    expect(String(cb.requests.at(-1)!.statement)).toMatch(/^EXPLAIN SELECT p\.name/);
+  });
+
   it('bad credentials are 503 AUTHENTICATION_ERROR; a missing bucket 400', async () => {
     const bad = await h.post(
       '/api/db/test-connection',
