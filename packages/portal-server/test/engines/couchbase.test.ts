@@ -221,6 +221,8 @@ describe('couchbase engine: governance', () => {
     `EXECUTE FUNCTION wipe()`,
     `FROBNICATE ${KS}.\`products\``,
     `SELECT "unterminated FROM ${KS}.\`products\``,
+    `SELECT 'a\\'; DELETE FROM ${KS}.\`products\`; --' AS s`,
+    `SELECT 1 AS one -- comment\n; DELETE FROM ${KS}.\`products\``,
   ];
   it.each(writes)('read-only refuses %j and nothing changes', async (sql) => {
     const r = await query('ro', sql);
@@ -230,9 +232,17 @@ describe('couchbase engine: governance', () => {
     expect(products().get('p1')).toMatchObject({ name: 'Lamp', price: 20 });
   });
 
-  it('a read-only datasource still reads', async () => {
+  it('a read-only datasource still reads (strings and comments hide nothing)', async () => {
     const r = await query('ro', `SELECT p.name FROM ${KS}.\`products\` AS p USE KEYS 'p2'`);
     expect(r.statusCode, r.body).toBe(200);
+    for (const sql of [
+      `SELECT 'x; DELETE FROM ${KS}.\`products\`' AS a`,
+      `SELECT 1 AS a /* ; DELETE FROM ${KS}.\`products\` */`,
+      `SELECT "it's; UPSERT" AS a -- ; DROP INDEX x`,
+    ]) {
+      const c = await classifyScript(sql, 'couchbase');
+      expect(c.isWrite, sql).toBe(false);
+    }
     const refused = await query('ro', `UPSERT INTO ${KS}.\`products\` (KEY, VALUE) VALUES ('p1', {"x": 1})`);
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toMatch(/READ_ONLY/);

@@ -127,6 +127,11 @@ export function classifyN1qlStatement(text: string, index: number): StatementCla
     };
   if (tokens.some((t) => t.kind === 'semi'))
     return doubtful('UNKNOWN', 'the statement reader sees more than one statement here');
+  // Strings with backslash escapes are read both ways: the words must not change.
+  const shape = (l: { tokens: Token[]; unterminated: boolean }) =>
+    `${l.unterminated}|${l.tokens.map((t) => (t.kind === 'word' ? t.value : t.kind === 'string' ? "'" : t.value)).join(' ')}`;
+  if (shape(lexN1ql(text, false)) !== shape(lx))
+    return doubtful('UNKNOWN', 'the statement reads differently when backslashes do not escape');
   const w1 = leadingWord(tokens);
   const w2 = tokens.find((t, i) => i > 0 && t.kind === 'word')?.value ?? '';
   const write = (statementType: StatementType, guardrails: GuardrailValue[] = []) => ({

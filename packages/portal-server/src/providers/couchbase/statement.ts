@@ -24,8 +24,11 @@ export interface Lexed {
 const WORD_START = /[A-Za-z_]/;
 const WORD = /[A-Za-z0-9_]/;
 
-/** Tokens of SQL++ text (comments dropped). */
-export function lexN1ql(text: string): Lexed {
+/**
+ * Tokens of SQL++ text (comments dropped). `backslashEscapes: false` is the alternative reading the
+ * classifier compares against: a statement that means something else when `\'` does not escape is doubtful.
+ */
+export function lexN1ql(text: string, backslashEscapes = true): Lexed {
   const tokens: Token[] = [];
   let depth = 0;
   let i = 0;
@@ -47,7 +50,7 @@ export function lexN1ql(text: string): Lexed {
       let closed = false;
       while (j < n) {
         const d = text[j];
-        if (d === '\\' && c !== '`' && j + 1 < n) {
+        if (d === '\\' && c !== '`' && backslashEscapes && j + 1 < n) {
           value += text[j + 1];
           j += 2;
         } else if (d === c && text[j + 1] === c) {
