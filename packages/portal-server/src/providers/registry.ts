@@ -3,12 +3,15 @@
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
 import { couchbaseEngine } from './couchbase/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
+import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
+import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
+import { opensearchEngine } from './opensearch/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
@@ -24,8 +27,11 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  mongodbEngine,
   redisEngine,
   leveldbEngine,
+  elasticsearchEngine,
+  opensearchEngine,
   couchbaseEngine,
 ] as const;
 

@@ -19,7 +19,7 @@ export async function analyzeStatement(dialect: Dialect, statement: string): Pro
   const rules = dialectInfo(dialect);
   const info = rules.parser;
   try {
-    if (rules.facts) return rules.facts(statement);
+    if (rules.analyze) return rules.analyze(statement);
     if (info.kind === 'libpg')
       return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });
     return analyzeNsp(nspParser().astify(statement, { database: info.database }));

@@ -16,6 +16,7 @@ import { firstGuardrail, orderGuardrails } from './guardrails.js';
 import { keywordGuardrails } from './keywords.js';
 import { classifyLevel } from './leveldb.js';
 import { lex } from './lexer.js';
+import { classifyMongo } from './mongodb.js';
 import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
@@ -91,6 +92,7 @@ export async function classifyScript(
   // flags, LevelDB's from its small grammar.
   if (id === 'redis') return classifyRedis(sql);
   if (id === 'leveldb') return classifyLevel(sql);
+  if (id === 'mongodb') return classifyMongo(sql);
   // SQL++ is read by the engine's own statement reader, split exactly as the executor splits it.
   if (id === 'couchbase') return classifyN1ql(splitScript('couchbase', sql), sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);

@@ -2,7 +2,7 @@
 // `database` is the bucket, `port` the management port (8091, 18091 with TLS) and the query port is found in
 // the cluster map. SQL++ is split like MySQL text (backslash escapes, `…` identifiers, "…" strings) and read
 // by the engine's own statement reader (statement.ts), which also tells the auto-limit whether a SELECT
-// already limits itself (no parser grammar reads three-part keyspaces, UPSERT or USE KEYS).
+// already limits itself (the dialect's `analyze`) (no parser grammar reads three-part keyspaces, UPSERT or USE KEYS).
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
@@ -22,8 +22,8 @@ export const couchbaseCapabilities: Capabilities = {
   supportsCancel: true,
   // N1QL transactions over REST need a txid threaded through every request; the portal does not offer them.
   supportsTransactions: false,
-  sqlExportRefusal:
-    'Couchbase holds JSON documents and has no CREATE TABLE or row INSERT to export to; use json or csv',
+  // Documents have no CREATE TABLE or row INSERT to write: sql-insert and sql-ddl exports are 400.
+  sqlExport: false,
   maintenanceOperations: [
     {
       type: 'analyze',
@@ -70,7 +70,7 @@ export const couchbaseEngine: EngineDescriptor<'couchbase', 'couchbase'> = {
     transactionControl: (w1, w2) =>
       ['BEGIN', 'START', 'SAVEPOINT'].includes(w1) || (w1 === 'SET' && w2 === 'TRANSACTION') ? w1 : null,
     backslashEscapes: true,
-    facts: selectFacts,
+    analyze: selectFacts,
   },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };
