@@ -105,7 +105,7 @@ describe('couchbase engine: queries over REST', () => {
       ADMIN,
     );
     expect(r.statusCode, r.body).toBe(408);
-    await eventually(async () => cb.active.size === 0);
+    await eventually(async () => cb.active.size === 0, 1200);
   });
 
   it('cancel stops a running statement on the server; explain answers the plan', async () => {
@@ -118,13 +118,13 @@ describe('couchbase engine: queries over REST', () => {
       },
       ADMIN,
     );
-    await eventually(async () => cb.active.size === 1);
+    await eventually(async () => cb.active.size === 1, 1200);
     const c = await h.post('/api/db/cancel', { queryId: 'cb-cancel-1' }, ADMIN);
     expect(c.statusCode, c.body).toBe(200);
     const r = await running;
     expect(r.statusCode, r.body).toBe(400);
     expect(r.body).toMatch(/QUERY_CANCELLED/);
-    await eventually(async () => cb.active.size === 0);
+    await eventually(async () => cb.active.size === 0, 1200);
     const ex = await query('rw', `SELECT p.name FROM ${KS}.\`products\` AS p`, {
       explain: { mode: 'estimate' },
     });
@@ -283,7 +283,7 @@ describe('couchbase engine: export, objects, health, maintenance', () => {
       },
       ADMIN,
     );
-    await eventually(async () => cb.active.size === 1);
+    await eventually(async () => cb.active.size === 1, 1200);
     const id = [...cb.active.values()][0].requestId;
     const k = await maintenance('kill', id);
     expect(k.statusCode, k.body).toBe(200);
