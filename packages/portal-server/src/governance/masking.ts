@@ -69,16 +69,21 @@ export function applicableRules(
   return out;
 }
 
-/** A masker for one statement's result: field names in, per-field rules out. */
+/**
+ * A masker for one statement's result: field names in, per-field rules out. Documents (JSON objects in a
+ * cell, as document engines return them) are masked by field path too: a field named by a rule is masked
+ * wherever it sits inside a value, and a flattened column (`address.email`) takes the rule of its last part.
+ */
 export class StatementMasker {
   constructor(
     private readonly plan: FieldPlan | undefined,
     private readonly key: Buffer,
+    private readonly nested: ReadonlyMap<string, MaskKind> = new Map(),
   ) {}
 
   /** True when nothing is masked (the caller may skip the per-row work). */
   get empty(): boolean {
-    return !this.plan || (this.plan.byName.size === 0 && !this.plan.all);
+    return (!this.plan || (this.plan.byName.size === 0 && !this.plan.all)) && this.nested.size === 0;
   }
 
   /** The rule of each field, in order (undefined: shown as is). */
@@ -99,6 +104,8 @@ export class StatementMasker {
       // A result the select list does not explain (a star after all, a function returning rows) is masked
       // by name only; a positional plan that does not fit the result cannot be trusted for any column.
       if (plan.byPosition && !positional) kind = stronger(kind, anyKind(plan.byPosition));
+      const dot = name.lastIndexOf('.');
+      if (dot >= 0) kind = stronger(kind, this.nested.get(name.slice(dot + 1)));
       return kind;
     });
   }
@@ -134,13 +141,16 @@ export class StatementMasker {
    * Rules by name for values nested in documents and arrays (a document engine's `profile.email`), when the
    * plan masks by name only (no column lineage): the field is masked wherever it sits in the value.
    */
-  private nestedRules(): Map<string, MaskKind> | undefined {
+  private nestedRules(): ReadonlyMap<string, MaskKind> | undefined {
+    // The rules that apply to the statement, when known: a document field is masked inside any value, also
+    // where column lineage exists (SQL++ `SELECT *` nests the whole document under the keyspace name).
+    if (this.nested.size > 0) return this.nested;
     const plan = this.plan;
     if (!plan || plan.byPosition || plan.byName.size === 0) return undefined;
     return plan.byName;
   }
 
-  private maskNested(value: unknown, rules: Map<string, MaskKind>): unknown {
+  private maskNested(value: unknown, rules: ReadonlyMap<string, MaskKind>): unknown {
     if (Array.isArray(value)) return value.map((v) => this.maskNested(v, rules));
     if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
       return value;
@@ -171,8 +181,8 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) return new StatementMasker({ byName: masked }, key);
-  return new StatementMasker(await planFields(text, dialect, masked), key);
+  if (!dialect) return new StatementMasker({ byName: masked }, key, masked);
+  return new StatementMasker(await planFields(text, dialect, masked), key, masked);
 }
 
 /**

@@ -3,6 +3,7 @@
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
 import { athenaEngine } from './athena/engine.js';
 import { cassandraEngine } from './cassandra/engine.js';
+import { couchbaseEngine } from './couchbase/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
@@ -35,6 +36,7 @@ export const ENGINES = [
   opensearchEngine,
   cassandraEngine,
   athenaEngine,
+  couchbaseEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -4,6 +4,8 @@
 // unknown engine, an unreadable or doubtful statement is a write.
 
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
+import { splitScript } from '../../sql/split.js';
+import { classifyN1ql } from './couchbase.js';
 import {
   CLASSIFIER_DIALECT_INFO,
   CLASSIFIER_DIALECTS,
@@ -91,6 +93,8 @@ export async function classifyScript(
   if (id === 'redis') return classifyRedis(sql);
   if (id === 'leveldb') return classifyLevel(sql);
   if (id === 'mongodb') return classifyMongo(sql);
+  // SQL++ is read by the engine's own statement reader, split exactly as the executor splits it.
+  if (id === 'couchbase') return classifyN1ql(splitScript('couchbase', sql), sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
   const state: ScriptState = {
     prepared: new Map(),
