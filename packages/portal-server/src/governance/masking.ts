@@ -171,7 +171,13 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) return new StatementMasker({ byName: masked }, key);
+  if (!dialect) {
+    // No lineage: fields keep their stored names unless the engine computed them, then nothing can be traced.
+    const all = statement?.opaqueOutput
+      ? [...masked.values()].reduce<MaskKind | undefined>((k, v) => stronger(k, v), undefined)
+      : undefined;
+    return new StatementMasker({ byName: masked, ...(all ? { all } : {}) }, key);
+  }
   return new StatementMasker(await planFields(text, dialect, masked), key);
 }
 

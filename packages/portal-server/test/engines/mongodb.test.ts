@@ -133,10 +133,11 @@ describe('mongodb engine: requests and results', () => {
     });
     expect(count.json()).toMatchObject({ fields: ['count'], rows: [{ count: 125 }] });
     const distinct = await query('rw', { collection: 'users', operation: 'distinct', field: 'profile.city' });
+    expect(distinct.json().fields).toEqual(['profile.city']);
     expect(
       distinct
         .json()
-        .rows.map((x: { value: string }) => x.value)
+        .rows.map((x: Record<string, string>) => x['profile.city'])
         .sort(),
     ).toEqual(['Lima', 'Oslo']);
     const agg = await query('rw', {
@@ -405,6 +406,33 @@ describe('mongodb engine: governance', () => {
     expect(row.profile).toEqual({ city: 'Lima', email: 'h***@mail.example' });
     expect(row.ssn).toBe('****');
     expect(row.name).toBe('user3');
+  });
+
+  it('masking follows distinct, computed projections and pipelines that compute fields', async () => {
+    const distinct = await query('masked', {
+      collection: 'users',
+      operation: 'distinct',
+      field: 'profile.email',
+      filter: { _id: 1 },
+    });
+    expect(distinct.json().rows).toEqual([{ 'profile.email': 'h***@mail.example' }]);
+    const projected = await query('masked', find({ _id: 1 }, { projection: { x: '$email', name: 1 } }));
+    expect(projected.statusCode, projected.body).toBe(200);
+    expect(projected.body).not.toMatch(/user1@corp/);
+    const grouped = await query('masked', {
+      collection: 'users',
+      operation: 'aggregate',
+      pipeline: [{ $match: { _id: { $lte: 2 } } }, { $group: { _id: '$ssn' } }],
+    });
+    expect(grouped.statusCode, grouped.body).toBe(200);
+    expect(grouped.json().rows).toEqual([{ _id: '****' }, { _id: '****' }]);
+    // Stages that keep stored names are masked by name only.
+    const plain = await query('masked', {
+      collection: 'users',
+      operation: 'aggregate',
+      pipeline: [{ $match: { _id: 1 } }, { $project: { name: 1, email: 1 } }],
+    });
+    expect(plain.json().rows).toEqual([{ _id: 1, name: 'user1', email: 'u***@corp.example' }]);
   });
 
   it('object rules hide a collection from requests and from the object lists', async () => {

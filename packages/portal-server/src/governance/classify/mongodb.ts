@@ -57,6 +57,41 @@ function pipelineObjects(pipeline: unknown, objects: ObjectRef[]): void {
   }
 }
 
+/** Stages whose output keeps stored field names (masking by name still holds after them). */
+const NAME_KEEPING = new Set([
+  '$match',
+  '$sort',
+  '$limit',
+  '$skip',
+  '$sample',
+  '$unwind',
+  '$count',
+  '$unset',
+]);
+
+/** A projection that only includes or excludes fields (no computed values). */
+function plainProjection(p: unknown): boolean {
+  if (p === undefined) return true;
+  if (typeof p !== 'object' || p === null) return false;
+  return Object.values(p as Doc).every((v) => v === 0 || v === 1 || v === true || v === false);
+}
+
+/** Whether the request's output fields may be computed rather than stored (see `opaqueOutput`). */
+function opaque(r: MongoRequest): boolean {
+  if (r.operation === 'find' || r.operation === 'findOne') return !plainProjection(r.options.projection);
+  if (r.operation !== 'aggregate') return false;
+  return r.pipeline.some((stage) =>
+    Object.entries(stage).some(([k, v]) => {
+      if (NAME_KEEPING.has(k)) return false;
+      if (k === '$project') return !plainProjection(v);
+      // A plain join nests the other collection's stored documents under `as`.
+      if (k === '$lookup' || k === '$unionWith')
+        return typeof v === 'object' && v !== null && 'pipeline' in v;
+      return true;
+    }),
+  );
+}
+
 function judge(r: MongoRequest): Omit<StatementClassification, 'index' | 'text' | 'unplaceable'> {
   const everything = [r.filter, r.pipeline, r.update, r.documents, r.options];
   const keys = [...keysOf(everything)].map(([k]) => k);
@@ -92,7 +127,15 @@ function judge(r: MongoRequest): Omit<StatementClassification, 'index' | 'text' 
       reason: `${javascript} runs server-side JavaScript the portal cannot judge: counted as a write`,
     };
   }
-  return { kind, statementType, guardrails, objects, transactionControl: false, doubtful: false };
+  return {
+    kind,
+    statementType,
+    guardrails,
+    objects,
+    transactionControl: false,
+    doubtful: false,
+    ...(opaque(r) ? { opaqueOutput: true } : {}),
+  };
 }
 
 /** The classification of one request (the whole text is one statement). */
