@@ -35,8 +35,6 @@ export interface SqlDialect {
   analyze?: (statement: string) => import('../sql/analyze.js').StatementFacts;
   /** The statement with a row limit (and offset) applied, for an engine whose limit is not an appended clause. */
   applyLimit?: (statement: string, limit: number, offset: number) => string;
-  /** Why this engine has no SQL export formats (sql-insert, sql-ddl answer 400 with it), when it has none. */
-  noSqlExport?: string;
 }
 
 /** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */

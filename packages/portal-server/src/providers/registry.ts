@@ -2,6 +2,7 @@
 // SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
 import { duckdbEngine } from './duckdb/engine.js';
+import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
@@ -9,6 +10,7 @@ import { libsqlEngine } from './libsql/engine.js';
 import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
+import { opensearchEngine } from './opensearch/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
@@ -24,9 +26,11 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  mongodbEngine,
   redisEngine,
   leveldbEngine,
-  mongodbEngine,
+  elasticsearchEngine,
+  opensearchEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -25,6 +25,8 @@ export const mongoCapabilities: Capabilities = {
   supportsCancel: true,
   supportsTransactions: false,
   maintenanceOperations: [],
+  // Documents have no SQL table layout: sql-insert/sql-ddl export answer 400.
+  sqlExport: false,
 };
 
 const UNKNOWN: StatementFacts = { kind: 'unknown', readOnly: false, hasLimit: false, hasOrderBy: false };
@@ -94,7 +96,6 @@ export const mongodbEngine: EngineDescriptor<'mongodb', 'mongodb'> = {
     transactionControl: () => null,
     analyze: mongoFacts,
     applyLimit: mongoLimit,
-    noSqlExport: 'documents have no SQL table layout; export them as json or csv',
   },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };
