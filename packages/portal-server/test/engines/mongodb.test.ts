@@ -419,10 +419,15 @@ describe('mongodb engine: governance', () => {
     const projected = await query('masked', find({ _id: 1 }, { projection: { x: '$email', name: 1 } }));
     expect(projected.statusCode, projected.body).toBe(200);
     expect(projected.body).not.toMatch(/user1@corp/);
+    // A pipeline that computes fields masks every output field (it cannot be traced to stored names).
     const grouped = await query('masked', {
       collection: 'users',
       operation: 'aggregate',
-      pipeline: [{ $match: { _id: { $lte: 2 } } }, { $group: { _id: '$ssn' } }],
+      pipeline: [
+        { $match: { _id: { $lte: 2 } } },
+        { $group: { _id: '$profile.city' } },
+        { $sort: { _id: 1 } },
+      ],
     });
     expect(grouped.statusCode, grouped.body).toBe(200);
     expect(grouped.json().rows).toEqual([{ _id: '****' }, { _id: '****' }]);
@@ -433,6 +438,36 @@ describe('mongodb engine: governance', () => {
       pipeline: [{ $match: { _id: 1 } }, { $project: { name: 1, email: 1 } }],
     });
     expect(plain.json().rows).toEqual([{ _id: 1, name: 'user1', email: 'u***@corp.example' }]);
+  });
+
+  it('refuses masked fields that would steer the result (filters, sorts, pipeline references)', async () => {
+    const before = snapshot();
+    for (const req of [
+      find({ email: { $regex: '^user1' } }),
+      find({ 'profile.email': 'home1@mail.example' }),
+      find({ $expr: { $eq: ['$ssn', '123-45-0000'] } }),
+      find({}, { sort: { ssn: 1 } }),
+      { collection: 'users', operation: 'count', filter: { ssn: { $gt: '123-45-0100' } } },
+      {
+        collection: 'users',
+        operation: 'aggregate',
+        pipeline: [{ $group: { _id: '$ssn', n: { $sum: 1 } } }],
+      },
+      {
+        collection: 'users',
+        operation: 'aggregate',
+        pipeline: [{ $project: { x: { $objectToArray: '$$ROOT' } } }],
+      },
+      { collection: 'users', operation: 'deleteMany', filter: { email: 'user1@corp.example' } },
+    ]) {
+      const r = await query('masked', req, {}, ALICE);
+      expect(r.statusCode, JSON.stringify(req)).toBe(403);
+      expect(r.json().code).toBe('MASKED_COLUMN_PREDICATE');
+    }
+    expect(snapshot()).toBe(before);
+    expect((await query('masked', find({ name: 'user1' }, { sort: { _id: 1 } }), {}, ALICE)).statusCode).toBe(
+      200,
+    );
   });
 
   it('object rules hide a collection from requests and from the object lists', async () => {

@@ -76,6 +76,11 @@ export interface StatementClassification {
    * `$group`, `$addFields`, computed projections): with masking rules in force, every output field is masked.
    */
   opaqueOutput?: boolean;
+  /**
+   * Field paths the request filters, sorts, groups or joins by (a document engine's filter, sort and pipeline
+   * references), for engines without SQL grammar: a masked field among them would steer the result.
+   */
+  steering?: Array<{ field: string; clause: string }>;
 }
 
 export interface ScriptClassification {
