@@ -48,7 +48,8 @@ const snapshot = () =>
 beforeAll(async () => {
   d = await startMongoDouble();
   seed();
-  d.state.delays.set('app.slow', 5_000);
+  // Long enough that only maxTimeMS or killOp can end a read of it within a test.
+  d.state.delays.set('app.slow', 30_000);
   connection = { type: 'mongodb', host: '127.0.0.1', port: d.port, database: 'app' };
   h = await governed([
     managedDs('rw', connection, { guardrails: false }),
@@ -207,7 +208,7 @@ describe('mongodb engine: requests and results', () => {
 
   it('cancels a running read with killOp (found in currentOp by its comment)', async () => {
     const running = query('rw', { collection: 'slow', operation: 'find' }, { queryId: 'm-1' });
-    for (let i = 0; i < 400 && d.state.ops.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && d.state.ops.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(d.state.ops.size).toBe(1);
     const c = await h.post('/api/db/cancel', { queryId: 'm-1' }, ADMIN);
     expect(c.json()).toEqual({ cancelled: true });
