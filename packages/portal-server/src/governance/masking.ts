@@ -181,7 +181,11 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) return new StatementMasker({ byName: masked }, key, masked);
+  if (!dialect) {
+    // No lineage: fields keep their stored names unless the engine computed them, then nothing can be traced.
+    const all = statement?.opaqueOutput ? anyKind([...masked.values()]) : undefined;
+    return new StatementMasker({ byName: masked, ...(all ? { all } : {}) }, key, masked);
+  }
   return new StatementMasker(await planFields(text, dialect, masked), key, masked);
 }
 

@@ -48,7 +48,8 @@ const snapshot = () =>
 beforeAll(async () => {
   d = await startMongoDouble();
   seed();
-  d.state.delays.set('app.slow', 5_000);
+  // Long enough that only maxTimeMS or killOp can end a read of it within a test.
+  d.state.delays.set('app.slow', 30_000);
   connection = { type: 'mongodb', host: '127.0.0.1', port: d.port, database: 'app' };
   h = await governed([
     managedDs('rw', connection, { guardrails: false }),
@@ -133,10 +134,11 @@ describe('mongodb engine: requests and results', () => {
     });
     expect(count.json()).toMatchObject({ fields: ['count'], rows: [{ count: 125 }] });
     const distinct = await query('rw', { collection: 'users', operation: 'distinct', field: 'profile.city' });
+    expect(distinct.json().fields).toEqual(['profile.city']);
     expect(
       distinct
         .json()
-        .rows.map((x: { value: string }) => x.value)
+        .rows.map((x: Record<string, string>) => x['profile.city'])
         .sort(),
     ).toEqual(['Lima', 'Oslo']);
     const agg = await query('rw', {
@@ -206,7 +208,7 @@ describe('mongodb engine: requests and results', () => {
 
   it('cancels a running read with killOp (found in currentOp by its comment)', async () => {
     const running = query('rw', { collection: 'slow', operation: 'find' }, { queryId: 'm-1' });
-    for (let i = 0; i < 400 && d.state.ops.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && d.state.ops.size === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(d.state.ops.size).toBe(1);
     const c = await h.post('/api/db/cancel', { queryId: 'm-1' }, ADMIN);
     expect(c.json()).toEqual({ cancelled: true });
@@ -405,6 +407,68 @@ describe('mongodb engine: governance', () => {
     expect(row.profile).toEqual({ city: 'Lima', email: 'h***@mail.example' });
     expect(row.ssn).toBe('****');
     expect(row.name).toBe('user3');
+  });
+
+  it('masking follows distinct, computed projections and pipelines that compute fields', async () => {
+    const distinct = await query('masked', {
+      collection: 'users',
+      operation: 'distinct',
+      field: 'profile.email',
+      filter: { _id: 1 },
+    });
+    expect(distinct.json().rows).toEqual([{ 'profile.email': 'h***@mail.example' }]);
+    const projected = await query('masked', find({ _id: 1 }, { projection: { x: '$email', name: 1 } }));
+    expect(projected.statusCode, projected.body).toBe(200);
+    expect(projected.body).not.toMatch(/user1@corp/);
+    // A pipeline that computes fields masks every output field (it cannot be traced to stored names).
+    const grouped = await query('masked', {
+      collection: 'users',
+      operation: 'aggregate',
+      pipeline: [
+        { $match: { _id: { $lte: 2 } } },
+        { $group: { _id: '$profile.city' } },
+        { $sort: { _id: 1 } },
+      ],
+    });
+    expect(grouped.statusCode, grouped.body).toBe(200);
+    expect(grouped.json().rows).toEqual([{ _id: '****' }, { _id: '****' }]);
+    // Stages that keep stored names are masked by name only.
+    const plain = await query('masked', {
+      collection: 'users',
+      operation: 'aggregate',
+      pipeline: [{ $match: { _id: 1 } }, { $project: { name: 1, email: 1 } }],
+    });
+    expect(plain.json().rows).toEqual([{ _id: 1, name: 'user1', email: 'u***@corp.example' }]);
+  });
+
+  it('refuses masked fields that would steer the result (filters, sorts, pipeline references)', async () => {
+    const before = snapshot();
+    for (const req of [
+      find({ email: { $regex: '^user1' } }),
+      find({ 'profile.email': 'home1@mail.example' }),
+      find({ $expr: { $eq: ['$ssn', '123-45-0000'] } }),
+      find({}, { sort: { ssn: 1 } }),
+      { collection: 'users', operation: 'count', filter: { ssn: { $gt: '123-45-0100' } } },
+      {
+        collection: 'users',
+        operation: 'aggregate',
+        pipeline: [{ $group: { _id: '$ssn', n: { $sum: 1 } } }],
+      },
+      {
+        collection: 'users',
+        operation: 'aggregate',
+        pipeline: [{ $project: { x: { $objectToArray: '$$ROOT' } } }],
+      },
+      { collection: 'users', operation: 'deleteMany', filter: { email: 'user1@corp.example' } },
+    ]) {
+      const r = await query('masked', req, {}, ALICE);
+      expect(r.statusCode, JSON.stringify(req)).toBe(403);
+      expect(r.json().code).toBe('MASKED_COLUMN_PREDICATE');
+    }
+    expect(snapshot()).toBe(before);
+    expect((await query('masked', find({ name: 'user1' }, { sort: { _id: 1 } }), {}, ALICE)).statusCode).toBe(
+      200,
+    );
   });
 
   it('object rules hide a collection from requests and from the object lists', async () => {

@@ -104,7 +104,12 @@ export class MongoProvider implements Provider {
       case 'count':
         return valuesResult('count', [await coll.countDocuments(r.filter, { ...o, ...timing })], limit - 1);
       case 'distinct':
-        return valuesResult('value', await coll.distinct(r.field!, r.filter, { ...o, ...timing }), limit - 1);
+        // The column is named by the field path, so masking by field name holds for its values.
+        return valuesResult(
+          r.field!,
+          await coll.distinct(r.field!, r.filter, { ...o, ...timing }),
+          limit - 1,
+        );
       case 'insertOne':
       case 'insertMany': {
         const res = await coll.insertMany(r.documents, { ...o, comment: tag });
