@@ -1,6 +1,8 @@
 // The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
 // SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+
+import { clickhouseEngine } from './clickhouse/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
@@ -25,6 +27,7 @@ export const ENGINES = [
   oracleEngine,
   redisEngine,
   leveldbEngine,
+  clickhouseEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -4,6 +4,7 @@
 // unknown engine, an unreadable or doubtful statement is a write.
 
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
+import { columnarReading } from './clickhouse.js';
 import {
   CLASSIFIER_DIALECT_INFO,
   CLASSIFIER_DIALECTS,
@@ -97,7 +98,14 @@ export async function classifyScript(
   };
   const statements: StatementClassification[] = [];
   const pieces = splitStatements(sql, id);
-  for (let i = 0; i < pieces.length; i++) statements.push(await classifyStatement(pieces[i], i, id, state));
+  for (let i = 0; i < pieces.length; i++) {
+    // ClickHouse's own forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) are judged
+    // as the standard SQL they mean; the statement keeps its own text.
+    const reading =
+      id === 'clickhouse' ? columnarReading(pieces[i], CLASSIFIER_DIALECT_INFO[id].lex) : pieces[i];
+    const c = await classifyStatement(reading, i, id, state);
+    statements.push(reading === pieces[i] ? c : { ...c, text: pieces[i] });
+  }
   // The splitter and the engine's lexer must agree on the script's code: text the splitter dropped or
   // merged (a MariaDB `/*M! … */`, a comment style it does not know) is classified as one doubtful whole.
   if (
