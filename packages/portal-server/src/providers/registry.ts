@@ -14,6 +14,7 @@ import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
 import { sqliteEngine } from './sqlite/engine.js';
+import { trinoEngine } from './trino/engine.js';
 import type { ProviderFactory } from './types.js';
 
 /** Every engine the portal runs, in the order the UI offers them. */
@@ -28,6 +29,7 @@ export const ENGINES = [
   redisEngine,
   leveldbEngine,
   clickhouseEngine,
+  trinoEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -19,6 +19,7 @@ import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
 import { classifyStatement, type ScriptState } from './statement.js';
+import { federatedSessionStatement } from './trino.js';
 import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
 
 export type { Dialect } from './dialects.js';
@@ -101,6 +102,13 @@ export async function classifyScript(
   for (let i = 0; i < pieces.length; i++) {
     // ClickHouse's own forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) are judged
     // as the standard SQL they mean; the statement keeps its own text.
+    // Trino's session statements are answered by the provider and never reach the engine.
+    const session =
+      id === 'trino' ? federatedSessionStatement(pieces[i], i, CLASSIFIER_DIALECT_INFO[id].lex) : undefined;
+    if (session) {
+      statements.push(session);
+      continue;
+    }
     const reading =
       id === 'clickhouse' ? columnarReading(pieces[i], CLASSIFIER_DIALECT_INFO[id].lex) : pieces[i];
     const c = await classifyStatement(reading, i, id, state);
