@@ -3,6 +3,7 @@
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
 
 import { clickhouseEngine } from './clickhouse/engine.js';
+import { druidEngine } from './druid/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
@@ -30,6 +31,7 @@ export const ENGINES = [
   leveldbEngine,
   clickhouseEngine,
   trinoEngine,
+  druidEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];
