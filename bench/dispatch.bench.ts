@@ -19,9 +19,9 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
 const CAPACITY = 4;
 const MATRIX = 20;
 const RUNS = Math.ceil(JOBS / MATRIX);
-const TOKEN = 'bench-dispatch-token';
+export const TOKEN = 'bench-dispatch-token';
 
-const quantile = (xs: number[], q: number) => {
+export const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
 };
@@ -41,7 +41,7 @@ pipelines:
 `;
 
 /** An agent that reports every assignment started and finished as soon as it arrives. */
-function simAgent(grpcPort: number, name: string, assigned: Map<string, number>) {
+export function simAgent(grpcPort: number, name: string, assigned: Map<string, number>) {
   const conn = new AgentConnection(
     loadAgentSettings({
       CI_SERVER: `127.0.0.1:${grpcPort}`,

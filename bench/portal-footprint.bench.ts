@@ -12,9 +12,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startPostgres, tempDir } from '@app/kit/testing';
-import pg from 'pg';
 // @ts-expect-error: a plain .mjs script without types
 import { build } from '../scripts/build-servers.mjs';
+import { seedBenchRows } from './portal-bench-rows.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const root = join(import.meta.dirname, '..');
@@ -161,19 +161,7 @@ async function measure(args: string[], env: Record<string, string>): Promise<Fig
 
 export async function run(): Promise<void> {
   const server = await startPostgres();
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  console.log(`seeding ${EXPORT_ROWS} rows…`);
-  await admin.query(
-    `CREATE TABLE bench_rows (id int PRIMARY KEY, name text NOT NULL, amount numeric(12,2), created timestamptz, flag boolean, note text)`,
-  );
-  await admin.query(
-    `INSERT INTO bench_rows SELECT g, 'name ' || g, g * 0.25, '2024-01-01'::timestamptz + g * interval '1 second', g % 3 = 0,
-            CASE WHEN g % 10 = 0 THEN 'has, a "quote"' END FROM generate_series(1, $1) g`,
-    [EXPORT_ROWS],
-  );
-  await admin.query('VACUUM ANALYZE bench_rows');
-  await admin.end();
+  await seedBenchRows(server.url, EXPORT_ROWS);
   const u = new URL(server.url);
   const dir = tempDir('bench-footprint-config-');
   const datasources = join(dir, 'datasources.yaml');

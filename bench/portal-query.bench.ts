@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerExportRoutes } from '../packages/portal-server/src/http/export.js';
 import { registerQueryRoutes } from '../packages/portal-server/src/http/query.js';
+import { seedBenchRows } from './portal-bench-rows.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const QUERY_ROWS = 10_000;
@@ -100,19 +101,7 @@ async function rawCursorFetch(url: string, rows: number): Promise<number> {
 
 export async function run(): Promise<void> {
   const server = await startPostgres();
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  console.log(`seeding ${EXPORT_ROWS} rows…`);
-  await admin.query(
-    `CREATE TABLE bench_rows (id int PRIMARY KEY, name text NOT NULL, amount numeric(12,2), created timestamptz, flag boolean, note text)`,
-  );
-  await admin.query(
-    `INSERT INTO bench_rows SELECT g, 'name ' || g, g * 0.25, '2024-01-01'::timestamptz + g * interval '1 second', g % 3 = 0,
-            CASE WHEN g % 10 = 0 THEN 'has, a "quote"' END FROM generate_series(1, $1) g`,
-    [EXPORT_ROWS],
-  );
-  await admin.query('VACUUM ANALYZE bench_rows');
-  await admin.end();
+  await seedBenchRows(server.url, EXPORT_ROWS);
 
   const u = new URL(server.url);
   const connection = {

@@ -7,6 +7,7 @@ import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalFootprint } from './portal-footprint.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as portalWeb } from './portal-web.bench.js';
+import { run as replicas } from './replicas.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 import { run as seedData } from './seed.bench.js';
 
@@ -14,6 +15,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['runs list', runsList],
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
+  ['replicas on one PostgreSQL', replicas],
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
   ['portal footprint', portalFootprint],

@@ -21,6 +21,7 @@ import { registerWeb } from './http/web.js';
 import { LogArchiver } from './logs/archiver.js';
 import { NotificationDeliverer } from './notifications/deliverer.js';
 import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
+import { ReplicaSignals } from './replicas/replica-signals.js';
 import { RetentionScheduler } from './scheduler/retention-scheduler.js';
 import { readRetentionSettings } from './scheduler/retention-settings.js';
 import { RetentionSweeper } from './scheduler/retention-sweeper.js';
@@ -48,6 +49,8 @@ export interface CiServer {
   retention: { archiver: LogArchiver; sweeper: RetentionSweeper; scheduler: RetentionScheduler };
   /** Outbox deliverer of run notifications; polls from listen() to close(). */
   notifications: NotificationDeliverer;
+  /** PostgreSQL only: run changes and stored log lines announced to the other replicas (LISTEN/NOTIFY). */
+  replicas?: ReplicaSignals;
   settings: CiSettings;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
@@ -170,6 +173,17 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     timing: options.agentTiming,
   });
   const agents = control.registry;
+  // Several replicas share one PostgreSQL; SQLite is one server, so nothing is announced there.
+  const replicas =
+    database.dialect === 'postgres'
+      ? new ReplicaSignals({
+          url: settings.databaseUrl,
+          events,
+          hub: execution.hub,
+          resync: () => control.dispatcher.resync(),
+          log: app.log,
+        })
+      : undefined;
   const triggers = new Triggers({
     database,
     settings,
@@ -227,6 +241,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     triggers,
     retention: { archiver, sweeper, scheduler: retentionScheduler },
     notifications: deliverer,
+    replicas,
     settings,
     announcements: secrets.announcements,
     setAuthorizer(next) {
@@ -234,6 +249,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     },
     async listen() {
       await app.listen({ host: settings.host, port: settings.httpPort });
+      // Listening before the agent endpoint starts: its first sweep resyncs whatever came before.
+      await replicas?.start();
       const grpcPort = await control.start(settings.host, settings.grpcPort);
       listening = true;
       triggers.start();
@@ -246,6 +263,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       };
     },
     async close() {
+      await replicas?.stop();
       await deliverer.stop();
       await retentionScheduler.stop();
       await triggers.stop();

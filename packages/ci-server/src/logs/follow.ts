@@ -1,8 +1,10 @@
 // Following a run's log: replay from a cursor, then live lines from the hub, until the run is terminal and
 // its tail is read. The hub is only a fast path: whenever it cannot prove it has every line after the
 // cursor (its buffer overflowed, or cursors jump — lines written by another server replica, a resent
-// duplicate), the follower reads the store from its cursor instead. A periodic read covers lines that no
-// hub of this process saw. Each line is yielded once, in cursor order.
+// duplicate), the follower reads the store from its cursor instead. Lines another replica stored are
+// announced by a `stored` wake (PostgreSQL NOTIFY, replicas/); a periodic read covers what no notification
+// announced (SQLite has none; a listener reconnecting may have missed some). Each line is yielded once, in
+// cursor order.
 import type { LogHub } from './hub.js';
 import type { LogStore } from './store.js';
 import type { StoredLogLine } from './types.js';
@@ -66,6 +68,12 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Sto
       }
       const why = await sub.wait(pollMs);
       if (signal?.aborted) break;
+      if (why === 'stored') {
+        // Another replica stored lines (NOTIFY): read them now rather than at the next periodic check.
+        if (!sub.pending) yield* replay();
+        // A steady stream of notifications must not postpone the periodic check for the run's end.
+        if (Date.now() - lastCheck < pollMs) continue;
+      }
       if (why !== 'data' || Date.now() - lastCheck >= pollMs) {
         lastCheck = Date.now();
         finished = await options.isFinished();

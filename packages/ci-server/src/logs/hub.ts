@@ -7,7 +7,8 @@ import type { StoredLogLine } from './types.js';
 /** Lines a subscriber may hold before it must fall back to replay. */
 export const DEFAULT_SUBSCRIBER_CAPACITY = 2_000;
 
-export type WakeReason = 'data' | 'wake' | 'timeout';
+/** `stored`: another replica stored lines of the run; they are in the store, not in this buffer. */
+export type WakeReason = 'data' | 'wake' | 'stored' | 'timeout';
 
 export class LogSubscription {
   private buffer: StoredLogLine[] = [];
@@ -16,6 +17,8 @@ export class LogSubscription {
   private waiter: ((why: WakeReason) => void) | undefined;
   /** A wake that came while nobody waited: the next `wait()` returns at once (no lost wake-ups). */
   private signaled = false;
+  /** Lines were stored elsewhere since the last wait: the next `wait()` answers `stored` at once. */
+  private storedElsewhere = false;
 
   constructor(
     readonly runId: string,
@@ -50,6 +53,11 @@ export class LogSubscription {
     if (!this.resolveWaiter('wake')) this.signaled = true;
   }
 
+  /** Another replica stored lines of this run: a waiting reader reads the store. */
+  stored(): void {
+    if (!this.resolveWaiter('stored')) this.storedElsewhere = true;
+  }
+
   /**
    * Takes what was buffered. `overflowed` means lines were dropped since the last take: the reader must
    * replay from the store from its own cursor (buffered lines are then empty).
@@ -73,6 +81,10 @@ export class LogSubscription {
     if (this.signaled || this.closed) {
       this.signaled = false;
       return Promise.resolve('wake');
+    }
+    if (this.storedElsewhere) {
+      this.storedElsewhere = false;
+      return Promise.resolve('stored');
     }
     if (this.pending) return Promise.resolve('data');
     return new Promise((resolve) => {
@@ -102,6 +114,12 @@ export class LogSubscription {
 
 export class LogHub {
   private readonly subscribers = new Map<string, Set<LogSubscription>>();
+  private readonly observers: ((runId: string) => void)[] = [];
+
+  /** Called after every publish (replicas/ announces stored lines to the other replicas). */
+  onPublish(observer: (runId: string) => void): void {
+    this.observers.push(observer);
+  }
 
   /** Follows the lines published for `runId` from now on. Close it when done. */
   subscribe(runId: string, capacity = DEFAULT_SUBSCRIBER_CAPACITY): LogSubscription {
@@ -122,9 +140,16 @@ export class LogHub {
   /** Lines of one run just committed, in cursor order. */
   publish(runId: string, lines: readonly StoredLogLine[]): void {
     if (lines.length === 0) return;
+    for (const observer of this.observers) observer(runId);
     const set = this.subscribers.get(runId);
     if (!set) return;
     for (const sub of set) sub.push(lines);
+  }
+
+  /** Another replica stored lines of `runId` (undefined: of any run, after missed notifications). */
+  storedElsewhere(runId?: string): void {
+    const sets = runId === undefined ? [...this.subscribers.values()] : [this.subscribers.get(runId)];
+    for (const set of sets) for (const sub of set ?? []) sub.stored();
   }
 
   /** Wakes every follower of `runId` (e.g. the run reached a terminal state). */

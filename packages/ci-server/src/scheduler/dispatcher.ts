@@ -2,9 +2,10 @@
 // side becomes available — an `enqueue` effect after a commit, an agent connecting, a slot freeing — with no
 // polling interval in between. Pending jobs are grouped by their tag set, so a pick looks at one head per
 // group and at the connected agents, never at the whole queue. The claim itself is the store's conditional
-// UPDATE (agents/store.ts), so another server process on the same database can never take the same job; a
-// periodic resync (driven by the lease sweeper) picks up jobs that became runnable in another process or
-// before this one started.
+// UPDATE (agents/store.ts), so another server process on the same database can never take the same job.
+// Jobs another replica queued arrive as `remote` run events (PostgreSQL NOTIFY, replicas/); a periodic
+// resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
+// this process started, or while its listening connection was down.
 
 import { createMasker, type MaskFn, noMask } from '../agents/log-masker.js';
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
@@ -89,11 +90,14 @@ export class Dispatcher {
 
   start(): void {
     this.deps.events.on('change', this.onChange);
+    // Another replica's changes: jobs it queued may go to agents connected here (the claim decides).
+    this.deps.events.on('remote', this.onChange);
   }
 
   stop(): void {
     this.stopped = true;
     this.deps.events.off('change', this.onChange);
+    this.deps.events.off('remote', this.onChange);
   }
 
   get pendingCount(): number {

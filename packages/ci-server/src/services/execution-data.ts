@@ -23,7 +23,7 @@ import { type CiMetrics, createCiMetrics } from '../metrics.js';
 import { TestReportStore } from '../reports/store.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { FilesystemStorage } from '../storage/filesystem-storage.js';
-import type { RunEvents } from './run-events.js';
+import type { RunChange, RunEvents } from './run-events.js';
 import { ServiceRunStore } from './service-runs.js';
 
 export interface ExecutionData {
@@ -59,9 +59,12 @@ export function createExecutionData(options: ExecutionDataOptions): ExecutionDat
   const db = options.database.db;
   const hub = new LogHub();
   const storage = options.storage ?? new FilesystemStorage(options.dataDir);
-  options.events?.on('change', (change) => {
+  const wakeFinished = (change: RunChange) => {
     if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
-  });
+  };
+  options.events?.on('change', wakeFinished);
+  // A run another replica finished wakes the followers here just as promptly.
+  options.events?.on('remote', wakeFinished);
   const archives = new ArchivedLogs(db, () => storage);
   return {
     logs: new LogStore({

@@ -1,48 +1,19 @@
 // Fault test with real processes (issue 12): the control plane's PostgreSQL becomes unreachable for longer
 // than the job lease while a job runs (a loopback TCP proxy in front of the shared test PostgreSQL is cut and
 // restored, so no other test's database goes away). /readyz answers 503 and the API 503 `{error}` during
-// the outage, then 200; the agent keeps its job; the run finishes once (no second attempt, the script ran
-// once) and no log line is lost or repeated. OUTAGE_MS sets the outage (default 60 s, as the issue asks:
+// the outage, then 200; the LISTEN connection of replica notifications comes back; the agent keeps its
+// job; the run finishes once (no second attempt, the script ran once) and no log line is lost or repeated. OUTAGE_MS sets the outage (default 60 s, as the issue asks:
 // twenty times this test's 3 s lease).
 import { appendFileSync, readFileSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { freePort, waitFor } from '@app/kit';
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type AgentProcess, api, FAST_TIMING, startAgent, startServer, waitForAgents } from './harness.js';
+import { TcpProxy } from './tcp-proxy.js';
 
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 60_000);
 const LINES = 150;
-
-/** A TCP proxy that can be cut (every connection dropped, new ones refused) and restored on its port. */
-class CuttableProxy {
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-  constructor(
-    readonly port: number,
-    private readonly target: { host: string; port: number },
-  ) {}
-  async up(): Promise<void> {
-    const server = createServer((client) => {
-      const back = connect(this.target.port, this.target.host);
-      for (const s of [client, back]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(back).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.server = server;
-  }
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
-}
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -52,7 +23,7 @@ afterAll(async () => {
 describe('PostgreSQL unreachable for longer than the lease', () => {
   it('keeps the job, answers 503 meanwhile, finishes the run once with every line', async () => {
     const url = new URL(await createPostgresDatabase(inject('services').postgresUrl, 'ci_outage'));
-    const proxy = new CuttableProxy(await freePort(), { host: url.hostname, port: Number(url.port) });
+    const proxy = new TcpProxy(await freePort(), [{ host: url.hostname, port: Number(url.port) }]);
     await proxy.up();
     cleanups.push(() => proxy.cut());
     url.hostname = '127.0.0.1';
@@ -111,6 +82,11 @@ jobs:
     await proxy.up();
     await waitFor(async () => (await fetch(`${ci.base}/readyz`)).status === 200, {
       what: '/readyz 200 again',
+    });
+    // The replica-notification listener lost its connection in the cut and connects again by itself.
+    await waitFor(async () => ci.server.replicas?.listening && ci.server.replicas.stats.reconnects >= 1, {
+      what: 'the LISTEN connection back',
+      timeoutMs: 60_000,
     });
 
     const followed = await stream;

@@ -82,6 +82,8 @@ export async function startServer(
     databaseUrl?: string;
     triggers?: TriggerOptions;
     agentTiming?: AgentTiming;
+    /** Period of the log-archive pass (and so of the retention lease). */
+    archiveEveryMs?: number;
   } = {},
 ): Promise<E2eServer> {
   const dataDir = opts.dataDir ?? tempDir('e2e-ci-');
@@ -98,6 +100,7 @@ export async function startServer(
     logger: false,
     agentTiming: opts.agentTiming ?? FAST_TIMING,
     triggers: opts.triggers,
+    archiveEveryMs: opts.archiveEveryMs,
   });
   const { httpPort, grpcPort } = await server.listen();
   return { server, base: `http://127.0.0.1:${httpPort}`, httpPort, grpcPort, dataDir };

@@ -1,32 +1,14 @@
 // Fault test with real processes (issue 12): the control plane process is killed with SIGKILL mid-run, on
 // SQLite and on PostgreSQL, and started again on the same data and ports. The agent reconnects, the run
 // finishes on its first attempt, and every line the job printed is stored exactly once.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort, waitFor } from '@app/kit';
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { AGENT_TOKEN, api, startAgent } from './harness.js';
+import { killServerProcesses, startServerProcess } from './server-process.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = join(ROOT, 'packages/ci-server/src/main.ts');
 const LINES = 60;
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-function startServerProcess(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
+afterAll(killServerProcesses);
 
 describe.each(['sqlite', 'postgres'])('control plane SIGKILLed mid-run on %s', (store) => {
   it('the agent reconnects and the run finishes with every line once', async () => {
@@ -44,14 +26,9 @@ describe.each(['sqlite', 'postgres'])('control plane SIGKILLed mid-run on %s', (
         ? { CI_DATABASE_URL: await createPostgresDatabase(inject('services').postgresUrl, 'ci_kill') }
         : {}),
     };
-    const base = `http://127.0.0.1:${httpPort}`;
-    const up = () =>
-      waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, {
-        what: 'the control plane to be ready',
-        timeoutMs: 60_000,
-      });
     let server = startServerProcess(env);
-    await up();
+    const base = server.base;
+    await server.ready();
     const agent = startAgent(grpcPort, `kill-${store}`);
     try {
       const client = api(base);
@@ -69,10 +46,9 @@ jobs:
         async () => (await client.run(runId)).stages[0].jobs[0].logs.some((l: any) => l.text === 'line 10'),
         { what: 'the job to be printing', timeoutMs: 60_000 },
       );
-      server.kill('SIGKILL');
-      await new Promise((r) => server.once('exit', r));
+      await server.kill9();
       server = startServerProcess(env);
-      await up();
+      await server.ready();
       const run = await client.waitRun(runId, undefined, 120_000);
       expect(run.status).toBe('success');
       const jobs = client.jobs(run);
@@ -84,7 +60,7 @@ jobs:
       );
     } finally {
       await agent.stop();
-      server.kill('SIGTERM');
+      await server.stop();
     }
   }, 180_000);
 });

@@ -3,41 +3,16 @@
 // blob written, its row not yet committed — the state a crash between the two steps leaves). A new process
 // on the same data directory delivers the notification once the receiver is up (same idempotency key) and
 // finishes the archive, after which the API still answers the job's log with the same cursors.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { freePort, openDatabase, waitFor } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundle } from '../api-helpers.js';
+import { killServerProcesses, startServerProcess } from '../e2e/server-process.js';
 import { startHttpReceiver } from './receivers.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = join(ROOT, 'packages/ci-server/src/main.ts');
-const children = new Set<ChildProcess>();
-
-function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-afterAll(async () => {
-  for (const child of [...children]) await kill(child);
-});
+afterAll(killServerProcesses);
 
 async function api(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -96,7 +71,7 @@ describe('a control plane killed mid-work', () => {
 
     // First life: a canceled run raises run.canceled while the receiver is down.
     const first = await env();
-    const p1 = startServer(first.env);
+    const p1 = startServerProcess(first.env);
     await ready(first.base);
     const applied = await api(first.base, 'POST', '/api/v1/projects/apply', {
       yaml: bundle('shop', [PIPELINE]),
@@ -132,7 +107,7 @@ describe('a control plane killed mid-work', () => {
       },
       { timeoutMs: 30_000, what: 'a failed first attempt' },
     );
-    await kill(p1);
+    await p1.kill9();
 
     // The crash left an archive half done: the job's rows are still there and its blob was written.
     const database = openDatabase(`sqlite:${join(dataDir, 'ci.db')}`);
@@ -166,7 +141,7 @@ describe('a control plane killed mid-work', () => {
     const receiver = await startHttpReceiver(receiverPort);
     try {
       const second = await env();
-      startServer(second.env);
+      startServerProcess(second.env);
       await ready(second.base);
       const got = await waitFor(async () => receiver.requests.find((r) => r.path === '/hook'), {
         timeoutMs: 60_000,

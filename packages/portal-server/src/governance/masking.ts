@@ -91,6 +91,10 @@ export class StatementMasker {
       // Providers name a repeated column `id (2)`; the engine's name is the part before.
       const name = f.replace(/ \(\d+\)$/, '').toLowerCase();
       let kind = stronger(plan.all, plan.byName.get(name));
+      // Without column lineage (engines without SQL grammar) a dotted name is a document path, as exports
+      // flatten documents (`profile.email`): a rule on any segment (`email`, or the whole `profile`) holds.
+      if (!plan.byPosition && name.includes('.'))
+        for (const part of name.split('.')) kind = stronger(kind, plan.byName.get(part));
       if (positional) kind = stronger(kind, positional[i]);
       // A result the select list does not explain (a star after all, a function returning rows) is masked
       // by name only; a positional plan that does not fit the result cannot be trusted for any column.
@@ -102,12 +106,14 @@ export class StatementMasker {
   /** Masks rows given as objects keyed by field name (query results). */
   maskObjects(fields: readonly string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return rows;
+    const nested = this.nestedRules();
+    if (rules.every((r) => !r) && !nested) return rows;
     return rows.map((row) => {
       const out: Record<string, unknown> = { ...row };
       fields.forEach((f, i) => {
         const r = rules[i];
         if (r && f in out) out[f] = maskValue(out[f], r, this.key);
+        else if (nested && f in out) out[f] = this.maskNested(out[f], nested);
       });
       return out;
     });
@@ -116,8 +122,34 @@ export class StatementMasker {
   /** A per-row masker for rows given as arrays in field order (streamed exports), or undefined for none. */
   arrayMasker(fields: readonly string[]): ((row: unknown[]) => unknown[]) | undefined {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return undefined;
-    return (row) => row.map((v, i) => (rules[i] ? maskValue(v, rules[i]!, this.key) : v));
+    const nested = this.nestedRules();
+    if (rules.every((r) => !r) && !nested) return undefined;
+    return (row) =>
+      row.map((v, i) =>
+        rules[i] ? maskValue(v, rules[i]!, this.key) : nested ? this.maskNested(v, nested) : v,
+      );
+  }
+
+  /**
+   * Rules by name for values nested in documents and arrays (a document engine's `profile.email`), when the
+   * plan masks by name only (no column lineage): the field is masked wherever it sits in the value.
+   */
+  private nestedRules(): Map<string, MaskKind> | undefined {
+    const plan = this.plan;
+    if (!plan || plan.byPosition || plan.byName.size === 0) return undefined;
+    return plan.byName;
+  }
+
+  private maskNested(value: unknown, rules: Map<string, MaskKind>): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.maskNested(v, rules));
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+      return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const rule = rules.get(k.toLowerCase());
+      out[k] = rule ? maskValue(v, rule, this.key) : this.maskNested(v, rules);
+    }
+    return out;
   }
 }
 

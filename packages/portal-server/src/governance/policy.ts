@@ -2,6 +2,8 @@
 // decisions.md "policy keys", "guardrail holds"): one pure function that reads a classified script and the
 // datasource's policy and answers allow, deny (403 with the audit type) or hold (needs reviewers), in the
 // spec's order. Stateful steps (approval windows, the concurrency cap, masking, export rules) live beside it.
+
+import { engineDescriptor } from '../providers/registry.js';
 import type { GuardrailValue, ScriptClassification } from './classify/index.js';
 import { firstGuardrail, objectRuleViolation } from './classify/index.js';
 import { activeFreezeWindow } from './freeze.js';
@@ -90,7 +92,13 @@ export function evaluatePolicy(input: PolicyInput): PolicyDecision {
   const c = input.classification;
   const writes = c.isWrite;
 
-  // 1. Read-only datasource: any write (doubtful statements count as writes) is refused.
+  // 1. Read-only datasource: any write (doubtful statements count as writes) is refused. A read-only engine
+  // (its capabilities say so: the search engines) is refused the same way whatever the policy says.
+  if (writes && engineDescriptor(input.datasource.engine)?.capabilities.readOnlyEngine) {
+    return deny('READ_ONLY', `${input.datasource.name} is a read-only engine; the statement writes`, {
+      statementIndex: firstWriteIndex(c),
+    });
+  }
   if (policy.readOnly && writes) {
     return deny('READ_ONLY', `Datasource ${input.datasource.name} is read-only; the statement writes`, {
       statementIndex: firstWriteIndex(c),

@@ -12,7 +12,7 @@ import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider } from '../providers/types.js';
-import { connectionBody } from './db-scripts.js';
+import { connectionBody } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 
 export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {
@@ -107,7 +107,8 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         description:
           'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; ' +
           'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
-          'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations.',
+          'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
+          'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
         body: { type: 'object', additionalProperties: true },
       },
     },

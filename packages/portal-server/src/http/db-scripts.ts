@@ -9,8 +9,8 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import { paramsForStatement } from '../sql/placeholders.js';
+import { connectionBody } from './connection-schema.js';
 import { registerTransactionRoute } from './db-transaction.js';
-import { queryRouteSchema } from './query.js';
 import {
   checkStatementSize,
   clientGone,
@@ -19,25 +19,6 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
-
-export const connectionBody = (
-  description: string,
-  extra: Record<string, unknown> = {},
-  required: string[] = [],
-) => ({
-  tags: ['database'],
-  description,
-  body: {
-    type: 'object',
-    properties: {
-      connection: queryRouteSchema.body.properties.connection,
-      connectionId: { type: 'string' },
-      ...extra,
-    },
-    required,
-    additionalProperties: true,
-  },
-});
 
 /** Scripts run statement by statement: at most this many rows are returned per statement. */
 export const SCRIPT_ROWS = 500;

@@ -10,7 +10,7 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
-import { queryRouteSchema } from './query.js';
+import { connectionSchema } from './connection-schema.js';
 import {
   checkStatementSize,
   clientGone,
@@ -38,7 +38,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
         body: {
           type: 'object',
           properties: {
-            connection: queryRouteSchema.body.properties.connection,
+            connection: connectionSchema,
             action: { type: 'string', enum: ['begin', 'query', 'commit', 'rollback'] },
             transactionId: { type: 'string' },
             sql: { type: 'string' },

@@ -2,66 +2,18 @@
 // `Authorization: Bearer pst_…` on every /api/v1 route (401 otherwise), rate limited like a person under the
 // token's own name, then POST /api/v1/executions (200 `{execution}` when it ran, 202 while it waits) and
 // GET /api/v1/executions/{id} (the record; 404 for another token's request).
-import { errorBody, HttpError } from '@app/kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '@app/kit';
+import type { FastifyInstance } from 'fastify';
 import type { BotContext } from '../bot/context.js';
 import { getForToken, submit } from '../bot/service.js';
 import { toPublicRecord } from '../bot/types.js';
-import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
+import type { ServiceTokenRepository } from '../storage/service-tokens.js';
+import { admitServiceToken } from './service-token-guard.js';
 
 export interface ExecutionRouteDeps {
   /** Undefined without server storage: the routes answer 503 (no token can exist). */
   bot: BotContext | undefined;
   tokens: ServiceTokenRepository | undefined;
-}
-
-/** Refresh `last_used_at` at most this often per token (one write per request would be wasteful). */
-const TOUCH_EVERY_MS = 60_000;
-
-function bearer(request: FastifyRequest): string | undefined {
-  const h = request.headers.authorization;
-  if (typeof h !== 'string') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m?.[1];
-}
-
-/** The live token of the request's bearer secret; 401 (with `WWW-Authenticate`) otherwise. */
-export async function requireServiceToken(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  tokens: ServiceTokenRepository,
-): Promise<ServiceToken> {
-  const secret = bearer(request);
-  const token = secret && secret.length <= 200 ? await tokens.findBySecret(secret) : undefined;
-  if (!token) {
-    reply.header('www-authenticate', 'Bearer realm="database-portal"');
-    throw new HttpError(
-      401,
-      'A valid service token is required (Authorization: Bearer pst_…)',
-      'UNAUTHORIZED',
-    );
-  }
-  const last = token.last_used_at ? Date.parse(token.last_used_at) : 0;
-  if (Date.now() - last > TOUCH_EVERY_MS) await tokens.touch(token.id).catch(() => undefined);
-  return token;
-}
-
-/** The database-route budget, counted under the token's name (429 with Retry-After beyond it). */
-function rateLimit(request: FastifyRequest, reply: FastifyReply, token: ServiceToken): boolean {
-  const decision = request.server.portalAuth.limits.database.take(`token:${token.name}`);
-  if (decision.allowed) return true;
-  reply
-    .code(429)
-    .header('retry-after', String(decision.retryAfterSeconds))
-    .send(
-      errorBody(
-        'portal',
-        429,
-        `Too many requests for service token ${token.name}; try again in ${decision.retryAfterSeconds} seconds`,
-        'RATE_LIMITED',
-      ),
-    );
-  return false;
 }
 
 const storageUnavailable = () =>
@@ -101,8 +53,8 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRou
     },
     async (request, reply) => {
       const { bot, tokens } = ready();
-      const token = await requireServiceToken(request, reply, tokens);
-      if (!rateLimit(request, reply, token)) return reply;
+      const token = await admitServiceToken(request, reply, tokens);
+      if (!token) return reply;
       const answer = await submit(bot, token, request.body);
       return reply.code(answer.status).send({ execution: toPublicRecord(answer.request) });
     },
@@ -120,8 +72,8 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRou
     },
     async (request, reply) => {
       const { bot, tokens } = ready();
-      const token = await requireServiceToken(request, reply, tokens);
-      if (!rateLimit(request, reply, token)) return reply;
+      const token = await admitServiceToken(request, reply, tokens);
+      if (!token) return reply;
       const { id } = request.params as { id: string };
       return toPublicRecord(await getForToken(bot, token, id));
     },

@@ -17,8 +17,8 @@ import { resolveTarget, splitChecked } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
+import { connectionSchema } from './connection-schema.js';
 import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
-import { queryRouteSchema } from './query.js';
 import {
   checkStatementSize,
   clientGone,
@@ -64,12 +64,12 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           'Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. ' +
           'csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` ' +
           '(default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
-          '400 when the statement does not only read.',
+          '400 when the statement does not only read; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).',
         body: {
           type: 'object',
           properties: {
             connectionId: { type: 'string' },
-            connection: queryRouteSchema.body.properties.connection,
+            connection: connectionSchema,
             sql: { type: 'string' },
             format: { type: 'string' },
             params: {},
@@ -94,6 +94,12 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const ticket = parseTicket(body.ticket);
       const delimiter = parseDelimiter(body.csvDelimiter);
       const target = await resolveTarget(deps, session, body);
+      if (format.startsWith('sql-') && target.factory.capabilities.sqlExport === false)
+        throw new HttpError(
+          400,
+          `The ${target.factory.engine} engine has no SQL DDL to write; export as json or csv`,
+          'UNSUPPORTED_FORMAT',
+        );
       const statements = splitChecked(target, sql);
       if (statements.length !== 1)
         throw new HttpError(400, 'An export runs exactly one statement', 'MULTIPLE_STATEMENTS');

@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance } from 'fastify';
 import { createMcpServer, type McpDeps } from '../mcp/server.js';
 import type { ServiceTokenRepository } from '../storage/service-tokens.js';
-import { requireServiceToken } from './executions.js';
+import { admitServiceToken } from './service-token-guard.js';
 
 export interface McpRouteDeps {
   /** Undefined without server storage (no service token can exist): 503. */
@@ -37,21 +37,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
           'MCP needs server storage (STORAGE_PROVIDER sqlite or postgres)',
           'STORAGE_UNAVAILABLE',
         );
-      const token = await requireServiceToken(request, reply, deps.tokens);
-      const decision = request.server.portalAuth.limits.database.take(`token:${token.name}`);
-      if (!decision.allowed) {
-        return reply
-          .code(429)
-          .header('retry-after', String(decision.retryAfterSeconds))
-          .send(
-            errorBody(
-              'portal',
-              429,
-              `Too many requests for service token ${token.name}; try again in ${decision.retryAfterSeconds} seconds`,
-              'RATE_LIMITED',
-            ),
-          );
-      }
+      const token = await admitServiceToken(request, reply, deps.tokens);
+      if (!token) return reply;
       const server = createMcpServer(deps.mcp, token);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

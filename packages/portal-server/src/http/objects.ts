@@ -8,7 +8,7 @@ import { allowAllGovernance, type ExecutionContext, type QueryDeps } from '../ex
 import { executionContext, resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import type { Provider } from '../providers/types.js';
-import { queryRouteSchema } from './query.js';
+import { connectionSchema } from './connection-schema.js';
 import { sessionFor, strictBody } from './request-input.js';
 
 const SHAPES =
@@ -50,7 +50,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
           body: {
             type: 'object',
             properties: {
-              connection: queryRouteSchema.body.properties.connection,
+              connection: connectionSchema,
               connectionId: { type: 'string' },
               ...extra,
             },

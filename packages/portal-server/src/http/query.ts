@@ -9,6 +9,7 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { resolveTarget, splitChecked } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
+import { connectionSchema } from './connection-schema.js';
 import {
   checkStatementSize,
   clientGone,
@@ -21,16 +22,7 @@ import {
   strictBody,
 } from './request-input.js';
 
-const connectionSchema = {
-  type: 'object',
-  description:
-    'Connection descriptor (database-portal.md). A `connection.id` naming a managed datasource runs with the server definition. ' +
-    '`ssl`: true or {mode: disable|require|verify-ca|verify-full, ca?, cert?, key?, servername?}. ' +
-    '`sshTunnel`: {host, port?, username, password?, privateKey?, passphrase?, hostKeySha256?}; `sshProfile`: a bastion name from PORTAL_SSH_PROFILES.',
-  additionalProperties: true,
-};
-
-export const queryRouteSchema = {
+const queryRouteSchema = {
   tags: ['database'],
   summary: 'Run one statement',
   description:
@@ -61,8 +53,6 @@ export const queryRouteSchema = {
     additionalProperties: true,
   },
 } as const;
-
-export { connectionSchema };
 
 export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(

@@ -5,12 +5,15 @@
 import { clickhouseEngine } from './clickhouse/engine.js';
 import { druidEngine } from './druid/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
+import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
+import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
+import { opensearchEngine } from './opensearch/engine.js';
 import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
@@ -27,11 +30,14 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  mongodbEngine,
   redisEngine,
   leveldbEngine,
   clickhouseEngine,
   trinoEngine,
   druidEngine,
+  elasticsearchEngine,
+  opensearchEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

@@ -72,6 +72,10 @@ export interface Capabilities {
   supportsCancel: boolean;
   supportsTransactions: boolean;
   maintenanceOperations: ReadonlyArray<{ type: string; targetRequired: boolean; description: string }>;
+  /** The engine only reads (the search engines): the portal refuses every write first, whatever the policy. */
+  readOnlyEngine?: boolean;
+  /** False when the engine has no SQL DDL to write: the sql-insert and sql-ddl export formats are 400. */
+  sqlExport?: boolean;
 }
 
 export interface ExecOptions {

@@ -46,138 +46,134 @@ function statement(
   return { sql, shown, purpose, account, ...(optional ? { optional: true } : {}) };
 }
 
-function postgres(
-  req: AccountRequest,
+/** One account of the plan: the login role of the profile, or the agent's read-only role. */
+interface AccountSpec {
+  name: string;
+  /** Who the statement is for, as the preview shows it. */
+  label: string;
+  /** May change rows (the `readwrite` profile); every other account only reads. */
+  writes: boolean;
+}
+
+/** Statements of one family that create (or re-key) one account and grant it the existing schemas. */
+type AccountStatements = (
+  a: AccountSpec,
   inv: AccountInventory,
-  names: ReturnType<typeof accountNames>,
-  passwords: Map<string, string>,
-): Statement[] {
+  schemas: string[],
+  password: string,
+) => Statement[];
+
+const postgres: AccountStatements = ({ name, label, writes }, inv, schemas, pw) => {
   const out: Statement[] = [];
-  const schemas = req.schemas.filter((s) => inv.schemas.find((x) => x.name === s)?.exists);
-  const account = (name: string, readOnly: boolean, writes: boolean, label: string) => {
-    const r = pgIdent(name);
-    const pw = passwords.get(name) as string;
+  const r = pgIdent(name);
+  out.push(
+    inv.existingAccounts.includes(name)
+      ? statement(
+          `ALTER ROLE ${r} WITH LOGIN PASSWORD ${lit(pw)} NOSUPERUSER NOCREATEDB NOCREATEROLE`,
+          pw,
+          `${label}: the role exists, so it gets a new password and loses any elevated attribute`,
+          name,
+        )
+      : statement(
+          `CREATE ROLE ${r} WITH LOGIN PASSWORD ${lit(pw)} NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`,
+          pw,
+          `${label}: create the login role with no elevated attribute`,
+          name,
+        ),
+  );
+  if (!writes) {
     out.push(
-      inv.existingAccounts.includes(name)
-        ? statement(
-            `ALTER ROLE ${r} WITH LOGIN PASSWORD ${lit(pw)} NOSUPERUSER NOCREATEDB NOCREATEROLE`,
-            pw,
-            `${label}: the role exists, so it gets a new password and loses any elevated attribute`,
-            name,
-          )
-        : statement(
-            `CREATE ROLE ${r} WITH LOGIN PASSWORD ${lit(pw)} NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`,
-            pw,
-            `${label}: create the login role with no elevated attribute`,
-            name,
-          ),
+      statement(
+        `ALTER ROLE ${r} SET default_transaction_read_only = on`,
+        undefined,
+        `${label}: every session of the role starts read-only`,
+        name,
+      ),
     );
-    if (readOnly) {
+  }
+  out.push(
+    statement(
+      `GRANT CONNECT ON DATABASE ${pgIdent(inv.database)} TO ${r}`,
+      undefined,
+      `${label}: may connect to ${inv.database}`,
+      name,
+    ),
+  );
+  for (const s of schemas) {
+    const q = pgIdent(s);
+    out.push({
+      ...statement(
+        `GRANT USAGE ON SCHEMA ${q} TO ${r}`,
+        undefined,
+        `${label}: may see the objects of ${s}`,
+        name,
+      ),
+      verify: { sql: "SELECT has_schema_privilege($1, $2, 'USAGE') AS ok", params: [name, s] },
+    });
+    const tablePrivileges = writes ? 'SELECT, INSERT, UPDATE, DELETE' : 'SELECT';
+    out.push(
+      statement(
+        `GRANT ${tablePrivileges} ON ALL TABLES IN SCHEMA ${q} TO ${r}`,
+        undefined,
+        `${label}: ${writes ? 'read and change rows of' : 'read'} the tables and views of ${s}`,
+        name,
+      ),
+    );
+    if (writes) {
       out.push(
         statement(
-          `ALTER ROLE ${r} SET default_transaction_read_only = on`,
+          `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${q} TO ${r}`,
           undefined,
-          `${label}: every session of the role starts read-only`,
+          `${label}: use the sequences of ${s} (serial keys on insert)`,
           name,
         ),
       );
     }
     out.push(
       statement(
-        `GRANT CONNECT ON DATABASE ${pgIdent(inv.database)} TO ${r}`,
+        `ALTER DEFAULT PRIVILEGES IN SCHEMA ${q} GRANT ${tablePrivileges} ON TABLES TO ${r}`,
         undefined,
-        `${label}: may connect to ${inv.database}`,
+        `${label}: the same on tables the connecting account creates in ${s} later`,
+        name,
+        true,
+      ),
+    );
+  }
+  return out;
+};
+
+const mysql: AccountStatements = ({ name, label, writes }, inv, schemas, pw) => {
+  const u = `${lit(name)}@'%'`;
+  const out: Statement[] = [
+    inv.existingAccounts.includes(name)
+      ? statement(
+          `ALTER USER ${u} IDENTIFIED BY ${lit(pw)}`,
+          pw,
+          `${label}: the account exists, so it gets a new password`,
+          name,
+        )
+      : statement(
+          `CREATE USER ${u} IDENTIFIED BY ${lit(pw)}`,
+          pw,
+          `${label}: create the login account (any host)`,
+          name,
+        ),
+  ];
+  const privileges = writes ? 'SELECT, INSERT, UPDATE, DELETE, SHOW VIEW' : 'SELECT, SHOW VIEW';
+  for (const s of schemas) {
+    out.push(
+      statement(
+        `GRANT ${privileges} ON ${myIdent(s)}.* TO ${u}`,
+        undefined,
+        `${label}: ${writes ? 'read and change rows of' : 'read'} every table and view of ${s}, present and future`,
         name,
       ),
     );
-    for (const s of schemas) {
-      const q = pgIdent(s);
-      out.push({
-        ...statement(
-          `GRANT USAGE ON SCHEMA ${q} TO ${r}`,
-          undefined,
-          `${label}: may see the objects of ${s}`,
-          name,
-        ),
-        verify: { sql: "SELECT has_schema_privilege($1, $2, 'USAGE') AS ok", params: [name, s] },
-      });
-      const tablePrivileges = writes ? 'SELECT, INSERT, UPDATE, DELETE' : 'SELECT';
-      out.push(
-        statement(
-          `GRANT ${tablePrivileges} ON ALL TABLES IN SCHEMA ${q} TO ${r}`,
-          undefined,
-          `${label}: ${writes ? 'read and change rows of' : 'read'} the tables and views of ${s}`,
-          name,
-        ),
-      );
-      if (writes) {
-        out.push(
-          statement(
-            `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${q} TO ${r}`,
-            undefined,
-            `${label}: use the sequences of ${s} (serial keys on insert)`,
-            name,
-          ),
-        );
-      }
-      out.push(
-        statement(
-          `ALTER DEFAULT PRIVILEGES IN SCHEMA ${q} GRANT ${tablePrivileges} ON TABLES TO ${r}`,
-          undefined,
-          `${label}: the same on tables the connecting account creates in ${s} later`,
-          name,
-          true,
-        ),
-      );
-    }
-  };
-  account(names.roleName, req.profile === 'read', req.profile === 'readwrite', `${req.profile} profile`);
-  if (req.agent) account(names.agentRoleName, true, false, 'agent (read-only)');
+  }
   return out;
-}
+};
 
-function mysql(
-  req: AccountRequest,
-  inv: AccountInventory,
-  names: ReturnType<typeof accountNames>,
-  passwords: Map<string, string>,
-): Statement[] {
-  const out: Statement[] = [];
-  const schemas = req.schemas.filter((s) => inv.schemas.find((x) => x.name === s)?.exists);
-  const account = (name: string, writes: boolean, label: string) => {
-    const u = `${lit(name)}@'%'`;
-    const pw = passwords.get(name) as string;
-    out.push(
-      inv.existingAccounts.includes(name)
-        ? statement(
-            `ALTER USER ${u} IDENTIFIED BY ${lit(pw)}`,
-            pw,
-            `${label}: the account exists, so it gets a new password`,
-            name,
-          )
-        : statement(
-            `CREATE USER ${u} IDENTIFIED BY ${lit(pw)}`,
-            pw,
-            `${label}: create the login account (any host)`,
-            name,
-          ),
-    );
-    for (const s of schemas) {
-      const privileges = writes ? 'SELECT, INSERT, UPDATE, DELETE, SHOW VIEW' : 'SELECT, SHOW VIEW';
-      out.push(
-        statement(
-          `GRANT ${privileges} ON ${myIdent(s)}.* TO ${u}`,
-          undefined,
-          `${label}: ${writes ? 'read and change rows of' : 'read'} every table and view of ${s}, present and future`,
-          name,
-        ),
-      );
-    }
-  };
-  account(names.roleName, req.profile === 'readwrite', `${req.profile} profile`);
-  if (req.agent) account(names.agentRoleName, false, 'agent (read-only)');
-  return out;
-}
+const FAMILY_STATEMENTS: Record<SeedFamily, AccountStatements> = { postgres, mysql };
 
 export function blockersOf(inv: AccountInventory): string[] {
   const out: string[] = [];
@@ -198,8 +194,15 @@ export function buildAccountPlan(
   names: ReturnType<typeof accountNames>,
   passwords: Map<string, string>,
 ): { plan: AccountPlan; statements: Statement[] } {
-  const statements =
-    family === 'postgres' ? postgres(req, inv, names, passwords) : mysql(req, inv, names, passwords);
+  // Grants go to the schemas that exist; a missing one is a blocker (blockersOf), not a failed statement.
+  const schemas = req.schemas.filter((s) => inv.schemas.find((x) => x.name === s)?.exists);
+  const accounts: AccountSpec[] = [
+    { name: names.roleName, label: `${req.profile} profile`, writes: req.profile === 'readwrite' },
+    ...(req.agent ? [{ name: names.agentRoleName, label: 'agent (read-only)', writes: false }] : []),
+  ];
+  const statements = accounts.flatMap((a) =>
+    FAMILY_STATEMENTS[family](a, inv, schemas, passwords.get(a.name) as string),
+  );
   return {
     plan: {
       roleName: names.roleName,

@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { ORIGIN } from '../auth/helpers.js';
-import { type BotHarness, botPortal } from '../bot/harness.js';
+import { type BotHarness, botPortal, datasourceEntry } from '../bot/harness.js';
 import { type ScriptedModel, startScriptedModel } from './scripted-model.js';
 
 export const SECRET_EMAILS = ['ann@corp.example', 'ben@corp.example'];
@@ -86,21 +86,8 @@ export async function aiPortal(
   await pgQuery(`GRANT CONNECT ON DATABASE "${db}" TO ${agentRole}`);
   await pgQuery(`GRANT USAGE ON SCHEMA public TO ${agentRole}`);
   await pgQuery(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${agentRole}`);
-  const u = new URL(pgUrl);
   const entry = (id: string, policy: string) =>
-    [
-      `  - id: ${id}`,
-      `    name: ${id}`,
-      '    type: postgres',
-      `    host: ${u.hostname}`,
-      `    port: ${u.port}`,
-      `    user: ${decodeURIComponent(u.username)}`,
-      `    password: "${decodeURIComponent(u.password)}"`,
-      `    database: ${db}`,
-      '    roles: [admin, user]',
-      `    policy: ${policy}`,
-      '',
-    ].join('\n');
+    datasourceEntry(id, 'postgres', pgUrl, [`name: ${id}`, `policy: ${policy}`]);
   const masking = '[{ column: customers.email, rule: full }]';
   const h = await botPortal({
     datasources: () =>

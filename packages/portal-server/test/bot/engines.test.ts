@@ -6,7 +6,7 @@ import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing'
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BotHarness, botPortal } from './harness.js';
+import { type BotHarness, botPortal, datasourceEntry } from './harness.js';
 
 const SETUP = [
   'CREATE TABLE accounts (id INT PRIMARY KEY, owner VARCHAR(100) NOT NULL, email VARCHAR(200) NOT NULL, balance INT NOT NULL)',
@@ -38,22 +38,6 @@ async function myQuery(text: string) {
   }
 }
 
-function entry(id: string, type: string, url: string, policy: string): string {
-  const u = new URL(url);
-  return [
-    `  - id: ${id}`,
-    `    type: ${type}`,
-    `    host: ${u.hostname}`,
-    `    port: ${u.port}`,
-    `    user: ${decodeURIComponent(u.username)}`,
-    `    password: "${decodeURIComponent(u.password)}"`,
-    `    database: ${u.pathname.slice(1)}`,
-    '    roles: [admin, user]',
-    `    policy: ${policy}`,
-    '',
-  ].join('\n');
-}
-
 beforeAll(async () => {
   const services = inject('services');
   pgUrl = await createPostgresDatabase(services.postgresUrl);
@@ -70,9 +54,9 @@ beforeAll(async () => {
   const policy = '{ writeApproval: true, masking: [{ column: "*.email", rule: partial }] }';
   h = await botPortal({
     datasources: () =>
-      entry('pgdb', 'postgres', pgUrl, policy) +
-      entry('mydb', 'mysql', myUrl, policy) +
-      entry('pgro', 'postgres', pgUrl, '{ readOnly: true }'),
+      datasourceEntry('pgdb', 'postgres', pgUrl, [`policy: ${policy}`]) +
+      datasourceEntry('mydb', 'mysql', myUrl, [`policy: ${policy}`]) +
+      datasourceEntry('pgro', 'postgres', pgUrl, ['policy: { readOnly: true }']),
   });
   secret = (await h.token({ name: 'engine-bot' })).secret;
 });

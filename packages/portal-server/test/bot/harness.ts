@@ -34,6 +34,26 @@ export interface BotHarness {
   close(): Promise<void>;
 }
 
+/**
+ * One `datasources:` entry of PORTAL_DATASOURCES (YAML, indented for botPortal's list) for a server database
+ * URL, open to both roles; `extra` lines (policy, name, environment, …) are added under it.
+ */
+export function datasourceEntry(id: string, type: string, url: string, extra: string[] = []): string {
+  const u = new URL(url);
+  return [
+    `  - id: ${id}`,
+    `    type: ${type}`,
+    `    host: ${u.hostname}`,
+    `    port: ${u.port}`,
+    `    user: ${decodeURIComponent(u.username)}`,
+    `    password: "${decodeURIComponent(u.password)}"`,
+    `    database: ${u.pathname.slice(1)}`,
+    '    roles: [admin, user]',
+    ...extra.map((l) => `    ${l}`),
+    '',
+  ].join('\n');
+}
+
 /** Creates a SQLite file with `sql` applied (managed datasources may name absolute paths). */
 export function sqliteFile(dir: string, name: string, sql: string): string {
   const file = join(dir, name);

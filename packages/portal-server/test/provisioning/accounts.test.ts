@@ -9,8 +9,8 @@ import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing'
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BotHarness, botPortal, sqliteFile } from '../bot/harness.js';
-import { adminPost, entry, type Family, sqlOn } from '../seed/helpers.js';
+import { type BotHarness, botPortal, datasourceEntry, sqliteFile } from '../bot/harness.js';
+import { adminPost, type Family, sqlOn } from '../seed/helpers.js';
 import { startVaultDouble, type VaultDouble } from './vault-double.js';
 
 type Statement = {
@@ -94,7 +94,7 @@ describe.each(['postgres', 'mysql'] as const)('account provisioning on %s', (fam
     h = await botPortal({
       datasources: (dir) =>
         [
-          entry(id, family, url),
+          datasourceEntry(id, family, url),
           `  - id: lite\n    type: sqlite\n    database: ${sqliteFile(dir, 'lite.db', 'CREATE TABLE t (id INTEGER PRIMARY KEY)')}\n    roles: [admin]\n`,
         ].join(''),
       env: { VAULT_ADDR: vault.addr, VAULT_TOKEN: vault.token },
@@ -146,7 +146,7 @@ describe.each(['postgres', 'mysql'] as const)('account provisioning on %s', (fam
     expect(noVault.statusCode).toBe(409);
     expect(noVault.json()).toMatchObject({ code: 'NO_VAULT', completed: false });
     const refusing = await botPortal({
-      datasources: () => entry(id, family, url),
+      datasources: () => datasourceEntry(id, family, url),
       env: { VAULT_ADDR: vault.addr, VAULT_TOKEN: 'wrong-token' },
     });
     try {
@@ -287,7 +287,7 @@ describe.each(['postgres', 'mysql'] as const)('account provisioning on %s', (fam
       ]);
     }
     const other = await botPortal({
-      datasources: () => entry(`${id}-b`, family, url),
+      datasources: () => datasourceEntry(`${id}-b`, family, url),
       env: { VAULT_ADDR: vault.addr, VAULT_TOKEN: vault.token },
     });
     try {

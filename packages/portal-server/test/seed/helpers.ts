@@ -1,27 +1,11 @@
-// Shared helpers of the seed and account tests: datasource YAML entries for a database URL, direct
-// statements on the test databases, and admin requests against a portal built by the bot harness.
+// Shared helpers of the seed and account tests: direct statements on the test databases, and admin requests
+// against a portal built by the bot harness (whose datasourceEntry writes their datasource entries).
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { ORIGIN } from '../auth/helpers.js';
 import type { BotHarness } from '../bot/harness.js';
 
 export type Family = 'postgres' | 'mysql';
-
-export function entry(id: string, type: string, url: string, extra: string[] = []): string {
-  const u = new URL(url);
-  return [
-    `  - id: ${id}`,
-    `    type: ${type}`,
-    `    host: ${u.hostname}`,
-    `    port: ${u.port}`,
-    `    user: ${decodeURIComponent(u.username)}`,
-    `    password: "${decodeURIComponent(u.password)}"`,
-    `    database: ${u.pathname.slice(1)}`,
-    '    roles: [admin, user]',
-    ...extra.map((l) => `    ${l}`),
-    '',
-  ].join('\n');
-}
 
 /** Runs statements on a test database as its owner; answers the rows of the last one. */
 export async function sqlOn(

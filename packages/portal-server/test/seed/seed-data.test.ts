@@ -6,8 +6,8 @@
 // the same engine, and refused for production, other engines, unknown sources and non-admins.
 import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type BotHarness, botPortal, sqliteFile } from '../bot/harness.js';
-import { adminGet, adminPost, entry, type Family, sqlOn } from './helpers.js';
+import { type BotHarness, botPortal, datasourceEntry, sqliteFile } from '../bot/harness.js';
+import { adminGet, adminPost, type Family, sqlOn } from './helpers.js';
 import { schemaSql, TABLE_COUNT } from './schema.js';
 
 type Plan = {
@@ -46,10 +46,10 @@ describe.each(['postgres', 'mysql'] as const)('seed data on %s', (family: Family
     h = await botPortal({
       datasources: (dir) =>
         [
-          entry('target', family, target, ['environment: development']),
-          entry('source', family, source),
-          entry('prod', family, source, ['environment: production']),
-          entry('other', family === 'postgres' ? 'mysql' : 'postgres', other),
+          datasourceEntry('target', family, target, ['environment: development']),
+          datasourceEntry('source', family, source),
+          datasourceEntry('prod', family, source, ['environment: production']),
+          datasourceEntry('other', family === 'postgres' ? 'mysql' : 'postgres', other),
           `  - id: lite\n    type: sqlite\n    database: ${sqliteFile(dir, 'lite.db', 'CREATE TABLE t (id INTEGER PRIMARY KEY)')}\n    roles: [admin]\n`,
         ].join(''),
     });

@@ -8,8 +8,8 @@ import { waitFor } from '@app/kit';
 import { createPostgresDatabase } from '@app/kit/testing';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { JWT_SECRET } from '../auth/helpers.js';
-import { type BotHarness, botPortal } from '../bot/harness.js';
-import { adminGet, adminPost, entry, sqlOn } from './helpers.js';
+import { type BotHarness, botPortal, datasourceEntry } from '../bot/harness.js';
+import { adminGet, adminPost, sqlOn } from './helpers.js';
 import { schemaSql, TABLE_COUNT } from './schema.js';
 
 let h: BotHarness;
@@ -18,7 +18,7 @@ let url: string;
 beforeAll(async () => {
   url = await createPostgresDatabase(inject('services').postgresUrl, 'seedlost');
   await sqlOn('postgres', url, schemaSql('postgres'));
-  h = await botPortal({ datasources: () => entry('target', 'postgres', url) });
+  h = await botPortal({ datasources: () => datasourceEntry('target', 'postgres', url) });
 }, 360_000);
 
 afterAll(async () => {

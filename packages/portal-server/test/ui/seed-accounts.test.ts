@@ -5,8 +5,9 @@
 import { createPostgresDatabase } from '@app/kit/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { datasourceEntry } from '../bot/harness.js';
 import { startVaultDouble, type VaultDouble } from '../provisioning/vault-double.js';
-import { entry, sqlOn } from '../seed/helpers.js';
+import { sqlOn } from '../seed/helpers.js';
 import { schemaSql, TABLE_COUNT } from '../seed/schema.js';
 import { ADMIN, startUi, type UiHarness, visible } from './harness.js';
 
@@ -22,7 +23,9 @@ describe('portal web UI: seed data and accounts', () => {
     vault = await startVaultDouble();
     ui = await startUi(
       { VAULT_ADDR: vault.addr, VAULT_TOKEN: vault.token },
-      { datasources: entry('shop-ui', 'postgres', url, ['name: Shop', 'environment: development']) },
+      {
+        datasources: datasourceEntry('shop-ui', 'postgres', url, ['name: Shop', 'environment: development']),
+      },
     );
     ({ page: admin } = await ui.newPage());
     await ui.signIn(admin, ADMIN);

@@ -4,7 +4,7 @@
 // accounts and see each statement's outcome. Generated passwords go to the vault only.
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, errorText } from '../lib/api';
-import { useManagedConnections } from '../lib/connections';
+import { DatasourceSelect, useSqlFamilyDatasources } from './SqlFamilyDatasources';
 
 interface Statement {
   shown: string;
@@ -28,11 +28,8 @@ interface Answer {
   error?: string;
 }
 
-const SQL_FAMILIES = new Set(['postgres', 'mysql']);
-
 export function AccountProvisioning() {
-  const managed = useManagedConnections();
-  const candidates = (managed.data ?? []).filter((c) => SQL_FAMILIES.has(c.type));
+  const candidates = useSqlFamilyDatasources();
   const [datasourceId, setDatasourceId] = useState('');
   const [profile, setProfile] = useState<'read' | 'readwrite'>('read');
   const [schemas, setSchemas] = useState('');
@@ -86,16 +83,7 @@ export function AccountProvisioning() {
       <form className="card" onSubmit={preview} aria-label="Account provisioning">
         <h3>Least-privilege accounts</h3>
         <div className="form-row">
-          <label>
-            <span>Datasource</span>
-            <select aria-label="Datasource" value={chosen} onChange={(e) => setDatasourceId(e.target.value)}>
-              {candidates.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({c.type})
-                </option>
-              ))}
-            </select>
-          </label>
+          <DatasourceSelect candidates={candidates} value={chosen} onChange={setDatasourceId} />
           <label>
             <span>Profile</span>
             <select value={profile} onChange={(e) => setProfile(e.target.value as 'read' | 'readwrite')}>

@@ -7,8 +7,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorText } from '../lib/api';
 import { useManagedConnections } from '../lib/connections';
+import { useEngines } from '../lib/engines';
 import type { Connection } from '../lib/types';
-import { useEngines } from '../workspace/ConnectionForm';
 
 interface FleetResult {
   connectionId: string | null;

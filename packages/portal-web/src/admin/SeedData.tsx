@@ -3,7 +3,7 @@
 // mode, then follow its per-table progress until it is done or failed.
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorText } from '../lib/api';
-import { useManagedConnections } from '../lib/connections';
+import { DatasourceSelect, useSqlFamilyDatasources } from './SqlFamilyDatasources';
 
 interface PlanTable {
   name: string;
@@ -32,8 +32,6 @@ interface Run {
   tables: RunTable[];
   error?: string;
 }
-
-const SQL_FAMILIES = new Set(['postgres', 'mysql']);
 
 function RunProgress({ runId }: { runId: string }) {
   const [run, setRun] = useState<Run | null>(null);
@@ -99,8 +97,7 @@ function RunProgress({ runId }: { runId: string }) {
 }
 
 export function SeedData() {
-  const managed = useManagedConnections();
-  const candidates = (managed.data ?? []).filter((c) => SQL_FAMILIES.has(c.type));
+  const candidates = useSqlFamilyDatasources();
   const [datasourceId, setDatasourceId] = useState('');
   const [schema, setSchema] = useState('');
   const [mode, setMode] = useState<'generate' | 'copy'>('generate');
@@ -159,16 +156,7 @@ export function SeedData() {
           Fills a non-production PostgreSQL- or MySQL-style datasource with realistic rows, parents first.
         </p>
         <div className="form-row">
-          <label>
-            <span>Datasource</span>
-            <select aria-label="Datasource" value={chosen} onChange={(e) => setDatasourceId(e.target.value)}>
-              {candidates.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({c.type})
-                </option>
-              ))}
-            </select>
-          </label>
+          <DatasourceSelect candidates={candidates} value={chosen} onChange={setDatasourceId} />
           <label>
             <span>Schema</span>
             <input

@@ -8,45 +8,37 @@ import { Datasources } from '../admin/Datasources';
 import { SeedData } from '../admin/SeedData';
 import { ServiceTokens } from '../admin/ServiceTokens';
 
+/** The sections in tab order: one row per section, so a new one is one line. */
+const SECTIONS = [
+  { id: 'audit', label: 'Audit log', Panel: AuditLog },
+  { id: 'tokens', label: 'Service tokens', Panel: ServiceTokens },
+  { id: 'datasources', label: 'Datasources', Panel: Datasources },
+  { id: 'seed', label: 'Seed data', Panel: SeedData },
+  { id: 'accounts', label: 'Accounts', Panel: AccountProvisioning },
+] as const;
+
 export function AdminPage() {
-  const [tab, setTab] = useState<'audit' | 'tokens' | 'datasources' | 'seed' | 'accounts'>('audit');
+  const [tab, setTab] = useState<(typeof SECTIONS)[number]['id']>('audit');
+  const Panel = SECTIONS.find((s) => s.id === tab)?.Panel ?? AuditLog;
   return (
     <div className="page-body">
       <div className="page-head">
         <h1>Administration</h1>
         <div className="tabs" role="tablist" aria-label="Administration sections">
-          <button type="button" role="tab" aria-selected={tab === 'audit'} onClick={() => setTab('audit')}>
-            Audit log
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'tokens'} onClick={() => setTab('tokens')}>
-            Service tokens
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'datasources'}
-            onClick={() => setTab('datasources')}
-          >
-            Datasources
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'seed'} onClick={() => setTab('seed')}>
-            Seed data
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'accounts'}
-            onClick={() => setTab('accounts')}
-          >
-            Accounts
-          </button>
+          {SECTIONS.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              role="tab"
+              aria-selected={tab === s.id}
+              onClick={() => setTab(s.id)}
+            >
+              {s.label}
+            </button>
+          ))}
         </div>
       </div>
-      {tab === 'audit' && <AuditLog />}
-      {tab === 'tokens' && <ServiceTokens />}
-      {tab === 'datasources' && <Datasources />}
-      {tab === 'seed' && <SeedData />}
-      {tab === 'accounts' && <AccountProvisioning />}
+      <Panel />
     </div>
   );
 }

@@ -20,13 +20,13 @@ const ErDiagram = lazy(() => import('../er/ErDiagram'));
 
 const SELECTED_KEY = 'portal.workspace.selected';
 
-/** A quoted identifier path for a generated SELECT (double quotes; MySQL-family engines use backticks). */
+/** A quoted identifier path for a generated SELECT (double quotes; MySQL-family engines and OpenSearch use backticks). */
 function selectOf(c: Connection, o: DbObject): string {
   if (c.type === 'mongodb')
     return JSON.stringify({ collection: o.name, operation: 'find', filter: {} }, null, 2);
   if (c.type === 'redis' || c.type === 'leveldb')
     return c.type === 'redis' ? `GET ${o.name}` : `get ${o.name}`;
-  const q = c.type === 'mysql' || c.type === 'clickhouse' ? '`' : '"';
+  const q = c.type === 'mysql' || c.type === 'clickhouse' || c.type === 'opensearch' ? '`' : '"';
   const quote = (s: string) => `${q}${s.split(q).join(q + q)}${q}`;
   // SQLite's only container is "main"; leaving it out keeps the statement short and portable.
   const parts = c.type === 'sqlite' || c.type === 'libsql' ? [o.name] : o.path;

@@ -2,30 +2,15 @@
 // /api/db/provider-meta, with their default port and whether they are a file), host, port, user, password,
 // database, environment and query timeout, with "Test connection" (`POST /api/db/test-connection`, which
 // opens a fresh connection within 10 s) before saving.
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, errorText } from '../lib/api';
 import { newConnectionId } from '../lib/connections';
-import {
-  type Connection,
-  ENVIRONMENTS,
-  type EngineMeta,
-  type EngineType,
-  type Environment,
-} from '../lib/types';
+import { useEngines } from '../lib/engines';
+import { type Connection, ENVIRONMENTS, type EngineType, type Environment } from '../lib/types';
 
 interface TestOutcome {
   ok: boolean;
   text: string;
-}
-
-export function useEngines() {
-  return useQuery({
-    queryKey: ['engines'],
-    queryFn: async () =>
-      (await api<{ engines: EngineMeta[] }>('/api/db/provider-meta', { body: {} })).engines,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
 }
 
 export function ConnectionForm(props: {

@@ -21,11 +21,11 @@ import { HistoryPanel } from '../history/HistoryPanel';
 import { addHistory, saveQuery } from '../history/store';
 import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
+import { useEngines } from '../lib/engines';
 import type { ColumnSchema, Connection, DbObject, ObjectDetail } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
 import { ResultsView } from '../results/ResultsView';
-import { useEngines } from './ConnectionForm';
 import { EditorTabs } from './EditorTabs';
 import { PAGE, randomId, runExplain, runQuery, runScript } from './queryRunner';
 

@@ -15,6 +15,7 @@ import { firstGuardrail, orderGuardrails } from './guardrails.js';
 import { keywordGuardrails } from './keywords.js';
 import { classifyLevel } from './leveldb.js';
 import { lex } from './lexer.js';
+import { classifyMongo } from './mongodb.js';
 import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
@@ -91,6 +92,7 @@ export async function classifyScript(
   // flags, LevelDB's from its small grammar.
   if (id === 'redis') return classifyRedis(sql);
   if (id === 'leveldb') return classifyLevel(sql);
+  if (id === 'mongodb') return classifyMongo(sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
   const state: ScriptState = {
     prepared: new Map(),

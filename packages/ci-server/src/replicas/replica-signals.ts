@@ -1,0 +1,144 @@
+// What one replica tells the others on the shared PostgreSQL, so that work committed through any replica is
+// acted on at once by all of them: run changes (jobs queued, agents to stop, runs finished) go out on
+// `ci_run_changes` and come back in as `remote` run events (the dispatcher claims the queued jobs for its
+// own agents — the claim stays the store's conditional UPDATE, so a notification only wakes, it never
+// decides); stored log lines go out on `ci_log_lines` as the run id only, and wake this replica's followers
+// of that run to read the store. Notifications are hints: after the listening connection (re)connects, the
+// dispatcher resyncs and every follower re-reads, because what was sent meanwhile is lost. SQLite runs one
+// server and has none of this (server.ts creates it only for PostgreSQL).
+import { randomUUID } from 'node:crypto';
+import type { Effect } from '../domain/index.js';
+import type { LogHub } from '../logs/hub.js';
+import type { RunChange, RunEvents } from '../services/run-events.js';
+import { MAX_PAYLOAD_BYTES, PgNotifier } from './pg-notifier.js';
+
+export const RUN_CHANNEL = 'ci_run_changes';
+export const LOG_CHANNEL = 'ci_log_lines';
+
+export interface ReplicaSignalsOptions {
+  url: string;
+  events: RunEvents;
+  hub: LogHub;
+  /** Reads the store for work no notification announced (the dispatcher's resync). */
+  resync(): Promise<void>;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/** Effects another replica's memory acts on; the rest (stages, gates) are the store's business. */
+type Relayed = Extract<Effect, { kind: 'enqueue' | 'cancel-agent' | 'run-finished' }>;
+const RELAYED = new Set(['enqueue', 'cancel-agent', 'run-finished']);
+
+interface RunMessage {
+  from: string;
+  runId: string;
+  effects: Relayed[];
+}
+
+export class ReplicaSignals {
+  /** This process among the replicas (its own notifications come back to it and are skipped). */
+  readonly id = randomUUID();
+  private readonly notifier: PgNotifier;
+  /** Runs with lines stored since the last flush: one notification per run per turn of the event loop. */
+  private readonly storedRuns = new Set<string>();
+  private flushing = false;
+  private started = false;
+  readonly stats = { sent: 0, received: 0, reconnects: 0 };
+  private readonly onChange = (change: RunChange) => this.announceChange(change);
+
+  constructor(private readonly options: ReplicaSignalsOptions) {
+    let first = true;
+    this.notifier = new PgNotifier({
+      url: options.url,
+      channels: [RUN_CHANNEL, LOG_CHANNEL],
+      log: options.log,
+      onNotification: (channel, payload) => this.receive(channel, payload),
+      onConnected: () => {
+        if (first) {
+          first = false;
+          return;
+        }
+        this.stats.reconnects++;
+        options.resync().catch((err) => options.log.warn({ err }, 'resync after reconnecting failed'));
+        options.hub.storedElsewhere();
+      },
+    });
+    options.hub.onPublish((runId) => this.announceLines(runId));
+  }
+
+  get listening(): boolean {
+    return this.notifier.listening;
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    this.options.events.on('change', this.onChange);
+    await this.notifier.start();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    this.options.events.off('change', this.onChange);
+    await this.notifier.stop();
+  }
+
+  private announceChange(change: RunChange): void {
+    const effects = change.effects.filter((e): e is Relayed => RELAYED.has(e.kind));
+    if (effects.length === 0) return;
+    // A large matrix queues more job ids than one payload holds: split into messages under the limit.
+    let batch: Relayed[] = [];
+    let size = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      this.send(RUN_CHANNEL, JSON.stringify({ from: this.id, runId: change.runId, effects: batch }));
+      batch = [];
+      size = 0;
+    };
+    for (const effect of effects) {
+      const bytes = JSON.stringify(effect).length + 1;
+      if (size + bytes > MAX_PAYLOAD_BYTES - 200) flush();
+      batch.push(effect);
+      size += bytes;
+    }
+    flush();
+  }
+
+  private announceLines(runId: string): void {
+    if (!this.started) return;
+    this.storedRuns.add(runId);
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flushing = false;
+      const runs = [...this.storedRuns];
+      this.storedRuns.clear();
+      for (const id of runs) this.send(LOG_CHANNEL, `${this.id} ${id}`);
+    });
+  }
+
+  private send(channel: string, payload: string): void {
+    this.stats.sent++;
+    // A notification that cannot be sent (database down) is covered by the periodic resync and reads.
+    this.notifier.send(channel, payload).catch(() => undefined);
+  }
+
+  private receive(channel: string, payload: string): void {
+    if (channel === LOG_CHANNEL) {
+      const [from, runId] = payload.split(' ');
+      if (from === this.id || !runId) return;
+      this.stats.received++;
+      this.options.hub.storedElsewhere(runId);
+      return;
+    }
+    if (channel !== RUN_CHANNEL) return;
+    let message: RunMessage;
+    try {
+      message = JSON.parse(payload) as RunMessage;
+    } catch {
+      return;
+    }
+    if (message.from === this.id || typeof message.runId !== 'string' || !Array.isArray(message.effects))
+      return;
+    this.stats.received++;
+    this.options.events.receive({ runId: message.runId, effects: message.effects });
+  }
+}
