@@ -67,7 +67,12 @@ class ClickhouseProvider implements Provider {
         query: sql,
         query_id: queryId,
         abort_signal: abort.signal,
-        clickhouse_settings: { ...JSON_ANSWER, ...settings },
+        // The server stops the statement itself shortly after the deadline, even if the KILL QUERY raced it.
+        clickhouse_settings: {
+          ...JSON_ANSWER,
+          max_execution_time: Math.ceil(this.conn.queryTimeoutMs / 1000) + 1,
+          ...settings,
+        },
       });
       const body = await readBody(r.stream);
       const failed = trailingException(body.text);

@@ -47,6 +47,8 @@ export interface TrinoAnswer {
 export interface TrinoRun {
   nextUri?: string;
   queryId?: string;
+  /** A cancel arrived (possibly before the first page named a nextUri to DELETE). */
+  cancelled?: boolean;
 }
 
 const BUSY_RETRIES = 50;
@@ -133,6 +135,11 @@ export async function runStatement(
     if (page.updateType) answer.updateType = page.updateType;
     if (typeof page.updateCount === 'number') answer.updateCount = page.updateCount;
     opts.run.nextUri = page.nextUri;
+    if (opts.run.cancelled) {
+      // Cancelled while this page was on its way: stop the query now that its nextUri is known.
+      await cancelStatement(target, opts.run);
+      throw new ProviderError('cancelled', 'The statement was cancelled');
+    }
     if (!page.nextUri) return answer;
     if (answer.truncated) {
       // Enough rows: the rest of the result is dropped on the server.

@@ -62,8 +62,11 @@ class TrinoProvider implements Provider {
     const run: TrinoRun = {};
     const abort = new AbortController();
     const cancel = async () => {
+      run.cancelled = true;
       await cancelStatement(this.target, run);
-      abort.abort();
+      // A page already on its way is let in (it may name the nextUri to DELETE); a coordinator that does not
+      // answer is given up on shortly after.
+      setTimeout(() => abort.abort(), 1_500).unref();
     };
     opts.onStart?.(cancel);
     this.running++;
@@ -91,7 +94,7 @@ class TrinoProvider implements Provider {
       return { ...r, truncated: r.truncated || answer.truncated, ...warnings };
     } catch (err) {
       // A cancel aborts the page being read: that is a cancellation, not a transport failure.
-      if (abort.signal.aborted && !(err instanceof ProviderError && err.kind === 'timeout'))
+      if (run.cancelled && !(err instanceof ProviderError && err.kind === 'timeout'))
         throw new ProviderError('cancelled', 'The statement was cancelled');
       throw err;
     } finally {
