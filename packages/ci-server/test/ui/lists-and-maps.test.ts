@@ -224,6 +224,8 @@ describe('the project page', () => {
     expect(b && d && b.x + b.width <= d.x).toBe(true);
     expect(await build.textContent()).toMatch(/#\d+ (queued|running|success|failed)/);
     expect(await deploy.textContent()).toContain('never run');
+    await map.scrollIntoViewIfNeeded();
+    await shot(page, 'vsm-upstream.png');
 
     await page.goto('/projects/docs');
     const docsMap = page.getByRole('figure', { name: 'Value-stream map' });

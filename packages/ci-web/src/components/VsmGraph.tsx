@@ -111,7 +111,9 @@ export function VsmGraph({ nodes, edges }: { nodes: VsmNode[]; edges: VsmEdge[] 
     let stale = false;
     layoutVsm(shape)
       .then((l) => {
-        if (!stale) setLayout({ shape, layout: l });
+        if (stale) return;
+        setLayout({ shape, layout: l });
+        setFailed(null);
       })
       .catch((err) => {
         if (!stale) setFailed(err);
