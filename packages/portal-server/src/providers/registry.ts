@@ -3,7 +3,9 @@
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
 import { athenaEngine } from './athena/engine.js';
 import { cassandraEngine } from './cassandra/engine.js';
+import { clickhouseEngine } from './clickhouse/engine.js';
 import { couchbaseEngine } from './couchbase/engine.js';
+import { druidEngine } from './druid/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
@@ -18,6 +20,7 @@ import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
 import { sqliteEngine } from './sqlite/engine.js';
+import { trinoEngine } from './trino/engine.js';
 import type { ProviderFactory } from './types.js';
 
 /** Every engine the portal runs, in the order the UI offers them. */
@@ -32,11 +35,14 @@ export const ENGINES = [
   mongodbEngine,
   redisEngine,
   leveldbEngine,
+  couchbaseEngine,
+  clickhouseEngine,
+  druidEngine,
+  trinoEngine,
+  athenaEngine,
   elasticsearchEngine,
   opensearchEngine,
   cassandraEngine,
-  athenaEngine,
-  couchbaseEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

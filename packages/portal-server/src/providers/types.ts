@@ -266,6 +266,12 @@ export interface ProviderFactory {
   localFile?(conn: ConnectionDescriptor, embeddedDir: string): string | undefined;
   /** A refusal message for a statement this caller may not run on this engine (e.g. ATTACH of a server file). */
   guardStatement?(statement: string, access: { privileged: boolean }): string | undefined;
+  /**
+   * A read-only engine's own refusal of a statement that would write, in the engine's words: answered 400
+   * QUERY_ERROR before governance runs and before anything is sent (Druid refuses INSERT/REPLACE and has no
+   * UPDATE/DELETE/CREATE grammar).
+   */
+  refuseStatement?(statement: string): string | undefined;
   /** The database is a file under the portal's folder (or `:memory:`), not a server. */
   readonly fileBased?: boolean;
   /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */

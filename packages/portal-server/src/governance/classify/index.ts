@@ -5,6 +5,7 @@
 
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import { splitScript } from '../../sql/split.js';
+import { columnarReading } from './clickhouse.js';
 import { classifyN1ql } from './couchbase.js';
 import {
   CLASSIFIER_DIALECT_INFO,
@@ -21,6 +22,7 @@ import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
 import { classifyStatement, type ScriptState } from './statement.js';
+import { federatedSessionStatement } from './trino.js';
 import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
 
 export type { Dialect } from './dialects.js';
@@ -103,7 +105,21 @@ export async function classifyScript(
   };
   const statements: StatementClassification[] = [];
   const pieces = splitStatements(sql, id);
-  for (let i = 0; i < pieces.length; i++) statements.push(await classifyStatement(pieces[i], i, id, state));
+  for (let i = 0; i < pieces.length; i++) {
+    // ClickHouse's own forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) are judged
+    // as the standard SQL they mean; the statement keeps its own text.
+    // Trino's session statements are answered by the provider and never reach the engine.
+    const session =
+      id === 'trino' ? federatedSessionStatement(pieces[i], i, CLASSIFIER_DIALECT_INFO[id].lex) : undefined;
+    if (session) {
+      statements.push(session);
+      continue;
+    }
+    const reading =
+      id === 'clickhouse' ? columnarReading(pieces[i], CLASSIFIER_DIALECT_INFO[id].lex) : pieces[i];
+    const c = await classifyStatement(reading, i, id, state);
+    statements.push(reading === pieces[i] ? c : { ...c, text: pieces[i] });
+  }
   // The splitter and the engine's lexer must agree on the script's code: text the splitter dropped or
   // merged (a MariaDB `/*M! … */`, a comment style it does not know) is classified as one doubtful whole.
   if (
