@@ -1,4 +1,4 @@
-// The system packages the tests use — real PostgreSQL, MariaDB, Redis and Chromium from Debian — found,
+// The system packages the tests use — real PostgreSQL, MariaDB, Redis, ClickHouse and Chromium from Debian — found,
 // installed (as root, non-interactively) or named exactly when they cannot be installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -20,6 +20,7 @@ export const PREREQUISITES = [
   { pkg: 'postgresql', present: postgresInstalled },
   { pkg: 'mariadb-server', present: () => onPath('mariadbd') && onPath('mariadb-install-db') },
   { pkg: 'redis-server', present: () => onPath('redis-server') },
+  { pkg: 'clickhouse-server', present: () => onPath('clickhouse-server') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
 ];
 

@@ -22,6 +22,12 @@ describe('statements', () => {
     expect(splitStatements(fn, 'postgres')).toHaveLength(2);
     const mongo = '{"collection": "a;b", "operation": "find"}';
     expect(splitStatements(mongo, 'mongodb').map((s) => s.text)).toEqual([mongo]);
+    // SQL++: backslash escapes in strings and `…` identifiers hide their semicolons.
+    const n1ql = "SELECT 'it\\'s; x' AS a FROM `b;c`.`s`.`c`; DELETE FROM `b`.`s`.`c` USE KEYS 'k'";
+    expect(splitStatements(n1ql, 'couchbase').map((s) => s.text)).toEqual([
+      "SELECT 'it\\'s; x' AS a FROM `b;c`.`s`.`c`",
+      "DELETE FROM `b`.`s`.`c` USE KEYS 'k'",
+    ]);
   });
 
   it('finds the statement under the cursor, or the one just written after its semicolon', () => {

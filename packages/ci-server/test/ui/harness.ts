@@ -153,6 +153,7 @@ export async function apiSession(env: UiEnv, username: string, password: string)
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body?: unknown) => call('POST', path, body),
+    put: (path: string, body?: unknown) => call('PUT', path, body),
   };
 }
 

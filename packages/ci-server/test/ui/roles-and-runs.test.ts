@@ -15,6 +15,7 @@ import {
   startUi,
   type UiEnv,
   type UiPage,
+  WAIT,
 } from './harness.js';
 
 let env: UiEnv;
@@ -280,8 +281,9 @@ describe('project administration', () => {
     await page.getByLabel('Action').fill('PUT /api/v1/admin/users/{id}/role');
     await page.getByRole('button', { name: 'Filter' }).click();
     const entries = page.getByRole('table', { name: 'Audit entries' });
+    // The unfiltered page (which also holds the entry) stays on screen until the filtered answer replaces it.
+    await expect.poll(() => entries.getByRole('row').count(), WAIT).toBe(2);
     await entries.getByText('to=viewer').waitFor();
-    expect(await entries.getByRole('row').count()).toBe(2);
   });
 
   it('shows the agents page to administrators', async () => {

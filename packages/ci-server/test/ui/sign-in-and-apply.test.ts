@@ -152,7 +152,7 @@ describe('the CI web UI', () => {
     expect(await runs.getByRole('link', { name: 'build #1' }).getAttribute('href')).toBe(`/runs/${runId}`);
     // Filtering by a status no run has empties the list; clearing it brings the run back.
     await page.getByLabel('Status').selectOption('canceled');
-    await page.getByText('No runs match.').waitFor();
+    await page.getByText('No runs match these filters.').waitFor();
     expect(new URL(page.url()).search).toBe('?status=canceled');
     await page.getByLabel('Status').selectOption('');
     await runs.getByRole('link', { name: 'build #1' }).waitFor();

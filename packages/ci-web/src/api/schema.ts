@@ -17,3 +17,4 @@ export type JobRunT = RunDetailT['stages'][number]['jobs'][number];
 export type GateT = NonNullable<JobRunT['gate']>;
 export type TestReport = ResponseOf<paths, '/api/v1/runs/{id}/tests'>;
 export type RunList = ResponseOf<paths, '/api/v1/runs'>;
+export type NotificationDeliveries = ResponseOf<paths, '/api/v1/projects/{slug}/notifications/deliveries'>;

@@ -1,14 +1,23 @@
 // A project's triggers and settings, one tab each: how runs start (the pipelines' materials, cron schedules
-// and the webhook addresses to give an SCM host), and its settings (poll interval, log archive,
-// notification channels, caches with their sizes). Reads the project-extras routes; maintainers may delete
-// a cache entry.
-import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
+// and the webhook addresses to give an SCM host), its settings (poll interval, log archive), its
+// notifications (channels and the delivery history) and its caches with their sizes. Reads the
+// project-extras routes; maintainers may delete a cache entry.
+import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { bytes } from '../lib/format';
+import { materialText } from '../lib/materials';
+import { ProjectNotifications } from './NotificationDeliveries';
+import { QueryView } from './QueryView';
 import { Time } from './ui';
+
+const SCM_HOSTS = [
+  { id: 'github', label: 'GitHub' },
+  { id: 'gitlab', label: 'GitLab' },
+  { id: 'bitbucket', label: 'Bitbucket' },
+];
 
 interface Crons {
   crons: { id: string; name: string; expression: string; enabled: boolean; next_run_at: string | null }[];
@@ -20,7 +29,6 @@ interface Caches {
 interface Settings {
   poll: { interval: string | null };
   archive: { effective: { enabled: boolean; after_days: number }; override: unknown };
-  notifications: { channels: { kind: string; target: string; events: string[] }[] };
 }
 
 export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
@@ -35,12 +43,14 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
         items={[
           { id: 'triggers', label: 'Triggers' },
           { id: 'settings', label: 'Settings' },
+          { id: 'notifications', label: 'Notifications' },
           { id: 'caches', label: 'Caches' },
         ]}
       >
         <div className="tab-body">
           {tab === 'triggers' && <Triggers project={project} />}
           {tab === 'settings' && <SettingsView slug={project.slug} />}
+          {tab === 'notifications' && <ProjectNotifications slug={project.slug} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
       </Tabs>
@@ -61,37 +71,40 @@ function Triggers({ project }: { project: ProjectDetail }) {
         {project.pipelines.flatMap((p) =>
           p.materials.map((m) => (
             <li key={`${p.id}-${m.fingerprint}`}>
-              <strong>{p.name}</strong>:{' '}
-              {m.git
-                ? `git ${m.git.url}${m.git.branch ? ` (${m.git.branch})` : ''}`
-                : m.upstream
-                  ? `after ${m.upstream.pipeline}${m.upstream.stage ? `/${m.upstream.stage}` : ''}`
-                  : m.cron
-                    ? `cron ${m.cron.expression}`
-                    : m.kind}
+              <strong>{p.name}</strong>: {materialText(m)}
             </li>
           )),
         )}
       </ul>
       <h3>Schedules</h3>
-      {crons.isLoading && <LoadingState />}
-      {crons.error && <ErrorState error={crons.error} />}
-      {crons.data && crons.data.crons.length === 0 && <p className="muted">No cron schedules.</p>}
-      {crons.data && crons.data.crons.length > 0 && (
-        <ul className="plain-list" aria-label="Cron schedules">
-          {crons.data.crons.map((c) => (
-            <li key={c.id}>
-              <code>{c.expression}</code> {c.name} {c.enabled ? '' : '(disabled)'} — next{' '}
-              <Time at={c.next_run_at} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={crons}
+        isEmpty={(d) => d.crons.length === 0}
+        empty={<p className="muted">No cron schedules.</p>}
+      >
+        {(d) => (
+          <ul className="plain-list" aria-label="Cron schedules">
+            {d.crons.map((c) => (
+              <li key={c.id}>
+                <code>{c.expression}</code> {c.name} {c.enabled ? '' : '(disabled)'} — next{' '}
+                <Time at={c.next_run_at} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <h3>Webhooks</h3>
       <p className="small">
-        Point the repository's push webhook at <code>{origin}/api/webhooks/github</code> (or{' '}
-        <code>gitlab</code>, <code>bitbucket</code>); deliveries are listed under Admin → Webhook deliveries.
+        Point the repository's push webhook at the address of its host; a push starts every pipeline watching
+        that repository and branch. Deliveries are listed under Admin → Webhook deliveries.
       </p>
+      <ul className="plain-list" aria-label="Webhook addresses">
+        {SCM_HOSTS.map((h) => (
+          <li key={h.id}>
+            {h.label}: <code>{`${origin}/api/webhooks/${h.id}`}</code>
+          </li>
+        ))}
+      </ul>
     </>
   );
 }
@@ -101,17 +114,17 @@ function SettingsView({ slug }: { slug: string }) {
     queryKey: ['project-settings', slug],
     queryFn: async (): Promise<Settings> => {
       const base = `/api/v1/projects/${enc(slug)}`;
-      const [poll, archive, notifications] = await Promise.all([
+      const [poll, archive] = await Promise.all([
         api.get<Settings['poll']>(`${base}/poll-interval`),
         api.get<Settings['archive']>(`${base}/log-archive`),
-        api.get<Settings['notifications']>(`${base}/notifications`),
       ]);
-      return { poll, archive, notifications };
+      return { poll, archive };
     },
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  const { poll, archive, notifications } = q.data;
+  return <QueryView query={q}>{(d) => <SettingsFacts settings={d} />}</QueryView>;
+}
+
+function SettingsFacts({ settings: { poll, archive } }: { settings: Settings }) {
   return (
     <dl className="facts" aria-label="Project settings">
       <div>
@@ -123,18 +136,6 @@ function SettingsView({ slug }: { slug: string }) {
         <dd>
           {archive.effective.enabled ? `after ${archive.effective.after_days} days` : 'off'}
           {archive.override ? '' : ' (server default)'}
-        </dd>
-      </div>
-      <div className="wide">
-        <dt>Notifications</dt>
-        <dd>
-          {notifications.channels.length === 0
-            ? 'none'
-            : notifications.channels.map((c) => (
-                <span key={`${c.kind}-${c.target}`} className="chip small">
-                  {c.kind} {c.target} ({c.events.join(', ')})
-                </span>
-              ))}
         </dd>
       </div>
     </dl>
@@ -151,37 +152,38 @@ function CachesView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
     mutationFn: (id: string) => api.del(`/api/v1/projects/${enc(slug)}/caches/${enc(id)}`),
     onSuccess: () => client.invalidateQueries({ queryKey: ['caches', slug] }),
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  if (q.data.caches.length === 0) return <EmptyState title="No caches yet." />;
   return (
-    <table className="table compact" aria-label="Caches">
-      <thead>
-        <tr>
-          <th>Key</th>
-          <th className="right">Size</th>
-          <th>Last used</th>
-          {canEdit && <th />}
-        </tr>
-      </thead>
-      <tbody>
-        {q.data.caches.map((c) => (
-          <tr key={c.id}>
-            <td className="mono small">{c.key}</td>
-            <td className="right">{bytes(c.size_bytes)}</td>
-            <td>
-              <Time at={c.last_used_at} />
-            </td>
-            {canEdit && (
-              <td className="right">
-                <Button size="sm" variant="danger" onClick={() => del.mutate(c.id)}>
-                  Delete
-                </Button>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <QueryView query={q} isEmpty={(d) => d.caches.length === 0} empty={<EmptyState title="No caches yet." />}>
+      {(d) => (
+        <table className="table compact" aria-label="Caches">
+          <thead>
+            <tr>
+              <th>Key</th>
+              <th className="right">Size</th>
+              <th>Last used</th>
+              {canEdit && <th />}
+            </tr>
+          </thead>
+          <tbody>
+            {d.caches.map((c) => (
+              <tr key={c.id}>
+                <td className="mono small">{c.key}</td>
+                <td className="right">{bytes(c.size_bytes)}</td>
+                <td>
+                  <Time at={c.last_used_at} />
+                </td>
+                {canEdit && (
+                  <td className="right">
+                    <Button size="sm" variant="danger" onClick={() => del.mutate(c.id)}>
+                      Delete
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </QueryView>
   );
 }

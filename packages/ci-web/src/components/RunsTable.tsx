@@ -1,7 +1,8 @@
 // A table of run summaries (runs page, project page): status, pipeline and counter, project, cause, ref and
-// revision, when it was created and how long it took.
-import type { RunSummary } from '../api/types';
+// revision, when it was created and how long it took. Durations of runs still going tick every second.
+import { type RunSummary, TERMINAL } from '../api/types';
 import { duration, shortSha } from '../lib/format';
+import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
 import { StatusBadge, Time } from './ui';
 
@@ -10,6 +11,7 @@ export function runHref(id: string): string {
 }
 
 export function RunsTable({ runs, showProject = true }: { runs: RunSummary[]; showProject?: boolean }) {
+  const now = useNow(runs.some((r) => r.started_at && !TERMINAL.includes(r.status)));
   return (
     <table className="table" aria-label="Runs">
       <thead>
@@ -41,13 +43,15 @@ export function RunsTable({ runs, showProject = true }: { runs: RunSummary[]; sh
             )}
             <td>{r.cause.replace(/_/g, ' ')}</td>
             <td className="mono">
-              {r.git_ref ?? ''}
+              {r.git_ref && r.git_ref !== r.revision ? r.git_ref : ''}
               {r.revision && <span className="muted"> {shortSha(r.revision)}</span>}
             </td>
             <td>
               <Time at={r.created_at} />
             </td>
-            <td>{r.started_at ? duration(r.started_at, r.finished_at) : '—'}</td>
+            <td data-testid="run-duration">
+              {r.started_at ? duration(r.started_at, r.finished_at, now) : '—'}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,10 +1,11 @@
 // A project's secrets for maintainers: names and timestamps only (the server never returns values), a form
 // to set one (a new name or a replacement value) and delete buttons with a confirmation step.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { Secret } from '../api/types';
-import { Empty, ErrorNote, Loading, Notice, Time } from './ui';
+import { SecretForm, SecretsTable } from './Secrets';
+import { Empty, ErrorNote, Loading, Notice } from './ui';
 
 export function SecretsPanel({ slug }: { slug: string }) {
   const client = useQueryClient();
@@ -33,11 +34,6 @@ export function SecretsPanel({ slug }: { slug: string }) {
       client.invalidateQueries({ queryKey: key });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setSaved(null);
-    put.mutate();
-  };
   const list = secrets.data?.secrets ?? [];
   return (
     <section className="panel" aria-labelledby="secrets-title">
@@ -47,78 +43,48 @@ export function SecretsPanel({ slug }: { slug: string }) {
       <ErrorNote error={secrets.error} />
       {secrets.data && list.length === 0 && <Empty>No project secrets.</Empty>}
       {list.length > 0 && (
-        <table className="table compact" aria-label="Secrets">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Updated</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((s) => (
-              <tr key={s.name}>
-                <td className="mono">{s.name}</td>
-                <td>
-                  <Time at={s.updated_at} />
-                </td>
-                <td className="right">
-                  {confirming === s.name ? (
-                    <span className="row end">
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={remove.isPending}
-                        onClick={() => remove.mutate(s.name)}
-                      >
-                        Confirm delete
-                      </button>
-                      <button type="button" onClick={() => setConfirming(null)}>
-                        Keep
-                      </button>
-                    </span>
-                  ) : (
-                    <button
-                      type="button"
-                      aria-label={`Delete secret ${s.name}`}
-                      onClick={() => setConfirming(s.name)}
-                    >
-                      Delete
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SecretsTable
+          label="Secrets"
+          secrets={list}
+          action={(s) =>
+            confirming === s.name ? (
+              <span className="row end">
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(s.name)}
+                >
+                  Confirm delete
+                </button>
+                <button type="button" onClick={() => setConfirming(null)}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button
+                type="button"
+                aria-label={`Delete secret ${s.name}`}
+                onClick={() => setConfirming(s.name)}
+              >
+                Delete
+              </button>
+            )
+          }
+        />
       )}
       <ErrorNote error={remove.error} />
-      <form className="row wrap" onSubmit={submit} aria-label="Set a secret">
-        <label className="inline">
-          Secret name
-          <input
-            className="mono"
-            required
-            pattern="[A-Za-z_][A-Za-z0-9_]*"
-            title="An environment variable name: letters, digits and _"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
-        <label className="inline grow">
-          Secret value
-          <input
-            type="password"
-            autoComplete="off"
-            required
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
-        <button type="submit" disabled={put.isPending}>
-          Save secret
-        </button>
-      </form>
+      <SecretForm
+        name={name}
+        value={value}
+        onName={setName}
+        onValue={setValue}
+        busy={put.isPending}
+        onSubmit={() => {
+          setSaved(null);
+          put.mutate();
+        }}
+      />
       <ErrorNote error={put.error} />
       {saved && <Notice kind="success">Secret {saved} saved.</Notice>}
     </section>

@@ -1,128 +1,94 @@
-// The project's value-stream map drawn as plain SVG, left to right. Pipelines sit one column right of their
-// furthest upstream pipeline; each git material sits just left of the first pipeline it feeds. Within a
-// column, nodes are ordered by the average row of what feeds them, which keeps most edges straight; an edge
-// that skips columns is routed through a lane below the columns it passes, never through a box.
-import type { MouseEvent } from 'react';
+// The project's value-stream map, laid out by elkjs (layered, left to right, orthogonal edges) and drawn as
+// SVG: git materials feed pipelines, upstream pipelines feed downstream ones (the edge says which stage and
+// status trigger). Each pipeline shows its latest run with the revision that flowed through it; each material
+// shows the latest revision seen. The layout is computed only when the map's shape changes, not on every poll,
+// and this module (with elkjs, shared with the run graph) is its own chunk loaded by the project page.
+import ELK, { type ElkExtendedEdge, type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import { type MouseEvent, useEffect, useMemo, useState } from 'react';
 import type { VsmEdge, VsmNode } from '../api/types';
-import { shortSha } from '../lib/format';
+import { ago, shortSha } from '../lib/format';
 import { navigate } from '../lib/router';
 import { runHref } from './RunsTable';
 
-const W = 230;
-const H = 76;
-const GAP_X = 80;
-const GAP_Y = 22;
+const W = 236;
+const H = 84;
 const PAD = 12;
+/** Edge labels are measured by an estimate (SVG text cannot be measured before it is drawn). */
+const LABEL_CHAR_W = 6.4;
+const LABEL_H = 14;
 
-interface Placed {
-  node: VsmNode;
-  col: number;
-  row: number;
+const elk = new ELK();
+
+interface Point {
   x: number;
   y: number;
 }
 
 export interface VsmLayout {
-  placed: Map<string, Placed>;
-  /** Lowest box edge per column, for routing edges that skip columns. */
-  bottom: Map<number, number>;
+  nodes: Map<string, Point>;
+  edges: Map<string, { points: Point[]; label: (Point & { text: string }) | null }>;
   width: number;
   height: number;
 }
 
-function columns(nodes: VsmNode[], edges: VsmEdge[], preds: Map<string, string[]>): Map<string, number> {
-  const col = new Map<string, number>();
-  const pipelines = nodes.filter((n) => n.kind === 'pipeline');
-  const isPipeline = new Set(pipelines.map((n) => n.id));
-  for (const n of pipelines) col.set(n.id, 1);
-  // Longest-path ranks over upstream edges by relaxation; bounded by the node count so a cycle cannot
-  // loop forever.
-  for (let round = 0; round < pipelines.length; round++) {
-    let changed = false;
-    for (const n of pipelines) {
-      const ups = (preds.get(n.id) ?? []).filter((p) => isPipeline.has(p));
-      const want = Math.max(1, ...ups.map((p) => (col.get(p) ?? 1) + 1));
-      if (want !== col.get(n.id) && want <= pipelines.length) {
-        col.set(n.id, want);
-        changed = true;
-      }
-    }
-    if (!changed) break;
-  }
-  for (const n of nodes) {
-    if (isPipeline.has(n.id)) continue;
-    const targets = edges
-      .filter((e) => e.from === n.id && isPipeline.has(e.to))
-      .map((e) => col.get(e.to) ?? 1);
-    col.set(n.id, targets.length ? Math.min(...targets) - 1 : 0);
-  }
-  return col;
-}
+const edgeId = (e: VsmEdge) => `${e.from}->${e.to}`;
+const edgeLabel = (e: VsmEdge) =>
+  e.kind === 'upstream' && e.stage ? `${e.stage}${e.status ? ` ${e.status}` : ''}` : '';
 
-export function layoutVsm(nodes: VsmNode[], edges: VsmEdge[]): VsmLayout {
+/** The map's shape: what the layout depends on (not run statuses, which change on every poll). */
+function shapeOf(nodes: VsmNode[], edges: VsmEdge[]): string {
   const ids = new Set(nodes.map((n) => n.id));
-  const preds = new Map<string, string[]>();
-  for (const e of edges) {
-    if (!ids.has(e.from) || !ids.has(e.to) || e.from === e.to) continue;
-    preds.set(e.to, [...(preds.get(e.to) ?? []), e.from]);
-  }
-  const col = columns(nodes, edges, preds);
-  const byCol = new Map<number, VsmNode[]>();
-  for (const n of nodes) byCol.set(col.get(n.id)!, [...(byCol.get(col.get(n.id)!) ?? []), n]);
-  // Columns with nothing in them are closed up.
-  const used = [...byCol.keys()].sort((a, b) => a - b);
-  const row = new Map<string, number>();
-  const placed = new Map<string, Placed>();
-  const bottom = new Map<number, number>();
-  used.forEach((c, index) => {
-    const list = byCol.get(c)!;
-    const weight = (n: VsmNode) => {
-      const rows = (preds.get(n.id) ?? []).map((p) => row.get(p)).filter((r): r is number => r !== undefined);
-      return rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : Number.MAX_SAFE_INTEGER;
-    };
-    // Nodes without predecessors (materials, first pipelines) keep their order, after the others.
-    const ordered = list.map((n, i) => ({ n, i, w: weight(n) })).sort((a, b) => a.w - b.w || a.i - b.i);
-    ordered.forEach(({ n }, r) => {
-      row.set(n.id, r);
-      placed.set(n.id, {
-        node: n,
-        col: index,
-        row: r,
-        x: PAD + index * (W + GAP_X),
-        y: PAD + r * (H + GAP_Y),
-      });
-    });
-    bottom.set(index, PAD + ordered.length * (H + GAP_Y) - GAP_Y);
+  return JSON.stringify({
+    nodes: nodes.map((n) => n.id),
+    edges: edges
+      .filter((e) => ids.has(e.from) && ids.has(e.to) && e.from !== e.to)
+      .map((e) => [e.from, e.to, edgeLabel(e)]),
   });
-  const all = [...placed.values()];
-  let height = Math.max(0, ...all.map((p) => p.y + H)) + PAD;
-  for (const e of edges) {
-    const a = placed.get(e.from);
-    const b = placed.get(e.to);
-    if (a && b && b.col - a.col > 1) height = Math.max(height, laneY(bottom, a.col, b.col) + PAD);
-  }
-  return { placed, bottom, width: Math.max(0, ...all.map((p) => p.x + W)) + PAD, height };
 }
 
-function laneY(bottom: Map<number, number>, from: number, to: number): number {
-  let y = 0;
-  for (let c = from + 1; c < to; c++) y = Math.max(y, bottom.get(c) ?? 0);
-  return y + GAP_Y / 2 + 4;
-}
-
-function edgePath(layout: VsmLayout, a: Placed, b: Placed): string {
-  const x1 = a.x + W;
-  const y1 = a.y + H / 2;
-  const x2 = b.x;
-  const y2 = b.y + H / 2;
-  if (b.col - a.col <= 1) {
-    const bend = Math.max(30, (x2 - x1) / 2);
-    return `M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`;
+export async function layoutVsm(shape: string): Promise<VsmLayout> {
+  const s = JSON.parse(shape) as { nodes: string[]; edges: [string, string, string][] };
+  const graph: ElkNode = {
+    id: 'vsm',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.edgeRouting': 'ORTHOGONAL',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
+      'elk.spacing.nodeNode': '24',
+      'elk.spacing.edgeLabel': '4',
+      'elk.edgeLabels.placement': 'CENTER',
+      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      'elk.padding': `[top=${PAD},left=${PAD},bottom=${PAD},right=${PAD}]`,
+    },
+    children: s.nodes.map((id) => ({ id, width: W, height: H })),
+    edges: s.edges.map(([from, to, label]) => ({
+      id: `${from}->${to}`,
+      sources: [from],
+      targets: [to],
+      labels: label
+        ? [{ id: `label:${from}->${to}`, text: label, width: label.length * LABEL_CHAR_W, height: LABEL_H }]
+        : [],
+    })),
+  };
+  const out = await elk.layout(graph);
+  const nodes = new Map((out.children ?? []).map((c) => [c.id, { x: c.x ?? 0, y: c.y ?? 0 }]));
+  const edges: VsmLayout['edges'] = new Map();
+  for (const e of (out.edges ?? []) as ElkExtendedEdge[]) {
+    const points = (e.sections ?? []).flatMap((sec) => [
+      sec.startPoint,
+      ...(sec.bendPoints ?? []),
+      sec.endPoint,
+    ]);
+    const l = e.labels?.[0];
+    edges.set(e.id, {
+      points,
+      label: l?.text
+        ? { x: (l.x ?? 0) + (l.width ?? 0) / 2, y: (l.y ?? 0) + LABEL_H - 3, text: l.text }
+        : null,
+    });
   }
-  const lane = laneY(layout.bottom, a.col, b.col);
-  const inX = x1 + GAP_X / 2;
-  const outX = x2 - GAP_X / 2;
-  return `M${x1},${y1} C${inX},${y1} ${x1},${lane} ${inX},${lane} L${outX},${lane} C${x2},${lane} ${outX},${y2} ${x2},${y2}`;
+  return { nodes, edges, width: out.width ?? 0, height: out.height ?? 0 };
 }
 
 function cut(text: string, max: number): string {
@@ -135,11 +101,32 @@ function repoName(url: string): string {
   return parts.slice(-2).join('/') || url;
 }
 
+const pathOf = (points: Point[]) => points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
+
 export function VsmGraph({ nodes, edges }: { nodes: VsmNode[]; edges: VsmEdge[] }) {
-  if (nodes.length === 0) return <p className="muted">Nothing to draw yet.</p>;
-  const layout = layoutVsm(nodes, edges);
-  const { placed, width, height } = layout;
-  const all = [...placed.values()];
+  const shape = useMemo(() => shapeOf(nodes, edges), [nodes, edges]);
+  const [layout, setLayout] = useState<{ shape: string; layout: VsmLayout } | null>(null);
+  const [failed, setFailed] = useState<unknown>(null);
+  useEffect(() => {
+    let stale = false;
+    layoutVsm(shape)
+      .then((l) => {
+        if (stale) return;
+        setLayout({ shape, layout: l });
+        setFailed(null);
+      })
+      .catch((err) => {
+        if (!stale) setFailed(err);
+      });
+    return () => {
+      stale = true;
+    };
+  }, [shape]);
+  if (nodes.length === 0) return <p className="muted">Nothing to draw yet: apply a pipeline first.</p>;
+  if (failed) return <p className="danger-text">The map could not be laid out: {String(failed)}</p>;
+  // Until the new shape is laid out the previous one stays (a pipeline added by a poll does not blank it).
+  if (!layout) return <p className="muted loading">Laying out the map…</p>;
+  const { layout: l } = layout;
   const go = (href: string) => (e: MouseEvent) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey) return;
     e.preventDefault();
@@ -147,8 +134,8 @@ export function VsmGraph({ nodes, edges }: { nodes: VsmNode[]; edges: VsmEdge[] 
   };
   return (
     <figure className="vsm" aria-label="Value-stream map">
-      <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
-        <title>Materials and pipelines of the project, left to right</title>
+      <svg width={l.width} height={l.height} viewBox={`0 0 ${l.width} ${l.height}`}>
+        <title>Materials and pipelines of the project, upstream on the left, downstream on the right</title>
         <defs>
           <marker
             id="vsm-arrow"
@@ -163,96 +150,98 @@ export function VsmGraph({ nodes, edges }: { nodes: VsmNode[]; edges: VsmEdge[] 
           </marker>
         </defs>
         {edges.map((e) => {
-          const a = placed.get(e.from);
-          const b = placed.get(e.to);
-          if (!a || !b) return null;
-          const x2 = b.x;
-          // Labels sit over the last gap before the target, where the edge is on its own.
-          const fromY = b.col - a.col > 1 ? laneY(layout.bottom, a.col, b.col) : a.y + H / 2;
-          const ly = (fromY + b.y + H / 2) / 2 - 6;
+          const drawn = l.edges.get(edgeId(e));
+          if (!drawn || drawn.points.length < 2) return null;
           return (
-            <g key={`${e.from}->${e.to}`} className={`vsm-edge vsm-edge-${e.kind}`}>
-              <path d={edgePath(layout, a, b)} markerEnd="url(#vsm-arrow)" />
-              {e.kind === 'upstream' && e.stage && (
-                <text x={x2 - GAP_X / 2} y={ly} textAnchor="middle" className="vsm-edge-label">
-                  {cut(`${e.stage}${e.status ? ` ${e.status}` : ''}`, 18)}
+            <g key={edgeId(e)} className={`vsm-edge vsm-edge-${e.kind}`} data-testid={`vsm-edge-${e.kind}`}>
+              <path d={pathOf(drawn.points)} markerEnd="url(#vsm-arrow)" />
+              {drawn.label && (
+                <text x={drawn.label.x} y={drawn.label.y} textAnchor="middle" className="vsm-edge-label">
+                  {drawn.label.text}
                 </text>
               )}
             </g>
           );
         })}
-        {all.map(({ node: n, x, y }) =>
-          n.kind === 'pipeline' ? (
-            <PipelineBox key={n.id} node={n} x={x} y={y} go={go} />
+        {nodes.map((n) => {
+          const at = l.nodes.get(n.id);
+          if (!at) return null;
+          return n.kind === 'pipeline' ? (
+            <PipelineBox key={n.id} node={n} at={at} go={go} />
           ) : (
-            <g key={n.id} className="vsm-node vsm-material" transform={`translate(${x},${y})`}>
-              <title>{`${n.url ?? ''} (${n.branch ?? ''})`}</title>
-              <rect width={W} height={H} rx={8} />
-              <text x={12} y={22} className="vsm-kind">
-                GIT
-              </text>
-              <text x={44} y={22} className="vsm-title">
-                {cut(repoName(n.url ?? n.id), 24)}
-              </text>
-              <text x={12} y={44} className="vsm-sub">
-                {cut(`branch ${n.branch ?? '—'}`, 32)}
-              </text>
-              <text x={12} y={63} className="vsm-sub mono">
-                {n.latest_modification
-                  ? cut(shortSha(n.latest_modification.revision), 32)
-                  : 'no revision seen yet'}
-              </text>
-            </g>
-          ),
-        )}
+            <MaterialBox key={n.id} node={n} at={at} />
+          );
+        })}
       </svg>
     </figure>
   );
 }
 
-function PipelineBox(props: {
-  node: VsmNode;
-  x: number;
-  y: number;
-  go: (href: string) => (e: MouseEvent) => void;
-}) {
-  const { node: n, x, y } = props;
+function MaterialBox({ node: n, at }: { node: VsmNode; at: Point }) {
+  const mod = n.latest_modification;
+  return (
+    <g
+      className="vsm-node vsm-material"
+      transform={`translate(${at.x},${at.y})`}
+      data-testid={`vsm-material-${repoName(n.url ?? n.id)}`}
+    >
+      <title>{`${n.url ?? ''} (${n.branch ?? ''})${mod?.message ? `\n${mod.message}` : ''}`}</title>
+      <rect width={W} height={H} rx={8} />
+      <text x={12} y={22} className="vsm-kind">
+        GIT
+      </text>
+      <text x={44} y={22} className="vsm-title">
+        {cut(repoName(n.url ?? n.id), 24)}
+      </text>
+      <text x={12} y={44} className="vsm-sub">
+        {cut(`branch ${n.branch ?? '—'}`, 34)}
+      </text>
+      <text x={12} y={66} className="vsm-sub mono">
+        {mod
+          ? cut(`${shortSha(mod.revision)}${mod.author ? ` · ${mod.author}` : ''}`, 34)
+          : 'no revision seen yet'}
+      </text>
+    </g>
+  );
+}
+
+function PipelineBox(props: { node: VsmNode; at: Point; go: (href: string) => (e: MouseEvent) => void }) {
+  const { node: n, at } = props;
   const run = n.latest_run ?? null;
   const status = run?.status ?? 'none';
   const body = (
-    <>
+    <g
+      className="vsm-node vsm-pipeline"
+      transform={`translate(${at.x},${at.y})`}
+      data-testid={`vsm-pipeline-${n.name}`}
+    >
       <title>{`pipeline ${n.name}${run ? `: run #${run.counter} ${run.status}` : ''}`}</title>
       <rect width={W} height={H} rx={8} />
       <rect width={6} height={H} rx={3} className={`vsm-stripe vsm-status-${status}`} />
       <text x={16} y={22} className="vsm-title">
-        {cut(n.name ?? '', 26)}
+        {cut(n.name ?? '', 24)}
       </text>
       <text x={16} y={44} className="vsm-sub">
-        {run ? `#${run.counter} ${run.status}` : 'never run'}
+        {run ? `#${run.counter} ${run.status.replace(/_/g, ' ')} · ${ago(run.created_at)}` : 'never run'}
         {n.has_services ? ' · services' : ''}
       </text>
-      <text x={16} y={63} className="vsm-sub">
+      <text x={16} y={66} className="vsm-sub mono">
         {cut(
-          n.crons && n.crons.length > 0
-            ? `cron ${n.crons.join(', ')}`
-            : `${(n.stages ?? []).length} stage(s)`,
-          32,
+          run?.revision
+            ? `rev ${shortSha(run.revision)}${run.git_ref && run.git_ref !== run.revision ? ` (${run.git_ref})` : ''}`
+            : n.crons && n.crons.length > 0
+              ? `cron ${n.crons.join(', ')}`
+              : `${(n.stages ?? []).length} stage(s)`,
+          30,
         )}
       </text>
-    </>
+    </g>
   );
-  if (!run)
-    return (
-      <g className="vsm-node vsm-pipeline" transform={`translate(${x},${y})`}>
-        {body}
-      </g>
-    );
+  if (!run) return body;
   const href = runHref(run.id);
   return (
     <a href={href} onClick={props.go(href)} aria-label={`${n.name} run #${run.counter}`}>
-      <g className="vsm-node vsm-pipeline" transform={`translate(${x},${y})`}>
-        {body}
-      </g>
+      {body}
     </a>
   );
 }

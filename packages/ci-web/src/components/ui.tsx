@@ -1,6 +1,6 @@
-// Small shared pieces: status badges, error and loading notes, page headers, a pager, a modal dialog and
-// relative timestamps.
-import { type ReactNode, useEffect, useRef } from 'react';
+// Small shared pieces: status badges, error and loading notes, page headers, a pager, a modal dialog,
+// relative timestamps and the one-row forms of the settings pages.
+import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { ago, dateTime } from '../lib/format';
 
 export function StatusBadge({ status }: { status: string }) {
@@ -111,4 +111,17 @@ export function Modal(props: { title: string; open: boolean; onClose: () => void
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty muted">{children}</p>;
+}
+
+/** A one-row form (fields side by side, wrapping) that hands its submit to `onSubmit` without a reload. */
+export function InlineForm(props: { onSubmit(): void; label?: string; children: ReactNode }) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <form className="row wrap" onSubmit={submit} aria-label={props.label}>
+      {props.children}
+    </form>
+  );
 }

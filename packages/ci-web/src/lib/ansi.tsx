@@ -1,5 +1,6 @@
-// ANSI colours in log lines, rendered with `anser` (a maintained ANSI parser): SGR colours become classes
-// (`ansi-red-fg`, themed in styles.css) and 24-bit colours inline CSSOM styles, which the page's CSP allows.
+// ANSI colours in log lines, rendered with `anser` (a maintained ANSI parser): an SGR colour becomes a class
+// naming it (`ansi-red-fg`, a hook for tests and user styles) and a CSSOM style from the palette in
+// styles.css (`var(--ansi-red)`), 24-bit colours a CSSOM style of their own; the page's CSP allows both.
 // Parsing happens only for lines on screen that contain an escape, and results are cached per line.
 import Anser from 'anser';
 import type { CSSProperties, ReactNode } from 'react';
@@ -19,7 +20,10 @@ function colour(value: string | null, kind: 'fg' | 'bg'): { className?: string; 
     const css = `rgb(${value})`;
     return { style: kind === 'fg' ? { color: css } : { backgroundColor: css } };
   }
-  return { className: `${value}-${kind}` };
+  // anser's class value is `ansi-<name>` (`ansi-bright-red`); the palette has no separate bright backgrounds.
+  const name = value.replace(/^ansi-/, '');
+  const css = kind === 'fg' ? `var(--ansi-${name})` : `var(--ansi-bg-${name.replace(/^bright-/, '')})`;
+  return { className: `${value}-${kind}`, style: kind === 'fg' ? { color: css } : { backgroundColor: css } };
 }
 
 export function ansiParts(text: string): AnsiPart[] {

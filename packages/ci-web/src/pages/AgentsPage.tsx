@@ -1,85 +1,113 @@
-// The agent fleet (administrators): status, tags, capacity, the jobs each agent holds, version and last
-// heartbeat. Agents register themselves over gRPC; this page only reads.
+// The agent fleet (administrators): live state (online, busy, offline), labels, the job each agent is
+// running (a link to its log, with a ticking duration), capacity, version, host and when it was last seen.
+// Agents register themselves over gRPC; this page only reads, refreshing every 5 s.
+import { EmptyState } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
-import type { Agent } from '../api/types';
+import type { AgentList } from '../api/schema';
+import { PagedQueryView } from '../components/QueryView';
 import { runHref } from '../components/RunsTable';
-import { Empty, ErrorNote, Loading, PageHeader, Pager, StatusBadge, Time } from '../components/ui';
+import { PageHeader, StatusBadge } from '../components/ui';
+import { ago, dateTime, duration } from '../lib/format';
+import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
 
 const LIMIT = 50;
+const STATES = ['online', 'busy', 'offline'] as const;
 
 export function AgentsPage() {
   const [offset, setOffset] = useState(0);
   const agents = useQuery({
     queryKey: ['agents', offset],
-    queryFn: () =>
-      api.get<{ agents: Agent[]; total: number; limit: number; offset: number }>(
-        `/api/v1/agents?limit=${LIMIT}&offset=${offset}`,
-      ),
+    queryFn: () => api.get<AgentList>(`/api/v1/agents?limit=${LIMIT}&offset=${offset}`),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
   const d = agents.data;
+  // "last seen" and the running jobs' durations move between refreshes.
+  const now = useNow((d?.agents.length ?? 0) > 0);
+  const counts = STATES.map((s) => `${d?.agents.filter((a) => a.status === s).length ?? 0} ${s}`).join(' · ');
   return (
     <>
       <PageHeader
         title="Agents"
-        sub="Build agents connect to the control plane's gRPC port with the agent token."
+        sub={
+          d && d.agents.length > 0 ? counts : 'Build agents connect to the gRPC port with the agent token.'
+        }
       />
-      {agents.isLoading && <Loading />}
-      <ErrorNote error={agents.error} />
-      {d && d.agents.length === 0 && <Empty>No agent has registered yet.</Empty>}
-      {d && d.agents.length > 0 && (
-        <>
-          <table className="table" aria-label="Agents">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Status</th>
-                <th>Tags</th>
-                <th>Jobs</th>
-                <th>Version</th>
-                <th>Host</th>
-                <th>Last heartbeat</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.agents.map((a) => (
-                <tr key={a.id}>
-                  <td className="strong">{a.name}</td>
-                  <td>
-                    <StatusBadge status={a.status} />
-                  </td>
-                  <td>
-                    {a.tags.map((t) => (
-                      <span key={t} className="chip small">
-                        {t}
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    {a.running_jobs.length}/{a.capacity}
-                    {a.running_jobs.map((j) => (
-                      <div key={j.job_run_id} className="small">
-                        <Link href={runHref(j.run_id)}>{j.job_name}</Link>{' '}
-                        <span className="muted">{j.status}</span>
-                      </div>
-                    ))}
-                  </td>
-                  <td className="mono small">{a.version}</td>
-                  <td className="small">{a.hostname}</td>
-                  <td>
-                    <Time at={a.last_heartbeat_at} />
-                  </td>
+      <PagedQueryView
+        query={agents}
+        onPage={setOffset}
+        isEmpty={(a) => a.agents.length === 0}
+        empty={
+          <EmptyState title="No agent has registered yet.">
+            Start one with <code>npm run start:agent</code> and the control plane's gRPC address and agent
+            token (see docs/ci-agents.md).
+          </EmptyState>
+        }
+      >
+        {(d) => (
+          <>
+            <table className="table" aria-label="Agents">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>State</th>
+                  <th>Labels</th>
+                  <th>Current jobs</th>
+                  <th>Version</th>
+                  <th>Host</th>
+                  <th>Last seen</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {d.agents.map((a) => (
+                  <tr key={a.id} data-testid={`agent-${a.name}`}>
+                    <td className="strong">{a.name}</td>
+                    <td>
+                      <StatusBadge status={a.status} />
+                    </td>
+                    <td>
+                      {a.tags.length === 0 && <span className="muted">none</span>}
+                      {a.tags.map((t) => (
+                        <span key={t} className="chip small">
+                          {t}
+                        </span>
+                      ))}
+                    </td>
+                    <td>
+                      <span className="muted small">
+                        {a.running_jobs.length}/{a.capacity} slots
+                      </span>
+                      {a.running_jobs.map((j) => (
+                        <div key={j.job_run_id} className="small">
+                          <Link href={`${runHref(j.run_id)}?job=${j.job_run_id}`}>{j.job_name}</Link>{' '}
+                          <span className="muted">
+                            {j.status}
+                            {j.started_at ? ` ${duration(j.started_at, null, now)}` : ''}
+                          </span>
+                        </div>
+                      ))}
+                    </td>
+                    <td className="mono small">{a.version}</td>
+                    <td className="small">{a.hostname}</td>
+                    <td>
+                      {a.last_heartbeat_at ? (
+                        <time dateTime={a.last_heartbeat_at} title={dateTime(a.last_heartbeat_at)}>
+                          {ago(a.last_heartbeat_at, now)}
+                        </time>
+                      ) : (
+                        <span className="muted">never</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </PagedQueryView>
     </>
   );
 }

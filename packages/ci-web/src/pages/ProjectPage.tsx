@@ -1,24 +1,20 @@
 // One project: its pipelines with their latest run and trigger buttons, run-all, the value-stream map, the
 // recent runs and (for maintainers) its secrets and a delete button.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { api, enc } from '../api/client';
-import type { Material, PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import type { PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
 import { ProjectSettings } from '../components/ProjectSettings';
 import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
 import { Empty, ErrorNote, Loading, Notice, PageHeader, StatusBadge, Time } from '../components/ui';
-import { VsmGraph } from '../components/VsmGraph';
+import { materialText } from '../lib/materials';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
 
-function materialText(m: Material): string {
-  if (m.git) return `git ${m.git.url}${m.git.branch ? ` @ ${m.git.branch}` : ''}`;
-  if (m.upstream) return `after ${m.upstream.pipeline}${m.upstream.stage ? `/${m.upstream.stage}` : ''}`;
-  if (m.cron) return `cron ${m.cron.expression}`;
-  return m.kind;
-}
+// The map and its layout engine (elkjs, shared with the run graph) load only when a project page opens.
+const VsmGraph = lazy(() => import('../components/VsmGraph').then((m) => ({ default: m.VsmGraph })));
 
 export function ProjectPage({ slug }: { slug: string }) {
   const { can } = useSession();
@@ -184,7 +180,11 @@ export function ProjectPage({ slug }: { slug: string }) {
         <h2 id="vsm-title">Value stream</h2>
         {vsm.isLoading && <Loading />}
         <ErrorNote error={vsm.error} />
-        {vsm.data && <VsmGraph nodes={vsm.data.nodes} edges={vsm.data.edges} />}
+        {vsm.data && (
+          <Suspense fallback={<Loading what="Loading the map" />}>
+            <VsmGraph nodes={vsm.data.nodes} edges={vsm.data.edges} />
+          </Suspense>
+        )}
       </section>
 
       <ProjectSettings project={p} canEdit={can('maintainer')} />

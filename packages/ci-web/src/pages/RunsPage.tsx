@@ -1,13 +1,18 @@
-// All runs, newest first, filtered by status, project and pipeline and paged through `{runs, total, limit,
-// offset}`. Filters live in the address (?status=failed&offset=25) so a filtered view can be shared.
+// All runs, newest first, filtered by status, project and pipeline and paged through the API's
+// `{runs, total, limit, offset}`. Filters live in the address (?status=failed&project=shop&offset=25) so a
+// filtered view can be shared and reloaded. The list refreshes every 5 s (the API has no run-list stream) and
+// the durations of running runs tick every second in between.
+import { EmptyState, ErrorState, LoadingState } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, query } from '../api/client';
-import { type Project, RUN_STATUSES, type RunPage } from '../api/types';
+import { api, enc, query } from '../api/client';
+import { type Project, type ProjectDetail, RUN_STATUSES, type RunPage } from '../api/types';
+import { FilterSelect } from '../components/FilterSelect';
 import { RunsTable } from '../components/RunsTable';
-import { Empty, ErrorNote, Loading, PageHeader, Pager } from '../components/ui';
+import { PageHeader, Pager } from '../components/ui';
 import { navigate, useLocation } from '../lib/router';
 
 const LIMIT = 25;
+const REFRESH_MS = 5000;
 
 export function RunsPage() {
   const { search } = useLocation();
@@ -20,61 +25,94 @@ export function RunsPage() {
     queryKey: ['runs', filters],
     queryFn: () => api.get<RunPage>(`/api/v1/runs${query(filters)}`),
     placeholderData: keepPreviousData,
-    refetchInterval: 5000,
+    refetchInterval: REFRESH_MS,
+    retry: false,
   });
   const projects = useQuery({
     queryKey: ['projects'],
     queryFn: () => api.get<{ projects: Project[] }>('/api/v1/projects'),
   });
+  // The pipeline choice needs a project: its pipelines come from the project's detail.
+  const detail = useQuery({
+    queryKey: ['project', project],
+    queryFn: () => api.get<ProjectDetail>(`/api/v1/projects/${enc(project)}`),
+    enabled: project !== '',
+  });
   const set = (patch: Partial<typeof filters>) => {
     const next = { status, project, pipeline, offset: 0, ...patch };
     navigate(`/runs${query({ ...next, offset: next.offset || undefined })}`);
   };
+  const filtered = status !== '' || project !== '' || pipeline !== '';
+  const clear = () => navigate('/runs');
   const data = runs.data;
+  const pipelines = detail.data?.pipelines ?? [];
+  // A pipeline named in the address but not in the chosen project's list still shows as chosen.
+  const pipelineOptions = pipelines.map((p) => ({ value: p.id, label: p.name }));
+  if (pipeline && !pipelines.some((p) => p.id === pipeline))
+    pipelineOptions.push({ value: pipeline, label: data?.runs[0]?.pipeline_name ?? pipeline.slice(0, 8) });
   return (
     <>
-      <PageHeader title="Runs" sub={data ? `${data.total} run${data.total === 1 ? '' : 's'}` : undefined} />
+      <PageHeader
+        title="Runs"
+        sub={
+          data ? (
+            <>
+              {data.total} run{data.total === 1 ? '' : 's'}
+              <span className="live-dot" title={`refreshed every ${REFRESH_MS / 1000} s`}>
+                live
+              </span>
+            </>
+          ) : undefined
+        }
+      />
       <div className="filters row wrap">
-        <label className="inline">
-          Status
-          <select value={status} onChange={(e) => set({ status: e.target.value })}>
-            <option value="">All statuses</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline">
-          Project
-          <select value={project} onChange={(e) => set({ project: e.target.value })}>
-            <option value="">All projects</option>
-            {(projects.data?.projects ?? []).map((p) => (
-              <option key={p.slug} value={p.slug}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {pipeline && (
-          <span className="chip">
-            pipeline {data?.runs[0]?.pipeline_name ?? pipeline.slice(0, 8)}
-            <button
-              type="button"
-              className="ghost"
-              aria-label="Clear pipeline filter"
-              onClick={() => set({ pipeline: '' })}
-            >
-              ×
-            </button>
-          </span>
+        <FilterSelect
+          label="Status"
+          value={status}
+          all="All statuses"
+          options={RUN_STATUSES.map((s) => ({ value: s, label: s }))}
+          onChange={(v) => set({ status: v })}
+        />
+        <FilterSelect
+          label="Project"
+          value={project}
+          all="All projects"
+          options={(projects.data?.projects ?? []).map((p) => ({ value: p.slug, label: p.name }))}
+          onChange={(v) => set({ project: v, pipeline: '' })}
+        />
+        <FilterSelect
+          label="Pipeline"
+          value={pipeline}
+          all={project || pipeline ? 'All pipelines' : 'Choose a project first'}
+          disabled={!project && !pipeline}
+          options={pipelineOptions}
+          onChange={(v) => set({ pipeline: v })}
+        />
+        {filtered && (
+          <button type="button" className="ghost" onClick={clear}>
+            Clear filters
+          </button>
         )}
       </div>
-      {runs.isLoading && <Loading />}
-      <ErrorNote error={runs.error} />
-      {data && data.runs.length === 0 && <Empty>No runs match.</Empty>}
-      {data && data.runs.length > 0 && (
+      {runs.isLoading && <LoadingState />}
+      {runs.error && (
+        <ErrorState error={runs.error} title="The runs could not be listed" onRetry={() => runs.refetch()} />
+      )}
+      {data && !runs.error && data.runs.length === 0 && (
+        <EmptyState
+          title={filtered ? 'No runs match these filters.' : 'No runs yet.'}
+          action={
+            filtered && (
+              <button type="button" onClick={clear}>
+                Clear filters
+              </button>
+            )
+          }
+        >
+          {!filtered && 'Trigger a pipeline from its project page, or push to a watched repository.'}
+        </EmptyState>
+      )}
+      {data && !runs.error && data.runs.length > 0 && (
         <>
           <RunsTable runs={data.runs} />
           <Pager

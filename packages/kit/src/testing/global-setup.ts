@@ -1,16 +1,18 @@
-// Vitest global setup: one real PostgreSQL, MariaDB and Redis for the whole run, handed to tests through
+// Vitest global setup: one real PostgreSQL, MariaDB, Redis and ClickHouse for the whole run, handed to tests through
 // `inject('services')`, and stopped when the run ends (also when tests fail).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { type RunningServer, startMariadb, startPostgres, startRedis } from './servers.js';
+import { type RunningServer, startClickhouse, startMariadb, startPostgres, startRedis } from './servers.js';
 import { TEST_TMP_ROOT_ENV } from './temp.js';
 
 export interface TestServices {
   postgresUrl: string;
   mariadbUrl: string;
   redisUrl: string;
+  /** ClickHouse's HTTP interface (http://127.0.0.1:<port>), user `default` without a password. */
+  clickhouseUrl: string;
 }
 
 declare module 'vitest' {
@@ -33,12 +35,18 @@ export default async function setup(project: TestProject) {
     return server;
   };
   try {
-    const [pgServer, mariadb, redis] = await Promise.all([
+    const [pgServer, mariadb, redis, clickhouse] = await Promise.all([
       startPostgres().then(track),
       startMariadb().then(track),
       startRedis().then(track),
+      startClickhouse().then(track),
     ]);
-    project.provide('services', { postgresUrl: pgServer.url, mariadbUrl: mariadb.url, redisUrl: redis.url });
+    project.provide('services', {
+      postgresUrl: pgServer.url,
+      mariadbUrl: mariadb.url,
+      redisUrl: redis.url,
+      clickhouseUrl: clickhouse.url,
+    });
   } catch (err) {
     await stopAll();
     throw err;

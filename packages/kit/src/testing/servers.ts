@@ -1,7 +1,7 @@
-// Real PostgreSQL, MariaDB and Redis servers for tests: each on a free loopback port in its own temporary
+// Real PostgreSQL, MariaDB, Redis and ClickHouse servers for tests: each on a free loopback port in its own temporary
 // directory, stopped (and its directory removed) by the returned `stop`. As root, PostgreSQL runs as the
 // `postgres` user. A missing server binary is an error that says which Debian package to install.
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection as createMysqlConnection } from 'mysql2/promise';
@@ -218,6 +218,78 @@ export async function startRedis(): Promise<RunningServer> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      await proc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * ClickHouse (Debian's clickhouse-server, 18.16) with only its HTTP interface, on a free loopback port, from
+ * a configuration written into its own directory; user `default` without a password.
+ */
+export async function startClickhouse(): Promise<RunningServer> {
+  const server = need('clickhouse-server', 'clickhouse-server');
+  const dir = mkdtempSync(join(tmpdir(), 'test-clickhouse-'));
+  for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub));
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'config.xml'),
+    `<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><console>1</console></logger>
+  <http_port>${port}</http_port>
+  <listen_host>127.0.0.1</listen_host>
+  <path>${dir}/data/</path>
+  <tmp_path>${dir}/tmp/</tmp_path>
+  <user_files_path>${dir}/user_files/</user_files_path>
+  <format_schema_path>${dir}/format_schemas/</format_schema_path>
+  <users_config>${dir}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <mark_cache_size>5368709</mark_cache_size>
+  <uncompressed_cache_size>8589934</uncompressed_cache_size>
+  <max_concurrent_queries>100</max_concurrent_queries>
+</yandex>
+`,
+  );
+  writeFileSync(
+    join(dir, 'users.xml'),
+    `<?xml version="1.0"?>
+<yandex>
+  <profiles><default></default></profiles>
+  <users>
+    <default>
+      <password></password>
+      <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+      <profile>default</profile>
+      <quota>default</quota>
+    </default>
+  </users>
+  <quotas><default></default></quotas>
+</yandex>
+`,
+  );
+  const proc = startProcess(server, [`--config-file=${join(dir, 'config.xml')}`], { cwd: dir });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`clickhouse-server exited: ${proc.output()}`);
+        const res = await fetch(`${url}/?query=${encodeURIComponent('SELECT 1')}`);
+        return res.ok && (await res.text()).trim() === '1';
+      },
+      { what: 'ClickHouse to answer over HTTP', timeoutMs: 60_000 },
+    );
+  } catch (err) {
+    await proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url,
     port,
     async stop() {
       await proc.stop();

@@ -90,6 +90,8 @@ export interface ManagedConnectionFields {
   region?: string;
   workgroup?: string;
   outputLocation?: string;
+  /** Athena: service URL override (Athena-compatible services, test doubles). */
+  endpoint?: string;
   queryTimeout?: number;
   skipObjectScan?: boolean;
   environment?: (typeof ENVIRONMENTS)[number];

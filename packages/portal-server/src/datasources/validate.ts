@@ -45,6 +45,7 @@ const CONNECTION_KEYS = [
   'region',
   'workgroup',
   'outputLocation',
+  'endpoint',
   'queryTimeout',
   'skipObjectScan',
   'environment',
@@ -101,6 +102,7 @@ function readConnection(r: Reader, raw: Obj, type: EngineType | undefined): Mana
     'region',
     'workgroup',
     'outputLocation',
+    'endpoint',
     'color',
     'group',
   ] as const) {

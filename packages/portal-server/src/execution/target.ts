@@ -101,6 +101,8 @@ export function splitChecked(target: ResolvedTarget, sql: string): string[] {
     }
     const refused = target.factory.guardStatement?.(s, { privileged: target.privileged });
     if (refused) throw new HttpError(403, refused, 'FORBIDDEN');
+    const engineRefusal = target.factory.refuseStatement?.(s);
+    if (engineRefusal) throw new HttpError(400, engineRefusal, 'QUERY_ERROR');
   }
   return statements;
 }

@@ -67,9 +67,21 @@ export function findMaskedPredicate(
   statement: StatementClassification | undefined,
   text = statement?.text ?? '',
 ): MaskedPredicate | undefined {
-  if (!dialect) return undefined;
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return undefined;
+  if (!dialect) {
+    // Engines without SQL grammar name their steering field paths themselves (a document filter or sort);
+    // a masked name on any segment of a path steers by the masked value.
+    const hit = statement?.steering?.find(
+      (s) =>
+        s.field === '*' ||
+        s.field
+          .toLowerCase()
+          .split('.')
+          .some((part) => masked.has(part)),
+    );
+    return hit ? { column: hit.field, clause: hit.clause } : undefined;
+  }
   const { tokens } = lex(text, CLASSIFIER_DIALECT_INFO[dialect].lex);
   return scan(tokens, masked);
 }

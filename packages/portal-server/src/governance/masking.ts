@@ -69,16 +69,21 @@ export function applicableRules(
   return out;
 }
 
-/** A masker for one statement's result: field names in, per-field rules out. */
+/**
+ * A masker for one statement's result: field names in, per-field rules out. Documents (JSON objects in a
+ * cell, as document engines return them) are masked by field path too: a field named by a rule is masked
+ * wherever it sits inside a value, and a flattened column (`address.email`) takes the rule of its last part.
+ */
 export class StatementMasker {
   constructor(
     private readonly plan: FieldPlan | undefined,
     private readonly key: Buffer,
+    private readonly nested: ReadonlyMap<string, MaskKind> = new Map(),
   ) {}
 
   /** True when nothing is masked (the caller may skip the per-row work). */
   get empty(): boolean {
-    return !this.plan || (this.plan.byName.size === 0 && !this.plan.all);
+    return (!this.plan || (this.plan.byName.size === 0 && !this.plan.all)) && this.nested.size === 0;
   }
 
   /** The rule of each field, in order (undefined: shown as is). */
@@ -91,10 +96,16 @@ export class StatementMasker {
       // Providers name a repeated column `id (2)`; the engine's name is the part before.
       const name = f.replace(/ \(\d+\)$/, '').toLowerCase();
       let kind = stronger(plan.all, plan.byName.get(name));
+      // Without column lineage (engines without SQL grammar) a dotted name is a document path, as exports
+      // flatten documents (`profile.email`): a rule on any segment (`email`, or the whole `profile`) holds.
+      if (!plan.byPosition && name.includes('.'))
+        for (const part of name.split('.')) kind = stronger(kind, plan.byName.get(part));
       if (positional) kind = stronger(kind, positional[i]);
       // A result the select list does not explain (a star after all, a function returning rows) is masked
       // by name only; a positional plan that does not fit the result cannot be trusted for any column.
       if (plan.byPosition && !positional) kind = stronger(kind, anyKind(plan.byPosition));
+      const dot = name.lastIndexOf('.');
+      if (dot >= 0) kind = stronger(kind, this.nested.get(name.slice(dot + 1)));
       return kind;
     });
   }
@@ -102,12 +113,14 @@ export class StatementMasker {
   /** Masks rows given as objects keyed by field name (query results). */
   maskObjects(fields: readonly string[], rows: Record<string, unknown>[]): Record<string, unknown>[] {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return rows;
+    const nested = this.nestedRules();
+    if (rules.every((r) => !r) && !nested) return rows;
     return rows.map((row) => {
       const out: Record<string, unknown> = { ...row };
       fields.forEach((f, i) => {
         const r = rules[i];
         if (r && f in out) out[f] = maskValue(out[f], r, this.key);
+        else if (nested && f in out) out[f] = this.maskNested(out[f], nested);
       });
       return out;
     });
@@ -116,8 +129,37 @@ export class StatementMasker {
   /** A per-row masker for rows given as arrays in field order (streamed exports), or undefined for none. */
   arrayMasker(fields: readonly string[]): ((row: unknown[]) => unknown[]) | undefined {
     const rules = this.rulesFor(fields);
-    if (rules.every((r) => !r)) return undefined;
-    return (row) => row.map((v, i) => (rules[i] ? maskValue(v, rules[i]!, this.key) : v));
+    const nested = this.nestedRules();
+    if (rules.every((r) => !r) && !nested) return undefined;
+    return (row) =>
+      row.map((v, i) =>
+        rules[i] ? maskValue(v, rules[i]!, this.key) : nested ? this.maskNested(v, nested) : v,
+      );
+  }
+
+  /**
+   * Rules by name for values nested in documents and arrays (a document engine's `profile.email`), when the
+   * plan masks by name only (no column lineage): the field is masked wherever it sits in the value.
+   */
+  private nestedRules(): ReadonlyMap<string, MaskKind> | undefined {
+    // The rules that apply to the statement, when known: a document field is masked inside any value, also
+    // where column lineage exists (SQL++ `SELECT *` nests the whole document under the keyspace name).
+    if (this.nested.size > 0) return this.nested;
+    const plan = this.plan;
+    if (!plan || plan.byPosition || plan.byName.size === 0) return undefined;
+    return plan.byName;
+  }
+
+  private maskNested(value: unknown, rules: ReadonlyMap<string, MaskKind>): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.maskNested(v, rules));
+    if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+      return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const rule = rules.get(k.toLowerCase());
+      out[k] = rule ? maskValue(v, rule, this.key) : this.maskNested(v, rules);
+    }
+    return out;
   }
 }
 
@@ -139,8 +181,12 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) return new StatementMasker({ byName: masked }, key);
-  return new StatementMasker(await planFields(text, dialect, masked), key);
+  if (!dialect) {
+    // No lineage: fields keep their stored names unless the engine computed them, then nothing can be traced.
+    const all = statement?.opaqueOutput ? anyKind([...masked.values()]) : undefined;
+    return new StatementMasker({ byName: masked, ...(all ? { all } : {}) }, key, masked);
+  }
+  return new StatementMasker(await planFields(text, dialect, masked), key, masked);
 }
 
 /**

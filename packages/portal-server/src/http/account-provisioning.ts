@@ -6,6 +6,7 @@ import { toHttpError } from '../providers/errors.js';
 import { parseAccountBody } from '../provisioning/request.js';
 import type { AccountService } from '../provisioning/service.js';
 import { requireAdmin } from './guard.js';
+import { errorResponses } from './response-schemas.js';
 
 export interface AccountRouteDeps {
   accounts: AccountService;
@@ -51,11 +52,6 @@ const answerShape = {
   },
 };
 
-const errorShape = {
-  type: 'object',
-  properties: { error: { type: 'string' }, code: { type: 'string' } },
-  additionalProperties: true,
-};
 const params = { type: 'object', properties: { id: { type: 'string', maxLength: 200 } }, required: ['id'] };
 const bodyDoc =
   'Body `{profile (read|readwrite), schemas (1..100 names), agent (boolean), bootstrap?:{user, password}, vaultPath?}`.';
@@ -70,7 +66,7 @@ export function registerAccountProvisioningRoutes(app: FastifyInstance, deps: Ac
         description: `Administrators only. ${bodyDoc} Answers \`{inventory, plan:{roleName, agentRoleName, statements:[{shown, purpose, optional?, account}], blockers}, destination}\` with passwords masked. 400 malformed, 403 non-admin or another engine, 404 unknown datasource.`,
         params,
         body: { type: 'object', additionalProperties: true },
-        response: { 200: answerShape, 400: errorShape, 403: errorShape, 404: errorShape },
+        response: { 200: answerShape, ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
@@ -95,11 +91,8 @@ export function registerAccountProvisioningRoutes(app: FastifyInstance, deps: Ac
         body: { type: 'object', additionalProperties: true },
         response: {
           200: answerShape,
-          400: errorShape,
-          403: errorShape,
-          404: errorShape,
           409: answerShape,
-          502: errorShape,
+          ...errorResponses(400, 403, 404, 502),
         },
       },
     },

@@ -106,7 +106,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         tags: ['database'],
         description:
           'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; ' +
-          'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
+          'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
           'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
           'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
         body: { type: 'object', additionalProperties: true },
@@ -123,6 +123,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           ...(f.defaultPort ? { defaultPort: f.defaultPort } : {}),
           fileBased: f.fileBased === true,
           capabilities: f.capabilities,
+          ...(f.connectionFields ? { connectionFields: f.connectionFields } : {}),
         };
       };
       const type = body.type ?? body.connection?.type;

@@ -97,7 +97,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       if (format.startsWith('sql-') && target.factory.capabilities.sqlExport === false)
         throw new HttpError(
           400,
-          `The ${target.factory.engine} engine has no SQL DDL to write; export as csv or json`,
+          `The ${target.factory.engine} engine has no SQL DDL to write; export as json or csv`,
           'UNSUPPORTED_FORMAT',
         );
       const statements = splitChecked(target, sql);

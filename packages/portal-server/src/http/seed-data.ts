@@ -8,6 +8,7 @@ import { parsePlanBody, parseRunBody } from '../seed/request.js';
 import type { SeedService } from '../seed/service.js';
 import type { SeedRun } from '../seed/types.js';
 import { requireAdmin } from './guard.js';
+import { errorResponses } from './response-schemas.js';
 
 export interface SeedDataRouteDeps {
   /** Undefined without server storage: the routes answer 503. */
@@ -73,12 +74,6 @@ const planShape = {
   },
 };
 
-const errorShape = {
-  type: 'object',
-  properties: { error: { type: 'string' }, code: { type: 'string' } },
-  additionalProperties: true,
-};
-
 function publicRun(run: SeedRun) {
   const { jobId: _job, actor: _actor, sourceId: _source, ...rest } = run;
   return rest;
@@ -106,7 +101,7 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
         summary: 'Preview a seed plan',
         description: `Administrators only. Body \`{datasourceId, schema?, counts?, ratios?}\`. Answers \`{schema, tables:[{name, columns, dependsOn, rows, deferredKeys?}], notes}\` in fill order; notes say how cycles were broken. 400 malformed or unknown table names. ${common}`,
         body: { type: 'object', additionalProperties: true },
-        response: { 200: planShape, 400: errorShape, 403: errorShape, 404: errorShape },
+        response: { 200: planShape, ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
@@ -130,10 +125,7 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
         body: { type: 'object', additionalProperties: true },
         response: {
           202: { type: 'object', properties: { run: runShape } },
-          400: errorShape,
-          403: errorShape,
-          404: errorShape,
-          409: errorShape,
+          ...errorResponses(400, 403, 404, 409),
         },
       },
     },
@@ -158,7 +150,7 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
         description:
           'Administrators only. Answers `{run:{id, status, mode, sourceName?, tables:[{name, target, inserted, status, error?}]}}`; a run whose job was lost ends failed with every unfinished table marked `lost`. 404 unknown id.',
         params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
-        response: { 200: { type: 'object', properties: { run: runShape } }, 404: errorShape },
+        response: { 200: { type: 'object', properties: { run: runShape } }, ...errorResponses(404) },
       },
     },
     async (request) => {

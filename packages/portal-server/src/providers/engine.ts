@@ -28,6 +28,13 @@ export interface SqlDialect {
   backslashEscapes?: boolean;
   /** Booleans are written 1 and 0 (no boolean literal: T-SQL, Oracle). */
   numericBooleans?: boolean;
+  /**
+   * Statement facts from the engine's own request reader, for an engine whose statements no SQL parser reads
+   * (a document engine's JSON request): whether it only reads, limits or orders its rows.
+   */
+  analyze?: (statement: string) => import('../sql/analyze.js').StatementFacts;
+  /** The statement with a row limit (and offset) applied, for an engine whose limit is not an appended clause. */
+  applyLimit?: (statement: string, limit: number, offset: number) => string;
 }
 
 /** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */

@@ -1,12 +1,18 @@
 // The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
 // SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
 // id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+import { athenaEngine } from './athena/engine.js';
+import { cassandraEngine } from './cassandra/engine.js';
+import { clickhouseEngine } from './clickhouse/engine.js';
+import { couchbaseEngine } from './couchbase/engine.js';
+import { druidEngine } from './druid/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import { elasticsearchEngine } from './elasticsearch/engine.js';
 import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
+import { mongodbEngine } from './mongodb/engine.js';
 import { mssqlEngine } from './mssql/engine.js';
 import { mysqlEngine } from './mysql/engine.js';
 import { opensearchEngine } from './opensearch/engine.js';
@@ -14,6 +20,7 @@ import { oracleEngine } from './oracle/engine.js';
 import { postgresEngine } from './postgres/engine.js';
 import { redisEngine } from './redis/engine.js';
 import { sqliteEngine } from './sqlite/engine.js';
+import { trinoEngine } from './trino/engine.js';
 import type { ProviderFactory } from './types.js';
 
 /** Every engine the portal runs, in the order the UI offers them. */
@@ -25,10 +32,17 @@ export const ENGINES = [
   duckdbEngine,
   mssqlEngine,
   oracleEngine,
+  mongodbEngine,
   redisEngine,
   leveldbEngine,
+  couchbaseEngine,
+  clickhouseEngine,
+  druidEngine,
+  trinoEngine,
+  athenaEngine,
   elasticsearchEngine,
   opensearchEngine,
+  cassandraEngine,
 ] as const;
 
 export type EngineId = (typeof ENGINES)[number]['engine'];

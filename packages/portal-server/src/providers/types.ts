@@ -266,14 +266,33 @@ export interface ProviderFactory {
   localFile?(conn: ConnectionDescriptor, embeddedDir: string): string | undefined;
   /** A refusal message for a statement this caller may not run on this engine (e.g. ATTACH of a server file). */
   guardStatement?(statement: string, access: { privileged: boolean }): string | undefined;
+  /**
+   * A read-only engine's own refusal of a statement that would write, in the engine's words: answered 400
+   * QUERY_ERROR before governance runs and before anything is sent (Druid refuses INSERT/REPLACE and has no
+   * UPDATE/DELETE/CREATE grammar).
+   */
+  refuseStatement?(statement: string): string | undefined;
   /** The database is a file under the portal's folder (or `:memory:`), not a server. */
   readonly fileBased?: boolean;
   /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */
   readonly readOnly?: import('./engine.js').ReadOnlyMode;
   /** The SQL dialect named by `dialect`, when this engine defines it (libSQL speaks SQLite's). */
   readonly sqlDialect?: import('./engine.js').SqlDialect;
+  /**
+   * Engine-specific descriptor fields the connection form asks for besides host/port/user/password/database
+   * (e.g. Cassandra's localDataCenter, Athena's region); answered by provider-meta.
+   */
+  readonly connectionFields?: ReadonlyArray<ConnectionField>;
   /** Opens a provider; engine descriptors load the implementation (drivers, WASM) here, on first use. */
   create(conn: ResolvedConnection, ctx: ProviderContext): Promise<Provider>;
+}
+
+/** One engine-specific connection field the web form shows (a descriptor key holding a string). */
+export interface ConnectionField {
+  name: string;
+  label: string;
+  required: boolean;
+  placeholder?: string;
 }
 
 /** A validated descriptor with its timeout resolved and, for a tunnel, the local address to dial. */

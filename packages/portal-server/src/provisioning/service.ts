@@ -9,9 +9,8 @@ import { HttpError } from '@app/kit';
 import type { ManagedEntry } from '../datasources/types.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { ConnectionDescriptor, Provider } from '../providers/types.js';
-import { engineFamily } from '../seed/family.js';
+import { familyTarget } from '../seed/family.js';
 import type { SeedAudit } from '../seed/service.js';
-import type { SeedFamily } from '../seed/types.js';
 import { readInventory } from './inventory.js';
 import { accountNames, buildAccountPlan, MASK, type Statement } from './statements.js';
 import type { AccountInventory, AccountPlan, AccountRequest, Destination, RanStatement } from './types.js';
@@ -41,37 +40,14 @@ const generatePassword = () => randomBytes(24).toString('base64url');
 export class AccountService {
   constructor(private readonly d: AccountServiceDeps) {}
 
-  private target(id: string): {
-    family: SeedFamily;
-    descriptor: ConnectionDescriptor;
-    engine: string;
-    host?: string;
-    port?: number;
-  } {
-    const entry = this.d.datasources.resolve(id);
-    if (!entry) throw new HttpError(404, `Unknown datasource ${id}`, 'NOT_FOUND');
-    if (!entry.available)
-      throw new HttpError(
-        503,
-        `The datasource ${id} is unavailable: ${entry.datasource.reason}`,
-        'DATASOURCE_UNAVAILABLE',
-      );
-    const ds = entry.datasource;
-    const family = engineFamily(this.d.providers.registry, ds.type);
-    if (!family) {
-      throw new HttpError(
-        403,
-        `Account provisioning supports PostgreSQL-style and MySQL/MariaDB engines only, not ${ds.type}`,
-        'ENGINE_NOT_SUPPORTED',
-      );
-    }
-    return {
-      family,
-      engine: ds.type,
-      host: ds.connection.host,
-      port: ds.connection.port,
-      descriptor: { ...ds.connection, id: ds.id, name: ds.name, type: ds.type } as ConnectionDescriptor,
-    };
+  private target(id: string) {
+    const t = familyTarget(
+      this.d.datasources,
+      this.d.providers.registry,
+      id,
+      'Account provisioning supports PostgreSQL-style and MySQL/MariaDB engines only',
+    );
+    return { ...t, engine: t.ds.type, host: t.ds.connection.host, port: t.ds.connection.port };
   }
 
   /** Runs `fn` connected as the datasource's account, or as the bootstrap account on a pool closed after. */

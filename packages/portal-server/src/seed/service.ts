@@ -5,16 +5,16 @@
 // Every step is audited `data_seed`.
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
-import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
+import type { ManagedEntry } from '../datasources/types.js';
 import type { ProviderCache } from '../providers/cache.js';
-import type { ConnectionDescriptor, Provider } from '../providers/types.js';
+import type { Provider } from '../providers/types.js';
 import type { JobWorker } from '../storage/job-worker.js';
 import type { Job, JobQueue } from '../storage/jobs.js';
 import { currentSchema } from './catalog.js';
 import { executeSeed, planFor } from './execute.js';
-import { engineFamily } from './family.js';
+import { type FamilyTarget, familyTarget } from './family.js';
 import type { SeedRunRepository } from './store.js';
-import type { SeedFamily, SeedPlan, SeedRequest, SeedRun, SeedRunTable } from './types.js';
+import type { SeedPlan, SeedRequest, SeedRun, SeedRunTable } from './types.js';
 
 export const SEED_JOB = 'seed.run';
 export const LOST_MESSAGE = 'the job running this seed was lost (its worker stopped before finishing)';
@@ -43,45 +43,23 @@ export interface SeedServiceDeps {
   now?: () => Date;
 }
 
-interface Target {
-  ds: ManagedDatasource;
-  family: SeedFamily;
-  descriptor: ConnectionDescriptor;
-}
-
-function descriptorOf(ds: ManagedDatasource): ConnectionDescriptor {
-  return { ...ds.connection, id: ds.id, name: ds.name, type: ds.type } as ConnectionDescriptor;
-}
-
 export class SeedService {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly d: SeedServiceDeps) {}
 
   /** A datasource the caller may seed, or the refusal (404, 503, 403). */
-  target(id: string, label = 'datasource'): Target {
-    const entry = this.d.datasources.resolve(id);
-    if (!entry) throw new HttpError(404, `Unknown ${label} ${id}`, 'NOT_FOUND');
-    if (!entry.available) {
-      throw new HttpError(
-        503,
-        `The ${label} ${id} is unavailable: ${entry.datasource.reason}`,
-        'DATASOURCE_UNAVAILABLE',
-      );
-    }
-    const ds = entry.datasource;
-    const family = engineFamily(this.d.providers.registry, ds.type);
-    if (!family) {
-      throw new HttpError(
-        403,
-        `Seed data supports PostgreSQL-style and MySQL-style engines only, not ${ds.type}`,
-        'ENGINE_NOT_SUPPORTED',
-      );
-    }
-    return { ds, family, descriptor: descriptorOf(ds) };
+  target(id: string, label = 'datasource'): FamilyTarget {
+    return familyTarget(
+      this.d.datasources,
+      this.d.providers.registry,
+      id,
+      'Seed data supports PostgreSQL-style and MySQL-style engines only',
+      label,
+    );
   }
 
-  private writable(t: Target): void {
+  private writable(t: FamilyTarget): void {
     if (t.ds.connection.environment === 'production') {
       throw new HttpError(
         403,
@@ -92,7 +70,7 @@ export class SeedService {
     if (t.ds.policy.readOnly) throw new HttpError(403, `The datasource ${t.ds.id} is read-only`, 'READ_ONLY');
   }
 
-  private async schemaOf(t: Target, p: Provider, schema: string | undefined): Promise<string> {
+  private async schemaOf(t: FamilyTarget, p: Provider, schema: string | undefined): Promise<string> {
     const s = schema ?? (await currentSchema(p, t.family));
     if (!s)
       throw new HttpError(
@@ -104,7 +82,7 @@ export class SeedService {
   }
 
   /** Copy source checks: 404 unknown, 403 another engine; answers the source target. */
-  private source(t: Target, request: SeedRequest): Target | undefined {
+  private source(t: FamilyTarget, request: SeedRequest): FamilyTarget | undefined {
     if (request.mode !== 'copy') return undefined;
     const s = this.target(request.sourceDatasourceId as string, 'source datasource');
     if (s.ds.type !== t.ds.type) {
@@ -118,8 +96,8 @@ export class SeedService {
   }
 
   private async withProviders<T>(
-    t: Target,
-    s: Target | undefined,
+    t: FamilyTarget,
+    s: FamilyTarget | undefined,
     fn: (target: Provider, source?: Provider) => Promise<T>,
   ): Promise<T> {
     return this.d.providers.use(t.descriptor, (target) =>

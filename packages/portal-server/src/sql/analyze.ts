@@ -16,8 +16,10 @@ const UNKNOWN: StatementFacts = { kind: 'unknown', readOnly: false, hasLimit: fa
 const OTHER: StatementFacts = { kind: 'other', readOnly: false, hasLimit: false, hasOrderBy: false };
 
 export async function analyzeStatement(dialect: Dialect, statement: string): Promise<StatementFacts> {
-  const info = dialectInfo(dialect).parser;
+  const rules = dialectInfo(dialect);
+  const info = rules.parser;
   try {
+    if (rules.analyze) return rules.analyze(statement);
     if (info.kind === 'libpg')
       return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });
     return analyzeNsp(nspParser().astify(statement, { database: info.database }));

@@ -22,6 +22,8 @@ export async function planLimit(
   const facts = await analyzeStatement(dialect, statement);
   if (facts.kind !== 'select' || facts.hasLimit || !facts.readOnly)
     return { sql: statement, injected: false, facts };
-  const clause = dialectInfo(dialect).limitClause(limit + 1, offset, facts.hasOrderBy);
+  const rules = dialectInfo(dialect);
+  if (rules.applyLimit) return { sql: rules.applyLimit(statement, limit + 1, offset), injected: true, facts };
+  const clause = rules.limitClause(limit + 1, offset, facts.hasOrderBy);
   return { sql: `${statement}\n${clause}`, injected: true, facts };
 }

@@ -132,7 +132,8 @@ export function searchEngineSuite(kind: SearchKind): void {
       expect(r.rows).toHaveLength(1000);
       expect(r.truncated).toBe(true);
       expect(r.warnings?.join(' ')).toMatch(/1000 pages/);
-    });
+      // A bound for a loaded machine (1000 loopback round trips), not a timing assertion.
+    }, 120_000);
 
     it('disambiguates duplicate names, keeps wide integers exact and nested fields dotted', async () => {
       const r = await provider.query('SELECT id, id, big, address.city FROM people WHERE id = 1', [], {
@@ -327,6 +328,20 @@ export function searchEngineSuite(kind: SearchKind): void {
       await expect.poll(() => es.abandoned, { timeout: 20_000 }).toBeGreaterThan(before);
     });
 
+    it('cancels a running statement (the request to the engine is closed)', async () => {
+      const before = es.abandoned;
+      const hanging = () => es.queries.filter((x) => /\bhang\b/.test(x)).length;
+      const seen = hanging();
+      const running = query('SELECT id FROM hang WHERE id = 7', { queryId: `c-${kind}` });
+      await expect.poll(hanging, { timeout: 20_000 }).toBeGreaterThan(seen);
+      const c = await h.post('/api/db/cancel', { queryId: `c-${kind}` }, ADMIN);
+      expect(c.json()).toEqual({ cancelled: true });
+      const r = await running;
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().code).toBe('QUERY_CANCELLED');
+      await expect.poll(() => es.abandoned, { timeout: 20_000 }).toBeGreaterThan(before);
+    });
+
     it('exports json and csv masked; sql formats are 400', async () => {
       const json = await h.post(
         '/api/db/export',
@@ -388,6 +403,19 @@ export function searchEngineSuite(kind: SearchKind): void {
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json()).toMatchObject({ activeConnections: 2, cacheHitRatio: '75.00%' });
       expect(ok.json().activeSessions[0]).toMatchObject({ pid: 'n1:42', query: 'SELECT * FROM people' });
+      const mon = await h.post('/api/db/monitoring', { connectionId: 'search' }, ADMIN);
+      expect(mon.statusCode, mon.body).toBe(200);
+      expect(mon.json()).toMatchObject({
+        cluster: { status: 'green', cluster_name: 'double-cluster' },
+        nodes: [expect.objectContaining({ name: 'node-1', httpOpen: 2, heapUsedPercent: 41 })],
+      });
+      const maint = await h.post(
+        '/api/db/maintenance',
+        { connectionId: 'search', type: 'optimize', target: 'people' },
+        ADMIN,
+      );
+      expect(maint.statusCode).toBe(400);
+      expect(maint.body).toMatch(/offers: none/);
       es.breakStats = true;
       try {
         const broken = await h.post('/api/db/health', { connectionId: 'search' }, ADMIN);

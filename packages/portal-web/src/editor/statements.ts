@@ -42,6 +42,9 @@ function optionsFor(engine: string): SplitterOptions {
     case 'mysql':
     case 'clickhouse':
       return mysqlSplitterOptions;
+    // SQL++ strings take backslash escapes and `…` quotes identifiers, as MySQL text does.
+    case 'couchbase':
+      return { ...mysqlSplitterOptions, allowCustomDelimiter: false };
     case 'mssql':
       return mssqlSplitterOptions;
     case 'oracle':

@@ -176,6 +176,8 @@ export interface EngineMeta {
   defaultPort?: number;
   /** A database file under the portal's folder instead of a server (no host or port). */
   fileBased?: boolean;
+  /** Engine-specific descriptor fields the connection form asks for (Cassandra's data center, Athena's region, …). */
+  connectionFields?: Array<{ name: string; label: string; required: boolean; placeholder?: string }>;
   capabilities: {
     supportsExplain: boolean;
     explainModes: ('estimate' | 'analyze')[];

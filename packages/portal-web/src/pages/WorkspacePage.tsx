@@ -26,6 +26,12 @@ function selectOf(c: Connection, o: DbObject): string {
     return JSON.stringify({ collection: o.name, operation: 'find', filter: {} }, null, 2);
   if (c.type === 'redis' || c.type === 'leveldb')
     return c.type === 'redis' ? `GET ${o.name}` : `get ${o.name}`;
+  // SQL++: `SELECT *` nests the document and omits its key, so the key is projected as __id.
+  if (c.type === 'couchbase') {
+    const tick = (s: string) => `\`${s.split('`').join('``')}\``;
+    const ks = [c.database ?? '', ...o.path].map(tick).join('.');
+    return `SELECT META(d).id AS __id, d.* FROM ${ks} AS d`;
+  }
   const q = c.type === 'mysql' || c.type === 'clickhouse' || c.type === 'opensearch' ? '`' : '"';
   const quote = (s: string) => `${q}${s.split(q).join(q + q)}${q}`;
   // SQLite's only container is "main"; leaving it out keeps the statement short and portable.

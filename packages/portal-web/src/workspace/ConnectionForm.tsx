@@ -1,6 +1,7 @@
 // The form for one of the person's own connections: engine (the engines the server runs, from
 // /api/db/provider-meta, with their default port and whether they are a file), host, port, user, password,
-// database, environment and query timeout, with "Test connection" (`POST /api/db/test-connection`, which
+// database, the engine's own descriptor fields (provider-meta `connectionFields`), environment and query
+// timeout, with "Test connection" (`POST /api/db/test-connection`, which
 // opens a fresh connection within 10 s) before saving.
 import { type FormEvent, useState } from 'react';
 import { api, errorText } from '../lib/api';
@@ -30,6 +31,11 @@ export function ConnectionForm(props: {
   const [database, setDatabase] = useState(init?.database ?? '');
   const [environment, setEnvironment] = useState<Environment | ''>(init?.environment ?? '');
   const [timeout, setTimeoutMs] = useState(init?.queryTimeout ? String(init.queryTimeout) : '');
+  const [extra, setExtra] = useState<Record<string, string>>(() =>
+    Object.fromEntries(
+      Object.entries(init ?? {}).filter(([, v]) => typeof v === 'string') as Array<[string, string]>,
+    ),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const [test, setTest] = useState<TestOutcome | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
@@ -40,6 +46,7 @@ export function ConnectionForm(props: {
   // The server's list; while it loads (or for a saved connection of an engine it no longer runs) the current one.
   const engineIds = engines.data?.map((e) => e.engine) ?? [];
   const offered = engineIds.includes(type) ? engineIds : [type, ...engineIds];
+  const engineFields = meta?.connectionFields ?? [];
 
   const build = (): Connection | string => {
     if (!name.trim()) return 'Give the connection a name.';
@@ -54,6 +61,11 @@ export function ConnectionForm(props: {
     if (password) c.password = password;
     else if (init?.password) c.password = init.password;
     if (database.trim()) c.database = database.trim();
+    for (const f of engineFields) {
+      const v = (extra[f.name] ?? '').trim();
+      if (v) c[f.name] = v;
+      else if (f.required) return `${f.label} is required for ${type}.`;
+    }
     if (environment) c.environment = environment;
     if (timeout.trim()) {
       const n = Number(timeout);
@@ -159,6 +171,20 @@ export function ConnectionForm(props: {
         value={database}
         onChange={(e) => setDatabase(e.target.value)}
       />
+      {engineFields.map((f) => (
+        <div key={f.name}>
+          <label htmlFor={`cf-x-${f.name}`}>
+            {f.label}
+            {f.required ? ' *' : ''}
+          </label>
+          <input
+            id={`cf-x-${f.name}`}
+            placeholder={f.placeholder ?? ''}
+            value={extra[f.name] ?? ''}
+            onChange={(e) => setExtra({ ...extra, [f.name]: e.target.value })}
+          />
+        </div>
+      ))}
       <div className="row2">
         <div>
           <label htmlFor="cf-env">Environment</label>

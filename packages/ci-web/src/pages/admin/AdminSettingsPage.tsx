@@ -1,7 +1,7 @@
 // Server settings for administrators, one tab each: retention statistics and quotas, the artifact storage
 // backend, global secrets (names only; values are write-only), service accounts with their tokens (a token's
 // secret is shown once), and identity providers.
-import { Badge, Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
+import { Badge, Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../../api/client';
@@ -13,7 +13,11 @@ import type {
   ServiceAccountToken,
   StorageSettings,
 } from '../../api/schema';
-import { ErrorNote, PageHeader, Time } from '../../components/ui';
+import type { Role } from '../../api/types';
+import { QueryView } from '../../components/QueryView';
+import { RoleSelect } from '../../components/RoleSelect';
+import { SecretForm, SecretsTable } from '../../components/Secrets';
+import { ErrorNote, InlineForm, PageHeader, Time } from '../../components/ui';
 import { bytes } from '../../lib/format';
 import { navigate, useLocation } from '../../lib/router';
 
@@ -54,9 +58,11 @@ function Retention() {
     queryKey: ['retention'],
     queryFn: () => api.get<RetentionStats>('/api/v1/admin/retention'),
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  const { totals, quotas, log_archive, last_run_at } = q.data;
+  return <QueryView query={q}>{(d) => <RetentionFacts stats={d} />}</QueryView>;
+}
+
+function RetentionFacts({ stats }: { stats: RetentionStats }) {
+  const { totals, quotas, log_archive, last_run_at } = stats;
   return (
     <>
       <p>
@@ -96,36 +102,38 @@ function Fact({ k, v }: { k: string; v: string }) {
 }
 
 function Storage() {
-  const client = useQueryClient();
   const q = useQuery({
     queryKey: ['storage'],
     queryFn: () => api.get<StorageSettings>('/api/v1/admin/storage'),
   });
+  return (
+    <QueryView query={q}>
+      {(d) => (
+        <>
+          <dl className="facts" aria-label="Artifact storage">
+            <Fact k="Backend" v={d.backend} />
+            {d.path !== undefined && <Fact k="Path" v={d.path} />}
+            {d.s3 && <Fact k="Bucket" v={`${d.s3.bucket} (${d.s3.endpoint ?? d.s3.region})`} />}
+            <Fact k="Set by" v={d.source} />
+          </dl>
+          {d.restart_required && <Badge tone="warning">restart required to apply</Badge>}
+          <StorageForm />
+        </>
+      )}
+    </QueryView>
+  );
+}
+
+function StorageForm() {
+  const client = useQueryClient();
   const [path, setPath] = useState('');
   const save = useMutation({
     mutationFn: () => api.put<StorageSettings>('/api/v1/admin/storage', { backend: 'local', path }),
     onSuccess: (d) => client.setQueryData(['storage'], d),
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
   return (
     <>
-      <dl className="facts" aria-label="Artifact storage">
-        <Fact k="Backend" v={q.data.backend} />
-        {q.data.path !== undefined && <Fact k="Path" v={q.data.path} />}
-        {q.data.s3 && (
-          <Fact k="Bucket" v={`${q.data.s3.bucket} (${q.data.s3.endpoint ?? q.data.s3.region})`} />
-        )}
-        <Fact k="Set by" v={q.data.source} />
-      </dl>
-      {q.data.restart_required && <Badge tone="warning">restart required to apply</Badge>}
-      <form
-        className="row wrap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
+      <InlineForm onSubmit={() => save.mutate()}>
         <label className="inline grow">
           New filesystem path
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/var/lib/ci/artifacts" />
@@ -133,7 +141,7 @@ function Storage() {
         <Button type="submit" variant="primary" busy={save.isPending} disabled={!path.trim()}>
           Save
         </Button>
-      </form>
+      </InlineForm>
       <ErrorNote error={save.error} />
     </>
   );
@@ -162,60 +170,38 @@ function Secrets() {
   });
   return (
     <>
-      <form
-        className="row wrap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
-      >
-        <label className="inline">
-          Name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="DEPLOY_KEY" />
-        </label>
-        <label className="inline grow">
-          Value
-          <input
-            type="password"
-            value={value}
-            autoComplete="off"
-            onChange={(e) => setValue(e.target.value)}
-          />
-        </label>
-        <Button type="submit" variant="primary" busy={add.isPending} disabled={!name || !value}>
-          Save secret
-        </Button>
-      </form>
+      <SecretForm
+        name={name}
+        value={value}
+        onName={setName}
+        onValue={setValue}
+        onSubmit={() => add.mutate()}
+        busy={add.isPending}
+        placeholder="DEPLOY_KEY"
+      />
       <ErrorNote error={add.error ?? del.error} />
-      {q.isLoading && <LoadingState />}
-      {q.error && <ErrorState error={q.error} />}
-      {q.data && q.data.secrets.length === 0 && <EmptyState title="No global secrets." />}
-      {q.data && q.data.secrets.length > 0 && (
-        <table className="table" aria-label="Global secrets">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Updated</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.secrets.map((s) => (
-              <tr key={s.name}>
-                <td className="mono">{s.name}</td>
-                <td>
-                  <Time at={s.updated_at} />
-                </td>
-                <td className="right">
-                  <Button size="sm" variant="danger" onClick={() => del.mutate(s.name)}>
-                    Delete
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <QueryView
+        query={q}
+        isEmpty={(d) => d.secrets.length === 0}
+        empty={<EmptyState title="No global secrets." />}
+      >
+        {(d) => (
+          <SecretsTable
+            label="Global secrets"
+            secrets={d.secrets}
+            action={(s) => (
+              <Button
+                size="sm"
+                variant="danger"
+                aria-label={`Delete secret ${s.name}`}
+                onClick={() => del.mutate(s.name)}
+              >
+                Delete
+              </Button>
+            )}
+          />
+        )}
+      </QueryView>
     </>
   );
 }
@@ -227,7 +213,7 @@ function ServiceAccountsTab() {
     queryFn: () => api.get<ServiceAccounts>('/api/v1/admin/service-accounts?limit=200&offset=0'),
   });
   const [name, setName] = useState('');
-  const [role, setRole] = useState('viewer');
+  const [role, setRole] = useState<Role>('viewer');
   const [secret, setSecret] = useState<{ account: string; token: string } | null>(null);
   const create = useMutation({
     mutationFn: () => api.post('/api/v1/admin/service-accounts', { name, role }),
@@ -240,71 +226,61 @@ function ServiceAccountsTab() {
     mutationFn: (a: { id: string; name: string }) =>
       api
         .post<ServiceAccountToken>(`/api/v1/admin/service-accounts/${enc(a.id)}/tokens`, { name: 'ui' })
-        .then((t) => ({ account: a.name, token: String((t as { token?: string }).token ?? '') })),
+        .then((t) => ({ account: a.name, token: t.secret })),
     onSuccess: setSecret,
   });
   return (
     <>
-      <form
-        className="row wrap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
+      <InlineForm onSubmit={() => create.mutate()} label="Create a service account">
         <label className="inline">
           Name
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="deploy-bot" />
         </label>
-        <label className="inline">
-          Role
-          <select value={role} onChange={(e) => setRole(e.target.value)}>
-            <option>viewer</option>
-            <option>maintainer</option>
-            <option>admin</option>
-          </select>
-        </label>
+        <RoleSelect label="Role" value={role} onChange={setRole} />
         <Button type="submit" variant="primary" busy={create.isPending} disabled={!name.trim()}>
           Create service account
         </Button>
-      </form>
+      </InlineForm>
       <ErrorNote error={create.error ?? mint.error} />
       {secret && (
         <div className="note note-success" role="status">
           Token for {secret.account} (shown once): <code>{secret.token}</code>
         </div>
       )}
-      {q.isLoading && <LoadingState />}
-      {q.error && <ErrorState error={q.error} />}
-      {q.data && q.data.service_accounts.length === 0 && <EmptyState title="No service accounts." />}
-      {q.data && q.data.service_accounts.length > 0 && (
-        <table className="table" aria-label="Service accounts">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Role</th>
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.service_accounts.map((a) => (
-              <tr key={a.id}>
-                <td>{a.name}</td>
-                <td>{a.role}</td>
-                <td>
-                  <Time at={a.created_at} />
-                </td>
-                <td className="right">
-                  <Button size="sm" onClick={() => mint.mutate(a)}>
-                    New token
-                  </Button>
-                </td>
+      <QueryView
+        query={q}
+        isEmpty={(d) => d.service_accounts.length === 0}
+        empty={<EmptyState title="No service accounts." />}
+      >
+        {(d) => (
+          <table className="table" aria-label="Service accounts">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Role</th>
+                <th>Created</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {d.service_accounts.map((a) => (
+                <tr key={a.id}>
+                  <td>{a.name}</td>
+                  <td>{a.role}</td>
+                  <td>
+                    <Time at={a.created_at} />
+                  </td>
+                  <td className="right">
+                    <Button size="sm" onClick={() => mint.mutate(a)}>
+                      New token
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryView>
     </>
   );
 }
@@ -314,15 +290,19 @@ function Providers() {
     queryKey: ['providers'],
     queryFn: () => api.get<AuthProviders>('/api/v1/admin/auth/providers'),
   });
-  if (q.isLoading) return <LoadingState />;
-  if (!q.data) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
-  if (q.data.providers.length === 0)
-    return (
-      <EmptyState title="No identity providers.">
-        Add an OIDC provider with <code>POST /api/v1/admin/auth/providers</code> or in the server
-        configuration.
-      </EmptyState>
-    );
+  const empty = (
+    <EmptyState title="No identity providers.">
+      Add an OIDC provider with <code>POST /api/v1/admin/auth/providers</code> or in the server configuration.
+    </EmptyState>
+  );
+  return (
+    <QueryView query={q} isEmpty={(d) => d.providers.length === 0} empty={empty}>
+      {(d) => <ProvidersTable providers={d.providers} />}
+    </QueryView>
+  );
+}
+
+function ProvidersTable({ providers }: { providers: AuthProviders['providers'] }) {
   return (
     <table className="table" aria-label="Identity providers">
       <thead>
@@ -336,7 +316,7 @@ function Providers() {
         </tr>
       </thead>
       <tbody>
-        {q.data.providers.map((p) => (
+        {providers.map((p) => (
           <tr key={p.id}>
             <td>{p.display}</td>
             <td className="mono small">{p.issuer}</td>

@@ -3,7 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, query } from '../../api/client';
 import type { AuditEntry } from '../../api/types';
-import { Empty, ErrorNote, Loading, PageHeader, Pager } from '../../components/ui';
+import { PagedQueryView } from '../../components/QueryView';
+import { Empty, PageHeader } from '../../components/ui';
 import { dateTime } from '../../lib/format';
 
 const LIMIT = 50;
@@ -28,7 +29,6 @@ export function AuditPage() {
       ),
     placeholderData: keepPreviousData,
   });
-  const d = audit.data;
   return (
     <>
       <PageHeader title="Audit log" sub="Every state-changing request and every sign-in, newest first." />
@@ -54,39 +54,42 @@ export function AuditPage() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      {audit.isLoading && <Loading />}
-      <ErrorNote error={audit.error} />
-      {d && d.entries.length === 0 && <Empty>No entries match.</Empty>}
-      {d && d.entries.length > 0 && (
-        <>
-          <table className="table compact" aria-label="Audit entries">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Actor</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.entries.map((e) => (
-                <tr key={e.id}>
-                  <td className="nowrap small">{dateTime(e.at)}</td>
-                  <td>{e.actor}</td>
-                  <td className="mono small">{e.action}</td>
-                  <td className="mono small">{e.target ?? ''}</td>
-                  <td className="small muted">
-                    {e.details.outcome === 'failure' && <span className="badge badge-failed">failure</span>}{' '}
-                    {detailsText(e.details)}
-                  </td>
+      <PagedQueryView
+        query={audit}
+        onPage={setOffset}
+        isEmpty={(d) => d.entries.length === 0}
+        empty={<Empty>No entries match.</Empty>}
+      >
+        {(d) => (
+          <>
+            <table className="table compact" aria-label="Audit entries">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Actor</th>
+                  <th>Action</th>
+                  <th>Target</th>
+                  <th>Details</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {d.entries.map((e) => (
+                  <tr key={e.id}>
+                    <td className="nowrap small">{dateTime(e.at)}</td>
+                    <td>{e.actor}</td>
+                    <td className="mono small">{e.action}</td>
+                    <td className="mono small">{e.target ?? ''}</td>
+                    <td className="small muted">
+                      {e.details.outcome === 'failure' && <span className="badge badge-failed">failure</span>}{' '}
+                      {detailsText(e.details)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </PagedQueryView>
     </>
   );
 }

@@ -1,13 +1,12 @@
 // Administration of users: the list (paged), creating a local user, and changing a user's role (the server
 // refuses to demote the last administrator and says so).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../api/client';
 import type { Role, User } from '../../api/types';
-import { ErrorNote, Loading, Notice, PageHeader, Pager, Time } from '../../components/ui';
+import { RoleSelect } from '../../components/RoleSelect';
+import { ErrorNote, InlineForm, Loading, Notice, PageHeader, Pager, Time } from '../../components/ui';
 import { useSession } from '../../lib/session';
-
-const ROLES: Role[] = ['viewer', 'maintainer', 'admin'];
 
 interface UserPage {
   users: User[];
@@ -63,18 +62,12 @@ export function UsersPage() {
                   </td>
                   <td>{u.email ?? <span className="muted">—</span>}</td>
                   <td>
-                    <select
+                    <RoleSelect
                       aria-label={`Role of ${u.username}`}
                       value={u.role}
                       disabled={setRole.isPending}
-                      onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
+                      onChange={(role) => setRole.mutate({ id: u.id, role })}
+                    />
                   </td>
                   <td>
                     <Time at={u.created_at} />
@@ -111,14 +104,10 @@ function CreateUser() {
       client.invalidateQueries({ queryKey: ['admin-users'] });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <section className="panel" aria-labelledby="new-user-title">
       <h2 id="new-user-title">New local user</h2>
-      <form className="row wrap" onSubmit={submit}>
+      <InlineForm onSubmit={() => create.mutate()} label="New local user">
         <label className="inline">
           Username
           <input required value={username} onChange={(e) => setUsername(e.target.value)} />
@@ -138,20 +127,11 @@ function CreateUser() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
-        <label className="inline">
-          Role
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RoleSelect label="Role" value={role} onChange={setRole} />
         <button type="submit" className="primary" disabled={create.isPending}>
           Create user
         </button>
-      </form>
+      </InlineForm>
       <ErrorNote error={create.error} />
       {create.isSuccess && <Notice kind="success">User {create.data.username} created.</Notice>}
     </section>

@@ -2,31 +2,37 @@
 // opens with its headers and payload as received (the server keeps them, truncated past its limit) and the
 // runs it started.
 import { Badge, Dialog, EmptyState, ErrorState, LoadingState } from '@app/web-kit';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc, query } from '../../api/client';
+import { api, enc } from '../../api/client';
 import type { WebhookDeliveries, WebhookDelivery } from '../../api/schema';
-import { PageHeader, Pager, Time } from '../../components/ui';
+import { FilterSelect } from '../../components/FilterSelect';
+import { PagedQueryView } from '../../components/QueryView';
+import { PageHeader, Time } from '../../components/ui';
 import { bytes as formatBytes } from '../../lib/format';
+import { usePagedList } from '../../lib/paged-list';
 import { Link } from '../../lib/router';
 
 const LIMIT = 50;
+const HOSTS = [
+  { value: 'github', label: 'GitHub' },
+  { value: 'gitlab', label: 'GitLab' },
+  { value: 'bitbucket', label: 'Bitbucket' },
+];
+const OUTCOMES = ['accepted', 'ignored', 'rejected'].map((s) => ({ value: s, label: s }));
 
 export function WebhooksPage() {
-  const [scm, setScm] = useState('');
-  const [status, setStatus] = useState('');
-  const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['webhooks', scm, status, offset],
-    queryFn: () =>
-      api.get<WebhookDeliveries>(
-        `/api/v1/admin/webhooks${query({ scm: scm || undefined, status: status || undefined, limit: LIMIT, offset })}`,
-      ),
-    placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+  const { list, filters, setFilter, setOffset } = usePagedList<
+    WebhookDeliveries,
+    { scm: string; status: string }
+  >({
+    key: ['webhooks'],
+    path: '/api/v1/admin/webhooks',
+    limit: LIMIT,
+    initial: { scm: '', status: '' },
+    refetchMs: 10_000,
   });
-  const d = list.data;
   return (
     <>
       <PageHeader
@@ -34,88 +40,75 @@ export function WebhooksPage() {
         sub="Every push and pull-request event the SCM hosts sent, newest first."
       />
       <div className="filters row wrap">
-        <label className="inline">
-          Host
-          <select
-            value={scm}
-            onChange={(e) => {
-              setOffset(0);
-              setScm(e.target.value);
-            }}
-          >
-            <option value="">all</option>
-            <option value="github">GitHub</option>
-            <option value="gitlab">GitLab</option>
-            <option value="bitbucket">Bitbucket</option>
-          </select>
-        </label>
-        <label className="inline">
-          Outcome
-          <select
-            value={status}
-            onChange={(e) => {
-              setOffset(0);
-              setStatus(e.target.value);
-            }}
-          >
-            <option value="">all</option>
-            <option value="accepted">accepted</option>
-            <option value="ignored">ignored</option>
-            <option value="rejected">rejected</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Host"
+          value={filters.scm}
+          all="all"
+          options={HOSTS}
+          onChange={(v) => setFilter('scm', v)}
+        />
+        <FilterSelect
+          label="Outcome"
+          value={filters.status}
+          all="all"
+          options={OUTCOMES}
+          onChange={(v) => setFilter('status', v)}
+        />
       </div>
-      {list.isLoading && <LoadingState />}
-      {list.error && <ErrorState error={list.error} onRetry={() => list.refetch()} />}
-      {d && d.deliveries.length === 0 && (
-        <EmptyState title="No deliveries yet.">
-          Point a repository's webhook at <code>/api/webhooks/github</code> (or gitlab, bitbucket).
-        </EmptyState>
-      )}
-      {d && d.deliveries.length > 0 && (
-        <>
-          <table className="table" aria-label="Webhook deliveries">
-            <thead>
-              <tr>
-                <th>Received</th>
-                <th>Host</th>
-                <th>Event</th>
-                <th>Repository</th>
-                <th>Outcome</th>
-                <th>Runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.deliveries.map((w) => (
-                <tr key={w.id}>
-                  <td>
-                    <button type="button" className="linkish" onClick={() => setOpen(w.id)}>
-                      <Time at={w.received_at} />
-                    </button>
-                  </td>
-                  <td>{w.scm}</td>
-                  <td className="mono small">{w.event}</td>
-                  <td className="small">
-                    {w.repository ?? '—'} {w.ref && <span className="mono muted">{w.ref}</span>}
-                  </td>
-                  <td>
-                    <Badge
-                      tone={
-                        w.status === 'accepted' ? 'success' : w.status === 'rejected' ? 'danger' : 'neutral'
-                      }
-                    >
-                      {w.status} {w.status_code}
-                    </Badge>{' '}
-                    <span className="small muted">{w.reason}</span>
-                  </td>
-                  <td>{w.run_ids.length}</td>
+      <PagedQueryView
+        query={list}
+        onPage={setOffset}
+        isEmpty={(d) => d.deliveries.length === 0}
+        empty={
+          <EmptyState title="No deliveries yet.">
+            Point a repository's webhook at <code>/api/webhooks/github</code> (or gitlab, bitbucket).
+          </EmptyState>
+        }
+      >
+        {(d) => (
+          <>
+            <table className="table" aria-label="Webhook deliveries">
+              <thead>
+                <tr>
+                  <th>Received</th>
+                  <th>Host</th>
+                  <th>Event</th>
+                  <th>Repository</th>
+                  <th>Outcome</th>
+                  <th>Runs</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager total={d.total} limit={d.limit} offset={d.offset} onChange={setOffset} />
-        </>
-      )}
+              </thead>
+              <tbody>
+                {d.deliveries.map((w) => (
+                  <tr key={w.id}>
+                    <td>
+                      <button type="button" className="linkish" onClick={() => setOpen(w.id)}>
+                        <Time at={w.received_at} />
+                      </button>
+                    </td>
+                    <td>{w.scm}</td>
+                    <td className="mono small">{w.event}</td>
+                    <td className="small">
+                      {w.repository ?? '—'} {w.ref && <span className="mono muted">{w.ref}</span>}
+                    </td>
+                    <td>
+                      <Badge
+                        tone={
+                          w.status === 'accepted' ? 'success' : w.status === 'rejected' ? 'danger' : 'neutral'
+                        }
+                      >
+                        {w.status} {w.status_code}
+                      </Badge>{' '}
+                      <span className="small muted">{w.reason}</span>
+                    </td>
+                    <td>{w.run_ids.length}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </PagedQueryView>
       {open && <DeliveryDialog id={open} onClose={() => setOpen(null)} />}
     </>
   );

@@ -199,7 +199,7 @@ export const CLASSIFIER_DIALECT_INFO: Record<Dialect, ClassifierDialectInfo> = {
   cassandra: {
     family: 'nsp',
     grammars: ['mysql', 'postgresql'],
-    split: { options: 'default' },
+    split: { sql: 'cassandra' },
     lex: { ...BASE, slashSlashComments: true, dollarQuotes: true },
     alternatives: ESCAPE_ALTS,
     pipesAreOr: false,

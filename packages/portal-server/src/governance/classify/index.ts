@@ -4,6 +4,9 @@
 // unknown engine, an unreadable or doubtful statement is a write.
 
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
+import { splitScript } from '../../sql/split.js';
+import { columnarReading } from './clickhouse.js';
+import { classifyN1ql } from './couchbase.js';
 import {
   CLASSIFIER_DIALECT_INFO,
   CLASSIFIER_DIALECTS,
@@ -14,10 +17,12 @@ import { firstGuardrail, orderGuardrails } from './guardrails.js';
 import { keywordGuardrails } from './keywords.js';
 import { classifyLevel } from './leveldb.js';
 import { lex } from './lexer.js';
+import { classifyMongo } from './mongodb.js';
 import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
 import { classifyStatement, type ScriptState } from './statement.js';
+import { federatedSessionStatement } from './trino.js';
 import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
 
 export type { Dialect } from './dialects.js';
@@ -89,6 +94,9 @@ export async function classifyScript(
   // flags, LevelDB's from its small grammar.
   if (id === 'redis') return classifyRedis(sql);
   if (id === 'leveldb') return classifyLevel(sql);
+  if (id === 'mongodb') return classifyMongo(sql);
+  // SQL++ is read by the engine's own statement reader, split exactly as the executor splits it.
+  if (id === 'couchbase') return classifyN1ql(splitScript('couchbase', sql), sql);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
   const state: ScriptState = {
     prepared: new Map(),
@@ -97,7 +105,21 @@ export async function classifyScript(
   };
   const statements: StatementClassification[] = [];
   const pieces = splitStatements(sql, id);
-  for (let i = 0; i < pieces.length; i++) statements.push(await classifyStatement(pieces[i], i, id, state));
+  for (let i = 0; i < pieces.length; i++) {
+    // ClickHouse's own forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) are judged
+    // as the standard SQL they mean; the statement keeps its own text.
+    // Trino's session statements are answered by the provider and never reach the engine.
+    const session =
+      id === 'trino' ? federatedSessionStatement(pieces[i], i, CLASSIFIER_DIALECT_INFO[id].lex) : undefined;
+    if (session) {
+      statements.push(session);
+      continue;
+    }
+    const reading =
+      id === 'clickhouse' ? columnarReading(pieces[i], CLASSIFIER_DIALECT_INFO[id].lex) : pieces[i];
+    const c = await classifyStatement(reading, i, id, state);
+    statements.push(reading === pieces[i] ? c : { ...c, text: pieces[i] });
+  }
   // The splitter and the engine's lexer must agree on the script's code: text the splitter dropped or
   // merged (a MariaDB `/*M! … */`, a comment style it does not know) is classified as one doubtful whole.
   if (

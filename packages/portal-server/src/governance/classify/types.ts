@@ -71,6 +71,16 @@ export interface StatementClassification {
   /** The parser could not read the statement, or its reading disagreed with the keyword scan: counted as a write. */
   doubtful: boolean;
   reason?: string;
+  /**
+   * The engine computes output fields a by-name masker cannot trace to stored ones (a document pipeline's
+   * `$group`, `$addFields`, computed projections): with masking rules in force, every output field is masked.
+   */
+  opaqueOutput?: boolean;
+  /**
+   * Field paths the request filters, sorts, groups or joins by (a document engine's filter, sort and pipeline
+   * references), for engines without SQL grammar: a masked field among them would steer the result.
+   */
+  steering?: Array<{ field: string; clause: string }>;
 }
 
 export interface ScriptClassification {

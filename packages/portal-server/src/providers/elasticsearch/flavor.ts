@@ -48,10 +48,8 @@ export function errorMessage(body: unknown): { type?: string; message: string } 
 function columnList(raw: unknown, product: string): Array<{ name: string; type: string }> {
   if (!Array.isArray(raw)) throw queryError(`${product} answered without a column list`);
   return raw.map((c) => {
-    const o = c as { name?: unknown; alias?: unknown; type?: unknown };
-    // OpenSearch names a column by its alias when the statement gave one.
-    const name = typeof o.alias === 'string' && o.alias !== '' ? o.alias : o.name;
-    return { name: String(name ?? ''), type: String(o.type ?? 'unknown') };
+    const o = c as { name?: unknown; type?: unknown };
+    return { name: String(o.name ?? ''), type: String(o.type ?? 'unknown') };
   });
 }
 

@@ -1492,7 +1492,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description `{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` (default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, 400 when the statement does not only read. */
+        /** @description `{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` (default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, 400 when the statement does not only read; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false). */
         post: {
             parameters: {
                 query?: never;
@@ -2031,7 +2031,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations. */
+        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export). */
         post: {
             parameters: {
                 query?: never;

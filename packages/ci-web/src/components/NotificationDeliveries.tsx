@@ -1,0 +1,133 @@
+// A project's notifications: its channels (GET /projects/{slug}/notifications) and the delivery history
+// (GET /projects/{slug}/notifications/deliveries): each event sent to each channel with its outcome — pending (the next attempt's time), delivered, or failed with the receiver's
+// status and the last error — newest first, filtered by outcome, paged, refreshed every 10 s.
+import { EmptyState } from '@app/web-kit';
+import { useQuery } from '@tanstack/react-query';
+import { api, enc } from '../api/client';
+import type { NotificationDeliveries as Deliveries } from '../api/schema';
+import { usePagedList } from '../lib/paged-list';
+import { Link } from '../lib/router';
+import { FilterSelect } from './FilterSelect';
+import { PagedQueryView, QueryView } from './QueryView';
+import { runHref } from './RunsTable';
+import { StatusBadge, Time } from './ui';
+
+const LIMIT = 20;
+
+interface Channels {
+  channels: { kind: string; target: string; events: string[] }[];
+}
+const OUTCOMES = ['pending', 'delivered', 'failed'].map((s) => ({ value: s, label: s }));
+
+export function NotificationDeliveries({ slug }: { slug: string }) {
+  const { list, filters, setFilter, setOffset } = usePagedList<Deliveries, { status: string }>({
+    key: ['notification-deliveries', slug],
+    path: `/api/v1/projects/${enc(slug)}/notifications/deliveries`,
+    limit: LIMIT,
+    initial: { status: '' },
+    refetchMs: 10_000,
+  });
+  const { status } = filters;
+  return (
+    <>
+      <div className="filters row wrap">
+        <FilterSelect
+          label="Outcome"
+          value={status}
+          all="all"
+          options={OUTCOMES}
+          onChange={(v) => setFilter('status', v)}
+        />
+      </div>
+      <PagedQueryView
+        query={list}
+        isEmpty={(d) => d.deliveries.length === 0}
+        empty={<EmptyState title={status ? `No ${status} deliveries.` : 'No notifications sent yet.'} />}
+        onPage={setOffset}
+      >
+        {(d) => (
+          <table className="table compact" aria-label="Notification deliveries">
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Event</th>
+                <th>Channel</th>
+                <th>Outcome</th>
+                <th className="right">Attempts</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.deliveries.map((n) => (
+                <tr key={n.id}>
+                  <td>
+                    <Time at={n.created_at} />
+                  </td>
+                  <td className="mono small">
+                    {n.run_id ? <Link href={runHref(n.run_id)}>{n.event}</Link> : n.event}
+                  </td>
+                  <td className="small truncate" title={n.channel.target}>
+                    {n.channel.kind} {n.channel.target}
+                  </td>
+                  <td>
+                    <StatusBadge status={n.status} />
+                  </td>
+                  <td className="right">{n.attempts}</td>
+                  <td className="small">
+                    {n.status === 'delivered' && (
+                      <>
+                        delivered <Time at={n.delivered_at} />
+                      </>
+                    )}
+                    {n.status === 'pending' && n.next_attempt_at && (
+                      <>
+                        next attempt <Time at={n.next_attempt_at} />
+                      </>
+                    )}
+                    {n.response_status !== null && <span className="mono"> HTTP {n.response_status}</span>}
+                    {n.last_error && <div className="danger-text">{n.last_error}</div>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </PagedQueryView>
+    </>
+  );
+}
+
+export function ProjectNotifications({ slug }: { slug: string }) {
+  const q = useQuery({
+    queryKey: ['notifications', slug],
+    queryFn: () => api.get<Channels>(`/api/v1/projects/${enc(slug)}/notifications`),
+  });
+  return (
+    <>
+      <h3>Channels</h3>
+      <QueryView
+        query={q}
+        isEmpty={(d) => d.channels.length === 0}
+        empty={
+          <p className="muted">
+            No channels: notifications are off. Set them with{' '}
+            <code>PUT /api/v1/projects/{slug}/notifications</code>.
+          </p>
+        }
+      >
+        {(d) => (
+          <ul className="plain-list" aria-label="Notification channels">
+            {d.channels.map((c) => (
+              <li key={`${c.kind}-${c.target}`}>
+                <strong>{c.kind}</strong> <span className="mono">{c.target}</span>{' '}
+                <span className="muted">({c.events.join(', ')})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+      <h3>Deliveries</h3>
+      <NotificationDeliveries slug={slug} />
+    </>
+  );
+}
