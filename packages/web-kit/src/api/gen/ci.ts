@@ -4500,13 +4500,15 @@ export interface paths {
         };
         /**
          * List runs, newest first
-         * @description `project` takes a slug, `pipeline` a pipeline UUID; a filter that names nothing matches no run. Any other query parameter, or a value out of range, is 400.
+         * @description `project` takes a slug, `pipeline` a pipeline UUID; a filter that names nothing matches no run. Page with `offset`, or for deep paging pass the last run id of a page as `cursor` (keyset: run 90,000 costs what run 50 does); `offset` stays 0 then. Any other query parameter, or a value out of range, is 400.
          *
          *     Minimum access: viewer.
          */
         get: {
             parameters: {
                 query: {
+                    /** @description keyset paging: the id of the last run of the previous page (same filters); the page continues after it as cheaply at any depth. Not with `offset`. */
+                    cursor?: string;
                     limit: number;
                     offset: number;
                     /** @description a UUID */
