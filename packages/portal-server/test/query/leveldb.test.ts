@@ -51,6 +51,25 @@ describe('leveldb engine', () => {
     expect((await query('rw', 'GET zone:a')).json().rows).toEqual([]);
   });
 
+  it('exports a reading command as json and csv; writes and sql formats are refused', async () => {
+    const exp = (sql: string, format: string, id = 'rw') =>
+      h.post('/api/db/export', { connectionId: id, sql, format, tabName: 'users' }, ADMIN);
+    const json = await exp('PREFIX user:', 'json', 'ro');
+    expect(json.statusCode, json.body).toBe(200);
+    expect(json.headers['x-export-rows']).toBe('3');
+    expect(JSON.parse(json.body)).toEqual([
+      { key: 'user:1', value: 'Ada' },
+      { key: 'user:2', value: 'Grace' },
+      { key: 'user:3', value: 'two words' },
+    ]);
+    const csv = await exp('RANGE user:2 ""', 'csv');
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.body.trim().split('\r\n')).toEqual(['key,value', 'user:2,Grace', 'user:3,two words']);
+    const write = await exp('DELETE user:1', 'json');
+    expect(write.statusCode).toBe(400);
+    expect((await query('rw', 'GET user:1')).json().rows).toHaveLength(1);
+  });
+
   it('answers malformed commands as 400', async () => {
     for (const sql of ['FETCH a', 'GET', 'PUT a', 'PREFIX a LIMIT x', 'GET "a']) {
       const r = await query('rw', sql);

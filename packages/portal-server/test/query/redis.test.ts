@@ -66,6 +66,27 @@ describe('redis engine: commands and results', () => {
     expect(await direct.get('spaced key')).toBe('two words');
   });
 
+  it('exports a reading command as json and csv; writes and scripts are refused, the data unchanged', async () => {
+    const exp = (sql: string, format: string, id = 'rw') =>
+      h.post('/api/db/export', { connectionId: id, sql, format, tabName: 'queue' }, ADMIN);
+    const json = await exp('LRANGE queue 0 -1', 'json', 'ro');
+    expect(json.statusCode, json.body).toBe(200);
+    expect(json.headers['x-export-rows']).toBe('3');
+    expect(JSON.parse(json.body)).toEqual([
+      { index: 0, value: 'a' },
+      { index: 1, value: 'b' },
+      { index: 2, value: 'c' },
+    ]);
+    const csv = await exp(JSON.stringify({ command: 'HGETALL', args: ['user:1'] }), 'csv');
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.body.trim().split('\r\n').sort()).toEqual(['field,value', 'lang,en', 'name,Ada']);
+    for (const sql of ['DEL queue', 'EVAL "return redis.call(\'del\', \'queue\')" 0', 'LPOP queue']) {
+      const r = await exp(sql, 'json');
+      expect(r.statusCode, sql).toBe(400);
+    }
+    expect(await direct.lrange('queue', 0, -1)).toEqual(['a', 'b', 'c']);
+  });
+
   it('answers a server error reply and malformed text as 400 QUERY_ERROR', async () => {
     const wrong = await query('rw', 'HGETALL greeting');
     expect(wrong.statusCode).toBe(400);

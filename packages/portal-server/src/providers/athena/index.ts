@@ -3,6 +3,7 @@
 // stopped with StopQueryExecution and the caller gets 408; /api/db/cancel stops it the same way. Results are
 // read page by page until one row more than asked is held, so `hasMore` is exact; exports stream the pages.
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, unsupported } from '../errors.js';
 import { requireTarget } from '../targets.js';
@@ -186,16 +187,10 @@ class AthenaProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Athena has no transactions');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Athena has no transactions',
+    );
   }
 
   testConnection = () => this.guarded(() => this.catalog.profile());

@@ -4,6 +4,7 @@
 // needs the server's bind types); writes report no row count (Cassandra returns none). There is no cancel
 // message in the protocol: at the deadline the caller gets 408 and the server finishes on its own.
 import type cassandra from 'cassandra-driver';
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { unsupported } from '../errors.js';
 import type {
@@ -162,16 +163,10 @@ class CassandraProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Cassandra has no transactions (a BATCH is the unit of atomic writes)');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Cassandra has no transactions (a BATCH is the unit of atomic writes)',
+    );
   }
 
   testConnection = () => this.guarded(() => this.catalog.profile());

@@ -5,6 +5,7 @@
 // writes) and a server-side result cap. The catalog (catalog.ts) reads the system tables.
 import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { configError, ProviderError, unsupported } from '../errors.js';
 import type {
@@ -140,16 +141,10 @@ class ClickhouseProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('ClickHouse has no transactions over HTTP');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'ClickHouse has no transactions over HTTP',
+    );
   }
 
   catalog = clickhouseCatalog(this);

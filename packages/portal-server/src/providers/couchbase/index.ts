@@ -6,6 +6,7 @@
 // refuses a write hidden in them (a user-defined function, for one). Exports stream the rows with nested
 // objects flattened into dotted columns (`address.city`).
 import { randomUUID } from 'node:crypto';
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, unsupported } from '../errors.js';
 import type {
@@ -179,16 +180,10 @@ export class CouchbaseProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Couchbase datasources have no transactions here');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Couchbase datasources have no transactions here',
+    );
   }
 
   testConnection = () => this.catalog.profile(this.conn.descriptor.user);

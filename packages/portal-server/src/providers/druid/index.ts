@@ -6,6 +6,7 @@
 // with DELETE /druid/v2/sql/{id}; Druid's `timeout` context stops it server-side too. Writes are refused
 // before anything is sent (engine.ts).
 import { randomUUID } from 'node:crypto';
+import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { configError, ProviderError, queryError, timeoutError, unsupported } from '../errors.js';
 import { parseExactJson } from '../exact-json.js';
@@ -149,29 +150,14 @@ class DruidProvider implements Provider {
     params: ParamValue[],
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch> {
-    const r = await this.query(sql, params, { maxRows: opts.maxRows });
-    const types = r.columnTypes ? r.fields.map((f) => String(r.columnTypes?.[f])) : undefined;
-    const rows = r.rows.map((row) => r.fields.map((f) => row[f]));
-    for (let i = 0; i === 0 || i < rows.length; i += opts.batchSize) {
-      yield {
-        fields: r.fields,
-        ...(types ? { columnTypes: types } : {}),
-        rows: rows.slice(i, i + opts.batchSize),
-      };
-    }
+    yield* resultBatches(await this.query(sql, params, { maxRows: opts.maxRows }), opts.batchSize);
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Druid has no transactions');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Druid has no transactions',
+    );
   }
 
   /** GET /status: the server's version (and memory figures). */

@@ -4,6 +4,7 @@
 // deadline and a cancel fire, so a statement past `queryTimeout` ends as 408 and the engine sees its request
 // closed. The engines are read-only (their SQL has no writes; the portal refuses writes before anything is
 // sent): no plans, maintenance, transactions or positional params. Objects and health come from catalog.ts.
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, timeoutError, unsupported } from '../errors.js';
 import type {
@@ -155,16 +156,10 @@ export class SearchProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported(`${this.flavor.product} has no transactions`);
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      `${this.flavor.product} has no transactions`,
+    );
   }
 
   /** Catalog reads under the query deadline too (their requests end when it fires). */

@@ -1,11 +1,14 @@
 // The embedded key-value engine (`leveldb`): a LevelDB folder under the portal's folder for embedded files
 // (classic-level, in process), with the small command grammar of command.ts instead of SQL. Its "dialect"
-// keeps the whole text as one statement and never injects a limit (no SQL parser reads it as a SELECT).
+// keeps the whole text as one statement and never injects a limit (the provider bounds every answer;
+// `levelFacts` tells the export route which commands only read).
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
+import type { StatementFacts } from '../../sql/analyze.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
+import { parseLevelCommand } from './command.js';
 
 export const levelCapabilities: Capabilities = {
   supportsExplain: false,
@@ -20,6 +23,13 @@ export const levelCapabilities: Capabilities = {
   supportsTransactions: false,
   maintenanceOperations: [],
 };
+
+/** Statement facts for the routes that need a plain read (export): GET, PREFIX and RANGE read, bounded by the provider. */
+export function levelFacts(statement: string): StatementFacts {
+  const parsed = parseLevelCommand(statement);
+  const reads = parsed.ok && parsed.command.verb !== 'PUT' && parsed.command.verb !== 'DELETE';
+  return { kind: reads ? 'select' : 'other', readOnly: reads, hasLimit: reads, hasOrderBy: false };
+}
 
 export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
   engine: 'leveldb',
@@ -36,6 +46,7 @@ export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
     quote: quoteStyles.double,
     limitClause: limitClauses.limitOffset,
     transactionControl: () => null,
+    analyze: levelFacts,
   },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { embeddedPath } from '../descriptor.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
@@ -17,6 +18,7 @@ import type {
   ProviderContext,
   ProviderSession,
   ResolvedConnection,
+  StreamBatch,
 } from '../types.js';
 import { prettyBytes } from '../values.js';
 import { type LevelCommand, parseLevelCommand } from './command.js';
@@ -119,22 +121,20 @@ export class LevelProvider implements Provider {
     throw unsupported('LevelDB has no query plans');
   }
 
-  // biome-ignore lint/correctness/useYield: exports need a read-only SELECT, which this grammar has not.
-  async *stream(): AsyncIterable<never> {
-    throw unsupported('LevelDB results cannot be exported as a stream');
+  /** Exports: a reading command's bounded answer, in batches (the export route lets only reads through). */
+  async *stream(
+    sql: string,
+    params: ParamValue[],
+    opts: { maxRows: number; batchSize: number },
+  ): AsyncIterable<StreamBatch> {
+    yield* resultBatches(await this.query(sql, params, { maxRows: opts.maxRows }), opts.batchSize);
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('LevelDB datasources have no transactions here');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'LevelDB datasources have no transactions here',
+    );
   }
 
   async profile(): Promise<ConnectionProfile> {

@@ -6,6 +6,7 @@
 // nested documents into dotted columns.
 import { randomUUID } from 'node:crypto';
 import type { MongoClient } from 'mongodb';
+import { sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
 import type {
@@ -189,16 +190,10 @@ export class MongoProvider implements Provider {
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('MongoDB datasources have no transactions here');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'MongoDB datasources have no transactions here',
+    );
   }
 
   testConnection = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));

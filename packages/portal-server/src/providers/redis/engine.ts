@@ -1,12 +1,16 @@
 // The Redis engine (the key-value engine of decisions.md): a server reached with ioredis. It has no SQL:
 // `sql` holds one command as text or JSON {command, args} (command.ts), classified from the command flags
 // the client library ships (governance/classify/redis.ts). Its "dialect" keeps the whole text as one
-// statement (the command reader refuses a second command), never injects a limit (no parser reads it as a
-// SELECT) and names MULTI/EXEC/DISCARD/WATCH/UNWATCH as transaction control.
+// statement (the command reader refuses a second command), never injects a limit (the provider bounds every
+// answer; `redisFacts` tells the export route which commands are plain reads) and names
+// MULTI/EXEC/DISCARD/WATCH/UNWATCH as transaction control.
+import { exists, hasFlag } from '@ioredis/commands';
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
+import type { StatementFacts } from '../../sql/analyze.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
+import { parseRedisCommand } from './command.js';
 
 export const REDIS_TRANSACTION_WORDS = new Set(['MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH']);
 
@@ -33,6 +37,18 @@ export function redisDatabaseIndex(database: string | undefined): number {
   return Number(raw);
 }
 
+/**
+ * Statement facts for the routes that need a plain read (export): a command the server's own command table
+ * flags `readonly` reads, and its answer is bounded by the provider (so no limit is injected). Scripts and
+ * functions never count as plain reads; the classifier stays the judge of writes for every other route.
+ */
+export function redisFacts(statement: string): StatementFacts {
+  const parsed = parseRedisCommand(statement);
+  const name = parsed.ok ? parsed.command.name.toLowerCase() : '';
+  const reads = name !== '' && exists(name) && hasFlag(name, 'readonly') && !/^(eval|fcall)/.test(name);
+  return { kind: reads ? 'select' : 'other', readOnly: reads, hasLimit: reads, hasOrderBy: false };
+}
+
 export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
   engine: 'redis',
   dialect: 'redis',
@@ -55,6 +71,7 @@ export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
     quote: quoteStyles.double,
     limitClause: limitClauses.limitOffset,
     transactionControl: (w1) => (REDIS_TRANSACTION_WORDS.has(w1) ? w1 : null),
+    analyze: redisFacts,
   },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

@@ -3,6 +3,7 @@
 // Commands that would take the connection over (subscriptions, MONITOR, replication, SELECT, QUIT, RESET,
 // transaction blocks) are refused: a pooled connection must come back as it was handed out.
 import type { Redis } from 'ioredis';
+import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   ProviderContext,
   ProviderSession,
   ResolvedConnection,
+  StreamBatch,
 } from '../types.js';
 import { jsonValue } from '../values.js';
 import { RedisCatalog } from './catalog.js';
@@ -134,22 +136,20 @@ export class RedisProvider implements Provider {
     throw unsupported('Redis has no query plans');
   }
 
-  // biome-ignore lint/correctness/useYield: Redis results are not streamed (exports need a read-only SELECT).
-  async *stream(): AsyncIterable<never> {
-    throw unsupported('Redis results cannot be exported as a stream');
+  /** Exports: a reading command's bounded answer, in batches (the export route lets only reads through). */
+  async *stream(
+    sql: string,
+    params: ParamValue[],
+    opts: { maxRows: number; batchSize: number },
+  ): AsyncIterable<StreamBatch> {
+    yield* resultBatches(await this.query(sql, params, { maxRows: opts.maxRows }), opts.batchSize);
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Redis datasources have no transactions here');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Redis datasources have no transactions here',
+    );
   }
 
   testConnection = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));

@@ -4,7 +4,9 @@
 // SET SESSION / RESET SESSION / USE / PREPARE / DEALLOCATE PREPARE are answered by the portal with a warning
 // and change nothing: each statement is its own protocol session, so a session change would be lost anyway.
 // Column types are reported verbatim; DML reports Trino's update count.
+
 import { stripLeadingComments } from '../../sql/split.js';
+import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, unsupported } from '../errors.js';
 import type { HttpTarget } from '../http-request.js';
@@ -125,29 +127,14 @@ class TrinoProvider implements Provider {
     params: ParamValue[],
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch> {
-    const r = await this.query(sql, params, { maxRows: opts.maxRows });
-    const types = r.columnTypes ? r.fields.map((f) => String(r.columnTypes?.[f])) : undefined;
-    const rows = r.rows.map((row) => r.fields.map((f) => row[f]));
-    for (let i = 0; i === 0 || i < rows.length; i += opts.batchSize) {
-      yield {
-        fields: r.fields,
-        ...(types ? { columnTypes: types } : {}),
-        rows: rows.slice(i, i + opts.batchSize),
-      };
-    }
+    yield* resultBatches(await this.query(sql, params, { maxRows: opts.maxRows }), opts.batchSize);
   }
 
   async openSession(): Promise<ProviderSession> {
-    const noTx = async () => {
-      throw unsupported('Trino transactions are not offered by the portal');
-    };
-    return {
-      query: (sql, params, opts) => this.query(sql, params, opts),
-      begin: noTx,
-      commit: noTx,
-      rollback: noTx,
-      close: async () => undefined,
-    };
+    return sessionWithoutTransactions(
+      (sql, params, opts) => this.query(sql, params, opts),
+      'Trino transactions are not offered by the portal',
+    );
   }
 
   version = () => serverInfo(this.target);
