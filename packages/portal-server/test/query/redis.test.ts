@@ -80,7 +80,7 @@ describe('redis engine: commands and results', () => {
     const csv = await exp(JSON.stringify({ command: 'HGETALL', args: ['user:1'] }), 'csv');
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.body.trim().split('\r\n').sort()).toEqual(['field,value', 'lang,en', 'name,Ada']);
-    for (const sql of ['DEL queue', 'EVAL "return redis.call(\'del\', \'queue\')" 0', 'LPOP queue']) {
+    for (const sql of ['DEL queue', "EVAL \"return redis.call('del', 'queue')\" 0", 'LPOP queue']) {
       const r = await exp(sql, 'json');
       expect(r.statusCode, sql).toBe(400);
     }
