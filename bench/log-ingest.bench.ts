@@ -17,7 +17,7 @@ const LINES = Number(process.env.BENCH_LOG_LINES ?? 5_000);
 const ROUNDS = Number(process.env.BENCH_LOG_ROUNDS ?? 3);
 const BATCH = 100;
 
-const PIPELINE = `project: { slug: logbench, name: Log bench }
+export const PIPELINE = `project: { slug: logbench, name: Log bench }
 pipelines:
   - name: noisy
     stages: [build]
@@ -30,10 +30,11 @@ pipelines:
 `;
 
 /** A compiler-like line of about 90 characters. */
-const text = (job: number, seq: number) =>
+export const text = (job: number, seq: number) =>
   `[${String(seq).padStart(6, '0')}] src/module_${job}/file_${seq % 97}.ts: compiled 1${seq % 1000} symbols in ${seq % 50} ms`;
 
-async function newJobRuns(server: CiServer): Promise<string[]> {
+/** Triggers the `noisy` pipeline once and returns the ids of its job runs (one per matrix cell). */
+export async function newJobRuns(server: CiServer): Promise<string[]> {
   const pipeline = await server.database.db
     .selectFrom('pipelines')
     .select('id')

@@ -10,12 +10,14 @@ import { run as portalWeb } from './portal-web.bench.js';
 import { run as replicas } from './replicas.bench.js';
 import { run as runsList } from './runs-list.bench.js';
 import { run as seedData } from './seed.bench.js';
+import { run as sseFollowers } from './sse-followers.bench.js';
 
 const benchmarks: [string, () => Promise<unknown>][] = [
   ['runs list', runsList],
   ['log ingestion', logIngest],
   ['dispatch', dispatch],
   ['replicas on one PostgreSQL', replicas],
+  ['1,000 SSE followers of one run', sseFollowers],
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
   ['portal footprint', portalFootprint],

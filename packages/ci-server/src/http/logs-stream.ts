@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
-import { toLogLineJson } from '../logs/types.js';
+import { type StoredLogLine, toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { CoreDB } from '../store/schema.js';
 import type { Api } from './context.js';
@@ -24,6 +24,19 @@ export interface LogStreamOptions {
 }
 
 const CURSOR = /^\d{1,15}$/;
+
+// Live lines reach every follower of a run as the same objects (the hub hands each subscriber the published
+// batch): encode each line once, not once per follower. Replayed lines are fresh objects and are encoded once
+// for their one reader.
+const encoded = new WeakMap<StoredLogLine, string>();
+function sseEvent(line: StoredLogLine): string {
+  let event = encoded.get(line);
+  if (event === undefined) {
+    event = `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
+    encoded.set(line, event);
+  }
+  return event;
+}
 
 /** `Last-Event-ID` as a cursor: absent or empty is the start; anything but a cursor is a 400. */
 export function parseLastEventId(value: string | string[] | undefined): number {
@@ -101,8 +114,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         })) {
           if (abort.signal.aborted) break;
           let chunk = '';
-          for (const line of batch)
-            chunk += `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
+          for (const line of batch) chunk += sseEvent(line);
           if (!res.write(chunk)) {
             // The reader is slow: wait for it (live lines pile up in the hub and overflow to replay).
             blocked = true;
