@@ -1,6 +1,7 @@
-// A JSON reader that keeps integers wider than 2^53 exact: HTTP engines (Trino, Druid) write BIGINT values
-// as bare JSON numbers, which JSON.parse would round. Before parsing, every integer literal outside strings
-// that is not a safe integer is rewritten as a string of its digits; everything else parses as usual.
+// A JSON reader that keeps integers wider than 2^53 exact: HTTP engines (Trino, Druid, Couchbase, the search
+// engines) write 64-bit integers as bare JSON numbers, which JSON.parse would round. Before parsing, every
+// integer literal outside strings that is not a safe integer is rewritten as a string of its digits;
+// everything else parses as usual.
 
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 

@@ -4,8 +4,8 @@
 // consistency, timeout (408) and cancel, export with flattened fields, objects, health and maintenance with
 // a target. Governance is in couchbase-governance.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseExactJson } from '../../src/providers/couchbase/client.js';
 import { selectFacts } from '../../src/providers/couchbase/statement.js';
+import { parseExactJson } from '../../src/providers/exact-json.js';
 import { ADMIN, eventually } from '../query/harness.js';
 import { BIG, type CouchbaseFixture, couchbaseFixture, KS } from './couchbase-fixture.js';
 

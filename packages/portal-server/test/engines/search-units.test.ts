@@ -2,10 +2,10 @@
 // rule, the flavors' page and error readings, mapped fields as columns, and descriptor validation.
 import { describe, expect, it } from 'vitest';
 import { mappedColumns } from '../../src/providers/elasticsearch/catalog.js';
-import { parseJsonExact } from '../../src/providers/elasticsearch/client.js';
 import { elasticsearchEngine } from '../../src/providers/elasticsearch/engine.js';
 import { elasticsearchFlavor, errorMessage } from '../../src/providers/elasticsearch/flavor.js';
 import { withoutTrailingSemicolon } from '../../src/providers/elasticsearch/pager.js';
+import { parseExactJson as parseJsonExact } from '../../src/providers/exact-json.js';
 import { opensearchEngine } from '../../src/providers/opensearch/engine.js';
 import { opensearchFlavor } from '../../src/providers/opensearch/flavor.js';
 

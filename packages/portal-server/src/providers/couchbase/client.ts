@@ -7,6 +7,7 @@
 // remedy), the service's own timeout a timeout.
 import { randomUUID } from 'node:crypto';
 import { configError, ProviderError, queryError, timeoutError } from '../errors.js';
+import { parseExactJson } from '../exact-json.js';
 import { normalizeSsl } from '../ssl.js';
 import type { ResolvedConnection } from '../types.js';
 
@@ -26,33 +27,6 @@ export interface QueryOptions {
   signal?: AbortSignal;
   clientContextId?: string;
   timeoutMs: number;
-}
-
-const SAFE_DIGITS = 15;
-
-/** JSON.parse that keeps integers beyond 2^53 exact, as digit strings (numbers inside strings untouched). */
-export function parseExactJson(text: string): unknown {
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
-      let j = i + 1;
-      while (j < text.length && /[0-9.eE+-]/.test(text[j])) j++;
-      const num = text.slice(i, j);
-      if (/^-?\d+$/.test(num) && num.replace('-', '').length > SAFE_DIGITS) {
-        const big = BigInt(num);
-        if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
-          out += `${text.slice(last, i)}"${num}"`;
-          last = j;
-        }
-      }
-      i = j - 1;
-    }
-  }
-  return JSON.parse(out + text.slice(last));
 }
 
 /** The message of a keyspace without a usable index always carries the remedy (older servers say it). */

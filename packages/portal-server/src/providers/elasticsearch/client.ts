@@ -5,6 +5,7 @@
 // 401 → authentication, an engine error body → query error carrying the engine's own reason.
 import { Agent, fetch } from 'undici';
 import { ProviderError, queryError } from '../errors.js';
+import { parseExactJson } from '../exact-json.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type { ResolvedConnection } from '../types.js';
 import { errorMessage } from './flavor.js';
@@ -12,39 +13,6 @@ import { errorMessage } from './flavor.js';
 export const SEARCH_DEFAULT_PORT = 9200;
 
 /** Digits of an integer literal beyond which a double loses precision (2^53 has 16 digits). */
-const WIDE = 16;
-
-/**
- * JSON.parse, except that integer literals of 16 or more digits outside strings become strings when they
- * exceed the exact range of a double (64-bit `long` and `unsigned_long` fields keep every digit).
- */
-export function parseJsonExact(text: string): unknown {
-  let out = '';
-  let last = 0;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      i++;
-      while (i < n && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1;
-      i++;
-    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
-      const start = i;
-      i++;
-      while (i < n && /[0-9eE.+-]/.test(text[i])) i++;
-      const literal = text.slice(start, i);
-      if (/^-?\d+$/.test(literal) && literal.replace('-', '').length >= WIDE) {
-        const big = BigInt(literal);
-        if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < BigInt(Number.MIN_SAFE_INTEGER)) {
-          out += `${text.slice(last, start)}"${literal}"`;
-          last = i;
-        }
-      }
-    } else i++;
-  }
-  return JSON.parse(last === 0 ? text : out + text.slice(last));
-}
 
 export interface SearchRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -112,7 +80,7 @@ export class SearchClient {
     }
     let body: unknown;
     try {
-      body = text === '' ? undefined : parseJsonExact(text);
+      body = text === '' ? undefined : parseExactJson(text);
     } catch {
       body = undefined;
     }
