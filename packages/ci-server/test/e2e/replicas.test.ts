@@ -55,19 +55,29 @@ beforeAll(async () => {
   const config = join(dataDir, 'ci.yaml');
   // A short archive pass keeps the retention lease short (three passes), so its failover is quick.
   writeFileSync(config, 'retention:\n  archive_interval: 2s\n');
-  aGrpc = await freePort();
-  a = startServerProcess({
-    CI_DATA_DIR: dataDir,
-    CI_HTTP_PORT: String(await freePort()),
-    CI_GRPC_PORT: String(aGrpc),
-    CI_DATABASE_URL: url,
-    CI_AGENT_TOKEN: AGENT_TOKEN,
-    CI_SECRET_KEY: '1'.repeat(64),
-    CI_AUTH_ENABLED: 'false',
-    CI_CONFIG: config,
-    LOG_LEVEL: 'warn',
-  });
-  await a.ready();
+  // A free port can be taken by a parallel test before the child binds it: a start-up that dies is retried
+  // on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    aGrpc = await freePort();
+    a = startServerProcess({
+      CI_DATA_DIR: dataDir,
+      CI_HTTP_PORT: String(await freePort()),
+      CI_GRPC_PORT: String(aGrpc),
+      CI_DATABASE_URL: url,
+      CI_AGENT_TOKEN: AGENT_TOKEN,
+      CI_SECRET_KEY: '1'.repeat(64),
+      CI_AUTH_ENABLED: 'false',
+      CI_CONFIG: config,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      await a.ready();
+      break;
+    } catch (err) {
+      await a.stop();
+      if (attempt === 3) throw err;
+    }
+  }
   // A leads before B exists, so the failover below is A's leases passing to B.
   await waitFor(async () => (await leaseHolders()).size >= 2, { what: 'A to lead', timeoutMs: LONG });
   b = await startServer({

@@ -44,13 +44,17 @@ export function startServerProcess(env: Record<string, string>, output: 'ignore'
     child,
     base,
     async ready(timeoutMs = 60_000) {
-      await waitFor(
-        async () => {
-          if (gone()) throw new Error(`the control plane on ${base} exited (${child.exitCode})`);
-          return (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200;
-        },
-        { what: `the control plane on ${base} to be ready`, timeoutMs },
-      );
+      // A process that dies while starting fails at once (not after the whole timeout), so a caller can retry.
+      const died = exited.then(() => {
+        throw new Error(`the control plane on ${base} exited (${child.exitCode}) while starting`);
+      });
+      await Promise.race([
+        waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, {
+          what: `the control plane on ${base} to be ready`,
+          timeoutMs,
+        }),
+        died,
+      ]);
     },
     async kill9() {
       if (gone()) return;
