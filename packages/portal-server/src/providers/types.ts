@@ -227,15 +227,8 @@ export interface Provider {
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch>;
   openSession(): Promise<ProviderSession>;
-  testConnection(): Promise<ConnectionProfile>;
-  profile(): Promise<ConnectionProfile>;
-  health(): Promise<HealthReading>;
-  monitoring(): Promise<Record<string, unknown>>;
-  maintenance(type: string, target: string | undefined): Promise<ExecResult>;
-  listObjects(containerPath: readonly string[] | undefined): Promise<DatabaseObject[]>;
-  inventory(): Promise<Inventory>;
-  counts(): Promise<KindCount[]>;
-  describe(path: readonly string[]): Promise<ObjectDetail | undefined>;
+  /** Profile, health, monitoring, maintenance and the objects, each call already under the engine's guard. */
+  readonly catalog: import('./catalog.js').Catalog;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }
