@@ -265,6 +265,8 @@ export interface ProviderFactory {
    * UPDATE/DELETE/CREATE grammar).
    */
   refuseStatement?(statement: string): string | undefined;
+  /** What the statement classifier knows of the engine; without it every statement is a doubtful write. */
+  readonly classifier?: import('./classifier-rules.js').ClassifierRules;
   /** The database is a file under the portal's folder (or `:memory:`), not a server. */
   readonly fileBased?: boolean;
   /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */
