@@ -78,7 +78,9 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     'list',
     '`{connection, path?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`.',
     { path: { description: 'string array: a DatabaseObject path' } },
-    async (p, body, ctx) => ({ objects: visible(ctx, await p.catalog.listObjects(parsePath(body.path, false))) }),
+    async (p, body, ctx) => ({
+      objects: visible(ctx, await p.catalog.listObjects(parsePath(body.path, false))),
+    }),
   );
 
   route(
