@@ -73,6 +73,7 @@ export function athenaSettings(conn: ConnectionDescriptor): {
 export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
   engine: 'athena',
   dialect: 'athena',
+  datasourceAddress: 'fields',
   classifier: {
     sql: {
       family: 'nsp',

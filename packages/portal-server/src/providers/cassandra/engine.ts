@@ -33,6 +33,7 @@ const BATCH_WORDS = new Set(['BATCH', 'UNLOGGED', 'COUNTER']);
 export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
   engine: 'cassandra',
   dialect: 'cassandra',
+  acceptsConnectionString: false,
   classifier: {
     sql: {
       family: 'nsp',

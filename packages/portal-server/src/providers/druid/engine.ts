@@ -63,6 +63,7 @@ export function validateDruid(conn: ConnectionDescriptor): void {
 export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   engine: 'druid',
   dialect: 'druid',
+  acceptsConnectionString: false,
   classifier: {
     sql: {
       family: 'nsp',

@@ -11,6 +11,7 @@ import { searchCapabilities, searchDialect, validateSearchDescriptor } from './s
 export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsearch'> = {
   engine: 'elasticsearch',
   dialect: 'elasticsearch',
+  acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },
   fileBased: false,
   defaultPort: SEARCH_DEFAULT_PORT,

@@ -26,6 +26,7 @@ export function libsqlUrl(conn: ConnectionDescriptor): string | undefined {
 export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   engine: 'libsql',
   dialect: 'sqlite',
+  datasourceAddress: 'file-or-url',
   classifier: { sql: sqliteFamilyRules },
   fileBased: true,
   readOnly: 'pragma',

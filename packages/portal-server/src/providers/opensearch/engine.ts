@@ -16,6 +16,7 @@ import { opensearchFlavor } from './flavor.js';
 export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
   engine: 'opensearch',
   dialect: 'opensearch',
+  acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },
   fileBased: false,
   defaultPort: SEARCH_DEFAULT_PORT,

@@ -48,6 +48,8 @@ export function validateTrino(conn: ConnectionDescriptor): void {
 export const trinoEngine: EngineDescriptor<'trino', 'trino'> = {
   engine: 'trino',
   dialect: 'trino',
+  acceptsConnectionString: false,
+  passwordNeedsTls: true,
   classifier: {
     sql: {
       family: 'nsp',
