@@ -9,9 +9,9 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
-import type { DispatchDb } from '../packages/ci-server/src/agents/schema.js';
 import { claimJob } from '../packages/ci-server/src/agents/store.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import type { DispatchDb } from '../packages/ci-server/src/store/agent-schema.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);

@@ -9,6 +9,7 @@ import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { DispatchDb } from '../store/agent-schema.js';
 import {
   type AgentServiceDeps,
   closeAgentServer,
@@ -16,7 +17,6 @@ import {
   startAgentServer,
 } from './grpc-server.js';
 import { AgentRegistry, type ConnectedAgent } from './registry.js';
-import type { DispatchDb } from './schema.js';
 import { extendLeasesAtStart } from './store.js';
 
 export interface AgentTiming {

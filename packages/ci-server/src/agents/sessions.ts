@@ -8,9 +8,9 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
+import type { AgentStatus, DispatchDb } from '../store/agent-schema.js';
 import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
-import type { AgentStatus, DispatchDb } from './schema.js';
 import {
   activeLeases,
   jobsToStop,

@@ -8,10 +8,10 @@
 // this process started, or while its listening connection was down.
 
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
-import type { DispatchDb } from '../agents/schema.js';
 import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
 import type { CiMetrics } from '../metrics.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
+import type { DispatchDb } from '../store/agent-schema.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 import { createMasker, type MaskFn, noMask } from './log-masker.js';

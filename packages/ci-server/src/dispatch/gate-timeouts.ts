@@ -2,8 +2,9 @@
 // sweep, gates waiting longer than their job's `approval.timeout` are expired through the state machine
 // (`expireGate`: the gate and the run are canceled). The deadline counts from when the gate opened (the
 // job run's `started_at`). Bounded per sweep; the next sweep continues.
-import type { DispatchDb } from '../agents/schema.js';
+
 import { formatDuration } from '../domain/index.js';
+import type { DispatchDb } from '../store/agent-schema.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 

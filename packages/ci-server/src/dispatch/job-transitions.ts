@@ -4,7 +4,6 @@
 // the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
 // commit (new attempts reach the dispatcher through them).
 import type { Kysely } from 'kysely';
-import type { DispatchDb, DispatchJobRunsTable } from '../agents/schema.js';
 import {
   type Effect,
   expireGate,
@@ -15,6 +14,7 @@ import {
   type Transition,
 } from '../domain/index.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { DispatchDb, DispatchJobRunsTable } from '../store/agent-schema.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { CoreDB } from '../store/schema.js';

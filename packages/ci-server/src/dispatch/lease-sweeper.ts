@@ -4,8 +4,9 @@
 // shown offline, overdue approval gates are expired, and the dispatcher resyncs with the store. With a 30 s lease and a 5 s sweep a dead
 // agent's jobs move within 35 s. Safe to run in several server processes at once: each step re-checks
 // the lease inside the run's transaction.
-import type { DispatchDb } from '../agents/schema.js';
+
 import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
+import type { DispatchDb } from '../store/agent-schema.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';
 import { expireOverdueGates } from './gate-timeouts.js';

@@ -5,8 +5,8 @@
 import { notFound } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { DispatchDB } from '../agents/schema.js';
 import { jobRunDisplayName } from '../domain/index.js';
+import type { DispatchDB } from '../store/agent-schema.js';
 import type { Api } from './context.js';
 import { errors, IdParams, Uuid } from './schemas.js';
 

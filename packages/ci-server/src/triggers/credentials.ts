@@ -6,8 +6,8 @@ import { badRequest, notFound, type SecretBox } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { normaliseGitUrl } from '../domain/index.js';
 import { newId, nowIso } from '../store/ids.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 import type { GitCredentials } from './git.js';
-import type { TriggersDb } from './schema.js';
 
 export interface CredentialView {
   id: string;

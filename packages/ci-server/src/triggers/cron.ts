@@ -8,8 +8,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { nextCronRuns, type PipelineDocument } from '../domain/index.js';
 import type { RunEvents } from '../services/run-events.js';
 import { nowIso } from '../store/ids.js';
+import { core, type TriggersDb } from '../store/trigger-schema.js';
 import { activeDefinitions, type HeadDeps, resolveHeads } from './heads.js';
-import { core, type TriggersDb } from './schema.js';
 import { createRuns, publishRuns } from './start-runs.js';
 
 export interface Schedule {

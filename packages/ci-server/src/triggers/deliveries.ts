@@ -4,8 +4,8 @@
 // leader's housekeeping, so unauthenticated senders cannot grow it without limit.
 import { notFound } from '@app/kit';
 import { newId } from '../store/ids.js';
+import type { TriggersDb, WebhookDeliveriesTable } from '../store/trigger-schema.js';
 import { scrub } from './git.js';
-import type { TriggersDb, WebhookDeliveriesTable } from './schema.js';
 
 export type DeliveryStatus = 'accepted' | 'rejected' | 'ignored';
 

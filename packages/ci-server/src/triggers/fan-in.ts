@@ -9,7 +9,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Effect, type UpstreamMaterial, upstreamFingerprint } from '../domain/index.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
-import type { TriggersDb } from './schema.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 export interface FanInDeps {

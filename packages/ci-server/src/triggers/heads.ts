@@ -3,9 +3,9 @@
 // that cannot be resolved leaves the revision empty and the checkout resolves the branch itself.
 import type { FastifyBaseLogger } from 'fastify';
 import type { PipelineDocument } from '../domain/index.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 import type { ScmCredentials } from './credentials.js';
 import { type GitRunner, scrub } from './git.js';
-import type { TriggersDb } from './schema.js';
 import { firstGitMaterial } from './start-runs.js';
 
 export interface HeadDeps {

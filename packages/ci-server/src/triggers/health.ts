@@ -3,7 +3,7 @@
 // (from the `agents` table when the store has one, else from the in-memory registry of this process).
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import type { TriggersDb } from './schema.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 
 export interface SchedulerStatus {
   running: boolean;

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CiSettings } from '../config.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
 import { Deliveries } from './deliveries.js';
@@ -20,7 +21,6 @@ import { LeaderLease } from './leader.js';
 import { allGitMaterials, materialsByFingerprint, projectGitMaterials } from './materials.js';
 import { groupMaterials, Poller, type PollOutcome } from './poller.js';
 import { ProjectSettings, projectIdOf } from './project-settings.js';
-import type { TriggersDb } from './schema.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 

@@ -3,7 +3,7 @@
 // number of pipelines.
 import { sql } from 'kysely';
 import { type GitEvent, normaliseGitUrl, parseDuration } from '../domain/index.js';
-import type { TriggersDb } from './schema.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 
 export interface GitMaterialRow {
   pipelineId: string;

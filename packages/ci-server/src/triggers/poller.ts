@@ -6,10 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RunEvents } from '../services/run-events.js';
 import { newId } from '../store/ids.js';
+import type { TriggersDb } from '../store/trigger-schema.js';
 import type { ScmCredentials } from './credentials.js';
 import { type CommitInfo, type GitRunner, scrub } from './git.js';
 import { effectiveInterval, type GitMaterialRow } from './materials.js';
-import type { TriggersDb } from './schema.js';
 import { claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 export interface PollerDeps {

@@ -4,7 +4,7 @@
 import { badRequest, conflict, notFound } from '@app/kit';
 import { formatDuration, NAME_MAX, nextCronRuns, parseDuration, validateCron } from '../domain/index.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { ProjectCronsTable, TriggersDb } from './schema.js';
+import type { ProjectCronsTable, TriggersDb } from '../store/trigger-schema.js';
 
 export interface CronSchedule {
   id: string;

@@ -7,7 +7,7 @@ import { type CreatedRun, createRunIn } from '../services/run-create.js';
 import type { RunEvents } from '../services/run-events.js';
 import { nowIso } from '../store/ids.js';
 import type { CoreDB } from '../store/schema.js';
-import { core, type TriggersDB } from './schema.js';
+import { core, type TriggersDB } from '../store/trigger-schema.js';
 
 export interface RunRequest {
   pipelineId: string;

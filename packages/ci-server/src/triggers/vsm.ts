@@ -5,8 +5,8 @@
 import { notFound } from '@app/kit';
 import type { PipelineDocument, UpstreamMaterial } from '../domain/index.js';
 import { latestRuns, type RunSummaryRow } from '../store/runs-query.js';
+import { core, type TriggersDb } from '../store/trigger-schema.js';
 import { scrub } from './git.js';
-import { core, type TriggersDb } from './schema.js';
 
 export interface MaterialNode {
   id: string;

@@ -26,9 +26,9 @@ import {
 import type { RunEvents } from '../services/run-events.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import { newId, nowIso } from '../store/ids.js';
+import { core, type TriggersDb } from '../store/trigger-schema.js';
 import type { Deliveries, DeliveryStatus } from './deliveries.js';
 import { type GitMaterialRow, materialsOfRepository } from './materials.js';
-import { core, type TriggersDb } from './schema.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 /** Largest body accepted (GitHub and GitLab cap push payloads at 20 commits, Bitbucket at 5). */

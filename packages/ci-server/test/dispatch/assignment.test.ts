@@ -5,9 +5,9 @@
 import { createSecretBox } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
 import { AssignmentBuilder } from '../../src/dispatch/assignment-builder.js';
 import { JobReferenceError, Resolver, referencedNames } from '../../src/dispatch/job-env.js';
+import type { DispatchDB } from '../../src/store/agent-schema.js';
 import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
 
 const layers = (over: Partial<ConstructorParameters<typeof Resolver>[0]> = {}) => ({

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { waitFor } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
+import type { DispatchDB } from '../../src/store/agent-schema.js';
 import {
   applyPipeline,
   databaseUrl,

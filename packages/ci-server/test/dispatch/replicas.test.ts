@@ -3,8 +3,8 @@
 import { openDatabase } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
 import { claimJob } from '../../src/agents/store.js';
+import type { DispatchDB } from '../../src/store/agent-schema.js';
 import {
   applyPipeline,
   databaseUrl,

@@ -2,7 +2,7 @@
 // control plane's metrics in the /metrics exposition.
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
+import type { DispatchDB } from '../../src/store/agent-schema.js';
 import { newId } from '../../src/store/ids.js';
 import { STORES } from '../api-helpers.js';
 import { type DataFixture, startDataFixture } from './fixture.js';

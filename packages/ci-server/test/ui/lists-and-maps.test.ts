@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
+import type { DispatchDB } from '../../src/store/agent-schema.js';
 import { newId } from '../../src/store/ids.js';
 import { jobsOf, startJob } from '../core/agent-sim.js';
 import { makeRepo, type Repo } from '../e2e/harness.js';

@@ -1,8 +1,8 @@
 // Row types of migration 0004_agents: the agent fleet and the lease columns it adds to job_runs. Other
 // modules keep using CoreDB; the dispatch code uses DispatchDB, which sees the extra columns.
 import type { Kysely } from 'kysely';
-import type { AuthDB } from '../store/auth-schema.js';
-import type { CoreDB, JobRunsTable } from '../store/schema.js';
+import type { AuthDB } from './auth-schema.js';
+import type { CoreDB, JobRunsTable } from './schema.js';
 
 export type AgentStatus = 'online' | 'busy' | 'offline';
 

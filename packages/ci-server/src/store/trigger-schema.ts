@@ -1,7 +1,7 @@
 // Row types of the trigger tables (migration 0006_triggers) on top of the core schema. Timestamps are RFC 3339
 // UTC strings with milliseconds, JSON is text and booleans are 0/1, as everywhere in the store.
 import type { Kysely } from 'kysely';
-import type { CoreDB } from '../store/schema.js';
+import type { CoreDB } from './schema.js';
 
 export interface MaterialModificationsTable {
   id: string;
