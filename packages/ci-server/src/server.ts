@@ -29,13 +29,14 @@ import { createExecutionData, type ExecutionData } from './services/execution-da
 import { RunEvents } from './services/run-events.js';
 import type { RunService } from './services/runs.js';
 import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
+import type { StoreSchema } from './store/database.js';
 import { migrations } from './store/migrations/index.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
 
 export interface CiServer {
   app: FastifyInstance;
-  database: Database;
+  database: Database<StoreSchema>;
   agents: AgentRegistry;
   /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
   control: AgentControl;
@@ -76,7 +77,7 @@ export interface CreateOptions {
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
   mkdirSync(settings.dataDir, { recursive: true });
   const secrets = bootstrapSecrets(settings);
-  const database = openDatabase(settings.databaseUrl);
+  const database = openDatabase<StoreSchema>(settings.databaseUrl);
   // A store that cannot be reached at start is reported by /readyz rather than crashing the process, so an
   // orchestrator sees the reason; migrations are retried when the database comes back.
   let migrated = false;

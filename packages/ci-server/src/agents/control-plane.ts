@@ -9,7 +9,7 @@ import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
-import type { DispatchDb } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
 import {
   type AgentServiceDeps,
   closeAgentServer,
@@ -52,7 +52,7 @@ export class AgentControl {
   private stopping = false;
 
   constructor(options: AgentControlOptions) {
-    const db = options.database.db as DispatchDb;
+    const db = options.database.db as StoreDb;
     const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
     const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
     const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);

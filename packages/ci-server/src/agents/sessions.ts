@@ -8,7 +8,8 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { AgentStatus, DispatchDb } from '../store/agent-schema.js';
+import type { AgentStatus } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 import {
@@ -22,7 +23,7 @@ import {
 } from './store.js';
 
 export interface AgentSessionDeps {
-  db: DispatchDb;
+  db: StoreDb;
   registry: AgentRegistry;
   dispatcher: Dispatcher;
   transitions: JobTransitions;

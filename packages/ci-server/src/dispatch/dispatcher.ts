@@ -11,7 +11,7 @@ import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
 import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
 import type { CiMetrics } from '../metrics.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
-import type { DispatchDb } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 import { createMasker, type MaskFn, noMask } from './log-masker.js';
@@ -23,7 +23,7 @@ export interface DispatcherLog {
 }
 
 export interface DispatcherDeps {
-  db: DispatchDb;
+  db: StoreDb;
   registry: AgentRegistry;
   builder: AssignmentBuilder;
   transitions: JobTransitions;

@@ -4,14 +4,14 @@
 // job run's `started_at`). Bounded per sweep; the next sweep continues.
 
 import { formatDuration } from '../domain/index.js';
-import type { DispatchDb } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 
 const PER_SWEEP = 500;
 
 export interface GateDeps {
-  db: DispatchDb;
+  db: StoreDb;
   builder: AssignmentBuilder;
   transitions: JobTransitions;
   systemLine(jobRunId: string, text: string): Promise<void>;

@@ -6,14 +6,14 @@
 // the lease inside the run's transaction.
 
 import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
-import type { DispatchDb } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';
 import { expireOverdueGates } from './gate-timeouts.js';
 import type { JobTransitions } from './job-transitions.js';
 
 export interface SweeperDeps {
-  db: DispatchDb;
+  db: StoreDb;
   dispatcher: Dispatcher;
   transitions: JobTransitions;
   builder: AssignmentBuilder;

@@ -3,10 +3,9 @@
 // marking its agents offline still shows them right: `offline` when the row says so or no heartbeat came
 // for AGENT_SILENT_MS, `busy` while it holds jobs, else `online`.
 import { notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { jobRunDisplayName } from '../domain/index.js';
-import type { DispatchDB } from '../store/agent-schema.js';
+import type { StoreDb, StoreSchema } from '../store/database.js';
 import type { Api } from './context.js';
 import { errors, IdParams, Uuid } from './schemas.js';
 
@@ -35,9 +34,9 @@ export const AgentView = Type.Object({
   registered_at: Type.String({ format: 'date-time' }),
 });
 
-type AgentRow = DispatchDB['agents'];
+type AgentRow = StoreSchema['agents'];
 
-async function viewsOf(db: Kysely<DispatchDB>, agents: AgentRow[], now = Date.now()) {
+async function viewsOf(db: StoreDb, agents: AgentRow[], now = Date.now()) {
   const ids = agents.map((a) => a.id);
   const jobs =
     ids.length === 0
@@ -81,8 +80,8 @@ async function viewsOf(db: Kysely<DispatchDB>, agents: AgentRow[], now = Date.no
   });
 }
 
-export function registerAgentRoutes(api: Api, anyDb: Kysely<any>): void {
-  const db = anyDb as Kysely<DispatchDB>;
+export function registerAgentRoutes(api: Api, anyDb: StoreDb): void {
+  const db = anyDb;
   api.get('/api/v1/agents', {
     config: { access: 'admin' },
     schema: {

@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ExecutionData } from '../services/execution-data.js';
 import { RunEvents } from '../services/run-events.js';
 import { RunService } from '../services/runs.js';
+import type { StoreSchema } from '../store/database.js';
 import { PipelineNames } from '../store/pipeline-names.js';
-import type { CoreDB } from '../store/schema.js';
 import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
 import { registerArtifactRoutes } from './artifacts.js';
@@ -29,7 +29,7 @@ import { registerTestRoutes } from './tests.js';
 import { schemaErrorFormatter } from './validation.js';
 
 export interface ApiDeps {
-  database: Database<CoreDB>;
+  database: Database<StoreSchema>;
   /** 64 hex characters: the key of the secret box sealing project secrets. */
   secretKey: string;
   events?: RunEvents;

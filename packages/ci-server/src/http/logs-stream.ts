@@ -4,18 +4,17 @@
 // comment as keep-alive, and ends once the run is terminal and its tail was sent. A slow reader only slows
 // itself: its live buffer overflows and it continues from the store.
 import { badRequest, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
 import { type StoredLogLine, toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { CoreDB } from '../store/schema.js';
+import type { StoreDb } from '../store/database.js';
 import type { Api } from './context.js';
 import { errors, IdParams } from './schemas.js';
 
 export interface LogStreamOptions {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   data: ExecutionData;
   /** Keep-alive comment interval (default 15 s). */
   keepAliveMs?: number;

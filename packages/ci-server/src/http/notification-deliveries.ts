@@ -5,7 +5,7 @@ import { notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { OutboxDB } from '../store/notification-outbox.js';
+import type { StoreDb, StoreSchema } from '../store/database.js';
 import { roleAtLeast } from './access.js';
 import type { Api } from './context.js';
 import { errors, SlugParams, Uuid } from './schemas.js';
@@ -38,8 +38,8 @@ function shown(target: string, full: boolean): string {
 const canSeeTargets = (request: FastifyRequest) =>
   request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
 
-export function registerNotificationDeliveryRoute(api: Api, rawDb: Kysely<any>): void {
-  const db = rawDb as Kysely<OutboxDB & { projects: { id: string; slug: string } }>;
+export function registerNotificationDeliveryRoute(api: Api, rawDb: StoreDb): void {
+  const db = rawDb as Kysely<StoreSchema & { projects: { id: string; slug: string } }>;
   api.get('/api/v1/projects/:slug/notifications/deliveries', {
     config: { access: 'viewer' },
     schema: {

@@ -3,7 +3,6 @@
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { NOTIFICATION_EVENTS } from '../domain/notification-events.js';
 import {
@@ -14,18 +13,12 @@ import {
   parseLogArchive,
 } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
-import type { CacheEntriesTable } from '../store/execution-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import { roleAtLeast } from './access.js';
 import { LogArchiveSetting } from './admin/retention.js';
 import type { Api } from './context.js';
 import { errors, NoContent, SlugParams, Uuid } from './schemas.js';
-
-interface ExtrasDB {
-  projects: { id: string; slug: string };
-  project_settings: { project_id: string; key: string; value: string; updated_at: string };
-  cache_entries: CacheEntriesTable;
-}
 
 export { NOTIFICATION_EVENTS };
 export const MAX_CHANNELS = 20;
@@ -72,7 +65,7 @@ const CacheEntry = Type.Object({
 });
 
 export interface ProjectExtrasDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
   logArchive: LogArchivePolicy;
   /** The storage backend holding cache blobs (`caches/<storage_key>`). */
@@ -123,7 +116,7 @@ const canSeeTargets = (request: FastifyRequest) =>
   request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
 
 export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): void {
-  const db = deps.db as Kysely<ExtrasDB>;
+  const db = deps.db;
 
   const projectId = async (slug: string): Promise<string> => {
     const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();

@@ -2,7 +2,6 @@
 // transaction that loads the run (row-locked on PostgreSQL), applies a state-machine transition, persists
 // what changed and records decisions; effects are published only after the commit.
 import { conflict, HttpError, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import {
   approveGate,
   cancelRun,
@@ -16,14 +15,14 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
-import type { CoreDB } from '../store/schema.js';
 import { createRunIn } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
 export interface RunServiceDeps {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   postgres: boolean;
   events: RunEvents;
 }

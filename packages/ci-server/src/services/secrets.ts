@@ -2,17 +2,16 @@
 // box, bound to their project and name so a sealed value copied to another row does not open) and opened
 // only for the dispatcher through `openProjectSecrets`. A value never appears in a response or a log.
 import { badRequest, notFound, type SecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { ENV_NAME, NAME_MAX } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import type { CoreDB } from '../store/schema.js';
 
 /** Largest secret value accepted (bytes of UTF-8): certificates and keys fit, whole files do not. */
 export const SECRET_VALUE_MAX = 64 * 1024;
 
 const associated = (projectId: string, name: string) => `project-secret\u0000${projectId}\u0000${name}`;
 
-async function projectId(db: Kysely<CoreDB>, slug: string): Promise<string> {
+async function projectId(db: StoreDb, slug: string): Promise<string> {
   const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
   if (!row) throw notFound(`project "${slug}" not found`);
   return row.id;
@@ -27,7 +26,7 @@ export function checkSecretName(name: string): void {
     );
 }
 
-export async function listSecrets(db: Kysely<CoreDB>, slug: string) {
+export async function listSecrets(db: StoreDb, slug: string) {
   const id = await projectId(db, slug);
   const secrets = await db
     .selectFrom('project_secrets')
@@ -40,7 +39,7 @@ export async function listSecrets(db: Kysely<CoreDB>, slug: string) {
 
 /** Stores a secret; `created` is false when it replaced the value of an existing name. */
 export async function putSecret(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   box: SecretBox,
   slug: string,
   name: string,
@@ -72,7 +71,7 @@ export async function putSecret(
   });
 }
 
-export async function deleteSecret(db: Kysely<CoreDB>, slug: string, name: string): Promise<void> {
+export async function deleteSecret(db: StoreDb, slug: string, name: string): Promise<void> {
   const id = await projectId(db, slug);
   const result = await db
     .deleteFrom('project_secrets')
@@ -84,7 +83,7 @@ export async function deleteSecret(db: Kysely<CoreDB>, slug: string, name: strin
 
 /** Plain values of the named secrets of a project that exist (for the dispatcher; never for responses). */
 export async function openProjectSecrets(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   box: SecretBox,
   projectId: string,
   names: readonly string[],

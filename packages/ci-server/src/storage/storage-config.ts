@@ -5,7 +5,7 @@
 // X-Service-Restart-Required). An S3 secret key is stored sealed with CI_SECRET_KEY and never answered.
 import { isAbsolute, normalize } from 'node:path';
 import { createSecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
+import type { StoreDb } from '../store/database.js';
 import type { BlobStorage } from './blob-storage.js';
 import { FilesystemStorage } from './filesystem-storage.js';
 import { type S3Settings, S3Storage } from './s3-storage.js';
@@ -81,16 +81,9 @@ export function storageFromFile(file: Record<string, unknown>, dataDir: string):
   );
 }
 
-interface SettingsDb {
-  server_settings: { key: string; value: string; updated_at: string };
-}
-
 /** The configuration stored through the API, with its S3 secret opened; undefined when none is stored. */
-export async function readStoredStorage(
-  db: Kysely<any>,
-  secretKey: string,
-): Promise<StorageConfig | undefined> {
-  const row = await (db as Kysely<SettingsDb>)
+export async function readStoredStorage(db: StoreDb, secretKey: string): Promise<StorageConfig | undefined> {
+  const row = await db
     .selectFrom('server_settings')
     .select('value')
     .where('key', '=', STORAGE_SETTING_KEY)

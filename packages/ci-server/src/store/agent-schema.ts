@@ -1,8 +1,4 @@
-// Row types of migration 0004_agents: the agent fleet and the lease columns it adds to job_runs. Other
-// modules keep using CoreDB; the dispatch code uses DispatchDB, which sees the extra columns.
-import type { Kysely } from 'kysely';
-import type { AuthDB } from './auth-schema.js';
-import type { CoreDB, JobRunsTable } from './schema.js';
+// Row types of migration 0004_agents: the agent fleet. The lease columns it adds to job_runs are in schema.ts.
 
 export type AgentStatus = 'online' | 'busy' | 'offline';
 
@@ -19,24 +15,3 @@ export interface AgentsTable {
   last_heartbeat_at: string | null;
   registered_at: string;
 }
-
-export interface LeaseColumns {
-  /** The agent holding the job run; null when nobody does. */
-  lease_agent_id: string | null;
-  /** The lease lapses at this time unless a heartbeat of the agent renews it. */
-  lease_expires_at: string | null;
-  /** When the dispatcher claimed the job run for the agent. */
-  assigned_at: string | null;
-  /** Why the job run failed, in one line (agent lost, unknown reference, the agent's message). */
-  error: string | null;
-}
-
-export type DispatchJobRunsTable = JobRunsTable & LeaseColumns;
-
-export interface DispatchDB extends Omit<CoreDB, 'job_runs'> {
-  job_runs: DispatchJobRunsTable;
-  agents: AgentsTable;
-  global_secrets: AuthDB['global_secrets'];
-}
-
-export type DispatchDb = Kysely<DispatchDB>;

@@ -4,11 +4,11 @@
 // to drop a repeated delivery. The deliverer (notifications/) sends the rows after the commit, so a rolled
 // back transition notifies nobody and a committed one is never lost.
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { mayRaise, type NotificationEvent, raisedEvents } from '../domain/notification-events.js';
+import type { StoreDb } from './database.js';
 import { newId, nowIso } from './ids.js';
 
-export interface OutboxRow {
+export interface NotificationOutboxTable {
   id: string;
   project_id: string;
   run_id: string | null;
@@ -26,8 +26,8 @@ export interface OutboxRow {
   delivered_at: string | null;
 }
 
-export interface OutboxDB {
-  notification_outbox: OutboxRow;
+export interface StoreSchema {
+  notification_outbox: NotificationOutboxTable;
 }
 
 interface Channel {
@@ -53,7 +53,7 @@ export interface RunFacts {
  * and when the project has no channels (one indexed read).
  */
 export async function enqueueRunNotifications(
-  trx: Kysely<any>,
+  trx: StoreDb,
   run: RunFacts,
   previousStatus: string | null,
   status: string,
@@ -96,7 +96,7 @@ export async function enqueueRunNotifications(
     .where('pipelines.id', '=', run.pipeline_id)
     .executeTakeFirst();
   const now = nowIso();
-  const rows: OutboxRow[] = [];
+  const rows: NotificationOutboxTable[] = [];
   for (const raised of events) {
     const payload = JSON.stringify({
       event: raised.event,
@@ -135,7 +135,7 @@ export async function enqueueRunNotifications(
     }
   }
   if (rows.length === 0) return;
-  await (trx as Kysely<OutboxDB>)
+  await trx
     .insertInto('notification_outbox')
     .values(rows)
     .onConflict((oc) => oc.column('idempotency_key').doNothing())

@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CiSettings } from '../config.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
-import type { TriggersDb } from '../store/trigger-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
 import { Deliveries } from './deliveries.js';
@@ -81,7 +81,7 @@ export class Triggers {
   readonly webhooks: WebhookService;
   readonly fanIn: FanIn;
   readonly secrets: Record<ScmHost, string | null>;
-  private readonly db: TriggersDb;
+  private readonly db: StoreDb;
   private readonly git: GitRunner;
   private readonly poller: Poller;
   private readonly cron: CronScheduler;
@@ -99,7 +99,7 @@ export class Triggers {
   private lastPollCheck = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: TriggerDeps) {
-    this.db = deps.database.db as TriggersDb;
+    this.db = deps.database.db as StoreDb;
     this.now = deps.now ?? (() => new Date());
     this.tickMs = deps.tickMs ?? 1000;
     this.secrets = globalWebhookSecrets(deps.settings);

@@ -3,8 +3,9 @@
 // schedule naming a pipeline that is not an active pipeline of the project is refused.
 import { badRequest, conflict, notFound } from '@app/kit';
 import { formatDuration, NAME_MAX, nextCronRuns, parseDuration, validateCron } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { ProjectCronsTable, TriggersDb } from '../store/trigger-schema.js';
+import type { ProjectCronsTable } from '../store/trigger-schema.js';
 
 export interface CronSchedule {
   id: string;
@@ -27,7 +28,7 @@ export const MIN_POLL_MS = 1000;
 export const MAX_POLL_MS = 7 * 86_400_000;
 const MAX_CRONS_PER_PROJECT = 100;
 
-export async function projectIdOf(db: TriggersDb, slug: string): Promise<string> {
+export async function projectIdOf(db: StoreDb, slug: string): Promise<string> {
   const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
   if (!row) throw notFound(`project "${slug}" not found`);
   return row.id;
@@ -49,7 +50,7 @@ function view(row: ProjectCronsTable, state: Map<string, string>, now: Date): Cr
 
 export class ProjectSettings {
   constructor(
-    private readonly db: TriggersDb,
+    private readonly db: StoreDb,
     private readonly now: () => Date,
   ) {}
 

@@ -4,8 +4,8 @@
 // latest recorded modification. Five queries whatever the size of the project.
 import { notFound } from '@app/kit';
 import type { PipelineDocument, UpstreamMaterial } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { latestRuns, type RunSummaryRow } from '../store/runs-query.js';
-import { core, type TriggersDb } from '../store/trigger-schema.js';
 import { scrub } from './git.js';
 
 export interface MaterialNode {
@@ -41,7 +41,7 @@ export interface VsmEdge {
   status?: string;
 }
 
-export async function buildVsm(db: TriggersDb, slug: string) {
+export async function buildVsm(db: StoreDb, slug: string) {
   const project = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
   if (!project) throw notFound(`project "${slug}" not found`);
   const [pipelines, materials, latest] = await Promise.all([
@@ -61,7 +61,7 @@ export async function buildVsm(db: TriggersDb, slug: string) {
       .orderBy('m.pipeline_id')
       .orderBy('m.position')
       .execute(),
-    latestRuns(core(db), project.id),
+    latestRuns(db, project.id),
   ]);
   const latestBy = new Map(latest.map((r) => [r.pipeline_id, r]));
   const byName = new Map(pipelines.map((p) => [p.name, p.id]));
@@ -122,7 +122,7 @@ export async function buildVsm(db: TriggersDb, slug: string) {
 }
 
 /** The newest modification of each git node, in one query. */
-async function attachModifications(db: TriggersDb, nodes: MaterialNode[]): Promise<void> {
+async function attachModifications(db: StoreDb, nodes: MaterialNode[]): Promise<void> {
   if (nodes.length === 0) return;
   const rows = await db
     .selectFrom('material_modifications as mm')

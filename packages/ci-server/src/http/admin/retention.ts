@@ -1,11 +1,8 @@
-// Admin: GET /api/v1/admin/retention — what the retention sweeper did last (when, how long, what it
-// removed), what the store holds now (one aggregate query per table), the quotas and interval from CI_CONFIG
-// `retention` (scheduler/retention-settings.ts) and the global log-archive policy.
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { formatDuration } from '../../domain/index.js';
 import { logArchiveView, type RetentionSettings } from '../../scheduler/retention-settings.js';
 import { LAST_SWEEP_KEY } from '../../scheduler/retention-sweeper.js';
+import type { StoreDb } from '../../store/database.js';
 import type { Api } from '../context.js';
 
 export const LogArchiveSetting = Type.Object({
@@ -38,7 +35,7 @@ const LastRun = Type.Object({
   errors: Type.Array(Type.String()),
 });
 
-export function registerAdminRetentionRoute(api: Api, db: Kysely<any>, settings: RetentionSettings): void {
+export function registerAdminRetentionRoute(api: Api, db: StoreDb, settings: RetentionSettings): void {
   api.get('/api/v1/admin/retention', {
     config: { access: 'admin' },
     schema: {

@@ -6,7 +6,6 @@
 // and never answered (`secret_access_key_set` says whether one is set).
 import { isAbsolute, normalize } from 'node:path';
 import { badRequest } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import {
   describeStorage,
@@ -18,6 +17,7 @@ import {
   StorageConfigError,
   sameStorage,
 } from '../../storage/storage-config.js';
+import type { StoreDb } from '../../store/database.js';
 import { nowIso } from '../../store/ids.js';
 import type { Api } from '../context.js';
 import { errors } from '../schemas.js';
@@ -76,7 +76,7 @@ const Body = Type.Object(
 );
 
 export interface StorageRouteDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   secretKey: string;
   /** The configuration the running process opened. */
   running: StorageConfig;
@@ -85,7 +85,7 @@ export interface StorageRouteDeps {
 }
 
 export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): void {
-  const db = deps.db as Kysely<{ server_settings: { key: string; value: string; updated_at: string } }>;
+  const db = deps.db;
 
   const read = async (): Promise<{ config: StorageConfig; answer: Answer }> => {
     const stored = await readStoredStorage(db, deps.secretKey).catch(() => undefined);
