@@ -1,24 +1,8 @@
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { StoreDb } from '../store/database.js';
+import type { LogArchivesTable } from '../store/operations-schema.js';
 import { decodeArchive } from './archive-format.js';
 import type { StoredLogLine } from './types.js';
-
-export interface LogArchivesTable {
-  job_run_id: string;
-  run_id: string;
-  storage_key: string;
-  lines: number;
-  max_seq: number;
-  first_cursor: number;
-  last_cursor: number;
-  raw_bytes: number | string;
-  stored_bytes: number | string;
-  archived_at: string;
-}
-
-export interface StoreSchema {
-  log_archives: LogArchivesTable;
-}
 
 /** Lines held decompressed in memory across all cached archives. */
 const CACHE_LINES = 200_000;

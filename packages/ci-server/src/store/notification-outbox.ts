@@ -7,28 +7,7 @@ import { createHash } from 'node:crypto';
 import { mayRaise, type NotificationEvent, raisedEvents } from '../domain/notification-events.js';
 import type { StoreDb } from './database.js';
 import { newId, nowIso } from './ids.js';
-
-export interface NotificationOutboxTable {
-  id: string;
-  project_id: string;
-  run_id: string | null;
-  event: string;
-  channel_kind: string;
-  target: string;
-  payload: string;
-  idempotency_key: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  response_status: number | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
-export interface StoreSchema {
-  notification_outbox: NotificationOutboxTable;
-}
+import type { NotificationOutboxTable } from './operations-schema.js';
 
 interface Channel {
   kind: string;
@@ -151,4 +130,21 @@ function idempotencyKey(
 ): string {
   const t = createHash('sha256').update(target).digest('hex').slice(0, 16);
   return `${runId}:${event}:${jobId ?? '-'}:${channel}:${t}`;
+}
+
+/** The project's delivery history, newest first, filtered by status and event. */
+export async function listDeliveries(
+  db: StoreDb,
+  projectId: string,
+  filter: { status?: NotificationOutboxTable['status']; event?: string },
+  page: { limit: number; offset: number },
+): Promise<{ rows: NotificationOutboxTable[]; total: number }> {
+  let q = db.selectFrom('notification_outbox').where('project_id', '=', projectId);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.event) q = q.where('event', '=', filter.event);
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
 }
