@@ -1,3 +1,8 @@
+// What agents report, applied to the run state machine: a job started, a job finished (success, failure with
+// automatic retry, cancellation), a job the dispatcher could not build, a job whose agent was lost. Each is
+// one transaction that loads the run (row-locked on PostgreSQL), checks that the reporting agent still holds
+// the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
+// commit (new attempts reach the dispatcher through them).
 import {
   type Effect,
   expireGate,

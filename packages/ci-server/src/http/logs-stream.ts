@@ -10,6 +10,7 @@ import { followRunLogs } from '../logs/follow.js';
 import { type StoredLogLine, toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { StoreDb } from '../store/database.js';
+import { runStatusOf } from '../store/lookups.js';
 import type { Api } from './context.js';
 import { errors, IdParams } from './schemas.js';
 
@@ -78,11 +79,10 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
     handler: async (request, reply) => {
       const runId = request.params.id.toLowerCase();
       const after = parseLastEventId(request.headers['last-event-id']);
-      const run = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
-      if (!run) throw notFound(`run ${runId} does not exist`);
+      if (!(await runStatusOf(db, runId))) throw notFound(`run ${runId} does not exist`);
       const isFinished = async () => {
-        const row = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
-        return !row || TERMINAL_RUN.includes(row.status);
+        const status = await runStatusOf(db, runId);
+        return !status || TERMINAL_RUN.includes(status);
       };
 
       reply.hijack();

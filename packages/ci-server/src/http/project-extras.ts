@@ -13,8 +13,10 @@ import {
   parseLogArchive,
 } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import { deleteCacheEntry, listCacheEntries } from '../store/cache-entries.js';
 import type { StoreDb } from '../store/database.js';
-import { nowIso } from '../store/ids.js';
+import { projectIdOf } from '../store/lookups.js';
+import { readProjectSetting, writeProjectSetting } from '../store/settings.js';
 import { roleAtLeast } from './access.js';
 import { LogArchiveSetting } from './admin/retention.js';
 import type { Api } from './context.js';
@@ -118,34 +120,10 @@ const canSeeTargets = (request: FastifyRequest) =>
 export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): void {
   const db = deps.db;
 
-  const projectId = async (slug: string): Promise<string> => {
-    const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
-    if (!row) throw notFound(`project "${slug}" not found`);
-    return row.id;
-  };
-  const readSetting = async (project: string, key: string) =>
-    db
-      .selectFrom('project_settings')
-      .select(['value', 'updated_at'])
-      .where('project_id', '=', project)
-      .where('key', '=', key)
-      .executeTakeFirst();
-  const writeSetting = async (project: string, key: string, value: string | null) => {
-    if (value === null) {
-      await db
-        .deleteFrom('project_settings')
-        .where('project_id', '=', project)
-        .where('key', '=', key)
-        .execute();
-      return;
-    }
-    const updated_at = nowIso();
-    await db
-      .insertInto('project_settings')
-      .values({ project_id: project, key, value, updated_at })
-      .onConflict((oc) => oc.columns(['project_id', 'key']).doUpdateSet({ value, updated_at }))
-      .execute();
-  };
+  const projectId = (slug: string) => projectIdOf(db, slug);
+  const readSetting = (project: string, key: string) => readProjectSetting(db, project, key);
+  const writeSetting = (project: string, key: string, value: string | null) =>
+    writeProjectSetting(db, project, key, value);
   const logArchiveOf = async (project: string) => {
     const row = await readSetting(project, 'log_archive');
     const override = row ? (decodeStoredPolicy(row.value) ?? null) : null;
@@ -294,25 +272,10 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     handler: async (request) => {
       const project = await projectId(request.params.slug);
       const { limit, offset } = request.query;
-      const [rows, total] = await Promise.all([
-        db
-          .selectFrom('cache_entries')
-          .select(['id', 'key', 'size_bytes', 'created_at', 'last_used_at'])
-          .where('project_id', '=', project)
-          .orderBy('last_used_at', 'desc')
-          .orderBy('id')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        db
-          .selectFrom('cache_entries')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', project)
-          .executeTakeFirstOrThrow(),
-      ]);
+      const { entries, total } = await listCacheEntries(db, project, { limit, offset });
       return {
-        caches: rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) })),
-        total: Number(total.n),
+        caches: entries,
+        total,
         limit,
         offset,
       };
@@ -330,15 +293,11 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     },
     handler: async (request, reply) => {
       const project = await projectId(request.params.slug);
-      const row = await db
-        .deleteFrom('cache_entries')
-        .where('id', '=', request.params.id)
-        .where('project_id', '=', project)
-        .returning('storage_key')
-        .executeTakeFirst();
-      if (!row) throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
+      const storageKey = await deleteCacheEntry(db, project, request.params.id);
+      if (storageKey === undefined)
+        throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
       // After the row: a lookup racing the purge finds no row rather than a row without its file.
-      await deps.blobs.delete(`caches/${row.storage_key}`).catch(() => {});
+      await deps.blobs.delete(`caches/${storageKey}`).catch(() => {});
       request.auditNote = { target: `cache_entry:${request.params.id}` };
       return reply.code(204).send();
     },

@@ -1,3 +1,9 @@
+// The outbox deliverer: every replica polls `notification_outbox` for due rows, claims each with a
+// conditional UPDATE (push its next attempt a lease ahead, only if no one else did), sends it
+// (channels.ts) and records the outcome: delivered, retried after an exponential backoff, or failed after
+// the last attempt. A process that stops mid-send leaves the row pending with its lease, so another replica
+// or the restarted process sends it again: delivery is at least once, and the idempotency key lets
+// receivers drop the repeat.
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import type { NotificationOutboxTable } from '../store/operations-schema.js';

@@ -13,6 +13,7 @@ import type { BlobStorage } from '../storage/blob-storage.js';
 import { recordRunBlobs } from '../store/blob-deletions.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
+import { writeServerSetting } from '../store/settings.js';
 import type { Quotas } from './retention-settings.js';
 
 export const LAST_SWEEP_KEY = 'retention.last_run';
@@ -98,11 +99,7 @@ export class RetentionSweeper {
       errors,
     };
     const value = JSON.stringify(report);
-    await this.db
-      .insertInto('server_settings')
-      .values({ key: LAST_SWEEP_KEY, value, updated_at: report.finished_at })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: report.finished_at }))
-      .execute();
+    await writeServerSetting(this.db, LAST_SWEEP_KEY, value, report.finished_at);
     return report;
   }
 

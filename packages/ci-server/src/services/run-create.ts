@@ -1,3 +1,8 @@
+// Creating a run inside a caller's transaction: take the pipeline's next counter (an UPDATE … RETURNING on
+// the pipeline row, which also serialises concurrent triggers of one pipeline, so counters are consecutive
+// and a unique index backs them), plan the stages and job runs from the definition (matrix expanded), start
+// the first stage, and insert everything. The first stage's jobs are `queued` for an agent; nothing here
+// executes them.
 import { type Effect, type PipelineDocument, planRun, type RunCause, startRun } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';

@@ -1,3 +1,7 @@
+// Service runs: one row per (job run, service) following the agent's lifecycle events — `starting`, then
+// `ready`, then `stopped`, or `failed` at any point. Events may arrive twice (a resend) or late; a row never
+// moves backwards (`ready` after `stopped` is ignored) and `failed` is final, so a service that died stays
+// visible as failed even when the agent later reports it stopped.
 import { jobRunDisplayName } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
 import type { ServiceRunStatus } from '../store/execution-schema.js';

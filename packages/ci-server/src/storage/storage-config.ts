@@ -6,6 +6,7 @@
 import { isAbsolute, normalize } from 'node:path';
 import { createSecretBox } from '@app/kit';
 import type { StoreDb } from '../store/database.js';
+import { readServerSetting } from '../store/settings.js';
 import type { BlobStorage } from './blob-storage.js';
 import { FilesystemStorage } from './filesystem-storage.js';
 import { type S3Settings, S3Storage } from './s3-storage.js';
@@ -83,13 +84,8 @@ export function storageFromFile(file: Record<string, unknown>, dataDir: string):
 
 /** The configuration stored through the API, with its S3 secret opened; undefined when none is stored. */
 export async function readStoredStorage(db: StoreDb, secretKey: string): Promise<StorageConfig | undefined> {
-  const row = await db
-    .selectFrom('server_settings')
-    .select('value')
-    .where('key', '=', STORAGE_SETTING_KEY)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return decodeStored(row.value, secretKey);
+  const value = await readServerSetting(db, STORAGE_SETTING_KEY);
+  return value === undefined ? undefined : decodeStored(value, secretKey);
 }
 
 export function decodeStored(value: string, secretKey: string): StorageConfig | undefined {

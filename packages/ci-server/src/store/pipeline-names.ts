@@ -1,3 +1,6 @@
+// A bounded in-process map from pipeline id to its name and its project's slug, so run lists need no join.
+// Both never change for an id: apply matches pipelines by name and projects by slug, so a rename is a new
+// pipeline (the old one is archived) and a slug is a project's identity. Misses are filled in one query.
 import type { StoreDb } from './database.js';
 
 export interface PipelineName {

@@ -10,6 +10,7 @@ import type { CiSettings } from '../config.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb } from '../store/database.js';
+import { projectIdOf } from '../store/lookups.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
 import { Deliveries } from './deliveries.js';
@@ -20,7 +21,7 @@ import { type FleetAgent, healthReport, type SchedulerStatus } from './health.js
 import { LeaderLease } from './leader.js';
 import { allGitMaterials, materialsByFingerprint, projectGitMaterials } from './materials.js';
 import { groupMaterials, Poller, type PollOutcome } from './poller.js';
-import { ProjectSettings, projectIdOf } from './project-settings.js';
+import { ProjectSettings } from './project-settings.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 

@@ -18,7 +18,7 @@ import {
   sameStorage,
 } from '../../storage/storage-config.js';
 import type { StoreDb } from '../../store/database.js';
-import { nowIso } from '../../store/ids.js';
+import { writeServerSetting } from '../../store/settings.js';
 import type { Api } from '../context.js';
 import { errors } from '../schemas.js';
 
@@ -156,12 +156,7 @@ export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): vo
         );
       }
       const value = encodeStored(next, deps.secretKey);
-      const updated_at = nowIso();
-      await db
-        .insertInto('server_settings')
-        .values({ key: STORAGE_SETTING_KEY, value, updated_at })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))
-        .execute();
+      await writeServerSetting(db, STORAGE_SETTING_KEY, value);
       request.auditNote = { target: 'server_settings:storage', details: { backend: next.backend } };
       const { answer } = await read();
       if (answer.restart_required) reply.header(RESTART_HEADER, 'true');
@@ -178,7 +173,7 @@ export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): vo
       response: { 200: StorageAnswer },
     },
     handler: async (request, reply) => {
-      await db.deleteFrom('server_settings').where('key', '=', STORAGE_SETTING_KEY).execute();
+      await writeServerSetting(db, STORAGE_SETTING_KEY, null);
       request.auditNote = { target: 'server_settings:storage' };
       const { answer } = await read();
       if (answer.restart_required) reply.header(RESTART_HEADER, 'true');
