@@ -9,8 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
-import { claimJob } from '../packages/ci-server/src/agents/store.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import { claimJob } from '../packages/ci-server/src/store/agent-leases.js';
 import type { StoreDb } from '../packages/ci-server/src/store/database.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
 

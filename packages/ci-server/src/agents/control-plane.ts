@@ -9,6 +9,7 @@ import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
+import { extendLeasesAtStart } from '../store/agent-leases.js';
 import type { StoreDb } from '../store/database.js';
 import {
   type AgentServiceDeps,
@@ -17,7 +18,6 @@ import {
   startAgentServer,
 } from './grpc-server.js';
 import { AgentRegistry, type ConnectedAgent } from './registry.js';
-import { extendLeasesAtStart } from './store.js';
 
 export interface AgentTiming {
   /** How often agents heartbeat (sent to them at registration); default 10 s. */

@@ -8,10 +8,6 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { AgentStatus } from '../store/agent-schema.js';
-import type { StoreDb } from '../store/database.js';
-import { AsyncQueue } from './async-queue.js';
-import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 import {
   activeLeases,
   jobsToStop,
@@ -20,7 +16,11 @@ import {
   setAgentStatus,
   shortenLeases,
   upsertAgent,
-} from './store.js';
+} from '../store/agent-leases.js';
+import type { AgentStatus } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
+import { AsyncQueue } from './async-queue.js';
+import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 
 export interface AgentSessionDeps {
   db: StoreDb;

@@ -2,15 +2,15 @@
 // side becomes available — an `enqueue` effect after a commit, an agent connecting, a slot freeing — with no
 // polling interval in between. Pending jobs are grouped by their tag set, so a pick looks at one head per
 // group and at the connected agents, never at the whole queue. The claim itself is the store's conditional
-// UPDATE (agents/store.ts), so another server process on the same database can never take the same job.
+// UPDATE (store/agent-leases.ts), so another server process on the same database can never take the same job.
 // Jobs another replica queued arrive as `remote` run events (PostgreSQL NOTIFY, replicas/); a periodic
 // resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
 // this process started, or while its listening connection was down.
 
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
-import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
 import type { CiMetrics } from '../metrics.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
+import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../store/agent-leases.js';
 import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';

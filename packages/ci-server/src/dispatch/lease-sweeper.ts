@@ -5,7 +5,7 @@
 // agent's jobs move within 35 s. Safe to run in several server processes at once: each step re-checks
 // the lease inside the run's transaction.
 
-import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
+import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../store/agent-leases.js';
 import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';

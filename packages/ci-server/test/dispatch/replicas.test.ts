@@ -2,7 +2,7 @@
 // the same queued jobs: the conditional claim gives every job to exactly one agent, and every run finishes.
 import { openDatabase } from '@app/kit';
 import { describe, expect, it } from 'vitest';
-import { claimJob } from '../../src/agents/store.js';
+import { claimJob } from '../../src/store/agent-leases.js';
 import type { StoreSchema } from '../../src/store/database.js';
 import {
   applyPipeline,

@@ -2,9 +2,9 @@
 // server restarts) and job leases on job_runs. The claim is one conditional UPDATE — only a queued job run
 // nobody holds can be taken — so two server processes sharing a database never hand one job to two agents.
 import { sql } from 'kysely';
-import type { AgentStatus } from '../store/agent-schema.js';
-import type { StoreDb } from '../store/database.js';
-import { newId } from '../store/ids.js';
+import type { AgentStatus } from './agent-schema.js';
+import type { StoreDb } from './database.js';
+import { newId } from './ids.js';
 
 const ACTIVE = ['queued', 'running'];
 const iso = (ms: number) => new Date(ms).toISOString();
