@@ -27,7 +27,7 @@ import { readRetentionSettings } from './scheduler/retention-settings.js';
 import { RetentionSweeper } from './scheduler/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
-import type { RunService } from './services/runs.js';
+import { RunService } from './services/runs.js';
 import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
 import type { StoreSchema } from './store/database.js';
 import { migrations } from './store/migrations/index.js';
@@ -146,9 +146,26 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   // clients, so then the links follow the address each request came in on.
   const publicUrl =
     settings.publicUrl === `http://localhost:${settings.httpPort}` ? undefined : settings.publicUrl;
-  const { runs } = await registerApi(app, {
+  const triggers = new Triggers({
+    database,
+    settings,
+    secretKey: secrets.secretKey,
+    events,
+    log: app.log,
+    // Read when the scheduler asks, after the agent endpoint below exists.
+    connectedAgents: () => agents.list(),
+    ...options.triggers,
+  });
+  const runs = new RunService({
+    db: database.db,
+    postgres: database.dialect === 'postgres',
+    events,
+    resolveHead: triggers.resolveHead,
+  });
+  await registerApi(app, {
     database,
     secretKey: secrets.secretKey,
+    runs,
     events,
     execution: { data: execution, publicUrl },
     extras: {
@@ -185,16 +202,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
           log: app.log,
         })
       : undefined;
-  const triggers = new Triggers({
-    database,
-    settings,
-    secretKey: secrets.secretKey,
-    events,
-    log: app.log,
-    connectedAgents: () => agents.list(),
-    ...options.triggers,
-  });
-  runs.resolveHead = triggers.resolveHead;
   const archiver = new LogArchiver({
     db: database.db,
     storage,

@@ -1,14 +1,14 @@
 // Registers the core /api/v1 routes (projects, apply, pipelines, runs, job runs, secrets, the bundle schema
 // and the OpenAPI description) in one encapsulated plugin with multipart parsing and readable validation
-// messages. Returns the run service and its event feed for the dispatcher and log stream.
+// messages. The run service and its event feed are built by server.ts and passed in.
 
 import { createSecretBox, type Database } from '@app/kit';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ExecutionData } from '../services/execution-data.js';
-import { RunEvents } from '../services/run-events.js';
-import { RunService } from '../services/runs.js';
+import type { RunEvents } from '../services/run-events.js';
+import type { RunService } from '../services/runs.js';
 import type { StoreSchema } from '../store/database.js';
 import { PipelineNames } from '../store/pipeline-names.js';
 import { registerAgentRoutes } from './agents.js';
@@ -32,7 +32,9 @@ export interface ApiDeps {
   database: Database<StoreSchema>;
   /** 64 hex characters: the key of the secret box sealing project secrets. */
   secretKey: string;
-  events?: RunEvents;
+  /** Creates, transitions and lists runs (services/runs.ts), over the same database. */
+  runs: RunService;
+  events: RunEvents;
   /** Logs, artifacts, tests, services and agents routes (docs/ci-logs-artifacts.md). */
   execution?: {
     data: ExecutionData;
@@ -45,16 +47,12 @@ export interface ApiDeps {
   extras?: ExtrasDeps;
 }
 
-export async function registerApi(
-  app: FastifyInstance,
-  deps: ApiDeps,
-): Promise<{ runs: RunService; events: RunEvents }> {
-  const events = deps.events ?? new RunEvents();
+export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   const postgres = deps.database.dialect === 'postgres';
   const ctx: ApiContext = {
     db: deps.database.db,
     postgres,
-    runs: new RunService({ db: deps.database.db, postgres, events }),
+    runs: deps.runs,
     box: createSecretBox(deps.secretKey),
     names: new PipelineNames(),
     archives: deps.execution?.data.archives,
@@ -82,5 +80,4 @@ export async function registerApi(
     if (deps.extras) registerExtraRoutes(api, ctx.db, deps.extras);
     registerOpenApiRoute(api);
   });
-  return { runs: ctx.runs, events };
 }
