@@ -3,7 +3,9 @@
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
 // cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
 // data-intake.ts. Every call about a job run checks that the calling agent holds (or held) it.
+
 import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
+import { AsyncQueue } from '@app/kit';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
@@ -19,7 +21,6 @@ import {
 } from '../store/agent-leases.js';
 import type { AgentStatus } from '../store/agent-schema.js';
 import type { StoreDb } from '../store/database.js';
-import { AsyncQueue } from './async-queue.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 
 export interface AgentSessionDeps {

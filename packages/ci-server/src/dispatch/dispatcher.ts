@@ -7,6 +7,7 @@
 // resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
 // this process started, or while its listening connection was down.
 
+import { createMasker, type MaskFn, noMask } from '@app/kit';
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
 import type { CiMetrics } from '../metrics.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
@@ -14,7 +15,6 @@ import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../store
 import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
-import { createMasker, type MaskFn, noMask } from './log-masker.js';
 
 export interface DispatcherLog {
   info(obj: object, msg: string): void;
