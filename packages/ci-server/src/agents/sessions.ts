@@ -2,7 +2,7 @@
 // with reconciliation (an agent coming back after a reconnect or a server restart keeps the job runs it still
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
 // cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
-// data-intake.ts. Every call about a job run checks that the calling agent holds (or held) it.
+// execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
 
 import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
 import { AsyncQueue } from '@app/kit';

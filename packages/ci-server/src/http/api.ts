@@ -18,14 +18,14 @@ import { type ApiContext, MULTIPART_LIMITS } from './context.js';
 import { registerJobRunRoutes } from './job-runs.js';
 import { registerLogStreamRoute } from './logs-stream.js';
 import { registerOpenApiRoute } from './openapi.js';
-import { type ExtrasDeps, registerExtraRoutes } from './operator-routes.js';
+import { type OperatorRouteDeps, registerOperatorRoutes } from './operator-routes.js';
 import { registerPipelineRoutes } from './pipelines.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunRoutes } from './runs.js';
 import { registerSecretRoutes } from './secrets.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStrictBodies } from './strict-body.js';
-import { registerTestRoutes } from './tests.js';
+import { registerTestReportRoutes } from './test-reports.js';
 import { schemaErrorFormatter } from './validation.js';
 
 export interface ApiDeps {
@@ -44,7 +44,7 @@ export interface ApiDeps {
     pollMs?: number;
   };
   /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
-  extras?: ExtrasDeps;
+  extras?: OperatorRouteDeps;
 }
 
 export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
@@ -73,11 +73,11 @@ export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<
       const { data, ...sse } = deps.execution;
       registerLogStreamRoute(api, { db: ctx.db, data, ...sse });
       registerArtifactRoutes(api, { db: ctx.db, data, publicUrl: deps.execution.publicUrl });
-      registerTestRoutes(api, data);
+      registerTestReportRoutes(api, data);
       registerServiceRoutes(api, data);
       registerAgentRoutes(api, ctx.db);
     }
-    if (deps.extras) registerExtraRoutes(api, ctx.db, deps.extras);
+    if (deps.extras) registerOperatorRoutes(api, ctx.db, deps.extras);
     registerOpenApiRoute(api);
   });
 }

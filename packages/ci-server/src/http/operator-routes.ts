@@ -10,9 +10,9 @@ import { registerAdminStorageRoutes, type StorageRouteDeps } from './admin/stora
 import type { Api } from './context.js';
 import { registerNotificationDeliveryRoute } from './notification-deliveries.js';
 import { registerPluginRoutes } from './plugins.js';
-import { registerProjectExtraRoutes } from './project-extras.js';
+import { registerProjectOperationRoutes } from './project-operations.js';
 
-export interface ExtrasDeps {
+export interface OperatorRouteDeps {
   /** The whole CI_CONFIG document (`plugins.manifest_dirs`, `retention`). */
   file: Record<string, unknown>;
   log: CatalogLog;
@@ -24,11 +24,11 @@ export interface ExtrasDeps {
   storage: Omit<StorageRouteDeps, 'db'>;
 }
 
-export function registerExtraRoutes(api: Api, db: StoreDb, deps: ExtrasDeps): void {
+export function registerOperatorRoutes(api: Api, db: StoreDb, deps: OperatorRouteDeps): void {
   const catalog = loadPluginCatalog(manifestDirs(deps.file), deps.log);
   const retention = deps.retention;
   registerPluginRoutes(api, catalog);
-  registerProjectExtraRoutes(api, {
+  registerProjectOperationRoutes(api, {
     db,
     logArchive: retention.logArchive,
     blobs: deps.blobs,

@@ -66,7 +66,7 @@ const CacheEntry = Type.Object({
   last_used_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-export interface ProjectExtrasDeps {
+export interface ProjectOperationsDeps {
   db: StoreDb;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
   logArchive: LogArchivePolicy;
@@ -117,7 +117,7 @@ function redact(config: Notifications): Notifications {
 const canSeeTargets = (request: FastifyRequest) =>
   request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
 
-export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): void {
+export function registerProjectOperationRoutes(api: Api, deps: ProjectOperationsDeps): void {
   const db = deps.db;
 
   const projectId = (slug: string) => projectIdOf(db, slug);
