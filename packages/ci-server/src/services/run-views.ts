@@ -1,9 +1,9 @@
 // The read side of runs as the API shapes them (decisions.md): RunSummary for lists, RunDetail with stages,
 // every attempt of every job run and the last N log lines of each.
 import { badRequest, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
+import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
   type DetailLogLine,
@@ -16,7 +16,6 @@ import {
   runSummary,
   versionDefinition,
 } from '../store/runs-query.js';
-import type { CoreDB } from '../store/schema.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -78,7 +77,7 @@ export interface RunListQuery {
   cursor?: string;
 }
 
-export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames, q: RunListQuery) {
+export async function listRunSummaries(db: StoreDb, names: PipelineNames, q: RunListQuery) {
   let after: RunKey | undefined;
   if (q.cursor !== undefined) {
     if (q.offset !== 0)
@@ -160,7 +159,7 @@ export function failureReason(j: {
  * (`archives`), so archiving changes nothing a client sees.
  */
 export async function getRunDetail(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   runId: string,
   logLines: number,
   archives?: ArchivedLogs,
@@ -222,7 +221,7 @@ function parseList(text: string): string[] {
 
 /** Gate details per gate job run: the description comes from the run's pipeline version. */
 async function gateViews(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   versionId: string,
   jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
 ): Promise<Map<string, GateView>> {
