@@ -1,7 +1,7 @@
 // The object tree in a real browser (Chromium) on a managed SQLite datasource of 10,000 tables: containers
 // and kind counts first, a container's objects listed only when it opens (the list request carries its
 // path), a virtual list that keeps the DOM small while scrolling to the last table, a search over every
-// object, the description of a found table, and the layout at 1280x720 and 1920x1080.
+// object, the description of a found table with its DDL, and the layout at 1280x720 and 1920x1080.
 import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
@@ -124,6 +124,11 @@ describe('portal web UI: the object tree', () => {
       ['id', 'INTEGER', 'yes', 'PK', ''],
       ['note', 'TEXT', 'no', '', "''"],
     ]);
+    // The table's DDL, rebuilt from the catalog (SQLite's describe gives no source for a table).
+    await detail.getByText('DDL (rebuilt from the catalog)').click();
+    expect(await detail.getByTestId('ddl').textContent()).toBe(
+      `CREATE TABLE "${name(4321)}" (\n  "id" INTEGER,\n  "note" TEXT NOT NULL DEFAULT '',\n  PRIMARY KEY ("id")\n);`,
+    );
     await ui.screenshot(page, 'tree-search-describe');
 
     await tree().getByLabel('Filter objects').fill('no_such_table');
