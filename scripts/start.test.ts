@@ -98,7 +98,9 @@ describe('npm start', () => {
         headers: { cookie },
       });
       expect(managed.status).toBe(200);
-      const sample = (await managed.json()).connections.find((c: { id: string }) => c.id === 'sample');
+      const sample = ((await managed.json()) as { connections: Array<{ id: string }> }).connections.find(
+        (c) => c.id === 'sample',
+      );
       expect(sample).toMatchObject({ type: 'sqlite', available: true, policy: { writeApproval: true } });
       expect(out).toContain(join(dataDir, 'portal', 'datasources.yaml'));
 
