@@ -83,6 +83,16 @@ export async function visible(locator: Locator, timeout = 15_000): Promise<Locat
   return locator;
 }
 
+/** Whether the page fits the window's width (nothing overflows sideways). */
+export function fitsWidth(page: Page): Promise<boolean> {
+  // The root tsconfig has no DOM library: the two members read are described here.
+  type Globals = { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+  return page.evaluate(() => {
+    const g = globalThis as unknown as Globals;
+    return g.document.documentElement.scrollWidth <= g.innerWidth;
+  });
+}
+
 /** The text of every cell of the matched table rows, row by row. */
 export function cellTexts(rows: Locator): Promise<string[][]> {
   // The root tsconfig has no DOM library: the element is described by the two members used.

@@ -7,15 +7,10 @@ import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellTexts, startUi, type UiHarness, USER, visible } from './harness.js';
+import { cellTexts, fitsWidth, startUi, type UiHarness, USER, visible } from './harness.js';
 
 const TABLES = 10_000;
 const name = (i: number) => `t${String(i).padStart(5, '0')}`;
-
-type BrowserGlobals = {
-  document: { documentElement: { scrollWidth: number } };
-  innerWidth: number;
-};
 
 describe('portal web UI: the object tree', () => {
   let ui: UiHarness;
@@ -141,12 +136,7 @@ describe('portal web UI: the object tree', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await visible(tree().getByRole('button', { name: name(1), exact: true }));
     expect(await domRows()).toBeLessThan(100);
-    expect(
-      await page.evaluate(() => {
-        const g = globalThis as unknown as BrowserGlobals;
-        return g.document.documentElement.scrollWidth <= g.innerWidth;
-      }),
-    ).toBe(true);
+    expect(await fitsWidth(page)).toBe(true);
     await ui.screenshot(page, 'tree-10k-1920x1080');
     await page.setViewportSize({ width: 1280, height: 720 });
   });

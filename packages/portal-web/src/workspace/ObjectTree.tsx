@@ -154,22 +154,11 @@ export function ObjectTree(props: {
               >
                 {row.type === 'container' && (
                   <>
-                    <button
-                      type="button"
-                      className="tree-node container"
-                      aria-expanded={row.open}
-                      onClick={() => {
-                        if (!needle) setOpenContainers((s) => toggle(s, row.key));
-                      }}
-                    >
-                      <span className="caret" aria-hidden="true">
-                        {row.open ? '▾' : '▸'}
-                      </span>
-                      <span className="tree-label">{row.label}</span>
-                      <span className="count" aria-hidden="true">
-                        {row.count}
-                      </span>
-                    </button>
+                    <Folder
+                      row={row}
+                      className="container"
+                      onToggle={() => !needle && setOpenContainers((s) => toggle(s, row.key))}
+                    />
                     {row.hasTables && (
                       <button
                         type="button"
@@ -184,22 +173,11 @@ export function ObjectTree(props: {
                   </>
                 )}
                 {row.type === 'kind' && (
-                  <button
-                    type="button"
-                    className="tree-node kind-folder"
-                    aria-expanded={row.open}
-                    onClick={() => {
-                      if (!needle) setClosedKinds((s) => toggle(s, row.key));
-                    }}
-                  >
-                    <span className="caret" aria-hidden="true">
-                      {row.open ? '▾' : '▸'}
-                    </span>
-                    <span className="tree-label">{row.label}</span>
-                    <span className="count" aria-hidden="true">
-                      {row.count}
-                    </span>
-                  </button>
+                  <Folder
+                    row={row}
+                    className="kind-folder"
+                    onToggle={() => !needle && setClosedKinds((s) => toggle(s, row.key))}
+                  />
                 )}
                 {row.type === 'object' && (
                   <button
@@ -229,6 +207,30 @@ export function ObjectTree(props: {
         </ul>
       </div>
     </section>
+  );
+}
+
+/** A container or kind row: caret, name and count; a search keeps every folder open. */
+function Folder(props: {
+  row: { label: string; count: number; open: boolean };
+  className: string;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`tree-node ${props.className}`}
+      aria-expanded={props.row.open}
+      onClick={props.onToggle}
+    >
+      <span className="caret" aria-hidden="true">
+        {props.row.open ? '▾' : '▸'}
+      </span>
+      <span className="tree-label">{props.row.label}</span>
+      <span className="count" aria-hidden="true">
+        {props.row.count}
+      </span>
+    </button>
   );
 }
 
