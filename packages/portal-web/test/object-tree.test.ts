@@ -129,6 +129,20 @@ describe('object tree rows', () => {
     expect(summary(treeRows(input({ needle: 'zzz', all })))).toEqual([
       '    (muted: Nothing named like “zzz”.)',
     ]);
+    // Counted objects the bounded listing did not return: the search says it saw only part of them.
+    const partial: Listing = { state: 'done', objects: SALES.slice(0, 2) };
+    expect(summary(treeRows(input({ needle: 'orders', all: partial })))).toEqual([
+      '    (muted: Searched the first 2 of 4 objects)',
+      '▾ sales 2 ER',
+      '  ▾ Tables 1',
+      '    orders',
+      '  ▾ Views 1',
+      '    big_orders',
+    ]);
+    expect(summary(treeRows(input({ needle: 'zzz', all: partial })))).toEqual([
+      '    (muted: Nothing named like “zzz”.)',
+      '    (muted: Searched the first 2 of 4 objects)',
+    ]);
     expect(summary(treeRows(input({ needle: 'x', all: { state: 'pending' } })))).toEqual([
       '    (muted: Searching every object…)',
     ]);

@@ -168,12 +168,30 @@ function searchRows(input: TreeInput, containers: ReturnType<typeof containersOf
     list.push(o);
     matches.set(key, list);
   }
-  if (matches.size === 0)
-    return [
-      { type: 'note', key: 'search-none', text: `Nothing named like “${input.needle}”.`, tone: 'muted' },
-    ];
+  // The server bounds a listing (10,000 objects): say when the search could not see every counted object.
+  const counted = containers.reduce((n, [, c]) => n + c.count, 0);
+  const listed = input.all.objects.length;
+  const bounded: TreeRow | undefined =
+    counted > listed
+      ? {
+          type: 'note',
+          key: 'search-bounded',
+          text: `Searched the first ${listed} of ${counted} objects`,
+          tone: 'muted',
+        }
+      : undefined;
+  if (matches.size === 0) {
+    const none: TreeRow = {
+      type: 'note',
+      key: 'search-none',
+      text: `Nothing named like “${input.needle}”.`,
+      tone: 'muted',
+    };
+    return bounded ? [none, bounded] : [none];
+  }
   const known = new Map(containers);
   const keys = [...matches.keys()].sort((a, b) => a.localeCompare(b));
+  if (bounded) out.push(bounded);
   for (const key of keys) {
     const list = matches.get(key) ?? [];
     const path = list[0].path.slice(0, -1);
