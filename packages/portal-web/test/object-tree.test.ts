@@ -1,5 +1,6 @@
 // The object tree's rows (pure): containers from the counts, kind folders and objects only for opened
-// containers, notes for loading, errors, empty and bounded listings, and a search over every object.
+// containers, notes for loading, errors, empty and bounded listings, a search over every object, and the
+// keys of a tree widget.
 import { describe, expect, it } from 'vitest';
 import type { DbObject } from '../src/lib/types';
 import {
@@ -7,6 +8,7 @@ import {
   kindLabel,
   type Listing,
   type TreeInput,
+  treeKey,
   treeRows,
 } from '../src/workspace/objectTreeRows';
 
@@ -146,6 +148,27 @@ describe('object tree rows', () => {
     expect(summary(treeRows(input({ needle: 'x', all: { state: 'pending' } })))).toEqual([
       '    (muted: Searching every object…)',
     ]);
+  });
+
+  it('moves with the keys of a tree widget, skipping notes', () => {
+    const listings = new Map<string, Listing>([['sales', { state: 'done', objects: SALES }]]);
+    const rows = treeRows(input({ listings, openContainers: new Set(['sales', 'audit']) }));
+    // 0 ▾ audit, 1 (Loading…), 2 ▾ sales, 3 ▾ Tables, 4 customers, 5 orders, 6 ▾ Views, 7 big_orders
+    expect(summary(rows)[1]).toBe('    (muted: Loading…)');
+    expect(treeKey(rows, 0, 'ArrowDown')).toEqual({ focus: 2 });
+    expect(treeKey(rows, 2, 'ArrowUp')).toEqual({ focus: 0 });
+    expect(treeKey(rows, 0, 'ArrowUp')).toBeUndefined();
+    expect(treeKey(rows, 4, 'Home')).toEqual({ focus: 0 });
+    expect(treeKey(rows, 0, 'End')).toEqual({ focus: 7 });
+    expect(treeKey(rows, 2, 'ArrowRight')).toEqual({ focus: 3 });
+    expect(treeKey(rows, 5, 'ArrowRight')).toBeUndefined();
+    expect(treeKey(rows, 7, 'ArrowLeft')).toEqual({ focus: 6 });
+    expect(treeKey(rows, 6, 'ArrowLeft')).toEqual({ toggle: 6 });
+    expect(treeKey(rows, 0, 'ArrowLeft')).toEqual({ toggle: 0 });
+    expect(treeKey(rows, 3, 'Enter')).toBeUndefined();
+    const closed = treeRows(input());
+    expect(treeKey(closed, 1, 'ArrowRight')).toEqual({ toggle: 1 });
+    expect(treeKey(closed, 1, 'ArrowLeft')).toBeUndefined();
   });
 
   it('names kind folders in the plural', () => {

@@ -87,6 +87,32 @@ describe('portal web UI: the object tree', () => {
     expect(await domRows()).toBeLessThan(80);
     await ui.screenshot(page, 'tree-10k-end');
 
+    // The keys of a tree widget: Home to the first row, down, End to the last table (brought into the
+    // virtual list), Left to its folder, Left again folds it.
+    const focused = () =>
+      page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: { textContent: string | null } | null };
+        };
+        return g.document.activeElement?.textContent ?? '';
+      });
+    await tree()
+      .getByRole('button', { name: name(TABLES), exact: true })
+      .focus();
+    await page.keyboard.press('Home');
+    await expect.poll(focused).toMatch(/^▾main/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(`T${name(1)}`);
+    await page.keyboard.press('End');
+    await expect.poll(focused).toBe(`T${name(TABLES)}`);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toMatch(/^▾Tables/);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toMatch(/^▸Tables/);
+    await page.keyboard.press('ArrowRight');
+    await visible(tree().getByRole('button', { name: name(1), exact: true }));
+
     // A kind folder closes and opens again.
     await scroller.evaluate((el) => {
       (el as unknown as { scrollTop: number }).scrollTop = 0;

@@ -5,10 +5,10 @@
 // filter box searches every object of the connection (the same listing the editor's completion reads, so
 // usually loaded already). Rows are one flat array drawn by a virtual list, so 10,000 tables stay smooth.
 // Object rules (governance) are applied by the server. Clicking an object describes it; the ER button of a
-// container draws its diagram.
+// container draws its diagram. Arrow keys, Home and End move through the rows as in a tree widget.
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../lib/api';
 import type { DbObject } from '../lib/types';
 import {
@@ -17,6 +17,7 @@ import {
   type Listing,
   objectKey,
   type TreeRow,
+  treeKey,
   treeRows,
 } from './objectTreeRows';
 
@@ -113,6 +114,38 @@ export function ObjectTree(props: {
   };
   const selected = props.selectedPath ? props.selectedPath.join('\u0000') : undefined;
 
+  // Arrow keys, Home and End move between rows as in a tree widget; a row scrolled out of the virtual list
+  // is brought in first and focused once it is drawn.
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusIndex === null) return;
+    const button = scroller.current?.querySelector<HTMLButtonElement>(
+      `li[data-index="${focusIndex}"] > button.tree-node`,
+    );
+    if (button) {
+      button.focus();
+      setFocusIndex(null);
+    }
+  });
+  const toggleRow = (row: TreeRow) => {
+    if (needle) return;
+    if (row.type === 'container') setOpenContainers((s) => toggle(s, row.key));
+    if (row.type === 'kind') setClosedKinds((s) => toggle(s, row.key));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    const li = (e.target as HTMLElement).closest('li');
+    const index = Number(li?.dataset.index);
+    if (!li || !Number.isInteger(index)) return;
+    const action = treeKey(rows, index, e.key);
+    if (!action) return;
+    e.preventDefault();
+    if ('toggle' in action) toggleRow(rows[action.toggle]);
+    else {
+      virtual.scrollToIndex(action.focus);
+      setFocusIndex(action.focus);
+    }
+  };
+
   return (
     <section className="panel-section tree" aria-label="Objects">
       <div className="section-head">
@@ -143,22 +176,19 @@ export function ObjectTree(props: {
       )}
       {counts.data && rows.length === 0 && <p className="muted small">No objects.</p>}
       <div className="tree-scroll" ref={scroller} data-testid="tree-scroll">
-        <ul className="tree-root" style={{ height: virtual.getTotalSize() }}>
+        <ul className="tree-root" style={{ height: virtual.getTotalSize() }} onKeyDown={onKeyDown}>
           {virtual.getVirtualItems().map((item) => {
             const row = rows[item.index];
             return (
               <li
                 key={row.key}
+                data-index={item.index}
                 className={`tree-row tree-row-${row.type}`}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
                 {row.type === 'container' && (
                   <>
-                    <Folder
-                      row={row}
-                      className="container"
-                      onToggle={() => !needle && setOpenContainers((s) => toggle(s, row.key))}
-                    />
+                    <Folder row={row} className="container" onToggle={() => toggleRow(row)} />
                     {row.hasTables && (
                       <button
                         type="button"
@@ -173,11 +203,7 @@ export function ObjectTree(props: {
                   </>
                 )}
                 {row.type === 'kind' && (
-                  <Folder
-                    row={row}
-                    className="kind-folder"
-                    onToggle={() => !needle && setClosedKinds((s) => toggle(s, row.key))}
-                  />
+                  <Folder row={row} className="kind-folder" onToggle={() => toggleRow(row)} />
                 )}
                 {row.type === 'object' && (
                   <button

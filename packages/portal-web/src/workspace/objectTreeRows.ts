@@ -209,3 +209,41 @@ function searchRows(input: TreeInput, containers: ReturnType<typeof containersOf
   }
   return out;
 }
+
+/** What a key does on the row at `index`, as a tree widget answers it (WAI-ARIA tree pattern). */
+export type TreeKeyAction = { focus: number } | { toggle: number } | undefined;
+
+const level = (r: TreeRow) => (r.type === 'container' ? 0 : r.type === 'kind' ? 1 : 2);
+
+export function treeKey(rows: TreeRow[], index: number, key: string): TreeKeyAction {
+  const row = rows[index];
+  if (!row) return undefined;
+  const step = (from: number, dir: 1 | -1) => {
+    for (let i = from + dir; i >= 0 && i < rows.length; i += dir) if (rows[i].type !== 'note') return i;
+    return undefined;
+  };
+  const to = (i: number | undefined): TreeKeyAction => (i === undefined ? undefined : { focus: i });
+  const folder = row.type === 'container' || row.type === 'kind';
+  switch (key) {
+    case 'ArrowDown':
+      return to(step(index, 1));
+    case 'ArrowUp':
+      return to(step(index, -1));
+    case 'Home':
+      return to(step(-1, 1));
+    case 'End':
+      return to(step(rows.length, -1));
+    // Right opens a closed folder, then steps into it; Left closes an open folder, else goes to the parent.
+    case 'ArrowRight':
+      if (!folder) return undefined;
+      return row.open ? to(step(index, 1)) : { toggle: index };
+    case 'ArrowLeft': {
+      if (folder && row.open) return { toggle: index };
+      for (let i = index - 1; i >= 0; i--)
+        if (rows[i].type !== 'note' && level(rows[i]) < level(row)) return { focus: i };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
