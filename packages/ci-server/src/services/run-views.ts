@@ -10,7 +10,6 @@ import {
   gateDecisionRows,
   listRuns,
   type RunFilter,
-  type RunKey,
   type RunSummaryRow,
   runDetailRows,
   runSummary,
@@ -78,18 +77,8 @@ export interface RunListQuery {
 }
 
 export async function listRunSummaries(db: StoreDb, names: PipelineNames, q: RunListQuery) {
-  let after: RunKey | undefined;
-  if (q.cursor !== undefined) {
-    if (q.offset !== 0)
-      throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
-    after = await db
-      .selectFrom('runs')
-      .select(['created_at', 'id'])
-      .where('id', '=', q.cursor)
-      .executeTakeFirst();
-    // A run deleted since (retention) cannot say where its page ended: start again or page by offset.
-    if (!after) throw badRequest('cursor names no run (it must be the id of the last run of a page)');
-  }
+  if (q.cursor !== undefined && q.offset !== 0)
+    throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
   const filter: RunFilter = { status: q.status, pipelineId: q.pipeline };
   if (q.project !== undefined) {
     const project = await db
@@ -97,12 +86,15 @@ export async function listRunSummaries(db: StoreDb, names: PipelineNames, q: Run
       .select('id')
       .where('slug', '=', q.project)
       .executeTakeFirst();
-    // A filter naming no project matches no run (like any other filter value matching nothing).
-    if (!project) return { runs: [], total: 0, limit: q.limit, offset: q.offset };
-    filter.projectId = project.id;
+    // A filter naming no project matches no run (like any other filter value matching nothing); a cursor
+    // must still name a run, so with one the (empty) page is read for that check.
+    if (!project && q.cursor === undefined) return { runs: [], total: 0, limit: q.limit, offset: q.offset };
+    filter.projectId = project?.id ?? '';
   }
-  const { rows, total } = await listRuns(db, names, filter, q.limit, q.offset, after);
-  return { runs: rows, total, limit: q.limit, offset: q.offset };
+  const page = await listRuns(db, names, filter, q.limit, q.offset, q.cursor);
+  // A run deleted since (retention) cannot say where its page ended: start again or page by offset.
+  if (!page) throw badRequest('cursor names no run (it must be the id of the last run of a page)');
+  return { runs: page.rows, total: page.total, limit: q.limit, offset: q.offset };
 }
 
 /** Each job's lines in log order (the run cursor: control-plane notices sit where they were written). */

@@ -28,12 +28,6 @@ export interface RunFilter {
   pipelineId?: string;
 }
 
-/** Where a page of runs (newest first) ended: the key of its last run. */
-export interface RunKey {
-  created_at: string;
-  id: string;
-}
-
 /** Past this offset a page is found from whichever end of the ordered range is nearer. */
 export const DEEP_OFFSET = 1000;
 
@@ -115,12 +109,15 @@ async function deepPage(trx: StoreDb, filter: RunFilter, limit: number, offset: 
 }
 
 /**
- * One page of runs, newest first, and the number of runs matching the filter.
+ * One page of runs, newest first, and the number of runs matching the filter; `undefined` when `afterId`
+ * names no run (a run deleted since, by retention, cannot say where its page ended).
  *
- * A near page is one statement: the page as an index range scan, the total as a scalar subquery. A deep
- * page (offset past DEEP_OFFSET) reads the total first and walks ids only (index-only) from the nearer end
- * of the range, so offset 90,000 of 100,000 reads 10,000 index entries rather than 90,000; both reads share
- * a snapshot (repeatable read) so they agree. Pipeline names and project slugs come from `names`, not a join.
+ * A near page is one statement: the page as an index range scan, the total as a scalar subquery. A keyset
+ * page (`afterId`) is the same statement entered at the cursor run's key, which a scalar subquery reads in
+ * that statement too (no round trip of its own). A deep page (offset past DEEP_OFFSET) reads the total
+ * first and walks ids only (index-only) from the nearer end of the range, so offset 90,000 of 100,000 reads
+ * 10,000 index entries rather than 90,000; both reads share a snapshot (repeatable read) so they agree.
+ * Pipeline names and project slugs come from `names`, not a join.
  */
 export async function listRuns(
   db: StoreDb,
@@ -128,30 +125,22 @@ export async function listRuns(
   filter: RunFilter,
   limit: number,
   offset: number,
-  /** Keyset paging: the runs after this (created_at, id), newest first; `offset` is then 0. */
-  after?: RunKey,
-): Promise<{ rows: RunSummaryRow[]; total: number }> {
+  /** Keyset paging: the runs after this run (its created_at, then id), newest first; `offset` is then 0. */
+  afterId?: string,
+): Promise<{ rows: RunSummaryRow[]; total: number } | undefined> {
   let rows: ListRow[];
   let total: number;
-  if (after !== undefined) {
-    // The same index range as a near page, entered at the key: as cheap at run 90,000 as at run 50.
-    const page = await matching(db, filter)
+  if (afterId !== undefined || offset <= DEEP_OFFSET) {
+    let q = matching(db, filter);
+    if (afterId !== undefined) {
       // A row-value comparison, not `a < x OR (a = x AND b < y)`: PostgreSQL turns only the former into an
-      // index range (the OR form scanned from the newest run, 95× /healthz at depth 50,000).
-      .where(sql<boolean>`(created_at, id) < (${after.created_at}, ${after.id})`)
-      .select(LIST_COLUMNS)
-      .select(counted(db, filter).as('total'))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    rows = page;
-    total =
-      page.length > 0
-        ? Number(page[0].total)
-        : Number((await counted(db, filter).executeTakeFirstOrThrow()).total);
-  } else if (offset <= DEEP_OFFSET) {
-    const page = await matching(db, filter)
+      // index range (the OR form scanned from the newest run, 95× /healthz at depth 50,000). The cursor's
+      // created_at is a scalar subquery (an InitPlan on PostgreSQL): an unknown id makes it NULL and the
+      // page empty, told apart from the end of the list below.
+      const at = db.selectFrom('runs').select('created_at').where('id', '=', afterId);
+      q = q.where(sql<boolean>`(created_at, id) < ((${at}), ${afterId})`);
+    }
+    const page = await q
       .select(LIST_COLUMNS)
       .select(counted(db, filter).as('total'))
       .orderBy('created_at', 'desc')
@@ -160,10 +149,17 @@ export async function listRuns(
       .offset(offset)
       .execute();
     rows = page;
-    total =
-      page.length > 0
-        ? Number(page[0].total)
-        : Number((await counted(db, filter).executeTakeFirstOrThrow()).total);
+    if (page.length > 0) total = Number(page[0].total);
+    else {
+      // An empty page (past the end, or an unknown cursor) still answers the total: one more small read.
+      const known = db
+        .selectFrom('runs')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('id', '=', afterId ?? '');
+      const row = await counted(db, filter).select(known.as('known')).executeTakeFirstOrThrow();
+      if (afterId !== undefined && Number(row.known) === 0) return undefined;
+      total = Number(row.total);
+    }
   } else {
     ({ rows, total } = await db
       .transaction()
@@ -178,7 +174,22 @@ export async function listRuns(
   for (const r of rows) {
     const n = named.get(r.pipeline_id);
     // A pipeline deleted since the page was read took its runs with it.
-    if (n) out.push({ ...n, ...r });
+    if (!n) continue;
+    // A literal of one fixed shape: spreading the driver's row objects cost ~5 µs a row (0.27 ms a page).
+    out.push({
+      id: r.id,
+      project_slug: n.project_slug,
+      pipeline_id: r.pipeline_id,
+      pipeline_name: n.pipeline_name,
+      counter: r.counter,
+      status: r.status,
+      cause: r.cause,
+      git_ref: r.git_ref,
+      revision: r.revision,
+      created_at: r.created_at,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+    });
   }
   return { rows: out, total };
 }
