@@ -1,9 +1,9 @@
 // The read side of runs as the API shapes them (decisions.md): RunSummary for lists, RunDetail with stages,
 // every attempt of every job run and the last N log lines of each.
 import { badRequest, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
+import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
   type DetailLogLine,
@@ -15,7 +15,6 @@ import {
   runSummary,
   versionDefinition,
 } from '../store/runs-query.js';
-import type { CoreDB } from '../store/schema.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -77,7 +76,7 @@ export interface RunListQuery {
   cursor?: string;
 }
 
-export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames, q: RunListQuery) {
+export async function listRunSummaries(db: StoreDb, names: PipelineNames, q: RunListQuery) {
   if (q.cursor !== undefined && q.offset !== 0)
     throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
   const filter: RunFilter = { status: q.status, pipelineId: q.pipeline };
@@ -152,7 +151,7 @@ export function failureReason(j: {
  * (`archives`), so archiving changes nothing a client sees.
  */
 export async function getRunDetail(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   runId: string,
   logLines: number,
   archives?: ArchivedLogs,
@@ -214,7 +213,7 @@ function parseList(text: string): string[] {
 
 /** Gate details per gate job run: the description comes from the run's pipeline version. */
 async function gateViews(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   versionId: string,
   jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
 ): Promise<Map<string, GateView>> {

@@ -1,10 +1,11 @@
 // Read queries behind the runs API: the filtered, paged runs list (an index range per filter plus a total
 // summed from run_stats, never a count over runs), run summaries joined with their project and pipeline,
 // and the rows of a run's detail with the last N log lines of each job run in one round trip.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { RunStatus } from '../domain/index.js';
+import type { StoreDb } from './database.js';
 import type { PipelineNames } from './pipeline-names.js';
-import type { CoreDB, JobRunsTable, LogLinesTable, RunsTable, StageRunsTable } from './schema.js';
+import type { JobRunsTable, LogLinesTable, RunsTable, StageRunsTable } from './schema.js';
 
 export interface RunSummaryRow {
   id: string;
@@ -43,7 +44,7 @@ const LIST_COLUMNS = [
   'finished_at',
 ] as const;
 
-function summaries(db: Kysely<CoreDB>) {
+function summaries(db: StoreDb) {
   return db
     .selectFrom('runs as r')
     .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
@@ -65,7 +66,7 @@ function summaries(db: Kysely<CoreDB>) {
 }
 
 /** The runs matching a filter; every combination is an ordered range of one index (see 0002_core). */
-function matching(db: Kysely<CoreDB>, f: RunFilter) {
+function matching(db: StoreDb, f: RunFilter) {
   let q = db.selectFrom('runs');
   if (f.status !== undefined) q = q.where('status', '=', f.status);
   if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
@@ -74,7 +75,7 @@ function matching(db: Kysely<CoreDB>, f: RunFilter) {
 }
 
 /** How many runs match: a sum over at most five rows per pipeline of run_stats, never a count of runs. */
-function counted(db: Kysely<CoreDB>, f: RunFilter) {
+function counted(db: StoreDb, f: RunFilter) {
   let q = db.selectFrom('run_stats').select(sql<number>`coalesce(sum(n), 0)`.as('total'));
   if (f.status !== undefined) q = q.where('status', '=', f.status);
   if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
@@ -85,7 +86,7 @@ function counted(db: Kysely<CoreDB>, f: RunFilter) {
 type ListRow = Pick<RunsTable, (typeof LIST_COLUMNS)[number]>;
 
 /** A deep page: the total first, then ids only from the nearer end, then just the page's rows. */
-async function deepPage(trx: Kysely<CoreDB>, filter: RunFilter, limit: number, offset: number) {
+async function deepPage(trx: StoreDb, filter: RunFilter, limit: number, offset: number) {
   const total = Number((await counted(trx, filter).executeTakeFirstOrThrow()).total);
   if (offset >= total) return { rows: [] as ListRow[], total };
   const fromEnd = offset > total / 2;
@@ -119,7 +120,7 @@ async function deepPage(trx: Kysely<CoreDB>, filter: RunFilter, limit: number, o
  * Pipeline names and project slugs come from `names`, not a join.
  */
 export async function listRuns(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   names: PipelineNames,
   filter: RunFilter,
   limit: number,
@@ -193,12 +194,12 @@ export async function listRuns(
   return { rows: out, total };
 }
 
-export async function runSummary(db: Kysely<CoreDB>, runId: string): Promise<RunSummaryRow | undefined> {
+export async function runSummary(db: StoreDb, runId: string): Promise<RunSummaryRow | undefined> {
   return summaries(db).where('r.id', '=', runId).executeTakeFirst();
 }
 
 /** The newest runs of a project (ProjectDetail's `recent_runs`). */
-export async function recentRuns(db: Kysely<CoreDB>, projectId: string, limit: number) {
+export async function recentRuns(db: StoreDb, projectId: string, limit: number) {
   return summaries(db)
     .where('r.project_id', '=', projectId)
     .orderBy('r.created_at', 'desc')
@@ -208,7 +209,7 @@ export async function recentRuns(db: Kysely<CoreDB>, projectId: string, limit: n
 }
 
 /** The latest run of each pipeline of a project: the run whose counter is the pipeline's counter. */
-export async function latestRuns(db: Kysely<CoreDB>, projectId: string) {
+export async function latestRuns(db: StoreDb, projectId: string) {
   return summaries(db)
     .where('p.project_id', '=', projectId)
     .whereRef('r.counter', '=', 'p.counter')
@@ -232,11 +233,7 @@ export type DetailLogLine = LogLinesTable & { run_seq: number | string | null };
  * at most `logLines` index entries, whatever the size of the log), in chunks under SQLite's compound limit.
  * Lines come newest first per job.
  */
-async function lastLogLines(
-  db: Kysely<CoreDB>,
-  jobIds: string[],
-  logLines: number,
-): Promise<DetailLogLine[]> {
+async function lastLogLines(db: StoreDb, jobIds: string[], logLines: number): Promise<DetailLogLine[]> {
   const out: DetailLogLine[] = [];
   for (let i = 0; i < jobIds.length; i += 200) {
     const parts = jobIds.slice(i, i + 200).map(
@@ -255,7 +252,7 @@ async function lastLogLines(
 }
 
 export async function runDetailRows(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   runId: string,
   logLines: number,
 ): Promise<RunDetailRows | undefined> {
@@ -287,7 +284,7 @@ export async function runDetailRows(
 }
 
 /** The recorded approve/reject decisions on the given gate job runs, oldest first. */
-export async function gateDecisionRows(db: Kysely<CoreDB>, jobRunIds: string[]) {
+export async function gateDecisionRows(db: StoreDb, jobRunIds: string[]) {
   if (jobRunIds.length === 0) return [];
   return db
     .selectFrom('job_run_decisions')
@@ -299,7 +296,7 @@ export async function gateDecisionRows(db: Kysely<CoreDB>, jobRunIds: string[]) 
 }
 
 /** The stored definition (JSON text) of a pipeline version. */
-export async function versionDefinition(db: Kysely<CoreDB>, versionId: string): Promise<string | undefined> {
+export async function versionDefinition(db: StoreDb, versionId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('pipeline_versions')
     .select('definition')
