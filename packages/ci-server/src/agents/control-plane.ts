@@ -10,7 +10,7 @@ import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
 import { extendLeasesAtStart } from '../store/agent-leases.js';
-import type { StoreDb } from '../store/database.js';
+import type { StoreSchema } from '../store/database.js';
 import {
   type AgentServiceDeps,
   closeAgentServer,
@@ -31,7 +31,7 @@ export interface AgentTiming {
 }
 
 export interface AgentControlOptions {
-  database: Database;
+  database: Database<StoreSchema>;
   events: RunEvents;
   data: ExecutionData;
   secretKey: string;
@@ -52,7 +52,7 @@ export class AgentControl {
   private stopping = false;
 
   constructor(options: AgentControlOptions) {
-    const db = options.database.db as StoreDb;
+    const db = options.database.db;
     const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
     const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
     const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);

@@ -212,6 +212,9 @@ describe('portal web UI: the IDE', () => {
     await page.keyboard.press('?');
     await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Run the whole script'));
     await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Go to approvals'));
+    await visible(
+      page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Move between objects and folders'),
+    );
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(0);
     // The same list from the top bar, and the navigation keys (g a: approvals, g w: workspace).
