@@ -8,7 +8,7 @@ import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
 import { isDatabaseUnavailable, safeEqual } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { DataIntake } from './data-intake.js';
+import { ExecutionDataCalls } from './execution-data-calls.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -42,7 +42,7 @@ export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unava
 
 export function agentRoutes(deps: AgentServiceDeps) {
   const sessions = new AgentSessions(deps);
-  const intake = new DataIntake(sessions, deps);
+  const intake = new ExecutionDataCalls(sessions, deps);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
   const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {
