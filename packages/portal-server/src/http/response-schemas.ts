@@ -94,7 +94,9 @@ export const SavedQuery = Open({
 });
 export const SavedQueryAnswer = Open({ query: SavedQuery });
 export const HistoryEntry = Open({
-  id: Type.Integer(),
+  // PostgreSQL storage keeps the id as a bigint, which its driver reads as a digit string: declared as either,
+  // so the serialiser passes it on as stored.
+  id: Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]+$' })]),
   connectionId: NullableString,
   connectionName: NullableString,
   sql: Type.String(),

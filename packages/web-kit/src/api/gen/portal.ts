@@ -7581,7 +7581,7 @@ export interface paths {
                                 durationMs: number | null;
                                 error: string | null;
                                 executedAt: string;
-                                id: number;
+                                id: number | string;
                                 rowCount: number | null;
                                 sql: string;
                                 status: "success" | "failure";
@@ -7704,7 +7704,7 @@ export interface paths {
                                 durationMs: number | null;
                                 error: string | null;
                                 executedAt: string;
-                                id: number;
+                                id: number | string;
                                 rowCount: number | null;
                                 sql: string;
                                 status: "success" | "failure";
