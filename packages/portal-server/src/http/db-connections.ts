@@ -24,6 +24,7 @@ import {
   MaintenanceResult,
   PoolStats,
   ProviderMeta,
+  rowsAsJson,
 } from './response-schemas.js';
 
 export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {
@@ -214,6 +215,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     '/api/db/maintenance',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: connectionBody(
         'Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; ' +
           'target required where marked). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400.',

@@ -19,7 +19,7 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
-import { ScriptResult } from './response-schemas.js';
+import { rowsAsJson, ScriptResult } from './response-schemas.js';
 
 /** Scripts run statement by statement: at most this many rows are returned per statement. */
 export const SCRIPT_ROWS = 500;
@@ -29,6 +29,7 @@ export function registerScriptRoutes(app: FastifyInstance, deps: QueryDeps): voi
     '/api/db/multi-query',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: connectionBody(
         'Runs a script: `{connection, sql, params?, ticket?}`, split under the engine grammar, statements in order on one connection, ' +
           'stopping at the first error; no wrapping transaction, what ran stays. Answers 200 `{executedCount, statements: [{index, status: done|failed, ' +

@@ -21,13 +21,14 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
-import { errorResponses, TransactionAnswer } from './response-schemas.js';
+import { errorResponses, rowsAsJson, TransactionAnswer } from './response-schemas.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/transaction',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: {
         tags: ['database'],
         description:

@@ -10,7 +10,7 @@ import { toHttpError } from '../providers/errors.js';
 import type { Provider } from '../providers/types.js';
 import { connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { sessionFor, strictBody } from './request-input.js';
-import { ObjectCounts, ObjectDetail, ObjectInventory, ObjectList } from './response-schemas.js';
+import { ObjectCounts, ObjectDetail, ObjectInventory, ObjectList, rowsAsJson } from './response-schemas.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +
@@ -53,6 +53,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
       `/api/db/objects/${name}`,
       {
         preValidation: strictBody,
+        ...rowsAsJson,
         schema: {
           tags: ['database objects'],
           description: `${description} Shapes: ${SHAPES}`,

@@ -21,7 +21,7 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
-import { QueryResult } from './response-schemas.js';
+import { QueryResult, rowsAsJson } from './response-schemas.js';
 
 const queryRouteSchema = {
   tags: ['database'],
@@ -59,7 +59,7 @@ const queryRouteSchema = {
 export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/query',
-    { schema: queryRouteSchema, preValidation: strictBody },
+    { schema: queryRouteSchema, preValidation: strictBody, ...rowsAsJson },
     async (request, reply) => {
       const session = await sessionFor(deps, request);
       const body = (request.body ?? {}) as Record<string, unknown>;
