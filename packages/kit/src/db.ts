@@ -1,5 +1,6 @@
 // Kysely factory for the two stores every service supports: `sqlite:<path>` (better-sqlite3 in WAL mode,
-// the embedded default) and `postgres://` URLs (pg pool), plus a forward-only migration runner.
+// the embedded default) and `postgres://` URLs (pg pool), plus a forward-only migration runner and the
+// registry of statements PostgreSQL runs as named prepared statements.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -27,6 +28,41 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 }
 
+// Statement texts (as Kysely compiles them, parameters as $n) that run as named prepared statements, by name.
+const preparedNames = new Map<string, string>();
+/** A bound on the registry: the texts are code constants, so more means a text carries values by mistake. */
+const PREPARED_MAX = 100;
+
+/**
+ * Marks a statement text to run as a named prepared statement on PostgreSQL: parsed once per connection and,
+ * once PostgreSQL has seen (after five executions) that a generic plan costs no more than planning each call,
+ * planned once per connection as well. Only for texts built from constants (never with values inlined) whose
+ * best plan does not depend on the parameter values, since a generic plan is chosen without them: e.g. a
+ * range of the one index that matches an unfiltered ORDER BY, with a literal LIMIT. Returns false (and the
+ * text runs unprepared, as every other statement) when the registry is full. SQLite ignores the mark.
+ */
+export function preparePostgresStatement(text: string): boolean {
+  if (preparedNames.has(text)) return true;
+  if (preparedNames.size >= PREPARED_MAX) return false;
+  preparedNames.set(text, `kysely_prepared_${preparedNames.size + 1}`);
+  return true;
+}
+
+/**
+ * The pool's client: a text marked by preparePostgresStatement goes out under its statement name (the
+ * driver parses it on a connection's first use and then only binds and executes), anything else unchanged.
+ * Kysely calls `query(text, values)`; other call forms (config objects, cursors) pass through.
+ */
+class PreparingClient extends pg.Client {
+  // pg's overloads cannot be restated one by one in a subclass: the arguments are passed on untouched.
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' ? preparedNames.get(text) : undefined;
+    if (name) return (super.query as any)({ name, text, values });
+    return (super.query as any)(...args);
+  }
+}
+
 export interface OpenOptions {
   /** Maximum pool size for PostgreSQL. */
   poolSize?: number;
@@ -52,6 +88,7 @@ export function openDatabase<DB = any>(url: string, options: OpenOptions = {}): 
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
+      Client: PreparingClient,
     });
     // An idle client losing its server must not crash the process; the next query reports the error.
     pool.on('error', () => {});

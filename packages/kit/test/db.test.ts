@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   type Database,
@@ -7,6 +7,7 @@ import {
   migrationsDone,
   openDatabase,
   pingDatabase,
+  preparePostgresStatement,
 } from '../src/db.js';
 import { createPostgresDatabase, tempDir } from '../src/testing/index.js';
 
@@ -79,5 +80,43 @@ describe('database factory and migrator', async () => {
     await expect(pingDatabase(d.db)).rejects.toThrow();
     await d.close();
     await sql`select 1`.execute(opened[0].db);
+  });
+});
+
+describe('prepared statements on PostgreSQL', () => {
+  it('runs a marked text as a named prepared statement with its own values each time, others unprepared', async () => {
+    const d = openDatabase(await createPostgresDatabase(inject('services').postgresUrl));
+    opened.push(d);
+    const marked = 'select $1::int + 1 as n, $2::text as label';
+    const plain = 'select $1::int + 2 as n';
+    expect(preparePostgresStatement(marked)).toBe(true);
+    // One connection, so the statements it holds can be read back on it.
+    const held = await d.db.connection().execute(async (c) => {
+      const answers = [];
+      for (const i of [1, 2, 3])
+        answers.push((await c.executeQuery(CompiledQuery.raw(marked, [i, `run ${i}`]))).rows[0]);
+      answers.push((await c.executeQuery(CompiledQuery.raw(plain, [5]))).rows[0]);
+      const statements = await sql<{
+        name: string;
+        statement: string;
+      }>`select name, statement from pg_prepared_statements`.execute(c);
+      return { answers, statements: statements.rows };
+    });
+    expect(held.answers).toEqual([
+      { n: 2, label: 'run 1' },
+      { n: 3, label: 'run 2' },
+      { n: 4, label: 'run 3' },
+      { n: 7 },
+    ]);
+    expect(held.statements.map((s) => s.statement)).toEqual([marked]);
+    expect(held.statements[0].name).toMatch(/^kysely_prepared_\d+$/);
+  });
+
+  it('stops marking texts past its bound (texts are code constants, not values)', () => {
+    let accepted = 0;
+    for (let i = 0; i < 150; i++) if (preparePostgresStatement(`select ${i} as bound_test`)) accepted++;
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(150);
+    expect(preparePostgresStatement('select 1 as one_more_past_the_bound')).toBe(false);
   });
 });
