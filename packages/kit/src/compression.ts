@@ -37,12 +37,15 @@ export function registerCompression(app: FastifyInstance, threshold = COMPRESS_T
     if (request.method === 'HEAD' || reply.getHeader('content-encoding')) return payload;
     const type = String(reply.getHeader('content-type') ?? '');
     if (!COMPRESSIBLE.test(type)) return payload;
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     // Caches must keep one copy per encoding whether or not this response is compressed.
     reply.header('vary', varyWith(reply.getHeader('vary')));
-    if (body.length < threshold) return payload;
+    // The size is counted, not encoded: a body sent as it is (most API answers, below the threshold or to a
+    // client without compression) is encoded once, when it is written.
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (size < threshold) return payload;
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     if (!encoding) return payload;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const compressed =
       encoding === 'br'
         ? await brotli(body, {
