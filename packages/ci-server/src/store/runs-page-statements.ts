@@ -1,7 +1,7 @@
 // The runs list's page statements: which runs a filter matches (an ordered range of one index per filter
 // combination, see 0002_core), their total summed from run_stats, and a near page's SQL compiled once per
-// shape and reused with each request's values. On PostgreSQL the unfiltered first and keyset pages are
-// marked as prepared statements, so they are parsed and planned once per connection.
+// shape and reused with each request's values. On PostgreSQL first and keyset pages filtered by nothing but
+// a status are marked as prepared statements, so they are parsed and planned once per connection.
 import { preparePostgresStatement } from '@app/kit';
 import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { RunStatus } from '../domain/index.js';
@@ -50,6 +50,9 @@ export function counted(db: StoreDb, f: RunFilter) {
 /** The largest page a prepared page statement serves (its literal inner LIMIT); the route allows 200. */
 export const PREPARED_LIMIT_MAX = 200;
 
+/** Every run status (the check constraint of 0002_core): the only values written into a statement's text. */
+const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'success', 'failed', 'canceled'];
+
 // Stand-ins for the values of a near page, by which a compiled statement's parameters are told apart.
 const SLOT = {
   status: '\u0000status',
@@ -75,14 +78,24 @@ interface PageStatement {
  * cost without knowing the limit, so a prepared statement gets a generic plan (a `LIMIT $n` is costed as a
  * tenth of the range, which would keep it planning every call).
  */
-function buildPage(db: StoreDb, shape: { filter: RunFilter; keyset: boolean; nested: boolean }) {
+function buildPage(
+  db: StoreDb,
+  shape: { filter: RunFilter; keyset: boolean; nested: boolean; literalStatus?: RunStatus },
+) {
   const f = shape.filter;
   const standIn: RunFilter = {
-    status: f.status === undefined ? undefined : (SLOT.status as RunStatus),
+    status: f.status === undefined || shape.literalStatus ? undefined : (SLOT.status as RunStatus),
     projectId: f.projectId === undefined ? undefined : SLOT.projectId,
     pipelineId: f.pipelineId === undefined ? undefined : SLOT.pipelineId,
   };
   let q = matching(db, standIn);
+  let total = counted(db, standIn);
+  if (shape.literalStatus) {
+    // In the text, so the plan is made for this status: the (status, created_at, id) range for a rare one,
+    // the (created_at, id) range with a filter for one most runs have.
+    q = q.where('status', '=', sql.lit(shape.literalStatus));
+    total = total.where('status', '=', sql.lit(shape.literalStatus));
+  }
   if (shape.keyset) {
     // A row-value comparison, not `a < x OR (a = x AND b < y)`: PostgreSQL turns only the former into an
     // index range (the OR form scanned from the newest run, 95× /healthz at depth 50,000). The cursor's
@@ -93,7 +106,7 @@ function buildPage(db: StoreDb, shape: { filter: RunFilter; keyset: boolean; nes
   }
   const range = q
     .select(LIST_COLUMNS)
-    .select(counted(db, standIn).as('total'))
+    .select(total.as('total'))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
   if (shape.nested)
@@ -115,16 +128,19 @@ export function pageStatement(
   limit: number,
   offset: number,
 ) {
-  // Only an unfiltered first or keyset page is prepared: its one ordered index range does not depend on any
-  // value. A filtered page stays planned per call (a generic plan, blind to the values, was measured to
-  // pick the (created_at, id) range for `pipeline=` and walk it past every other pipeline's runs).
+  // A first or keyset page is prepared when nothing but its status is filtered. Unfiltered, its one ordered
+  // index range depends on no value; a status is written into the text (five statuses, two statements
+  // each), so the plan is made for it. Project and pipeline pages stay planned per call: a generic plan,
+  // blind to the id, was measured to pick the (created_at, id) range and walk it past every other
+  // pipeline's runs.
   const prepare =
-    filter.status === undefined &&
     filter.projectId === undefined &&
     filter.pipelineId === undefined &&
+    (filter.status === undefined || RUN_STATUSES.includes(filter.status)) &&
     offset === 0 &&
     limit <= PREPARED_LIMIT_MAX;
-  const key = `${filter.status !== undefined}${filter.projectId !== undefined}${filter.pipelineId !== undefined}${keyset}${prepare}`;
+  const literalStatus = prepare ? filter.status : undefined;
+  const key = `${filter.status !== undefined}${filter.projectId !== undefined}${filter.pipelineId !== undefined}${keyset}${prepare}${literalStatus}`;
   let cache = compiledPages.get(db);
   if (!cache) {
     cache = new Map();
@@ -132,7 +148,7 @@ export function pageStatement(
   }
   let statement = cache.get(key);
   if (!statement) {
-    const compiled = buildPage(db, { filter, keyset, nested: prepare }).compile();
+    const compiled = buildPage(db, { filter, keyset, nested: prepare, literalStatus }).compile();
     const bySentinel = new Map<unknown, Slot>(Object.entries(SLOT).map(([k, v]) => [v, k as Slot]));
     const slots = compiled.parameters.map((v) => {
       const slot = bySentinel.get(v);

@@ -1,8 +1,8 @@
 // The runs list's compiled page statements on SQLite and PostgreSQL: every filter combination, first page,
 // offset page and keyset page, answers the runs a plain reading of the table says it should (the statements
 // are compiled once per shape with stand-in values, so a value in the wrong place would show here), and on
-// PostgreSQL the unfiltered first and keyset pages run as a named prepared statement while filtered pages
-// stay unprepared (planned per call, see store/runs-query.ts).
+// PostgreSQL first and keyset pages filtered by nothing but a status run as named prepared statements while
+// project and pipeline pages stay unprepared (planned per call, see store/runs-page-statements.ts).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiServer } from '../../src/index.js';
@@ -129,7 +129,7 @@ describe('runs page statements prepared on PostgreSQL', () => {
   });
   afterAll(async () => server?.close());
 
-  it('runs unfiltered first and keyset pages as prepared statements, filtered pages unprepared', async () => {
+  it('prepares first and keyset pages filtered by nothing but a status (written into the text), no others', async () => {
     // One connection, so the statements it holds can be read back on it.
     const prepared = await server.database.db.connection().execute(async (c) => {
       const names = new PipelineNames();
@@ -138,19 +138,25 @@ describe('runs page statements prepared on PostgreSQL', () => {
       const next = await listRuns(c, names, {}, 20, 0, all[19]);
       expect(next?.rows.map((r) => r.id)).toEqual(all.slice(20, 40));
       await listRuns(c, names, { status: 'success' }, 20, 0);
+      const failed = await listRuns(c, names, { status: 'failed' }, 5, 0, all[0]);
+      expect(failed?.rows.every((r) => r.status === 'failed')).toBe(true);
+      expect(failed?.rows).toHaveLength(5);
       await listRuns(c, names, { pipelineId: build }, 20, 0, all[19]);
+      await listRuns(c, names, { status: 'success', pipelineId: build }, 20, 0);
       await listRuns(c, names, {}, 20, 5);
       const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
         c,
       );
       return rows.map((r) => r.statement);
     });
-    // The first page and the keyset page are two statements (the keyset one reads the cursor run's key).
-    expect(prepared).toHaveLength(2);
+    // The first page and the keyset page are separate statements (the keyset one reads the cursor run's key).
+    expect(prepared).toHaveLength(4);
     for (const text of prepared) {
       expect(text).toMatch(/from "runs"/);
       expect(text).toMatch(/limit 200\) as "page" limit \$\d+$/);
-      expect(text).not.toMatch(/"status" = |"pipeline_id" = |"project_id" = /);
+      expect(text).not.toMatch(/"pipeline_id" = |"project_id" = |"status" = \$/);
     }
+    expect(prepared.filter((t) => t.includes(`"status" = 'success'`))).toHaveLength(1);
+    expect(prepared.filter((t) => t.includes(`"status" = 'failed'`))).toHaveLength(1);
   });
 });
