@@ -133,7 +133,9 @@ export function pageStatement(
   // each), so the plan is made for it. Project and pipeline pages stay planned per call: a generic plan,
   // blind to the id, was measured to pick the (created_at, id) range and walk it past every other
   // pipeline's runs.
+  // SQLite keeps the plain form: better-sqlite3 plans each statement anyway, and nothing is prepared there.
   const prepare =
+    db.getExecutor().adapter instanceof PostgresAdapter &&
     filter.projectId === undefined &&
     filter.pipelineId === undefined &&
     (filter.status === undefined || RUN_STATUSES.includes(filter.status)) &&
@@ -155,8 +157,7 @@ export function pageStatement(
       if (!slot) throw new Error(`runs page: a parameter that is no value of the page (${String(v)})`);
       return slot;
     });
-    if (prepare && db.getExecutor().adapter instanceof PostgresAdapter)
-      preparePostgresStatement(compiled.sql);
+    if (prepare) preparePostgresStatement(compiled.sql);
     statement = { query: compiled.sql, slots };
     cache.set(key, statement);
   }
