@@ -113,6 +113,9 @@ function buildPage(
     return db
       .selectFrom(range.limit(sql.lit(PREPARED_LIMIT_MAX)).as('page'))
       .selectAll()
+      // The order again, as SQL promises none from a subquery; PostgreSQL sees the rows come sorted (no Sort).
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(SLOT.limit);
   return range.limit(SLOT.limit).offset(SLOT.offset);
 }

@@ -153,7 +153,7 @@ describe('runs page statements prepared on PostgreSQL', () => {
     expect(prepared).toHaveLength(4);
     for (const text of prepared) {
       expect(text).toMatch(/from "runs"/);
-      expect(text).toMatch(/limit 200\) as "page" limit \$\d+$/);
+      expect(text).toMatch(/limit 200\) as "page" order by "created_at" desc, "id" desc limit \$\d+$/);
       expect(text).not.toMatch(/"pipeline_id" = |"project_id" = |"status" = \$/);
     }
     expect(prepared.filter((t) => t.includes(`"status" = 'success'`))).toHaveLength(1);
