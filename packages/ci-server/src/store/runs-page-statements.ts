@@ -109,11 +109,12 @@ function buildPage(
     .select(total.as('total'))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
+  // Nested, the order is stated again, as SQL promises none from a subquery (PostgreSQL sees the rows come
+  // sorted: no Sort).
   if (shape.nested)
     return db
       .selectFrom(range.limit(sql.lit(PREPARED_LIMIT_MAX)).as('page'))
       .selectAll()
-      // The order again, as SQL promises none from a subquery; PostgreSQL sees the rows come sorted (no Sort).
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(SLOT.limit);
