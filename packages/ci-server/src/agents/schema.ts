@@ -18,6 +18,10 @@ export interface AgentsTable {
   status: AgentStatus;
   last_heartbeat_at: string | null;
   registered_at: string;
+  /** SHA-256 hex of the agent's own credential (migration 0010); null until it registers with one. */
+  credential_hash: string | null;
+  /** When an admin revoked the agent; its credential is refused from then on. */
+  revoked_at: string | null;
 }
 
 export interface LeaseColumns {

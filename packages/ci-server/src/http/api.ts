@@ -11,6 +11,7 @@ import { RunEvents } from '../services/run-events.js';
 import { RunService } from '../services/runs.js';
 import { PipelineNames } from '../store/pipeline-names.js';
 import type { CoreDB } from '../store/schema.js';
+import { type AgentAdmin, registerAdminAgentRoutes } from './admin/agents.js';
 import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
 import { registerArtifactRoutes } from './artifacts.js';
@@ -43,6 +44,8 @@ export interface ApiDeps {
   };
   /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
   extras?: ExtrasDeps;
+  /** Agent revocation and registration-token rotation (the agent side exists once the server runs). */
+  agentAdmin?: AgentAdmin;
 }
 
 export async function registerApi(
@@ -80,6 +83,7 @@ export async function registerApi(
       registerAgentRoutes(api, ctx.db);
     }
     if (deps.extras) registerExtraRoutes(api, ctx.db, deps.extras);
+    if (deps.agentAdmin) registerAdminAgentRoutes(api, deps.agentAdmin);
     registerOpenApiRoute(api);
   });
   return { runs: ctx.runs, events };

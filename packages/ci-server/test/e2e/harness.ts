@@ -84,6 +84,12 @@ export async function startServer(
     agentTiming?: AgentTiming;
     /** Period of the log-archive pass (and so of the retention lease). */
     archiveEveryMs?: number;
+    /**
+     * Serve TLS on the agent port (the product's default). The other e2e tests run cleartext by explicit
+     * configuration: replicas behind one balancer would otherwise each present their own self-signed
+     * certificate; TLS itself is proven by test/agents/agent-tls.test.ts.
+     */
+    tls?: boolean;
   } = {},
 ): Promise<E2eServer> {
   const dataDir = opts.dataDir ?? tempDir('e2e-ci-');
@@ -94,6 +100,7 @@ export async function startServer(
     CI_AGENT_TOKEN: AGENT_TOKEN,
     CI_SECRET_KEY: '1'.repeat(64),
     CI_AUTH_ENABLED: 'false',
+    CI_GRPC_TLS: opts.tls ? 'on' : 'off',
     ...(opts.databaseUrl ? { CI_DATABASE_URL: opts.databaseUrl } : {}),
   });
   const server = await createCiServer(settings, {
@@ -126,19 +133,31 @@ process.once('exit', () => {
 export function startAgent(
   grpcPort: number,
   name: string,
-  env: { tags?: string; capacity?: number } = {},
+  env: {
+    tags?: string;
+    capacity?: number;
+    /** Connect over TLS (a server started with `tls: true`); else cleartext, as the harness's servers. */
+    tls?: boolean;
+    /** Work directory (kept across restarts of the agent: its credential and pins live there). */
+    workdir?: string;
+    /** Registration token; default the harness's. */
+    token?: string;
+    /** More variables (CI_SERVER_FINGERPRINT, CI_SERVER_CA, …). */
+    extra?: Record<string, string>;
+  } = {},
 ): AgentProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', AGENT_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
-      CI_SERVER: `127.0.0.1:${grpcPort}`,
-      CI_AGENT_TOKEN: AGENT_TOKEN,
+      CI_SERVER: `${env.tls ? 'https' : 'http'}://127.0.0.1:${grpcPort}`,
+      CI_AGENT_TOKEN: env.token ?? AGENT_TOKEN,
       CI_AGENT_NAME: name,
       CI_AGENT_TAGS: env.tags ?? '',
       CI_AGENT_CAPACITY: String(env.capacity ?? 2),
-      CI_AGENT_WORKDIR: tempDir(`e2e-agent-${name}-`),
+      CI_AGENT_WORKDIR: env.workdir ?? tempDir(`e2e-agent-${name}-`),
+      ...env.extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
