@@ -318,7 +318,8 @@ export class AgentConnection {
         const refused = ce.code === Code.Unauthenticated || ce.code === Code.PermissionDenied;
         const status = ce.metadata.get(CREDENTIAL_STATUS_HEADER);
         if (refused && status === 'revoked') {
-          this.stopFatally(`the control plane refused this agent's credential: ${ce.rawMessage}`);
+          const what = bearer.isCredential ? "this agent's credential" : 'this agent';
+          this.stopFatally(`the control plane refused ${what}: ${ce.rawMessage}`);
           break;
         }
         if (bearer.isCredential && !this.sessionId && refused) {

@@ -67,7 +67,9 @@ function main() {
   const running = connection.run();
   void running.then(() => {
     // Stopped for good (not by a signal): exit once the jobs' processes had a moment to stop.
-    if (connection.fatal) setTimeout(() => process.exit(3), 500).unref();
+    if (!connection.fatal) return;
+    process.exitCode = 3;
+    setTimeout(() => process.exit(3), 500).unref();
   });
 
   let signals = 0;

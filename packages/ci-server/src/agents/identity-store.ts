@@ -84,7 +84,7 @@ export async function setCredentialHash(db: DispatchDb, agentId: string, hash: s
 }
 
 /**
- * Revokes an agent: its credential hash is dropped and `revoked_at` set. Answers the agent's name, or
+ * Revokes an agent: `revoked_at` is set (its credential is refused from then on). Answers the agent's name, or
  * undefined when no such agent exists; revoking twice keeps the first time.
  */
 export async function revokeAgentRow(
@@ -101,7 +101,8 @@ export async function revokeAgentRow(
   if (row.revoked_at) return { name: row.name, already: true };
   await db
     .updateTable('agents')
-    .set({ credential_hash: null, revoked_at: at, status: 'offline' })
+    // The hash stays, so the agent presenting the credential is told it was revoked (and stops).
+    .set({ revoked_at: at, status: 'offline' })
     .where('id', '=', agentId)
     .execute();
   return { name: row.name, already: false };

@@ -91,6 +91,7 @@ export class AgentIdentity {
       throw new ConnectError(
         `agent name "${name}" was revoked by an administrator; register under another name (CI_AGENT_NAME)`,
         Code.PermissionDenied,
+        { [CREDENTIAL_STATUS_HEADER]: 'revoked' },
       );
   }
 

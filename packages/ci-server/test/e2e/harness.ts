@@ -90,6 +90,8 @@ export async function startServer(
      * certificate; TLS itself is proven by test/agents/agent-tls.test.ts.
      */
     tls?: boolean;
+    /** More settings (CI_GRPC_TLS_CERT, …). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<E2eServer> {
   const dataDir = opts.dataDir ?? tempDir('e2e-ci-');
@@ -102,6 +104,7 @@ export async function startServer(
     CI_AUTH_ENABLED: 'false',
     CI_GRPC_TLS: opts.tls ? 'on' : 'off',
     ...(opts.databaseUrl ? { CI_DATABASE_URL: opts.databaseUrl } : {}),
+    ...opts.env,
   });
   const server = await createCiServer(settings, {
     logger: false,
