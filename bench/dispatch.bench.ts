@@ -9,9 +9,9 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
-import type { DispatchDb } from '../packages/ci-server/src/agents/schema.js';
-import { claimJob } from '../packages/ci-server/src/agents/store.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import { claimJob } from '../packages/ci-server/src/store/agent-leases.js';
+import type { StoreDb } from '../packages/ci-server/src/store/database.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -131,7 +131,7 @@ async function phase(
 
 /** The claim statement alone: one conditional UPDATE per job, sequentially. */
 async function claimBaseline(server: CiServer, pipelineId: string): Promise<number> {
-  const db = server.database.db as DispatchDb;
+  const db = server.database.db as StoreDb;
   const { run_id } = await server.runs.trigger(pipelineId, {}, 'bench').then((r) => ({ run_id: r.run_id }));
   // The jobs of this run are claimed by the dispatcher too; measure on a copy of the statement instead.
   const ids = (await db.selectFrom('job_runs').select('id').where('run_id', '=', run_id).execute()).map(

@@ -7,9 +7,7 @@
 // BENCH_LOG_JOBS, BENCH_LOG_LINES (per job) and BENCH_LOG_ROUNDS change the sizes.
 import { pathToFileURL } from 'node:url';
 import { startPostgres, tempDir } from '@app/kit/testing';
-import type { Kysely } from 'kysely';
 import type { CiServer } from '../packages/ci-server/src/index.js';
-import type { ExecutionDB } from '../packages/ci-server/src/store/execution-schema.js';
 import { withServer } from './runs-list.bench.js';
 
 const JOBS = Number(process.env.BENCH_LOG_JOBS ?? 20);
@@ -88,7 +86,7 @@ async function benchStore(store: 'sqlite' | 'postgres', url: string): Promise<In
       payload: { yaml: PIPELINE },
     });
     if (applied.statusCode !== 200) throw new Error(`apply failed: ${applied.body}`);
-    const db = server.database.db as Kysely<ExecutionDB>;
+    const db = server.database.db;
     const logs = server.execution.logs;
     // Warm-up of both paths (statement caches, JIT).
     const warm = await newJobRuns(server);

@@ -15,6 +15,7 @@ import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writ
 import { join } from 'node:path';
 import { serverArgs } from './build-servers.mjs';
 import { ensureDeps, root } from './ensure-deps.mjs';
+import { ensureSampleDatasources } from './sample-datasource.mjs';
 
 ensureDeps();
 
@@ -202,9 +203,12 @@ try {
     CI_AGENT_WORKDIR: process.env.CI_AGENT_WORKDIR ?? join(dataDir, 'agent'),
   });
 
+  // Without a datasources file of the user's own, a sample shop to try the IDE and an approval on.
+  const portalDatasources = process.env.PORTAL_DATASOURCES ?? (await ensureSampleDatasources(portalDataDir));
   run('portal', 'packages/portal-server/src/main.ts', {
     PORT: portalPort,
     PORTAL_DATA_DIR: portalDataDir,
+    PORTAL_DATASOURCES: portalDatasources,
     STORAGE_PROVIDER: process.env.STORAGE_PROVIDER ?? 'sqlite',
     ADMIN_EMAIL: adminEmail,
     ...(credentials.portalAdmin && !process.env.ADMIN_PASSWORD
@@ -236,6 +240,7 @@ Everything is up.
   Database portal    http://localhost:${portalPort}
                      administrator ${portalAdmin}
                      user          ${portalUser}   (a second person, e.g. to approve the administrator's writes)
+  Datasources        ${portalDatasources}${process.env.PORTAL_DATASOURCES ? '' : "\n                     (a sample shop whose writes wait for the other account's approval; edit freely)"}
   Credentials        ${credentialsFile} (mode 0600; never written to the logs)
   Logs               ${logDir}
   Processes          ${children.map((c, i) => `${['ci-server', 'ci-agent', 'portal'][i]} ${c.pid}`).join(', ')}

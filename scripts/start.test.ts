@@ -1,5 +1,6 @@
 // `npm start` as a user runs it: everything comes up on its ports, the generated credentials work, appear on
-// the terminal and in one 0600 file but in no log file, and Ctrl-C (SIGINT) leaves no process.
+// the terminal and in one 0600 file but in no log file, the portal offers the sample datasource, and Ctrl-C
+// (SIGINT) leaves no process.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ describe('npm start', () => {
       USER_PASSWORD: _c,
       USER_EMAIL: _d,
       ADMIN_EMAIL: _e,
+      PORTAL_DATASOURCES: _f,
       ...env
     } = process.env;
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -85,6 +87,22 @@ describe('npm start', () => {
       expect(await portalLogin(creds.portalAdmin)).toEqual({ success: true, role: 'admin' });
       // The second local account: a two-person approval can be tried at once.
       expect(await portalLogin(creds.portalUser)).toEqual({ success: true, role: 'user' });
+      // A sample datasource to try the IDE and an approval on, written once into the portal's data folder.
+      const userLogin = await fetch(`http://127.0.0.1:${portal}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(creds.portalUser),
+      });
+      const cookie = (userLogin.headers.get('set-cookie') ?? '').split(';')[0];
+      const managed = await fetch(`http://127.0.0.1:${portal}/api/connections/managed`, {
+        headers: { cookie },
+      });
+      expect(managed.status).toBe(200);
+      const sample = ((await managed.json()) as { connections: Array<{ id: string }> }).connections.find(
+        (c) => c.id === 'sample',
+      );
+      expect(sample).toMatchObject({ type: 'sqlite', available: true, policy: { writeApproval: true } });
+      expect(out).toContain(join(dataDir, 'portal', 'datasources.yaml'));
 
       // No credential in any log file; logs private to the service account.
       const logDir = join(dataDir, 'logs');

@@ -12,6 +12,7 @@ import {
   AgentService,
   type ServerMessage,
 } from '@app/ci-proto';
+import { AsyncQueue } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { type CallOptions, type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
@@ -62,50 +63,6 @@ export function isTransient(err: unknown): boolean {
   );
 }
 
-/** The outbound half of the session stream: pushed by timers and the worker, read by the gRPC client. */
-class MessageQueue<T> implements AsyncIterable<T> {
-  private readonly items: T[] = [];
-  private waiting?: (r: IteratorResult<T>) => void;
-  private done = false;
-
-  push(item: T): void {
-    if (this.done) return;
-    const w = this.waiting;
-    this.waiting = undefined;
-    if (w) w({ value: item, done: false });
-    else if (this.items.length < 1000) this.items.push(item);
-  }
-
-  close(): void {
-    this.done = true;
-    const w = this.waiting;
-    this.waiting = undefined;
-    w?.({ value: undefined, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return {
-      next: () => {
-        const item = this.items.shift();
-        if (item !== undefined) return Promise.resolve({ value: item, done: false });
-        if (this.done) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiting = resolve;
-        });
-      },
-      return: () => {
-        this.close();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-      // The consumer gave up (the call was aborted): stop, as `return` does.
-      throw: (err?: unknown) => {
-        this.close();
-        return Promise.reject(err);
-      },
-    };
-  }
-}
-
 export class ConnectionStoppedError extends Error {
   override name = 'ConnectionStoppedError';
   constructor() {
@@ -117,7 +74,7 @@ export class AgentConnection {
   readonly client: Client<typeof AgentService>;
   private stopped = false;
   private wake?: () => void;
-  private outbound?: MessageQueue<AgentMessageInit>;
+  private outbound?: AsyncQueue<AgentMessageInit>;
   private heartbeatTimer?: NodeJS.Timeout;
   private sessionAbort?: AbortController;
   private sessionWaiters: ((sessionId: string | undefined) => void)[] = [];
@@ -288,7 +245,7 @@ export class AgentConnection {
         this.keepCredential(reg.credential);
         attempt = 0;
         const interval = reg.heartbeatIntervalMs || 10_000;
-        const outbound = new MessageQueue<AgentMessageInit>();
+        const outbound = new AsyncQueue<AgentMessageInit>({ maxItems: 1000 });
         this.outbound = outbound;
         outbound.push(this.heartbeat());
         if (this.draining) outbound.push({ kind: { case: 'drain', value: {} } });

@@ -28,15 +28,16 @@ import { readRetentionSettings } from './scheduler/retention-settings.js';
 import { RetentionSweeper } from './scheduler/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
-import type { RunService } from './services/runs.js';
+import { RunService } from './services/runs.js';
 import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
+import type { StoreSchema } from './store/database.js';
 import { migrations } from './store/migrations/index.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
 
 export interface CiServer {
   app: FastifyInstance;
-  database: Database;
+  database: Database<StoreSchema>;
   agents: AgentRegistry;
   /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
   control: AgentControl;
@@ -79,7 +80,7 @@ export interface CreateOptions {
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
   mkdirSync(settings.dataDir, { recursive: true });
   const secrets = bootstrapSecrets(settings);
-  const database = openDatabase(settings.databaseUrl);
+  const database = openDatabase<StoreSchema>(settings.databaseUrl);
   // A store that cannot be reached at start is reported by /readyz rather than crashing the process, so an
   // orchestrator sees the reason; migrations are retried when the database comes back.
   let migrated = false;
@@ -156,13 +157,30 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
         keyPath: settings.grpcTlsKey,
       })
     : undefined;
-  const { runs } = await registerApi(app, {
+  const triggers = new Triggers({
+    database,
+    settings,
+    secretKey: secrets.secretKey,
+    events,
+    log: app.log,
+    // Read when the scheduler asks, after the agent endpoint below exists.
+    connectedAgents: () => agents.list(),
+    ...options.triggers,
+  });
+  const runs = new RunService({
+    db: database.db,
+    postgres: database.dialect === 'postgres',
+    events,
+    resolveHead: triggers.resolveHead,
+  });
+  await registerApi(app, {
     agentAdmin: {
       revoke: (id) => control.revoke(id),
       rotateRegistrationToken: () => control.identity.rotate(),
     },
     database,
     secretKey: secrets.secretKey,
+    runs,
     events,
     execution: { data: execution, publicUrl },
     extras: {
@@ -204,16 +222,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
           log: app.log,
         })
       : undefined;
-  const triggers = new Triggers({
-    database,
-    settings,
-    secretKey: secrets.secretKey,
-    events,
-    log: app.log,
-    connectedAgents: () => agents.list(),
-    ...options.triggers,
-  });
-  runs.resolveHead = triggers.resolveHead;
   const archiver = new LogArchiver({
     db: database.db,
     storage,

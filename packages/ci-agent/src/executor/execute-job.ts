@@ -4,6 +4,7 @@
 // reach every phase (git, readiness waits and the script are killed with their process groups). The
 // executor also tracks running jobs for graceful drain: drain() refuses new jobs and waits for the rest.
 import { join } from 'node:path';
+import { Masker } from '@app/kit';
 import type { JobAssignment } from '../job-spec.js';
 import {
   type ArtifactUploader,
@@ -18,7 +19,6 @@ import { checkout } from './checkout.js';
 import { buildJobEnv, hostEnv } from './environment.js';
 import { collectTestReports, type TestReport } from './junit.js';
 import { JobLog, type LogPressure, type LogSink } from './log.js';
-import { Masker } from './masking.js';
 import { formatDuration, type ScriptResult, type ScriptRun, startScript } from './runner.js';
 import { type ServiceEventSink, ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';

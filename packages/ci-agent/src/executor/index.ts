@@ -1,4 +1,7 @@
 // The agent's job executor: everything that runs a job on this machine, independent of the wire protocol.
+
+// The masker is kit's (shared with the control plane); re-exported for the agent's users and tests.
+export { MASK, Masker, MIN_MASKED_LENGTH, secretForms } from '@app/kit';
 export * from './artifacts.js';
 export * from './cache.js';
 export * from './cache-store.js';
@@ -8,7 +11,6 @@ export * from './execute-job.js';
 export * from './junit.js';
 export * from './lines.js';
 export * from './log.js';
-export * from './masking.js';
 export * from './process-group.js';
 export * from './runner.js';
 export * from './services.js';

@@ -2,8 +2,8 @@
 // and handed to the LogSink (the connection layer batches and ships them). Process output enters through
 // `stream()`, which splits it into bounded lines; the agent's own notes enter through `note()`/`error()`.
 import type { Readable } from 'node:stream';
+import { MASK, type Masker } from '@app/kit';
 import { LineSplitter, MAX_LINE_CHARS } from './lines.js';
-import { MASK, type Masker } from './masking.js';
 
 export type LogStream = 'stdout' | 'stderr';
 

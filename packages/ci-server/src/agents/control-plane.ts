@@ -9,6 +9,9 @@ import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
+import { revokeAgentRow } from '../store/agent-identity.js';
+import { extendLeasesAtStart } from '../store/agent-leases.js';
+import type { StoreDb } from '../store/database.js';
 import {
   type AgentServerTls,
   type AgentServiceDeps,
@@ -17,11 +20,8 @@ import {
   startAgentServer,
 } from './grpc-server.js';
 import { AgentIdentity } from './identity.js';
-import { revokeAgentRow } from './identity-store.js';
 import { AgentRegistry, type ConnectedAgent } from './registry.js';
-import type { DispatchDb } from './schema.js';
 import { AgentSessions } from './sessions.js';
-import { extendLeasesAtStart } from './store.js';
 
 export interface AgentTiming {
   /** How often agents heartbeat (sent to them at registration); default 10 s. */
@@ -64,7 +64,7 @@ export class AgentControl {
   private stopping = false;
 
   constructor(options: AgentControlOptions) {
-    const db = options.database.db as DispatchDb;
+    const db = options.database.db as StoreDb;
     const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
     const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
     const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);

@@ -15,7 +15,7 @@ import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
 import { isDatabaseUnavailable } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { DataIntake } from './data-intake.js';
+import { ExecutionDataCalls } from './execution-data-calls.js';
 import type { AgentIdentity } from './identity.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
@@ -54,7 +54,7 @@ function unavailable(err: unknown): unknown {
 export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
 
 export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
-  const intake = new DataIntake(sessions, deps);
+  const intake = new ExecutionDataCalls(sessions, deps);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
   const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {

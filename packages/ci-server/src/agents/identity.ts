@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { hashToken, randomToken, safeEqual } from '@app/kit';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { insertAudit } from '../store/auth-audit.js';
-import type { AuthDb } from '../store/auth-schema.js';
 import {
   agentByCredential,
   agentByName,
@@ -15,8 +13,9 @@ import {
   readRotatedToken,
   setCredentialHash,
   writeRotatedToken,
-} from './identity-store.js';
-import type { DispatchDb } from './schema.js';
+} from '../store/agent-identity.js';
+import { insertAudit } from '../store/auth-audit.js';
+import type { StoreDb } from '../store/database.js';
 
 /** Prefix of an agent's own credential (the registration token's is `cia_`). */
 export const CREDENTIAL_PREFIX = 'ciac_';
@@ -37,7 +36,7 @@ export const revokedError = () =>
   new ConnectError(REVOKED_MESSAGE, Code.Unauthenticated, { [CREDENTIAL_STATUS_HEADER]: 'revoked' });
 
 export interface AgentIdentityOptions {
-  db: DispatchDb;
+  db: StoreDb;
   /** The configured registration token (CI_AGENT_TOKEN, CI_CONFIG `agent_token`, or the data-dir file). */
   configuredToken: string;
   /** Called after a rotation when the configured token came from the data-dir file (so it is rewritten). */
@@ -121,7 +120,7 @@ export class AgentIdentity {
 
   /** An audit entry for what happens over gRPC (no HTTP request records it). */
   async audit(action: string, target: string | null, details: Record<string, unknown>) {
-    await insertAudit(this.options.db as unknown as AuthDb, {
+    await insertAudit(this.options.db, {
       id: randomUUID(),
       at: new Date().toISOString(),
       actor: 'agent',

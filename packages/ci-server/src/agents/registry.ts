@@ -1,6 +1,6 @@
 // The agents connected to this server process: who they are, which session they hold, the outbound half
 // of their session stream, and the job runs leased to them (for capacity). The durable view (agents table,
-// leases on job_runs) is kept by agents/store.ts; this is the fast in-memory side the dispatcher reads.
+// leases on job_runs) is kept by store/agent-leases.ts; this is the fast in-memory side the dispatcher reads.
 import type { ServerMessageSchema } from '@app/ci-proto';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 

@@ -2,17 +2,15 @@
 // with reconciliation (an agent coming back after a reconnect or a server restart keeps the job runs it still
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
 // cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
-// data-intake.ts. Every call about a job run checks that the calling agent holds (or held) it.
+// execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
+
 import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
+import { AsyncQueue } from '@app/kit';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import { AsyncQueue } from './async-queue.js';
-import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
-import { isRevoked } from './identity-store.js';
-import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
-import type { AgentStatus, DispatchDb } from './schema.js';
+import { isRevoked } from '../store/agent-identity.js';
 import {
   activeLeases,
   jobsToStop,
@@ -21,10 +19,14 @@ import {
   setAgentStatus,
   shortenLeases,
   upsertAgent,
-} from './store.js';
+} from '../store/agent-leases.js';
+import type { AgentStatus } from '../store/agent-schema.js';
+import type { StoreDb } from '../store/database.js';
+import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
+import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 
 export interface AgentSessionDeps {
-  db: DispatchDb;
+  db: StoreDb;
   registry: AgentRegistry;
   dispatcher: Dispatcher;
   transitions: JobTransitions;

@@ -5,10 +5,9 @@
 // exist). A missing or unreadable entry is simply "not found": a cache is an optimisation, never a failure.
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { FilesystemStorage } from '../storage/filesystem-storage.js';
-import type { ExecutionDB } from '../store/execution-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { BlobRejectedError, writeTempBlob } from './blob-files.js';
 
@@ -24,7 +23,7 @@ export interface CacheHit {
 }
 
 export interface CacheStoreOptions {
-  db: Kysely<any>;
+  db: StoreDb;
   /** Temporary upload files live under `<dataDir>/tmp`. */
   dataDir: string;
   storage: BlobStorage;
@@ -32,7 +31,7 @@ export interface CacheStoreOptions {
 }
 
 export class CacheBlobStore {
-  private readonly db: Kysely<ExecutionDB>;
+  private readonly db: StoreDb;
   private readonly tmpDir: string;
   readonly storage: BlobStorage;
   private readonly maxBytes: number;
@@ -43,7 +42,7 @@ export class CacheBlobStore {
   }
 
   constructor(options: CacheStoreOptions) {
-    this.db = options.db as Kysely<ExecutionDB>;
+    this.db = options.db;
     this.tmpDir = join(options.dataDir, 'tmp', 'caches');
     this.storage = options.storage;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_CACHE_BYTES;

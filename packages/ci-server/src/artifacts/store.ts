@@ -5,11 +5,10 @@
 // signed URLs (signing.ts) so a link can be handed to a browser or script without credentials.
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { jobRunDisplayName } from '../domain/index.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { FilesystemStorage } from '../storage/filesystem-storage.js';
-import type { ExecutionDB } from '../store/execution-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { newId } from '../store/ids.js';
 import { BlobRejectedError, removeQuietly, writeTempBlob } from './blob-files.js';
 
@@ -40,7 +39,7 @@ export interface ArtifactView {
 }
 
 export interface ArtifactStoreOptions {
-  db: Kysely<any>;
+  db: StoreDb;
   /** The server's data directory: temporary upload files live under `<dataDir>/tmp`. */
   dataDir: string;
   /** Where finished artifacts are kept (key `artifacts/<storage_key>`). */
@@ -49,7 +48,7 @@ export interface ArtifactStoreOptions {
 }
 
 export class ArtifactStore {
-  private readonly db: Kysely<ExecutionDB>;
+  private readonly db: StoreDb;
   private readonly tmpDir: string;
   readonly storage: BlobStorage;
   private readonly maxBytes: number;
@@ -60,7 +59,7 @@ export class ArtifactStore {
   }
 
   constructor(options: ArtifactStoreOptions) {
-    this.db = options.db as Kysely<ExecutionDB>;
+    this.db = options.db;
     this.tmpDir = join(options.dataDir, 'tmp', 'artifacts');
     this.storage = options.storage;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_ARTIFACT_BYTES;

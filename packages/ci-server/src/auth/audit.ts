@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { insertAudit } from '../store/auth-audit.js';
-import type { AuthDb } from '../store/auth-schema.js';
+import type { StoreDb } from '../store/database.js';
 import { isStateChanging } from './cookies.js';
 import type { Principal } from './roles.js';
 
@@ -65,7 +65,7 @@ export class AuditRecorder {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly db: AuthDb,
+    private readonly db: StoreDb,
     private readonly log: FastifyBaseLogger,
   ) {}
 

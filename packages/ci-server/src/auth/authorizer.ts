@@ -4,8 +4,8 @@
 // Cookie-authenticated state-changing requests must come from this deployment's own origin (CSRF defence).
 import { HttpError, hashToken, unauthorized } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import type { AuthDb } from '../store/auth-schema.js';
 import { findTokenByHash, markTokenUsed } from '../store/auth-tokens.js';
+import type { StoreDb } from '../store/database.js';
 import { isStateChanging, readCookie, SESSION_COOKIE, sameOrigin } from './cookies.js';
 import { type Access, type Authorizer, type Principal, ROLES, type Role, roleAtLeast } from './roles.js';
 import type { SessionStore } from './sessions.js';
@@ -15,7 +15,7 @@ import { looksLikeToken } from './tokens.js';
 const MARK_USED_EVERY_MS = 60 * 1000;
 
 export interface IdentifyDeps {
-  db: AuthDb;
+  db: StoreDb;
   sessions: SessionStore;
 }
 

@@ -2,12 +2,12 @@
 // password is configured one is generated, returned once for printing, and stored only as a scrypt hash.
 // An existing user of that name is never touched (so a changed password survives restarts).
 import type { CiSettings } from '../config.js';
-import type { AuthDb } from '../store/auth-schema.js';
 import { findUserByUsername, insertUser } from '../store/auth-users.js';
+import type { StoreDb } from '../store/database.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 /** Creates the administrator when missing; returns the line to print when a password was generated. */
-export async function ensureBootstrapAdmin(db: AuthDb, settings: CiSettings): Promise<string | undefined> {
+export async function ensureBootstrapAdmin(db: StoreDb, settings: CiSettings): Promise<string | undefined> {
   // Without local accounts a password could not be used; administrators then come from the identity
   // provider's role mapping.
   if (!settings.localAccounts) return undefined;

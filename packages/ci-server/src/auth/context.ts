@@ -2,7 +2,7 @@
 import type { SecretBox } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import type { CiSettings } from '../config.js';
-import type { AuthDb } from '../store/auth-schema.js';
+import type { StoreDb } from '../store/database.js';
 import type { AuditRecorder } from './audit.js';
 import type { CookieFlags } from './cookies.js';
 import type { FlowDeps } from './oidc/flow.js';
@@ -12,7 +12,7 @@ import type { Principal } from './roles.js';
 import type { SessionStore } from './sessions.js';
 
 export interface AuthContext {
-  db: AuthDb;
+  db: StoreDb;
   settings: CiSettings;
   sessions: SessionStore;
   limiter: LoginLimiter;

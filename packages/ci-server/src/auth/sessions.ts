@@ -2,7 +2,6 @@
 // 12 hours without use (sliding) and at the latest 7 days after sign-in; `last_seen_at` is written at most
 // once a minute so reads do not turn into writes.
 import { hashToken, randomToken } from '@app/kit';
-import type { AuthDb } from '../store/auth-schema.js';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -10,6 +9,7 @@ import {
   insertSession,
   touchSession,
 } from '../store/auth-sessions.js';
+import type { StoreDb } from '../store/database.js';
 
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
 export const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -24,7 +24,7 @@ export interface ResolvedSession {
 
 export class SessionStore {
   constructor(
-    private readonly db: AuthDb,
+    private readonly db: StoreDb,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -1,13 +1,13 @@
 // Issuing API tokens for users and service accounts: the secret is returned to the caller once and only
 // its hash is stored.
 import { randomUUID } from 'node:crypto';
-import type { AuthDb } from '../store/auth-schema.js';
 import { insertToken, type TokenOwner, type TokenRow } from '../store/auth-tokens.js';
+import type { StoreDb } from '../store/database.js';
 import { mintToken } from './tokens.js';
 import { type TokenView, tokenView } from './views.js';
 
 export async function issueToken(
-  db: AuthDb,
+  db: StoreDb,
   owner: TokenOwner,
   name: string,
   expiresAt: string | null,

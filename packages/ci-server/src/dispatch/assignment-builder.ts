@@ -7,12 +7,10 @@
 import type { JobAssignmentSchema } from '@app/ci-proto';
 import type { SecretBox } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { Kysely } from 'kysely';
-import type { DispatchDb } from '../agents/schema.js';
 import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
-import type { CoreDB } from '../store/schema.js';
+import type { StoreDb } from '../store/database.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
@@ -39,7 +37,7 @@ export class AssignmentBuilder {
   private readonly definitions = new Map<string, PipelineDocument>();
 
   constructor(
-    private readonly db: DispatchDb,
+    private readonly db: StoreDb,
     private readonly box: SecretBox,
   ) {}
 
@@ -68,7 +66,7 @@ export class AssignmentBuilder {
 
   private async loadSecrets(projectId: string, names: Set<string>): Promise<Map<string, string>> {
     const wanted = [...names];
-    const out = await openProjectSecrets(this.db as unknown as Kysely<CoreDB>, this.box, projectId, wanted);
+    const out = await openProjectSecrets(this.db, this.box, projectId, wanted);
     const missing = wanted.filter((n) => !out.has(n));
     if (missing.length > 0) {
       const rows = await this.db

@@ -2,19 +2,19 @@
 // side becomes available — an `enqueue` effect after a commit, an agent connecting, a slot freeing — with no
 // polling interval in between. Pending jobs are grouped by their tag set, so a pick looks at one head per
 // group and at the connected agents, never at the whole queue. The claim itself is the store's conditional
-// UPDATE (agents/store.ts), so another server process on the same database can never take the same job.
+// UPDATE (store/agent-leases.ts), so another server process on the same database can never take the same job.
 // Jobs another replica queued arrive as `remote` run events (PostgreSQL NOTIFY, replicas/); a periodic
 // resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
 // this process started, or while its listening connection was down.
 
+import { createMasker, type MaskFn, noMask } from '@app/kit';
 import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
-import type { DispatchDb } from '../agents/schema.js';
-import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../agents/store.js';
 import type { CiMetrics } from '../metrics.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
+import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../store/agent-leases.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
-import { createMasker, type MaskFn, noMask } from './log-masker.js';
 
 export interface DispatcherLog {
   info(obj: object, msg: string): void;
@@ -23,7 +23,7 @@ export interface DispatcherLog {
 }
 
 export interface DispatcherDeps {
-  db: DispatchDb;
+  db: StoreDb;
   registry: AgentRegistry;
   builder: AssignmentBuilder;
   transitions: JobTransitions;

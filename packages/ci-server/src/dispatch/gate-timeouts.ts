@@ -2,15 +2,16 @@
 // sweep, gates waiting longer than their job's `approval.timeout` are expired through the state machine
 // (`expireGate`: the gate and the run are canceled). The deadline counts from when the gate opened (the
 // job run's `started_at`). Bounded per sweep; the next sweep continues.
-import type { DispatchDb } from '../agents/schema.js';
+
 import { formatDuration } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 
 const PER_SWEEP = 500;
 
 export interface GateDeps {
-  db: DispatchDb;
+  db: StoreDb;
   builder: AssignmentBuilder;
   transitions: JobTransitions;
   systemLine(jobRunId: string, text: string): Promise<void>;

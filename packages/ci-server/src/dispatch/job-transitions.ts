@@ -3,8 +3,6 @@
 // one transaction that loads the run (row-locked on PostgreSQL), checks that the reporting agent still holds
 // the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
 // commit (new attempts reach the dispatcher through them).
-import type { Kysely } from 'kysely';
-import type { DispatchDb, DispatchJobRunsTable } from '../agents/schema.js';
 import {
   type Effect,
   expireGate,
@@ -16,12 +14,13 @@ import {
   type Transition,
 } from '../domain/index.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
-import type { CoreDB } from '../store/schema.js';
+import type { JobRunsTable } from '../store/schema.js';
 
 export interface IntakeDeps {
-  db: DispatchDb;
+  db: StoreDb;
   postgres: boolean;
   events: RunEvents;
   /** Intake transactions at once; default 4 on PostgreSQL, 1 on SQLite (one writer anyway). */
@@ -99,7 +98,7 @@ export class JobTransitions {
   private async onJob<T>(
     jobRunId: string,
     fallback: T,
-    body: (trx: Trx, loaded: LoadedRun, job: DispatchJobRunsTable) => Promise<Step<T>>,
+    body: (trx: Trx, loaded: LoadedRun, job: JobRunsTable) => Promise<Step<T>>,
     runIdHint?: string,
   ): Promise<T> {
     // The dispatcher knows the run of the jobs it handed out; only strangers cost a look-up.
@@ -111,11 +110,11 @@ export class JobTransitions {
           .where('id', '=', jobRunId)
           .executeTakeFirst();
     if (!row) return fallback;
-    const db = this.deps.db as unknown as Kysely<CoreDB>;
+    const db = this.deps.db;
     const step = await this.serial(row.run_id, () =>
       db.transaction().execute(async (trx) => {
         const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
-        const job = loaded?.jobs.find((j) => j.id === jobRunId) as DispatchJobRunsTable | undefined;
+        const job = loaded?.jobs.find((j) => j.id === jobRunId) as JobRunsTable | undefined;
         if (!loaded || !job) return { value: fallback };
         return body(trx, loaded, job);
       }),
@@ -124,8 +123,8 @@ export class JobTransitions {
     return step.value;
   }
 
-  private async setJob(trx: Trx, id: string, values: Partial<DispatchJobRunsTable>): Promise<void> {
-    await (trx as unknown as DispatchDb).updateTable('job_runs').set(values).where('id', '=', id).execute();
+  private async setJob(trx: Trx, id: string, values: Partial<JobRunsTable>): Promise<void> {
+    await (trx as unknown as StoreDb).updateTable('job_runs').set(values).where('id', '=', id).execute();
   }
 
   /** The agent began the job (queued → running). Null, or why the agent must stop it. */

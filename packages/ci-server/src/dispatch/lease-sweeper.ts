@@ -4,15 +4,16 @@
 // shown offline, overdue approval gates are expired, and the dispatcher resyncs with the store. With a 30 s lease and a 5 s sweep a dead
 // agent's jobs move within 35 s. Safe to run in several server processes at once: each step re-checks
 // the lease inside the run's transaction.
-import type { DispatchDb } from '../agents/schema.js';
-import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../agents/store.js';
+
+import { extendLeasesAtStart, lapsedLeases, markSilentAgentsOffline } from '../store/agent-leases.js';
+import type { StoreDb } from '../store/database.js';
 import type { AssignmentBuilder } from './assignment-builder.js';
 import type { Dispatcher, DispatcherLog } from './dispatcher.js';
 import { expireOverdueGates } from './gate-timeouts.js';
 import type { JobTransitions } from './job-transitions.js';
 
 export interface SweeperDeps {
-  db: DispatchDb;
+  db: StoreDb;
   dispatcher: Dispatcher;
   transitions: JobTransitions;
   builder: AssignmentBuilder;

@@ -3,16 +3,15 @@
 // marking its agents offline still shows them right: `offline` when the row says so or no heartbeat came
 // for AGENT_SILENT_MS, `busy` while it holds jobs, else `online`.
 import { notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { DispatchDB } from '../agents/schema.js';
 import { jobRunDisplayName } from '../domain/index.js';
+import { type AgentRow, findAgent, heldJobsOf, listAgents } from '../store/agent-fleet.js';
+import type { StoreDb } from '../store/database.js';
 import type { Api } from './context.js';
 import { errors, IdParams, Uuid } from './schemas.js';
 
 /** An agent not heard from for this long is offline, whatever its row says. */
 export const AGENT_SILENT_MS = 60_000;
-const HELD = ['queued', 'running'];
 
 const RunningJob = Type.Object({
   job_run_id: Uuid,
@@ -40,21 +39,9 @@ export const AgentView = Type.Object({
   }),
 });
 
-type AgentRow = DispatchDB['agents'];
-
-async function viewsOf(db: Kysely<DispatchDB>, agents: AgentRow[], now = Date.now()) {
+async function viewsOf(db: StoreDb, agents: AgentRow[], now = Date.now()) {
   const ids = agents.map((a) => a.id);
-  const jobs =
-    ids.length === 0
-      ? []
-      : await db
-          .selectFrom('job_runs')
-          .select(['id', 'run_id', 'name', 'matrix', 'status', 'started_at', 'lease_agent_id', 'position'])
-          .where('lease_agent_id', 'in', ids)
-          .where('status', 'in', HELD)
-          .orderBy('assigned_at')
-          .orderBy('id')
-          .execute();
+  const jobs = await heldJobsOf(db, ids);
   const byAgent = new Map<string, typeof jobs>();
   for (const j of jobs) {
     const list = byAgent.get(j.lease_agent_id!) ?? [];
@@ -87,8 +74,7 @@ async function viewsOf(db: Kysely<DispatchDB>, agents: AgentRow[], now = Date.no
   });
 }
 
-export function registerAgentRoutes(api: Api, anyDb: Kysely<any>): void {
-  const db = anyDb as Kysely<DispatchDB>;
+export function registerAgentRoutes(api: Api, db: StoreDb): void {
   api.get('/api/v1/agents', {
     config: { access: 'admin' },
     schema: {
@@ -117,14 +103,8 @@ export function registerAgentRoutes(api: Api, anyDb: Kysely<any>): void {
     },
     handler: async (request) => {
       const { limit, offset } = request.query;
-      const [rows, count] = await Promise.all([
-        db.selectFrom('agents').selectAll().orderBy('name').limit(limit).offset(offset).execute(),
-        db
-          .selectFrom('agents')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirst(),
-      ]);
-      return { agents: await viewsOf(db, rows), total: Number(count?.n ?? 0), limit, offset };
+      const { rows, total } = await listAgents(db, { limit, offset });
+      return { agents: await viewsOf(db, rows), total, limit, offset };
     },
   });
 
@@ -139,7 +119,7 @@ export function registerAgentRoutes(api: Api, anyDb: Kysely<any>): void {
     },
     handler: async (request) => {
       const id = request.params.id.toLowerCase();
-      const row = await db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await findAgent(db, id);
       if (!row) throw notFound(`agent ${id} does not exist`);
       return (await viewsOf(db, [row]))[0];
     },

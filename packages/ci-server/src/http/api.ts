@@ -1,16 +1,16 @@
 // Registers the core /api/v1 routes (projects, apply, pipelines, runs, job runs, secrets, the bundle schema
 // and the OpenAPI description) in one encapsulated plugin with multipart parsing and readable validation
-// messages. Returns the run service and its event feed for the dispatcher and log stream.
+// messages. The run service and its event feed are built by server.ts and passed in.
 
 import { createSecretBox, type Database } from '@app/kit';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ExecutionData } from '../services/execution-data.js';
-import { RunEvents } from '../services/run-events.js';
-import { RunService } from '../services/runs.js';
+import type { RunEvents } from '../services/run-events.js';
+import type { RunService } from '../services/runs.js';
+import type { StoreSchema } from '../store/database.js';
 import { PipelineNames } from '../store/pipeline-names.js';
-import type { CoreDB } from '../store/schema.js';
 import { type AgentAdmin, registerAdminAgentRoutes } from './admin/agents.js';
 import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
@@ -19,21 +19,23 @@ import { type ApiContext, MULTIPART_LIMITS } from './context.js';
 import { registerJobRunRoutes } from './job-runs.js';
 import { registerLogStreamRoute } from './logs-stream.js';
 import { registerOpenApiRoute } from './openapi.js';
-import { type ExtrasDeps, registerExtraRoutes } from './operator-routes.js';
+import { type OperatorRouteDeps, registerOperatorRoutes } from './operator-routes.js';
 import { registerPipelineRoutes } from './pipelines.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunRoutes } from './runs.js';
 import { registerSecretRoutes } from './secrets.js';
 import { registerServiceRoutes } from './services.js';
 import { registerStrictBodies } from './strict-body.js';
-import { registerTestRoutes } from './tests.js';
+import { registerTestReportRoutes } from './test-reports.js';
 import { schemaErrorFormatter } from './validation.js';
 
 export interface ApiDeps {
-  database: Database<CoreDB>;
+  database: Database<StoreSchema>;
   /** 64 hex characters: the key of the secret box sealing project secrets. */
   secretKey: string;
-  events?: RunEvents;
+  /** Creates, transitions and lists runs (services/runs.ts), over the same database. */
+  runs: RunService;
+  events: RunEvents;
   /** Logs, artifacts, tests, services and agents routes (docs/ci-logs-artifacts.md). */
   execution?: {
     data: ExecutionData;
@@ -43,21 +45,17 @@ export interface ApiDeps {
     pollMs?: number;
   };
   /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
-  extras?: ExtrasDeps;
+  extras?: OperatorRouteDeps;
   /** Agent revocation and registration-token rotation (the agent side exists once the server runs). */
   agentAdmin?: AgentAdmin;
 }
 
-export async function registerApi(
-  app: FastifyInstance,
-  deps: ApiDeps,
-): Promise<{ runs: RunService; events: RunEvents }> {
-  const events = deps.events ?? new RunEvents();
+export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   const postgres = deps.database.dialect === 'postgres';
   const ctx: ApiContext = {
     db: deps.database.db,
     postgres,
-    runs: new RunService({ db: deps.database.db, postgres, events }),
+    runs: deps.runs,
     box: createSecretBox(deps.secretKey),
     names: new PipelineNames(),
     archives: deps.execution?.data.archives,
@@ -78,13 +76,12 @@ export async function registerApi(
       const { data, ...sse } = deps.execution;
       registerLogStreamRoute(api, { db: ctx.db, data, ...sse });
       registerArtifactRoutes(api, { db: ctx.db, data, publicUrl: deps.execution.publicUrl });
-      registerTestRoutes(api, data);
+      registerTestReportRoutes(api, data);
       registerServiceRoutes(api, data);
       registerAgentRoutes(api, ctx.db);
     }
-    if (deps.extras) registerExtraRoutes(api, ctx.db, deps.extras);
+    if (deps.extras) registerOperatorRoutes(api, ctx.db, deps.extras);
     if (deps.agentAdmin) registerAdminAgentRoutes(api, deps.agentAdmin);
     registerOpenApiRoute(api);
   });
-  return { runs: ctx.runs, events };
 }

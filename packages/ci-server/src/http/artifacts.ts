@@ -4,16 +4,16 @@
 import { basename } from 'node:path';
 import { forbidden, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { DOWNLOAD_URL_LIFETIME_S } from '../artifacts/signing.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { CoreDB } from '../store/schema.js';
+import type { StoreDb } from '../store/database.js';
+import { runStatusOf } from '../store/lookups.js';
 import type { Api } from './context.js';
 import { errors, IdParams, Uuid } from './schemas.js';
 
 export interface ArtifactRoutesOptions {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   data: ExecutionData;
   /**
    * Address clients reach the server at, for absolute download links. Without it the link is built from
@@ -59,8 +59,7 @@ export function registerArtifactRoutes(api: Api, options: ArtifactRoutesOptions)
     },
     handler: async (request) => {
       const runId = request.params.id.toLowerCase();
-      const run = await db.selectFrom('runs').select('id').where('id', '=', runId).executeTakeFirst();
-      if (!run) throw notFound(`run ${runId} does not exist`);
+      if (!(await runStatusOf(db, runId))) throw notFound(`run ${runId} does not exist`);
       const list = await data.artifacts.listRunArtifacts(runId);
       const base = origin(request);
       const now = Date.now();

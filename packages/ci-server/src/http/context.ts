@@ -10,11 +10,10 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { RunService } from '../services/runs.js';
+import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
-import type { CoreDB } from '../store/schema.js';
 
 export type Api = FastifyInstance<
   RawServerDefault,
@@ -25,7 +24,7 @@ export type Api = FastifyInstance<
 >;
 
 export interface ApiContext {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   postgres: boolean;
   runs: RunService;
   box: ReturnType<typeof createSecretBox>;

@@ -4,18 +4,18 @@
 // comment as keep-alive, and ends once the run is terminal and its tail was sent. A slow reader only slows
 // itself: its live buffer overflows and it continues from the store.
 import { badRequest, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
 import { type StoredLogLine, toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { CoreDB } from '../store/schema.js';
+import type { StoreDb } from '../store/database.js';
+import { runStatusOf } from '../store/lookups.js';
 import type { Api } from './context.js';
 import { errors, IdParams } from './schemas.js';
 
 export interface LogStreamOptions {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   data: ExecutionData;
   /** Keep-alive comment interval (default 15 s). */
   keepAliveMs?: number;
@@ -79,11 +79,10 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
     handler: async (request, reply) => {
       const runId = request.params.id.toLowerCase();
       const after = parseLastEventId(request.headers['last-event-id']);
-      const run = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
-      if (!run) throw notFound(`run ${runId} does not exist`);
+      if (!(await runStatusOf(db, runId))) throw notFound(`run ${runId} does not exist`);
       const isFinished = async () => {
-        const row = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
-        return !row || TERMINAL_RUN.includes(row.status);
+        const status = await runStatusOf(db, runId);
+        return !status || TERMINAL_RUN.includes(status);
       };
 
       reply.hijack();

@@ -1,11 +1,11 @@
 // GET /api/v1/projects/{slug}/notifications/deliveries: the project's notification history from the outbox,
 // newest first — each event, channel, status (pending, delivered, failed), attempts, next attempt, last
 // error and the receiver's status code. Viewers see URL targets cut to their origin, as on the config.
-import { notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { OutboxDB } from '../store/notification-outbox.js';
+import type { StoreDb } from '../store/database.js';
+import { projectIdOf } from '../store/lookups.js';
+import { listDeliveries } from '../store/notification-outbox.js';
 import { roleAtLeast } from './access.js';
 import type { Api } from './context.js';
 import { errors, SlugParams, Uuid } from './schemas.js';
@@ -38,8 +38,7 @@ function shown(target: string, full: boolean): string {
 const canSeeTargets = (request: FastifyRequest) =>
   request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
 
-export function registerNotificationDeliveryRoute(api: Api, rawDb: Kysely<any>): void {
-  const db = rawDb as Kysely<OutboxDB & { projects: { id: string; slug: string } }>;
+export function registerNotificationDeliveryRoute(api: Api, db: StoreDb): void {
   api.get('/api/v1/projects/:slug/notifications/deliveries', {
     config: { access: 'viewer' },
     schema: {
@@ -69,20 +68,9 @@ export function registerNotificationDeliveryRoute(api: Api, rawDb: Kysely<any>):
       },
     },
     handler: async (request) => {
-      const project = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('slug', '=', request.params.slug)
-        .executeTakeFirst();
-      if (!project) throw notFound(`project "${request.params.slug}" not found`);
+      const projectId = await projectIdOf(db, request.params.slug);
       const { status, event, limit, offset } = request.query;
-      let q = db.selectFrom('notification_outbox').where('project_id', '=', project.id);
-      if (status) q = q.where('status', '=', status);
-      if (event) q = q.where('event', '=', event);
-      const [rows, total] = await Promise.all([
-        q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute(),
-        q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-      ]);
+      const { rows, total } = await listDeliveries(db, projectId, { status, event }, { limit, offset });
       const full = canSeeTargets(request);
       return {
         deliveries: rows.map((r) => ({
@@ -99,7 +87,7 @@ export function registerNotificationDeliveryRoute(api: Api, rawDb: Kysely<any>):
           created_at: r.created_at,
           delivered_at: r.delivered_at,
         })),
-        total: Number(total.n),
+        total,
         limit,
         offset,
       };

@@ -1,18 +1,18 @@
 // The operator routes, registered in one call from http/api.ts: the plugin catalog (loaded here, once, at
 // server start), the project log-archive/notification/cache routes and the admin
 // retention and storage routes (docs/ci-decisions.md, "Plugins, project extras, retention and storage").
-import type { Kysely } from 'kysely';
 import { type CatalogLog, loadPluginCatalog, manifestDirs } from '../plugins/catalog.js';
 import type { RetentionSettings } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import type { StoreDb } from '../store/database.js';
 import { registerAdminRetentionRoute } from './admin/retention.js';
 import { registerAdminStorageRoutes, type StorageRouteDeps } from './admin/storage.js';
 import type { Api } from './context.js';
 import { registerNotificationDeliveryRoute } from './notification-deliveries.js';
 import { registerPluginRoutes } from './plugins.js';
-import { registerProjectExtraRoutes } from './project-extras.js';
+import { registerProjectOperationRoutes } from './project-operations.js';
 
-export interface ExtrasDeps {
+export interface OperatorRouteDeps {
   /** The whole CI_CONFIG document (`plugins.manifest_dirs`, `retention`). */
   file: Record<string, unknown>;
   log: CatalogLog;
@@ -24,11 +24,11 @@ export interface ExtrasDeps {
   storage: Omit<StorageRouteDeps, 'db'>;
 }
 
-export function registerExtraRoutes(api: Api, db: Kysely<any>, deps: ExtrasDeps): void {
+export function registerOperatorRoutes(api: Api, db: StoreDb, deps: OperatorRouteDeps): void {
   const catalog = loadPluginCatalog(manifestDirs(deps.file), deps.log);
   const retention = deps.retention;
   registerPluginRoutes(api, catalog);
-  registerProjectExtraRoutes(api, {
+  registerProjectOperationRoutes(api, {
     db,
     logArchive: retention.logArchive,
     blobs: deps.blobs,

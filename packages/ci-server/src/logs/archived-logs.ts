@@ -1,45 +1,29 @@
 // Reading archived job logs: which job runs of a run are archived (one indexed query) and their lines, from
 // the storage backend, decompressed and kept in a small in-memory cache bounded by line count, so an SSE
 // client paging through a big archived log does not fetch the blob once per page.
-import type { Kysely } from 'kysely';
 import type { BlobStorage } from '../storage/blob-storage.js';
+import type { StoreDb } from '../store/database.js';
+import type { LogArchivesTable } from '../store/operations-schema.js';
 import { decodeArchive } from './archive-format.js';
 import type { StoredLogLine } from './types.js';
-
-export interface LogArchiveRow {
-  job_run_id: string;
-  run_id: string;
-  storage_key: string;
-  lines: number;
-  max_seq: number;
-  first_cursor: number;
-  last_cursor: number;
-  raw_bytes: number | string;
-  stored_bytes: number | string;
-  archived_at: string;
-}
-
-export interface ArchiveDB {
-  log_archives: LogArchiveRow;
-}
 
 /** Lines held decompressed in memory across all cached archives. */
 const CACHE_LINES = 200_000;
 
 export class ArchivedLogs {
-  private readonly db: Kysely<ArchiveDB>;
+  private readonly db: StoreDb;
   private readonly cache = new Map<string, StoredLogLine[]>();
   private cachedLines = 0;
 
   constructor(
-    db: Kysely<any>,
+    db: StoreDb,
     private readonly storage: () => BlobStorage,
   ) {
-    this.db = db as Kysely<ArchiveDB>;
+    this.db = db;
   }
 
   /** Archives of the run whose lines reach past `afterCursor`. */
-  async ofRun(runId: string, afterCursor = 0): Promise<LogArchiveRow[]> {
+  async ofRun(runId: string, afterCursor = 0): Promise<LogArchivesTable[]> {
     return this.db
       .selectFrom('log_archives')
       .selectAll()
@@ -58,7 +42,7 @@ export class ArchivedLogs {
     return rows.map((r) => r.job_run_id);
   }
 
-  async ofJob(jobRunId: string): Promise<LogArchiveRow | undefined> {
+  async ofJob(jobRunId: string): Promise<LogArchivesTable | undefined> {
     return this.db
       .selectFrom('log_archives')
       .selectAll()
@@ -67,7 +51,7 @@ export class ArchivedLogs {
   }
 
   /** All lines of an archived job run, in seq order. A missing blob reads as no lines (and is logged by callers). */
-  async lines(row: LogArchiveRow): Promise<StoredLogLine[]> {
+  async lines(row: LogArchivesTable): Promise<StoredLogLine[]> {
     const hit = this.cache.get(row.job_run_id);
     if (hit) {
       this.cache.delete(row.job_run_id);

@@ -15,18 +15,18 @@ import type { Kysely } from 'kysely';
 import type { LogArchivePolicy } from '../scheduler/retention-settings.js';
 import { decodeStoredPolicy } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
-import type { ExecutionDB } from '../store/execution-schema.js';
+import type { StoreDb, StoreSchema } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import { encodeLine } from './archive-format.js';
-import type { ArchiveDB } from './archived-logs.js';
 
 /** Rows read per page while compressing, and deleted per statement afterwards. */
 const PAGE = 5_000;
 
-type DB = ExecutionDB & ArchiveDB & { project_settings: { project_id: string; key: string; value: string } };
+type DB = StoreSchema &
+  StoreSchema & { project_settings: { project_id: string; key: string; value: string } };
 
 export interface ArchiverDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   storage: BlobStorage;
   /** Temporary blobs are written here before they are handed to the backend. */
   tmpDir: string;

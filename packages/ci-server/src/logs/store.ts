@@ -3,8 +3,8 @@
 // nothing twice), accepts each job's lines strictly in seq order (a batch after a gap is refused up to the
 // gap, and the ack tells the agent where to resume), writes one multi-row statement per batch, caps a job's
 // log with a final truncation line, and publishes what it stored to the LogHub after the commit.
-import { type Kysely, sql } from 'kysely';
-import type { ExecutionDB } from '../store/execution-schema.js';
+import { sql } from 'kysely';
+import type { StoreDb } from '../store/database.js';
 import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
 import { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB } from './limits.js';
@@ -27,7 +27,7 @@ export class UnknownJobRunError extends Error {
 }
 
 export interface LogStoreOptions {
-  db: Kysely<any>;
+  db: StoreDb;
   postgres: boolean;
   /** Receives every stored batch after its commit (live SSE followers). */
   hub?: LogHub;
@@ -63,7 +63,7 @@ interface JobLogState {
 }
 
 export class LogStore {
-  private readonly db: Kysely<ExecutionDB>;
+  private readonly db: StoreDb;
   private readonly postgres: boolean;
   private readonly hub: LogHub | undefined;
   private readonly archives: ArchivedLogs | undefined;
@@ -75,7 +75,7 @@ export class LogStore {
   private readonly tailWaiters = new Map<string, Set<() => void>>();
 
   constructor(options: LogStoreOptions) {
-    this.db = options.db as Kysely<ExecutionDB>;
+    this.db = options.db;
     this.postgres = options.postgres;
     this.hub = options.hub;
     this.archives = options.archives;

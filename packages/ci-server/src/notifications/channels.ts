@@ -5,7 +5,7 @@
 // (nodemailer). Each answers delivered, retry (network failure, timeout, 408/429/5xx) or failed for good.
 import { hmacSha256Hex } from '@app/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { OutboxRow } from '../store/notification-outbox.js';
+import type { NotificationOutboxTable } from '../store/operations-schema.js';
 import type { NotificationSettings } from './settings.js';
 
 export type SendResult =
@@ -66,14 +66,18 @@ export class ChannelSender {
 
   constructor(private readonly settings: NotificationSettings) {}
 
-  async send(row: OutboxRow, payload: Payload, attempt: number): Promise<SendResult> {
+  async send(row: NotificationOutboxTable, payload: Payload, attempt: number): Promise<SendResult> {
     if (row.channel_kind === 'webhook') return this.webhook(row, payload, attempt);
     if (row.channel_kind === 'chat') return this.chat(row, payload);
     if (row.channel_kind === 'email') return this.email(row, payload);
     return { outcome: 'failed', error: `unknown channel kind ${row.channel_kind}` };
   }
 
-  private async webhook(row: OutboxRow, payload: Payload, attempt: number): Promise<SendResult> {
+  private async webhook(
+    row: NotificationOutboxTable,
+    payload: Payload,
+    attempt: number,
+  ): Promise<SendResult> {
     const secret = this.settings.signingSecret;
     if (!secret)
       return {
@@ -91,7 +95,7 @@ export class ChannelSender {
     });
   }
 
-  private async chat(row: OutboxRow, payload: Payload): Promise<SendResult> {
+  private async chat(row: NotificationOutboxTable, payload: Payload): Promise<SendResult> {
     const line = describe(payload);
     const text = payload.run.url ? `${line} — <${payload.run.url}|open run>` : line;
     if (row.target.startsWith('#') || row.target.startsWith('@')) {
@@ -105,7 +109,7 @@ export class ChannelSender {
     return post(row.target, JSON.stringify({ text }), {});
   }
 
-  private async email(row: OutboxRow, payload: Payload): Promise<SendResult> {
+  private async email(row: NotificationOutboxTable, payload: Payload): Promise<SendResult> {
     const smtp = this.settings.smtp;
     if (!smtp) return { outcome: 'failed', error: 'email needs CI_CONFIG notifications.smtp' };
     this.mailer ??= nodemailer.createTransport({

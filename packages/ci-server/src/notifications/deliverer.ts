@@ -4,14 +4,14 @@
 // the last attempt. A process that stops mid-send leaves the row pending with its lease, so another replica
 // or the restarted process sends it again: delivery is at least once, and the idempotency key lets
 // receivers drop the repeat.
-import type { Kysely } from 'kysely';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import type { OutboxDB, OutboxRow } from '../store/notification-outbox.js';
+import type { NotificationOutboxTable } from '../store/operations-schema.js';
 import { ChannelSender, type Payload } from './channels.js';
 import { backoffAfter, type NotificationSettings } from './settings.js';
 
 export interface DelivererDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   settings: NotificationSettings;
   /** Base of the run links in messages (CI_PUBLIC_URL). */
   publicUrl: string;
@@ -25,14 +25,14 @@ export interface DelivererDeps {
 const BATCH = 20;
 
 export class NotificationDeliverer {
-  private readonly db: Kysely<OutboxDB>;
+  private readonly db: StoreDb;
   private readonly sender: ChannelSender;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private pass: Promise<number> | undefined;
 
   constructor(private readonly deps: DelivererDeps) {
-    this.db = deps.db as Kysely<OutboxDB>;
+    this.db = deps.db;
     this.sender = new ChannelSender(deps.settings);
   }
 
@@ -77,7 +77,7 @@ export class NotificationDeliverer {
     }
   }
 
-  private async attempt(row: OutboxRow): Promise<void> {
+  private async attempt(row: NotificationOutboxTable): Promise<void> {
     const claimUntil = new Date(Date.now() + (this.deps.claimMs ?? 60_000)).toISOString();
     const attempt = row.attempts + 1;
     const claimed = await this.db

@@ -2,9 +2,10 @@
 // replacing an earlier report of the same job run (a resend is harmless), and aggregated per run for
 // `GET /api/v1/runs/{id}/tests`. Only the latest attempt of each job counts, so a job that failed its tests
 // and passed on retry reads as passed. Totals are computed by the database, case lists are bounded.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { jobRunDisplayName } from '../domain/index.js';
-import type { ExecutionDB, TestCaseStatus } from '../store/execution-schema.js';
+import type { StoreDb } from '../store/database.js';
+import type { TestCaseStatus } from '../store/execution-schema.js';
 import { nowIso } from '../store/ids.js';
 
 /** Cases kept per job run (the agent lists at most as many). */
@@ -69,10 +70,10 @@ const clip = (s: unknown, n: number) =>
     .slice(0, n);
 
 export class TestReportStore {
-  private readonly db: Kysely<ExecutionDB>;
+  private readonly db: StoreDb;
 
-  constructor(db: Kysely<any>) {
-    this.db = db as Kysely<ExecutionDB>;
+  constructor(db: StoreDb) {
+    this.db = db;
   }
 
   /** Stores (or replaces) a job run's report. Throws `UnknownJobRunReportError` for an unknown job run. */

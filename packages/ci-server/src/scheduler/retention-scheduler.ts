@@ -1,16 +1,17 @@
 // Runs the log archiver and the retention sweeper on timers, in the one replica holding the `retention`
-// leader lease (a row in the shared store, triggers/leader.ts): the archiver every `archiveEveryMs` (30 s by
+// leader lease (a row in the shared store, replicas/leader-lease.ts): the archiver every `archiveEveryMs` (30 s by
 // default, so `after: 0s` archives soon after a job finishes), the sweeper every CI_CONFIG
 // `retention.interval` (1 h by default). The last sweep time is read from the store at each tick, so a
 // restart or a change of leader does not sweep again early. `stop()` waits for the pass in progress; an
 // interrupted archive is finished by the next pass (logs/archiver.ts).
-import type { Kysely } from 'kysely';
 import type { LogArchiver } from '../logs/archiver.js';
-import { LeaderLease } from '../triggers/leader.js';
+import { LeaderLease } from '../replicas/leader-lease.js';
+import type { StoreDb } from '../store/database.js';
+import { readServerSetting } from '../store/settings.js';
 import { LAST_SWEEP_KEY, type RetentionSweeper } from './retention-sweeper.js';
 
 export interface RetentionSchedulerDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   archiver: LogArchiver;
   sweeper: RetentionSweeper;
   intervalMs: number;
@@ -60,14 +61,10 @@ export class RetentionScheduler {
   }
 
   private async sweepDue(): Promise<boolean> {
-    const row = await this.deps.db
-      .selectFrom('server_settings')
-      .select('value')
-      .where('key', '=', LAST_SWEEP_KEY)
-      .executeTakeFirst();
-    if (!row) return true;
+    const value = await readServerSetting(this.deps.db, LAST_SWEEP_KEY);
+    if (value === undefined) return true;
     try {
-      const last = Date.parse(JSON.parse(row.value).started_at);
+      const last = Date.parse(JSON.parse(value).started_at);
       return !Number.isFinite(last) || Date.now() - last >= this.deps.intervalMs;
     } catch {
       return true;

@@ -6,17 +6,20 @@
 // `expire_in` (or `artifact_days`) and beyond `artifact_bytes`; caches idle too long or beyond a project's
 // byte quota (least recently used first); and the blob prefixes of deleted projects and runs. The report of
 // the last pass is kept in server_settings for GET /api/v1/admin/retention.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { recordRunBlobs } from '../store/blob-deletions.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
+import { writeServerSetting } from '../store/settings.js';
 import type { Quotas } from './retention-settings.js';
 
 export const LAST_SWEEP_KEY = 'retention.last_run';
 const BATCH = 500;
 const DAY_MS = 86_400_000;
-const TERMINAL = ['success', 'failed', 'canceled'];
+const TERMINAL: RunStatus[] = ['success', 'failed', 'canceled'];
 
 export interface SweepRemoved {
   runs: number;
@@ -39,7 +42,7 @@ export interface SweepReport {
 }
 
 export interface SweeperDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   storage: BlobStorage;
   quotas: Quotas;
   archives?: ArchivedLogs;
@@ -52,7 +55,7 @@ export interface SweeperDeps {
 const num = (v: unknown) => Number(v ?? 0);
 
 export class RetentionSweeper {
-  private readonly db: Kysely<any>;
+  private readonly db: StoreDb;
   private readonly now: () => Date;
 
   constructor(private readonly deps: SweeperDeps) {
@@ -96,11 +99,7 @@ export class RetentionSweeper {
       errors,
     };
     const value = JSON.stringify(report);
-    await this.db
-      .insertInto('server_settings')
-      .values({ key: LAST_SWEEP_KEY, value, updated_at: report.finished_at })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: report.finished_at }))
-      .execute();
+    await writeServerSetting(this.db, LAST_SWEEP_KEY, value, report.finished_at);
     return report;
   }
 

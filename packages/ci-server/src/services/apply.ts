@@ -3,7 +3,6 @@
 // materials and their fingerprints replaced), and pipelines missing from the bundle are archived with their
 // history kept. Applying the same bundle again writes nothing: no new version, no changed timestamp.
 import { badRequest } from '@app/kit';
-import type { Kysely } from 'kysely';
 import {
   type Bundle,
   type BundlePipeline,
@@ -13,10 +12,11 @@ import {
   type Material,
   upstreamFingerprint,
 } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { CoreDB, MaterialsTable, PipelinesTable } from '../store/schema.js';
+import type { MaterialsTable, PipelinesTable } from '../store/schema.js';
 
-type Trx = Kysely<CoreDB>;
+type Trx = StoreDb;
 
 export interface ApplyResult {
   project_slug: string;
@@ -155,11 +155,7 @@ async function applyPipeline(
   return true;
 }
 
-export async function applyBundle(
-  db: Kysely<CoreDB>,
-  bundle: Bundle,
-  postgres: boolean,
-): Promise<ApplyResult> {
+export async function applyBundle(db: StoreDb, bundle: Bundle, postgres: boolean): Promise<ApplyResult> {
   refuseExternalUpstreams(bundle);
   const spec = bundle.project;
   return db.transaction().execute(async (trx) => {

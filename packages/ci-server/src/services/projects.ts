@@ -2,11 +2,10 @@
 // stages, materials and latest run, plus recent runs, in four queries whatever the number of pipelines),
 // cascading delete, and a pipeline's YAML.
 import { notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { type PipelineDocument, serializePipeline } from '../domain/index.js';
 import { recordProjectBlobs } from '../store/blob-deletions.js';
+import type { StoreDb } from '../store/database.js';
 import { latestRuns, type RunSummaryRow, recentRuns } from '../store/runs-query.js';
-import type { CoreDB } from '../store/schema.js';
 
 /** How many runs ProjectDetail's `recent_runs` holds (the runs list pages further). */
 export const RECENT_RUNS = 20;
@@ -27,12 +26,12 @@ export interface PipelineView {
   latest_run: RunSummaryRow | null;
 }
 
-export async function listProjects(db: Kysely<CoreDB>) {
+export async function listProjects(db: StoreDb) {
   const projects = await db.selectFrom('projects').select(projectColumns).orderBy('slug').execute();
   return { projects };
 }
 
-export async function getProjectDetail(db: Kysely<CoreDB>, slug: string) {
+export async function getProjectDetail(db: StoreDb, slug: string) {
   const project = await db
     .selectFrom('projects')
     .select(['id', ...projectColumns])
@@ -78,7 +77,7 @@ export async function getProjectDetail(db: Kysely<CoreDB>, slug: string) {
  * Its files (artifacts, caches, archived logs) are recorded for the retention sweeper in the same
  * transaction, so they are deleted from the storage backend even if the process stops right after.
  */
-export async function deleteProject(db: Kysely<CoreDB>, slug: string): Promise<void> {
+export async function deleteProject(db: StoreDb, slug: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
     if (!project) throw notFound(`project "${slug}" not found`);
@@ -88,7 +87,7 @@ export async function deleteProject(db: Kysely<CoreDB>, slug: string): Promise<v
 }
 
 /** The pipeline's text as applied (`reconstructed: false`), else its parsed form written back. */
-export async function pipelineYaml(db: Kysely<CoreDB>, id: string) {
+export async function pipelineYaml(db: StoreDb, id: string) {
   const row = await db
     .selectFrom('pipelines')
     .select(['raw_yaml', 'raw_reconstructed', 'definition'])

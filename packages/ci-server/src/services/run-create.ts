@@ -3,12 +3,11 @@
 // and a unique index backs them), plan the stages and job runs from the definition (matrix expanded), start
 // the first stage, and insert everything. The first stage's jobs are `queued` for an agent; nothing here
 // executes them.
-import type { Kysely } from 'kysely';
 import { type Effect, type PipelineDocument, planRun, type RunCause, startRun } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
-import type { CoreDB } from '../store/schema.js';
 
 export interface NewRun {
   cause: RunCause;
@@ -29,7 +28,7 @@ export interface CreatedRun {
 
 /** Creates a run of an active pipeline; null when the pipeline does not exist or is archived. */
 export async function createRunIn(
-  trx: Kysely<CoreDB>,
+  trx: StoreDb,
   pipelineId: string,
   request: NewRun | ((current: PipelineDocument) => NewRun),
 ): Promise<CreatedRun | null> {

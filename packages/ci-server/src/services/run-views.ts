@@ -1,22 +1,20 @@
 // The read side of runs as the API shapes them (decisions.md): RunSummary for lists, RunDetail with stages,
 // every attempt of every job run and the last N log lines of each.
 import { badRequest, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import type { PipelineDocument, RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
+import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 import {
   type DetailLogLine,
   gateDecisionRows,
   listRuns,
   type RunFilter,
-  type RunKey,
   type RunSummaryRow,
   runDetailRows,
   runSummary,
   versionDefinition,
 } from '../store/runs-query.js';
-import type { CoreDB } from '../store/schema.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -78,19 +76,9 @@ export interface RunListQuery {
   cursor?: string;
 }
 
-export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames, q: RunListQuery) {
-  let after: RunKey | undefined;
-  if (q.cursor !== undefined) {
-    if (q.offset !== 0)
-      throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
-    after = await db
-      .selectFrom('runs')
-      .select(['created_at', 'id'])
-      .where('id', '=', q.cursor)
-      .executeTakeFirst();
-    // A run deleted since (retention) cannot say where its page ended: start again or page by offset.
-    if (!after) throw badRequest('cursor names no run (it must be the id of the last run of a page)');
-  }
+export async function listRunSummaries(db: StoreDb, names: PipelineNames, q: RunListQuery) {
+  if (q.cursor !== undefined && q.offset !== 0)
+    throw badRequest('cursor and offset cannot be combined: a cursor says where to continue');
   const filter: RunFilter = { status: q.status, pipelineId: q.pipeline };
   if (q.project !== undefined) {
     const project = await db
@@ -98,12 +86,15 @@ export async function listRunSummaries(db: Kysely<CoreDB>, names: PipelineNames,
       .select('id')
       .where('slug', '=', q.project)
       .executeTakeFirst();
-    // A filter naming no project matches no run (like any other filter value matching nothing).
-    if (!project) return { runs: [], total: 0, limit: q.limit, offset: q.offset };
-    filter.projectId = project.id;
+    // A filter naming no project matches no run (like any other filter value matching nothing); a cursor
+    // must still name a run, so with one the (empty) page is read for that check.
+    if (!project && q.cursor === undefined) return { runs: [], total: 0, limit: q.limit, offset: q.offset };
+    filter.projectId = project?.id ?? '';
   }
-  const { rows, total } = await listRuns(db, names, filter, q.limit, q.offset, after);
-  return { runs: rows, total, limit: q.limit, offset: q.offset };
+  const page = await listRuns(db, names, filter, q.limit, q.offset, q.cursor);
+  // A run deleted since (retention) cannot say where its page ended: start again or page by offset.
+  if (!page) throw badRequest('cursor names no run (it must be the id of the last run of a page)');
+  return { runs: page.rows, total: page.total, limit: q.limit, offset: q.offset };
 }
 
 /** Each job's lines in log order (the run cursor: control-plane notices sit where they were written). */
@@ -160,7 +151,7 @@ export function failureReason(j: {
  * (`archives`), so archiving changes nothing a client sees.
  */
 export async function getRunDetail(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   runId: string,
   logLines: number,
   archives?: ArchivedLogs,
@@ -222,7 +213,7 @@ function parseList(text: string): string[] {
 
 /** Gate details per gate job run: the description comes from the run's pipeline version. */
 async function gateViews(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   versionId: string,
   jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
 ): Promise<Map<string, GateView>> {

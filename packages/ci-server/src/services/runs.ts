@@ -2,7 +2,6 @@
 // transaction that loads the run (row-locked on PostgreSQL), applies a state-machine transition, persists
 // what changed and records decisions; effects are published only after the commit.
 import { conflict, HttpError, notFound } from '@app/kit';
-import type { Kysely } from 'kysely';
 import {
   approveGate,
   cancelRun,
@@ -16,16 +15,22 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
-import type { CoreDB } from '../store/schema.js';
 import { createRunIn } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
 export interface RunServiceDeps {
-  db: Kysely<CoreDB>;
+  db: StoreDb;
   postgres: boolean;
   events: RunEvents;
+  /**
+   * Resolves a branch head (git ls-remote, with stored SCM credentials): the triggers' resolver, passed in by
+   * server.ts. Run-all pins each run to the head it resolves; without it (or when it fails) the checkout
+   * resolves the branch.
+   */
+  resolveHead?: (url: string, branch: string) => Promise<string | null>;
 }
 
 export interface TriggerInput {
@@ -54,19 +59,12 @@ function headKey(doc: PipelineDocument): string | null {
 }
 
 export class RunService {
-  /**
-   * Resolves a branch head (git ls-remote, with stored SCM credentials); set by the triggers in server.ts.
-   * Run-all pins each run to the head it resolves; without it (or when it fails) the checkout resolves the
-   * branch.
-   */
-  resolveHead?: (url: string, branch: string) => Promise<string | null>;
-
   constructor(private readonly deps: RunServiceDeps) {}
 
   /** Heads of the default branches of `definitions`, one lookup per repository and branch, 4 at a time. */
   private async heads(definitions: string[]): Promise<Map<string, string | null>> {
     const out = new Map<string, string | null>();
-    const resolve = this.resolveHead;
+    const resolve = this.deps.resolveHead;
     if (!resolve) return out;
     const keys = [...new Set(definitions.map((d) => headKey(JSON.parse(d) as PipelineDocument)))];
     const queue = keys.filter((k): k is string => k !== null);

@@ -2,21 +2,15 @@
 // box, bound to their project and name so a sealed value copied to another row does not open) and opened
 // only for the dispatcher through `openProjectSecrets`. A value never appears in a response or a log.
 import { badRequest, notFound, type SecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { ENV_NAME, NAME_MAX } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import type { CoreDB } from '../store/schema.js';
+import { projectIdOf } from '../store/lookups.js';
 
 /** Largest secret value accepted (bytes of UTF-8): certificates and keys fit, whole files do not. */
 export const SECRET_VALUE_MAX = 64 * 1024;
 
 const associated = (projectId: string, name: string) => `project-secret\u0000${projectId}\u0000${name}`;
-
-async function projectId(db: Kysely<CoreDB>, slug: string): Promise<string> {
-  const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
-  if (!row) throw notFound(`project "${slug}" not found`);
-  return row.id;
-}
 
 export function checkSecretName(name: string): void {
   if (name.length > NAME_MAX)
@@ -27,8 +21,8 @@ export function checkSecretName(name: string): void {
     );
 }
 
-export async function listSecrets(db: Kysely<CoreDB>, slug: string) {
-  const id = await projectId(db, slug);
+export async function listSecrets(db: StoreDb, slug: string) {
+  const id = await projectIdOf(db, slug);
   const secrets = await db
     .selectFrom('project_secrets')
     .select(['name', 'created_at', 'updated_at'])
@@ -40,7 +34,7 @@ export async function listSecrets(db: Kysely<CoreDB>, slug: string) {
 
 /** Stores a secret; `created` is false when it replaced the value of an existing name. */
 export async function putSecret(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   box: SecretBox,
   slug: string,
   name: string,
@@ -50,7 +44,7 @@ export async function putSecret(
   if (value === '') throw badRequest('the secret value is empty');
   if (Buffer.byteLength(value) > SECRET_VALUE_MAX)
     throw badRequest(`the secret value is larger than ${SECRET_VALUE_MAX} bytes`);
-  const id = await projectId(db, slug);
+  const id = await projectIdOf(db, slug);
   const now = nowIso();
   const sealed = box.seal(value, associated(id, name));
   return db.transaction().execute(async (trx) => {
@@ -72,8 +66,8 @@ export async function putSecret(
   });
 }
 
-export async function deleteSecret(db: Kysely<CoreDB>, slug: string, name: string): Promise<void> {
-  const id = await projectId(db, slug);
+export async function deleteSecret(db: StoreDb, slug: string, name: string): Promise<void> {
+  const id = await projectIdOf(db, slug);
   const result = await db
     .deleteFrom('project_secrets')
     .where('project_id', '=', id)
@@ -84,7 +78,7 @@ export async function deleteSecret(db: Kysely<CoreDB>, slug: string, name: strin
 
 /** Plain values of the named secrets of a project that exist (for the dispatcher; never for responses). */
 export async function openProjectSecrets(
-  db: Kysely<CoreDB>,
+  db: StoreDb,
   box: SecretBox,
   projectId: string,
   names: readonly string[],

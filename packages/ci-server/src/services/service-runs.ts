@@ -2,9 +2,9 @@
 // `ready`, then `stopped`, or `failed` at any point. Events may arrive twice (a resend) or late; a row never
 // moves backwards (`ready` after `stopped` is ignored) and `failed` is final, so a service that died stays
 // visible as failed even when the agent later reports it stopped.
-import type { Kysely } from 'kysely';
 import { jobRunDisplayName } from '../domain/index.js';
-import type { ExecutionDB, ServiceRunStatus } from '../store/execution-schema.js';
+import type { StoreDb } from '../store/database.js';
+import type { ServiceRunStatus } from '../store/execution-schema.js';
 import { newId } from '../store/ids.js';
 
 export const SERVICE_STATES: readonly ServiceRunStatus[] = ['starting', 'ready', 'failed', 'stopped'];
@@ -42,10 +42,10 @@ export class ServiceEventError extends Error {
 }
 
 export class ServiceRunStore {
-  private readonly db: Kysely<ExecutionDB>;
+  private readonly db: StoreDb;
 
-  constructor(db: Kysely<any>) {
-    this.db = db as Kysely<ExecutionDB>;
+  constructor(db: StoreDb) {
+    this.db = db;
   }
 
   /**

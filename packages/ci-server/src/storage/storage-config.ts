@@ -5,7 +5,8 @@
 // X-Service-Restart-Required). An S3 secret key is stored sealed with CI_SECRET_KEY and never answered.
 import { isAbsolute, normalize } from 'node:path';
 import { createSecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
+import type { StoreDb } from '../store/database.js';
+import { readServerSetting } from '../store/settings.js';
 import type { BlobStorage } from './blob-storage.js';
 import { FilesystemStorage } from './filesystem-storage.js';
 import { type S3Settings, S3Storage } from './s3-storage.js';
@@ -81,22 +82,10 @@ export function storageFromFile(file: Record<string, unknown>, dataDir: string):
   );
 }
 
-interface SettingsDb {
-  server_settings: { key: string; value: string; updated_at: string };
-}
-
 /** The configuration stored through the API, with its S3 secret opened; undefined when none is stored. */
-export async function readStoredStorage(
-  db: Kysely<any>,
-  secretKey: string,
-): Promise<StorageConfig | undefined> {
-  const row = await (db as Kysely<SettingsDb>)
-    .selectFrom('server_settings')
-    .select('value')
-    .where('key', '=', STORAGE_SETTING_KEY)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return decodeStored(row.value, secretKey);
+export async function readStoredStorage(db: StoreDb, secretKey: string): Promise<StorageConfig | undefined> {
+  const value = await readServerSetting(db, STORAGE_SETTING_KEY);
+  return value === undefined ? undefined : decodeStored(value, secretKey);
 }
 
 export function decodeStored(value: string, secretKey: string): StorageConfig | undefined {

@@ -1,5 +1,5 @@
 // The audit log: one row per state-changing request or named security event, queried newest first.
-import type { AuthDb } from './auth-schema.js';
+import type { StoreDb } from './database.js';
 
 export interface AuditInsert {
   id: string;
@@ -29,7 +29,7 @@ export interface AuditFilter {
   offset: number;
 }
 
-export async function insertAudit(db: AuthDb, entry: AuditInsert): Promise<void> {
+export async function insertAudit(db: StoreDb, entry: AuditInsert): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({ ...entry, details: JSON.stringify(entry.details) })
@@ -37,7 +37,7 @@ export async function insertAudit(db: AuthDb, entry: AuditInsert): Promise<void>
 }
 
 export async function queryAudit(
-  db: AuthDb,
+  db: StoreDb,
   filter: AuditFilter,
 ): Promise<{ entries: AuditEntry[]; total: number }> {
   let base = db.selectFrom('audit_log');

@@ -1,7 +1,7 @@
 // Row types of the authentication tables (migration 0003_auth): users, sessions, API tokens, service
 // accounts, preferences, OIDC providers, the audit log and global secrets. Timestamps are RFC 3339 strings
 // (UTC, milliseconds) so that they compare as text identically on SQLite and PostgreSQL.
-import type { Generated, Kysely } from 'kysely';
+import type { Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -98,19 +98,6 @@ export interface GlobalSecretsTable {
   created_at: string;
   updated_at: string;
 }
-
-export interface AuthDB {
-  users: UsersTable;
-  user_sessions: UserSessionsTable;
-  service_accounts: ServiceAccountsTable;
-  api_tokens: ApiTokensTable;
-  user_preferences: UserPreferencesTable;
-  auth_providers: AuthProvidersTable;
-  audit_log: AuditLogTable;
-  global_secrets: GlobalSecretsTable;
-}
-
-export type AuthDb = Kysely<AuthDB>;
 
 /** The current time as stored: RFC 3339 UTC with milliseconds. */
 export function nowIso(): string {

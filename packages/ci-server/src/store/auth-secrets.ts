@@ -1,7 +1,7 @@
 // Global secrets (admin-only): values sealed with the server's secret box; listings carry names and
 // timestamps only.
-import type { AuthDb } from './auth-schema.js';
 import { nowIso } from './auth-schema.js';
+import type { StoreDb } from './database.js';
 
 /** Associated data binding a sealed value to its name: `box.open(sealed, globalSecretAad(name))`. */
 export const globalSecretAad = (name: string) => `global_secret:${name}`;
@@ -12,7 +12,7 @@ export interface SecretMeta {
   updated_at: string;
 }
 
-export async function listGlobalSecrets(db: AuthDb): Promise<SecretMeta[]> {
+export async function listGlobalSecrets(db: StoreDb): Promise<SecretMeta[]> {
   return db
     .selectFrom('global_secrets')
     .select(['name', 'created_at', 'updated_at'])
@@ -23,7 +23,7 @@ export async function listGlobalSecrets(db: AuthDb): Promise<SecretMeta[]> {
 
 /** Inserts or replaces a secret; `created` tells which happened. */
 export async function putGlobalSecret(
-  db: AuthDb,
+  db: StoreDb,
   name: string,
   sealed: string,
 ): Promise<{ secret: SecretMeta; created: boolean }> {
@@ -51,13 +51,13 @@ export async function putGlobalSecret(
   });
 }
 
-export async function deleteGlobalSecret(db: AuthDb, name: string): Promise<boolean> {
+export async function deleteGlobalSecret(db: StoreDb, name: string): Promise<boolean> {
   const r = await db.deleteFrom('global_secrets').where('name', '=', name).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 
 /** Sealed values by name, for the code that injects global secrets into jobs. */
-export async function readGlobalSecretsSealed(db: AuthDb): Promise<Array<{ name: string; sealed: string }>> {
+export async function readGlobalSecretsSealed(db: StoreDb): Promise<Array<{ name: string; sealed: string }>> {
   const rows = await db.selectFrom('global_secrets').select(['name', 'value_sealed']).limit(10_000).execute();
   return rows.map((r) => ({ name: r.name, sealed: r.value_sealed }));
 }

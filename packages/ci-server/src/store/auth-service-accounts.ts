@@ -1,12 +1,13 @@
 // Service accounts: non-human principals with a role, whose tokens are minted by administrators.
 import { randomUUID } from 'node:crypto';
-import type { AuthDb, ServiceAccountsTable } from './auth-schema.js';
+import type { ServiceAccountsTable } from './auth-schema.js';
 import { nowIso } from './auth-schema.js';
+import type { StoreDb } from './database.js';
 
 export type ServiceAccountRow = ServiceAccountsTable;
 
 export async function insertServiceAccount(
-  db: AuthDb,
+  db: StoreDb,
   fields: { name: string; role: string; createdBy: string | null },
 ): Promise<ServiceAccountRow> {
   const row: ServiceAccountRow = {
@@ -21,12 +22,12 @@ export async function insertServiceAccount(
   return row;
 }
 
-export async function findServiceAccount(db: AuthDb, id: string): Promise<ServiceAccountRow | undefined> {
+export async function findServiceAccount(db: StoreDb, id: string): Promise<ServiceAccountRow | undefined> {
   return db.selectFrom('service_accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function findServiceAccountByName(
-  db: AuthDb,
+  db: StoreDb,
   name: string,
 ): Promise<ServiceAccountRow | undefined> {
   return db
@@ -37,7 +38,7 @@ export async function findServiceAccountByName(
 }
 
 export async function listServiceAccounts(
-  db: AuthDb,
+  db: StoreDb,
   limit: number,
   offset: number,
 ): Promise<{ rows: ServiceAccountRow[]; total: number }> {

@@ -1,6 +1,6 @@
 // Server-side sign-in sessions, keyed by the SHA-256 of the cookie value. A lookup joins the user so the
+import type { StoreDb } from './database.js';
 // role is always the current one.
-import type { AuthDb } from './auth-schema.js';
 
 export interface SessionWithUser {
   id_hash: string;
@@ -13,7 +13,7 @@ export interface SessionWithUser {
 }
 
 export async function insertSession(
-  db: AuthDb,
+  db: StoreDb,
   row: { id_hash: string; user_id: string; created_at: string; expires_at: string },
 ): Promise<void> {
   await db
@@ -22,7 +22,7 @@ export async function insertSession(
     .execute();
 }
 
-export async function findSession(db: AuthDb, idHash: string): Promise<SessionWithUser | undefined> {
+export async function findSession(db: StoreDb, idHash: string): Promise<SessionWithUser | undefined> {
   return db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -40,7 +40,7 @@ export async function findSession(db: AuthDb, idHash: string): Promise<SessionWi
 }
 
 export async function touchSession(
-  db: AuthDb,
+  db: StoreDb,
   idHash: string,
   lastSeenAt: string,
   expiresAt: string,
@@ -52,17 +52,17 @@ export async function touchSession(
     .execute();
 }
 
-export async function deleteSession(db: AuthDb, idHash: string): Promise<void> {
+export async function deleteSession(db: StoreDb, idHash: string): Promise<void> {
   await db.deleteFrom('user_sessions').where('id_hash', '=', idHash).execute();
 }
 
 /** Ends every session of a user except `keepHash` (after a password change). */
-export async function deleteUserSessions(db: AuthDb, userId: string, keepHash?: string): Promise<void> {
+export async function deleteUserSessions(db: StoreDb, userId: string, keepHash?: string): Promise<void> {
   let q = db.deleteFrom('user_sessions').where('user_id', '=', userId);
   if (keepHash) q = q.where('id_hash', '!=', keepHash);
   await q.execute();
 }
 
-export async function deleteExpiredSessions(db: AuthDb, now: string): Promise<void> {
+export async function deleteExpiredSessions(db: StoreDb, now: string): Promise<void> {
   await db.deleteFrom('user_sessions').where('expires_at', '<=', now).execute();
 }

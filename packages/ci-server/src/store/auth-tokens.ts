@@ -1,6 +1,7 @@
 // API tokens of users and service accounts: only the SHA-256 of the token text is stored. A lookup by hash
 // joins the issuer so a token always carries its issuer's current role.
-import type { ApiTokensTable, AuthDb } from './auth-schema.js';
+import type { ApiTokensTable } from './auth-schema.js';
+import type { StoreDb } from './database.js';
 
 export type TokenRow = ApiTokensTable;
 
@@ -12,11 +13,11 @@ export interface TokenWithIssuer extends TokenRow {
   issuer_role: string | null;
 }
 
-export async function insertToken(db: AuthDb, row: TokenRow): Promise<void> {
+export async function insertToken(db: StoreDb, row: TokenRow): Promise<void> {
   await db.insertInto('api_tokens').values(row).execute();
 }
 
-export async function findTokenByHash(db: AuthDb, hash: string): Promise<TokenWithIssuer | undefined> {
+export async function findTokenByHash(db: StoreDb, hash: string): Promise<TokenWithIssuer | undefined> {
   const row = await db
     .selectFrom('api_tokens as t')
     .leftJoin('users as u', 'u.id', 't.user_id')
@@ -40,7 +41,7 @@ const ownerColumn = (owner: TokenOwner) =>
     : (['service_account_id', owner.serviceAccountId] as const);
 
 /** Tokens not revoked, newest first (expired ones stay listed so their owner sees them lapse). */
-export async function listTokens(db: AuthDb, owner: TokenOwner): Promise<TokenRow[]> {
+export async function listTokens(db: StoreDb, owner: TokenOwner): Promise<TokenRow[]> {
   const [column, value] = ownerColumn(owner);
   return db
     .selectFrom('api_tokens')
@@ -54,7 +55,7 @@ export async function listTokens(db: AuthDb, owner: TokenOwner): Promise<TokenRo
 }
 
 /** Revokes a live token of `owner`; false when there is none with that id. */
-export async function revokeToken(db: AuthDb, owner: TokenOwner, id: string, at: string): Promise<boolean> {
+export async function revokeToken(db: StoreDb, owner: TokenOwner, id: string, at: string): Promise<boolean> {
   const [column, value] = ownerColumn(owner);
   const result = await db
     .updateTable('api_tokens')
@@ -66,6 +67,6 @@ export async function revokeToken(db: AuthDb, owner: TokenOwner, id: string, at:
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function markTokenUsed(db: AuthDb, id: string, at: string): Promise<void> {
+export async function markTokenUsed(db: StoreDb, id: string, at: string): Promise<void> {
   await db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
 }

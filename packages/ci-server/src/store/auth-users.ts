@@ -1,8 +1,9 @@
 // Users and their preferences: the rows behind sign-in, `/api/v1/me`, account preferences and the admin
 // user list. Usernames are unique regardless of case (`username_key`).
 import { randomUUID } from 'node:crypto';
-import type { AuthDb, UsersTable } from './auth-schema.js';
+import type { UsersTable } from './auth-schema.js';
 import { nowIso } from './auth-schema.js';
+import type { StoreDb } from './database.js';
 
 export type UserRow = UsersTable;
 
@@ -19,7 +20,7 @@ export function usernameKey(username: string): string {
   return username.toLowerCase();
 }
 
-export async function insertUser(db: AuthDb, user: NewUser): Promise<UserRow> {
+export async function insertUser(db: StoreDb, user: NewUser): Promise<UserRow> {
   const now = nowIso();
   const row: UserRow = {
     id: randomUUID(),
@@ -37,11 +38,11 @@ export async function insertUser(db: AuthDb, user: NewUser): Promise<UserRow> {
   return row;
 }
 
-export async function findUserById(db: AuthDb, id: string): Promise<UserRow | undefined> {
+export async function findUserById(db: StoreDb, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findUserByUsername(db: AuthDb, username: string): Promise<UserRow | undefined> {
+export async function findUserByUsername(db: StoreDb, username: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -50,7 +51,7 @@ export async function findUserByUsername(db: AuthDb, username: string): Promise<
 }
 
 export async function findUserBySubject(
-  db: AuthDb,
+  db: StoreDb,
   provider: string,
   subject: string,
 ): Promise<UserRow | undefined> {
@@ -63,7 +64,7 @@ export async function findUserBySubject(
 }
 
 export async function listUsers(
-  db: AuthDb,
+  db: StoreDb,
   limit: number,
   offset: number,
 ): Promise<{ rows: UserRow[]; total: number }> {
@@ -84,7 +85,7 @@ export async function listUsers(
   return { rows, total: Number(count.n) };
 }
 
-export async function countAdmins(db: AuthDb): Promise<number> {
+export async function countAdmins(db: StoreDb): Promise<number> {
   const r = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -93,11 +94,11 @@ export async function countAdmins(db: AuthDb): Promise<number> {
   return Number(r.n);
 }
 
-export async function updateUserRole(db: AuthDb, id: string, role: string): Promise<void> {
+export async function updateUserRole(db: StoreDb, id: string, role: string): Promise<void> {
   await db.updateTable('users').set({ role, updated_at: nowIso() }).where('id', '=', id).execute();
 }
 
-export async function updateUserPassword(db: AuthDb, id: string, passwordHash: string): Promise<void> {
+export async function updateUserPassword(db: StoreDb, id: string, passwordHash: string): Promise<void> {
   await db
     .updateTable('users')
     .set({ password_hash: passwordHash, updated_at: nowIso() })
@@ -106,7 +107,7 @@ export async function updateUserPassword(db: AuthDb, id: string, passwordHash: s
 }
 
 export async function updateUserProfile(
-  db: AuthDb,
+  db: StoreDb,
   id: string,
   fields: { email?: string | null; role?: string },
 ): Promise<void> {
@@ -122,7 +123,7 @@ export interface PreferencesRow {
   updated_at: string | null;
 }
 
-export async function getPreferences(db: AuthDb, ownerId: string): Promise<PreferencesRow> {
+export async function getPreferences(db: StoreDb, ownerId: string): Promise<PreferencesRow> {
   const row = await db
     .selectFrom('user_preferences')
     .selectAll()
@@ -133,7 +134,7 @@ export async function getPreferences(db: AuthDb, ownerId: string): Promise<Prefe
 }
 
 export async function putPreferences(
-  db: AuthDb,
+  db: StoreDb,
   ownerId: string,
   preferences: Record<string, unknown>,
 ): Promise<void> {

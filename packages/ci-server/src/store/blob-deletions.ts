@@ -1,10 +1,11 @@
 // Blob prefixes to delete from the storage backend, recorded in the same transaction that removes their rows
 // (a project delete, a run removed by retention), so files are never forgotten even if the process stops
 // right after the commit. The retention sweeper deletes each prefix and then its row.
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { StoreDb } from './database.js';
 import { nowIso } from './ids.js';
 
-type Db = Kysely<any>;
+type Db = StoreDb;
 
 /** Every blob prefix of the project: its caches, and each run's artifacts and archived logs. */
 export async function recordProjectBlobs(db: Db, projectId: string): Promise<void> {

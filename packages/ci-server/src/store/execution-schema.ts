@@ -1,16 +1,6 @@
 // Row types of the execution-data tables (migration 0005_execution_data): the run-wide log cursor, service
-// runs, test reports and their cases, and cache entries; plus the two columns 0005 adds to `log_lines`.
-// Same conventions as schema.ts: RFC 3339 UTC text timestamps, JSON as text.
-import type { Kysely } from 'kysely';
-import type { CoreDB, LogLinesTable } from './schema.js';
-
-/** `log_lines` with the run-wide position every line gets on ingestion (the SSE cursor). */
-export interface LogLinesWithCursor extends LogLinesTable {
-  /** The line's run (copied from its job run, so a run's log is one index range). */
-  run_id: string | null;
-  /** Position of the line in its run's log: strictly increasing in commit order, with gaps. */
-  run_seq: number | null;
-}
+// runs, test reports and their cases, and cache entries (the two columns 0005 adds to `log_lines` are in
+// schema.ts). Same conventions as schema.ts: RFC 3339 UTC text timestamps, JSON as text.
 
 /** The last `run_seq` handed out per run; its row lock orders concurrent batches of one run. */
 export interface RunLogHeadsTable {
@@ -66,14 +56,3 @@ export interface CacheEntriesTable {
   created_at: string;
   last_used_at: string;
 }
-
-export interface ExecutionDB extends Omit<CoreDB, 'log_lines'> {
-  log_lines: LogLinesWithCursor;
-  run_log_heads: RunLogHeadsTable;
-  service_runs: ServiceRunsTable;
-  test_reports: TestReportsTable;
-  test_cases: TestCasesTable;
-  cache_entries: CacheEntriesTable;
-}
-
-export type ExecutionDb = Kysely<ExecutionDB>;

@@ -4,31 +4,10 @@
 // to drop a repeated delivery. The deliverer (notifications/) sends the rows after the commit, so a rolled
 // back transition notifies nobody and a committed one is never lost.
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { mayRaise, type NotificationEvent, raisedEvents } from '../domain/notification-events.js';
+import type { StoreDb } from './database.js';
 import { newId, nowIso } from './ids.js';
-
-export interface OutboxRow {
-  id: string;
-  project_id: string;
-  run_id: string | null;
-  event: string;
-  channel_kind: string;
-  target: string;
-  payload: string;
-  idempotency_key: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  response_status: number | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
-export interface OutboxDB {
-  notification_outbox: OutboxRow;
-}
+import type { NotificationOutboxTable } from './operations-schema.js';
 
 interface Channel {
   kind: string;
@@ -53,7 +32,7 @@ export interface RunFacts {
  * and when the project has no channels (one indexed read).
  */
 export async function enqueueRunNotifications(
-  trx: Kysely<any>,
+  trx: StoreDb,
   run: RunFacts,
   previousStatus: string | null,
   status: string,
@@ -96,7 +75,7 @@ export async function enqueueRunNotifications(
     .where('pipelines.id', '=', run.pipeline_id)
     .executeTakeFirst();
   const now = nowIso();
-  const rows: OutboxRow[] = [];
+  const rows: NotificationOutboxTable[] = [];
   for (const raised of events) {
     const payload = JSON.stringify({
       event: raised.event,
@@ -135,7 +114,7 @@ export async function enqueueRunNotifications(
     }
   }
   if (rows.length === 0) return;
-  await (trx as Kysely<OutboxDB>)
+  await trx
     .insertInto('notification_outbox')
     .values(rows)
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
@@ -151,4 +130,21 @@ function idempotencyKey(
 ): string {
   const t = createHash('sha256').update(target).digest('hex').slice(0, 16);
   return `${runId}:${event}:${jobId ?? '-'}:${channel}:${t}`;
+}
+
+/** The project's delivery history, newest first, filtered by status and event. */
+export async function listDeliveries(
+  db: StoreDb,
+  projectId: string,
+  filter: { status?: NotificationOutboxTable['status']; event?: string },
+  page: { limit: number; offset: number },
+): Promise<{ rows: NotificationOutboxTable[]; total: number }> {
+  let q = db.selectFrom('notification_outbox').where('project_id', '=', projectId);
+  if (filter.status) q = q.where('status', '=', filter.status);
+  if (filter.event) q = q.where('event', '=', filter.event);
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
 }

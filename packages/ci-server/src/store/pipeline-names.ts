@@ -1,8 +1,7 @@
 // A bounded in-process map from pipeline id to its name and its project's slug, so run lists need no join.
 // Both never change for an id: apply matches pipelines by name and projects by slug, so a rename is a new
 // pipeline (the old one is archived) and a slug is a project's identity. Misses are filled in one query.
-import type { Kysely } from 'kysely';
-import type { CoreDB } from './schema.js';
+import type { StoreDb } from './database.js';
 
 export interface PipelineName {
   pipeline_name: string;
@@ -14,7 +13,7 @@ export class PipelineNames {
 
   constructor(private readonly max = 10_000) {}
 
-  async resolve(db: Kysely<CoreDB>, pipelineIds: Iterable<string>): Promise<Map<string, PipelineName>> {
+  async resolve(db: StoreDb, pipelineIds: Iterable<string>): Promise<Map<string, PipelineName>> {
     const out = new Map<string, PipelineName>();
     const missing: string[] = [];
     for (const id of new Set(pipelineIds)) {

@@ -5,7 +5,7 @@
 // Stored run status vs the machine's: a run whose first stage started but none of whose jobs has been
 // taken by an agent (or reached a gate) is stored `queued`, so the runs list's `queued` means "waiting for an
 // agent"; the machine calls that run `running`. `machineStatus`/`storedStatus` translate between the two.
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import {
   type JobRow,
   type JobStatus,
@@ -14,11 +14,12 @@ import {
   type RunStatus,
   type StageStatus,
 } from '../domain/index.js';
+import type { StoreDb, StoreSchema } from './database.js';
 import { nowIso } from './ids.js';
 import { enqueueRunNotifications } from './notification-outbox.js';
-import type { CoreDB, JobRunsTable, RunsTable, StageRunsTable } from './schema.js';
+import type { JobRunsTable, RunsTable, StageRunsTable } from './schema.js';
 
-export type Trx = Transaction<CoreDB>;
+export type Trx = Transaction<StoreSchema>;
 
 export interface LoadedRun {
   run: RunsTable;
@@ -114,7 +115,7 @@ function jobTimes(status: string, prev: JobRunsTable | undefined, now: string) {
 }
 
 /** New job rows of a run (a new run, or new attempts), inserted in chunks. */
-export async function insertJobRows(trx: Kysely<CoreDB>, rows: JobRunsTable[]): Promise<void> {
+export async function insertJobRows(trx: StoreDb, rows: Insertable<JobRunsTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200)
     await trx
       .insertInto('job_runs')
@@ -126,7 +127,7 @@ export function newJobRow(
   row: JobRow,
   ids: { runId: string; stageRunId: string; position: number },
   now: string,
-): JobRunsTable {
+): Insertable<JobRunsTable> {
   return {
     id: row.id,
     run_id: ids.runId,
@@ -157,7 +158,7 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
   const now = nowIso();
   const byId = new Map(loaded.jobs.map((j) => [j.id, j]));
   const positions = new Map(loaded.jobs.map((j) => [identity(j.name, parseJson(j.matrix, {})), j.position]));
-  const inserts: JobRunsTable[] = [];
+  const inserts: Insertable<JobRunsTable>[] = [];
   const gateJobs: { id: string; name: string }[] = [];
   for (const [index, stage] of after.stages.entries()) {
     const stageRow = loaded.stages[index];

@@ -1,8 +1,8 @@
-// Row types of the control plane's core tables (migration 0002_core): projects, pipelines and their
-// versions, materials, runs, stage runs, job runs, gate decisions, log lines, artifacts, project secrets and
-// the run counts kept by triggers. Timestamps are RFC 3339 UTC strings with milliseconds (they sort as text
+// Row types of the control plane's core tables (migration 0002_core, with the columns later migrations add):
+// projects, pipelines and their versions, materials, runs, stage runs, job runs, gate decisions, log lines,
+// artifacts, project secrets, the run counts kept by triggers, and the server and project settings. The one
+// schema type over every table is `StoreSchema` (database.ts). Timestamps are RFC 3339 UTC strings with milliseconds (they sort as text
 // the same way on SQLite and PostgreSQL); JSON columns are text; booleans are integers 0/1.
-import type { Kysely } from 'kysely';
 import type { RunStatus } from '../domain/index.js';
 
 export interface ProjectsTable {
@@ -114,6 +114,15 @@ export interface JobRunsTable {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  // Lease columns (migration 0004_agents).
+  /** The agent holding the job run; null when nobody does. */
+  lease_agent_id: string | null;
+  /** The lease lapses at this time unless a heartbeat of the agent renews it. */
+  lease_expires_at: string | null;
+  /** When the dispatcher claimed the job run for the agent. */
+  assigned_at: string | null;
+  /** Why the job run failed, in one line (agent lost, unknown reference, the agent's message). */
+  error: string | null;
 }
 
 /** Approvals and rejections of gates, with the optional comment. */
@@ -132,6 +141,11 @@ export interface LogLinesTable {
   stream: string;
   at: string;
   text: string;
+  // The run-wide cursor (migration 0005_execution_data); lines written before it keep nulls.
+  /** The line's run (copied from its job run, so a run's log is one index range). */
+  run_id: string | null;
+  /** Position of the line in its run's log: strictly increasing in commit order, with gaps. */
+  run_seq: number | null;
 }
 
 export interface ArtifactsTable {
@@ -166,19 +180,17 @@ export interface RunStatsTable {
   n: number;
 }
 
-export interface CoreDB {
-  projects: ProjectsTable;
-  pipelines: PipelinesTable;
-  pipeline_versions: PipelineVersionsTable;
-  materials: MaterialsTable;
-  runs: RunsTable;
-  stage_runs: StageRunsTable;
-  job_runs: JobRunsTable;
-  job_run_decisions: JobRunDecisionsTable;
-  log_lines: LogLinesTable;
-  artifacts: ArtifactsTable;
-  project_secrets: ProjectSecretsTable;
-  run_stats: RunStatsTable;
+/** Settings the server keeps about itself (migration 0001): runtime configuration changed through the API. */
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
 }
 
-export type CoreDb = Kysely<CoreDB>;
+/** Per-project settings as JSON documents by key (`log_archive`, `notifications`; migration 0007). */
+export interface ProjectSettingsTable {
+  project_id: string;
+  key: string;
+  value: string;
+  updated_at: string;
+}

@@ -3,11 +3,10 @@
 // never returned. `credentialsFor(url)` picks the longest prefix matching a repository URL in one indexed
 // query; polling uses it, and checkouts of private repositories can ask it the same way.
 import { badRequest, notFound, type SecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { normaliseGitUrl } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { GitCredentials } from './git.js';
-import type { TriggersDb } from './schema.js';
 
 export interface CredentialView {
   id: string;
@@ -60,13 +59,13 @@ function prefixesOf(key: string): string[] {
  * The stored credential for a repository URL (longest matching prefix), opened with the server's secret box;
  * null when none applies. For code outside the triggers (checkouts of private repositories).
  */
-export function credentialsFor(db: Kysely<any>, box: SecretBox, url: string): Promise<GitCredentials | null> {
-  return new ScmCredentials(db as TriggersDb, box).credentialsFor(url);
+export function credentialsFor(db: StoreDb, box: SecretBox, url: string): Promise<GitCredentials | null> {
+  return new ScmCredentials(db as StoreDb, box).credentialsFor(url);
 }
 
 export class ScmCredentials {
   constructor(
-    private readonly db: TriggersDb,
+    private readonly db: StoreDb,
     private readonly box: SecretBox,
   ) {}
 

@@ -7,9 +7,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { nextCronRuns, type PipelineDocument } from '../domain/index.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import { activeDefinitions, type HeadDeps, resolveHeads } from './heads.js';
-import { core, type TriggersDb } from './schema.js';
 import { createRuns, publishRuns } from './start-runs.js';
 
 export interface Schedule {
@@ -22,7 +22,7 @@ export interface Schedule {
 }
 
 export interface CronDeps extends HeadDeps {
-  db: TriggersDb;
+  db: StoreDb;
   events: RunEvents;
   now: () => Date;
   log: FastifyBaseLogger;
@@ -30,7 +30,7 @@ export interface CronDeps extends HeadDeps {
 
 const KEYS_PER_QUERY = 500;
 
-export async function loadSchedules(db: TriggersDb): Promise<Schedule[]> {
+export async function loadSchedules(db: StoreDb): Promise<Schedule[]> {
   const [crons, materials] = await Promise.all([
     db
       .selectFrom('project_crons')
@@ -143,7 +143,7 @@ export class CronScheduler {
         .executeTakeFirst();
       if (!claimed) return null;
       const runs = await createRuns(
-        core(trx),
+        trx,
         [...docs.keys()].map((pipelineId) => ({
           pipelineId,
           cause: 'cron' as const,

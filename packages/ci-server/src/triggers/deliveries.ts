@@ -3,9 +3,10 @@
 // secrets masked). Bounded: deliveries older than 30 days, and beyond the newest 5,000, are pruned by the
 // leader's housekeeping, so unauthenticated senders cannot grow it without limit.
 import { notFound } from '@app/kit';
+import type { StoreDb } from '../store/database.js';
 import { newId } from '../store/ids.js';
+import type { WebhookDeliveriesTable } from '../store/trigger-schema.js';
 import { scrub } from './git.js';
-import type { TriggersDb, WebhookDeliveriesTable } from './schema.js';
 
 export type DeliveryStatus = 'accepted' | 'rejected' | 'ignored';
 
@@ -74,7 +75,7 @@ function summary(row: Pick<WebhookDeliveriesTable, (typeof summaryColumns)[numbe
 }
 
 export class Deliveries {
-  constructor(private readonly db: TriggersDb) {}
+  constructor(private readonly db: StoreDb) {}
 
   async record(rec: DeliveryRecord): Promise<string> {
     const id = newId();

@@ -9,11 +9,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Effect, type UpstreamMaterial, upstreamFingerprint } from '../domain/index.js';
 import type { RunChange, RunEvents } from '../services/run-events.js';
-import type { TriggersDb } from './schema.js';
+import type { StoreDb } from '../store/database.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 export interface FanInDeps {
-  db: TriggersDb;
+  db: StoreDb;
   events: RunEvents;
   log: FastifyBaseLogger;
 }

@@ -3,13 +3,13 @@
 // that cannot be resolved leaves the revision empty and the checkout resolves the branch itself.
 import type { FastifyBaseLogger } from 'fastify';
 import type { PipelineDocument } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import type { ScmCredentials } from './credentials.js';
 import { type GitRunner, scrub } from './git.js';
-import type { TriggersDb } from './schema.js';
 import { firstGitMaterial } from './start-runs.js';
 
 export interface HeadDeps {
-  db: TriggersDb;
+  db: StoreDb;
   git: GitRunner;
   credentials: ScmCredentials;
   log: FastifyBaseLogger;
@@ -67,10 +67,7 @@ export async function resolveHeads(
 }
 
 /** Current definitions of active pipelines (one query). */
-export async function activeDefinitions(
-  db: TriggersDb,
-  ids: string[],
-): Promise<Map<string, PipelineDocument>> {
+export async function activeDefinitions(db: StoreDb, ids: string[]): Promise<Map<string, PipelineDocument>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('pipelines')

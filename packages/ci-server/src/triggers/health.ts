@@ -3,7 +3,7 @@
 // (from the `agents` table when the store has one, else from the in-memory registry of this process).
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import type { TriggersDb } from './schema.js';
+import type { StoreDb } from '../store/database.js';
 
 export interface SchedulerStatus {
   running: boolean;
@@ -25,7 +25,7 @@ export interface FleetAgent {
 }
 
 export interface HealthDeps {
-  db: TriggersDb;
+  db: StoreDb;
   dialect: string;
   scheduler: () => SchedulerStatus;
   /** Agents connected to this process (fallback when the store has no agents table). */
@@ -62,7 +62,7 @@ async function databaseStatus(deps: HealthDeps) {
 }
 
 /** The fleet from the agents table (status online/busy/offline); null when there is no such table. */
-async function fleetFromStore(db: TriggersDb): Promise<FleetStatus | null> {
+async function fleetFromStore(db: StoreDb): Promise<FleetStatus | null> {
   try {
     const result = await sql<{ status: string; n: number | string; cap: number | string | null }>`
       select status, count(*) as n, sum(capacity) as cap from agents group by status`.execute(db);

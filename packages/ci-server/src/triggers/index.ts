@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { ConfigError, createSecretBox, type Database } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CiSettings } from '../config.js';
+import { LeaderLease } from '../replicas/leader-lease.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { StoreDb } from '../store/database.js';
+import { projectIdOf } from '../store/lookups.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
 import { Deliveries } from './deliveries.js';
@@ -16,11 +19,9 @@ import { FanIn } from './fan-in.js';
 import { type GitCredentials, GitRunner } from './git.js';
 import { resolveHead } from './heads.js';
 import { type FleetAgent, healthReport, type SchedulerStatus } from './health.js';
-import { LeaderLease } from './leader.js';
 import { allGitMaterials, materialsByFingerprint, projectGitMaterials } from './materials.js';
 import { groupMaterials, Poller, type PollOutcome } from './poller.js';
-import { ProjectSettings, projectIdOf } from './project-settings.js';
-import type { TriggersDb } from './schema.js';
+import { ProjectSettings } from './project-settings.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 
@@ -81,7 +82,7 @@ export class Triggers {
   readonly webhooks: WebhookService;
   readonly fanIn: FanIn;
   readonly secrets: Record<ScmHost, string | null>;
-  private readonly db: TriggersDb;
+  private readonly db: StoreDb;
   private readonly git: GitRunner;
   private readonly poller: Poller;
   private readonly cron: CronScheduler;
@@ -99,7 +100,7 @@ export class Triggers {
   private lastPollCheck = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: TriggerDeps) {
-    this.db = deps.database.db as TriggersDb;
+    this.db = deps.database.db as StoreDb;
     this.now = deps.now ?? (() => new Date());
     this.tickMs = deps.tickMs ?? 1000;
     this.secrets = globalWebhookSecrets(deps.settings);

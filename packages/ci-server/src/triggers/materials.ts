@@ -3,7 +3,7 @@
 // number of pipelines.
 import { sql } from 'kysely';
 import { type GitEvent, normaliseGitUrl, parseDuration } from '../domain/index.js';
-import type { TriggersDb } from './schema.js';
+import type { StoreDb } from '../store/database.js';
 
 export interface GitMaterialRow {
   pipelineId: string;
@@ -24,7 +24,7 @@ export function effectiveInterval(m: GitMaterialRow): number | null {
   return m.pollIntervalMs;
 }
 
-function baseQuery(db: TriggersDb) {
+function baseQuery(db: StoreDb) {
   return db
     .selectFrom('materials as m')
     .innerJoin('pipelines as p', 'p.id', 'm.pipeline_id')
@@ -58,20 +58,17 @@ function toRow(r: BaseRow): GitMaterialRow {
   };
 }
 
-export async function allGitMaterials(db: TriggersDb): Promise<GitMaterialRow[]> {
+export async function allGitMaterials(db: StoreDb): Promise<GitMaterialRow[]> {
   const rows = await baseQuery(db).orderBy('m.fingerprint').execute();
   return rows.map(toRow);
 }
 
-export async function projectGitMaterials(db: TriggersDb, projectId: string): Promise<GitMaterialRow[]> {
+export async function projectGitMaterials(db: StoreDb, projectId: string): Promise<GitMaterialRow[]> {
   const rows = await baseQuery(db).where('p.project_id', '=', projectId).orderBy('m.fingerprint').execute();
   return rows.map(toRow);
 }
 
-export async function materialsByFingerprint(
-  db: TriggersDb,
-  fingerprints: string[],
-): Promise<GitMaterialRow[]> {
+export async function materialsByFingerprint(db: StoreDb, fingerprints: string[]): Promise<GitMaterialRow[]> {
   if (fingerprints.length === 0) return [];
   const rows = await baseQuery(db).where('m.fingerprint', 'in', fingerprints).execute();
   return rows.map(toRow);
@@ -87,7 +84,7 @@ function likeEscape(text: string): string {
  * (domain `normaliseGitUrl`). The repository's last path segment narrows the rows in SQL; the exact match on
  * the normalised URL is made here.
  */
-export async function materialsOfRepository(db: TriggersDb, repoKeys: string[]): Promise<GitMaterialRow[]> {
+export async function materialsOfRepository(db: StoreDb, repoKeys: string[]): Promise<GitMaterialRow[]> {
   const keys = new Set(repoKeys.filter((k) => k !== ''));
   if (keys.size === 0) return [];
   const segments = new Set([...keys].map((k) => k.slice(k.lastIndexOf('/') + 1)).filter((s) => s !== ''));

@@ -5,15 +5,15 @@
 // first look at a material records a baseline and starts nothing: applying a project is not a push.
 import type { FastifyBaseLogger } from 'fastify';
 import type { RunEvents } from '../services/run-events.js';
+import type { StoreDb } from '../store/database.js';
 import { newId } from '../store/ids.js';
 import type { ScmCredentials } from './credentials.js';
 import { type CommitInfo, type GitRunner, scrub } from './git.js';
 import { effectiveInterval, type GitMaterialRow } from './materials.js';
-import type { TriggersDb } from './schema.js';
 import { claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 export interface PollerDeps {
-  db: TriggersDb;
+  db: StoreDb;
   git: GitRunner;
   credentials: ScmCredentials;
   events: RunEvents;
@@ -222,7 +222,7 @@ export class Poller {
     revision: string | null,
     at: string,
     error: string | null,
-    trx: TriggersDb = this.deps.db,
+    trx: StoreDb = this.deps.db,
   ): Promise<void> {
     const row = {
       url: scrub(g.url),

@@ -3,8 +3,10 @@
 // schedule naming a pipeline that is not an active pipeline of the project is refused.
 import { badRequest, conflict, notFound } from '@app/kit';
 import { formatDuration, NAME_MAX, nextCronRuns, parseDuration, validateCron } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import type { ProjectCronsTable, TriggersDb } from './schema.js';
+import { projectIdOf } from '../store/lookups.js';
+import type { ProjectCronsTable } from '../store/trigger-schema.js';
 
 export interface CronSchedule {
   id: string;
@@ -27,12 +29,6 @@ export const MIN_POLL_MS = 1000;
 export const MAX_POLL_MS = 7 * 86_400_000;
 const MAX_CRONS_PER_PROJECT = 100;
 
-export async function projectIdOf(db: TriggersDb, slug: string): Promise<string> {
-  const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
-  if (!row) throw notFound(`project "${slug}" not found`);
-  return row.id;
-}
-
 function view(row: ProjectCronsTable, state: Map<string, string>, now: Date): CronSchedule {
   const enabled = row.enabled === 1;
   const stored = state.get(`cron:${row.id}`);
@@ -49,7 +45,7 @@ function view(row: ProjectCronsTable, state: Map<string, string>, now: Date): Cr
 
 export class ProjectSettings {
   constructor(
-    private readonly db: TriggersDb,
+    private readonly db: StoreDb,
     private readonly now: () => Date,
   ) {}
 

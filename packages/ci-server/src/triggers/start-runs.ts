@@ -1,13 +1,11 @@
 // Starting runs from a trigger (webhook, poll, cron, upstream) inside the caller's transaction, next to the
 // claim row that makes the trigger fire once; the state machine's effects are published only after commit.
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { mergeParameters, type PipelineDocument, type RunCause } from '../domain/index.js';
 import { type CreatedRun, createRunIn } from '../services/run-create.js';
 import type { RunEvents } from '../services/run-events.js';
+import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
-import type { CoreDB } from '../store/schema.js';
-import { core, type TriggersDB } from './schema.js';
 
 export interface RunRequest {
   pipelineId: string;
@@ -23,7 +21,7 @@ export interface RunRequest {
  * Creates one run per request (archived or deleted pipelines are skipped). Requests are taken in pipeline-id
  * order so that concurrent triggers lock pipeline rows in the same order and cannot deadlock.
  */
-export async function createRuns(trx: Kysely<CoreDB>, requests: RunRequest[]): Promise<CreatedRun[]> {
+export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<CreatedRun[]> {
   const ordered = [...requests].sort((a, b) => (a.pipelineId < b.pipelineId ? -1 : 1));
   const out: CreatedRun[] = [];
   for (const r of ordered) {
@@ -59,10 +57,7 @@ export function triggerKey(...parts: string[]): string {
  * Claims each (pipeline, key) and creates a run for the claims this transaction won; a request whose claim
  * exists already (an earlier webhook, poll or replica) creates nothing.
  */
-export async function claimAndCreateRuns(
-  trx: Kysely<TriggersDB>,
-  requests: ClaimedRunRequest[],
-): Promise<CreatedRun[]> {
+export async function claimAndCreateRuns(trx: StoreDb, requests: ClaimedRunRequest[]): Promise<CreatedRun[]> {
   const ordered = [...requests].sort((a, b) => (a.pipelineId < b.pipelineId ? -1 : 1));
   const out: CreatedRun[] = [];
   for (const r of ordered) {
@@ -80,7 +75,7 @@ export async function claimAndCreateRuns(
       .returning('pipeline_id')
       .executeTakeFirst();
     if (!claimed) continue;
-    const [run] = await createRuns(core(trx), [r]);
+    const [run] = await createRuns(trx, [r]);
     if (!run) continue;
     await trx
       .updateTable('trigger_claims')

@@ -2,11 +2,11 @@
 // material to the pipelines it feeds and from each upstream pipeline to its downstream pipelines (with the
 // stage and status that trigger). Pipelines carry their latest run and `has_services`; git materials their
 // latest recorded modification. Five queries whatever the size of the project.
-import { notFound } from '@app/kit';
 import type { PipelineDocument, UpstreamMaterial } from '../domain/index.js';
+import type { StoreDb } from '../store/database.js';
+import { projectIdOf } from '../store/lookups.js';
 import { latestRuns, type RunSummaryRow } from '../store/runs-query.js';
 import { scrub } from './git.js';
-import { core, type TriggersDb } from './schema.js';
 
 export interface MaterialNode {
   id: string;
@@ -41,14 +41,13 @@ export interface VsmEdge {
   status?: string;
 }
 
-export async function buildVsm(db: TriggersDb, slug: string) {
-  const project = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
-  if (!project) throw notFound(`project "${slug}" not found`);
+export async function buildVsm(db: StoreDb, slug: string) {
+  const projectId = await projectIdOf(db, slug);
   const [pipelines, materials, latest] = await Promise.all([
     db
       .selectFrom('pipelines')
       .select(['id', 'name', 'definition'])
-      .where('project_id', '=', project.id)
+      .where('project_id', '=', projectId)
       .where('archived', '=', 0)
       .orderBy('position')
       .execute(),
@@ -56,12 +55,12 @@ export async function buildVsm(db: TriggersDb, slug: string) {
       .selectFrom('materials as m')
       .innerJoin('pipelines as p', 'p.id', 'm.pipeline_id')
       .select(['m.pipeline_id', 'm.kind', 'm.fingerprint', 'm.config'])
-      .where('p.project_id', '=', project.id)
+      .where('p.project_id', '=', projectId)
       .where('p.archived', '=', 0)
       .orderBy('m.pipeline_id')
       .orderBy('m.position')
       .execute(),
-    latestRuns(core(db), project.id),
+    latestRuns(db, projectId),
   ]);
   const latestBy = new Map(latest.map((r) => [r.pipeline_id, r]));
   const byName = new Map(pipelines.map((p) => [p.name, p.id]));
@@ -122,7 +121,7 @@ export async function buildVsm(db: TriggersDb, slug: string) {
 }
 
 /** The newest modification of each git node, in one query. */
-async function attachModifications(db: TriggersDb, nodes: MaterialNode[]): Promise<void> {
+async function attachModifications(db: StoreDb, nodes: MaterialNode[]): Promise<void> {
   if (nodes.length === 0) return;
   const rows = await db
     .selectFrom('material_modifications as mm')

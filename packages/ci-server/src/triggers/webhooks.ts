@@ -25,10 +25,10 @@ import {
 } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
 import { openProjectSecrets } from '../services/secrets.js';
+import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Deliveries, DeliveryStatus } from './deliveries.js';
 import { type GitMaterialRow, materialsOfRepository } from './materials.js';
-import { core, type TriggersDb } from './schema.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
 /** Largest body accepted (GitHub and GitLab cap push payloads at 20 commits, Bitbucket at 5). */
@@ -51,7 +51,7 @@ export interface WebhookAnswer {
 }
 
 export interface WebhookDeps {
-  db: TriggersDb;
+  db: StoreDb;
   box: SecretBox;
   events: RunEvents;
   deliveries: Deliveries;
@@ -137,9 +137,7 @@ export class WebhookService {
     const materials = await materialsOfRepository(this.deps.db, repoKeys);
     const projectIds = [...new Set(materials.map((m) => m.projectId))];
     const own = await Promise.all(
-      projectIds.map((id) =>
-        openProjectSecrets(core(this.deps.db), this.deps.box, id, [PROJECT_SECRET_NAME]),
-      ),
+      projectIds.map((id) => openProjectSecrets(this.deps.db, this.deps.box, id, [PROJECT_SECRET_NAME])),
     );
     const global = this.deps.globalSecret(input.host);
     for (const s of [...own.map((m) => m.get(PROJECT_SECRET_NAME)), global]) if (s) secrets.push(s);

@@ -171,8 +171,11 @@ jobs:
       expect((await agentRow('doomed')).revoked_at).toBeTruthy();
 
       // The job waits in the queue as a new attempt, and another agent with the tag takes it.
-      launch('rescuer', { tags: 'revoke' });
-      const run = await client.waitRun(runId, undefined, LONG);
+      const rescuer = launch('rescuer', { tags: 'revoke' });
+      const run = await client.waitRun(runId, undefined, LONG).catch(async (err) => {
+        const jobs = client.jobs(await client.run(runId, 100));
+        throw new Error(`${err.message}\njobs: ${JSON.stringify(jobs)}\nrescuer:\n${rescuer.output()}`);
+      });
       expect(run.status).toBe('success');
       const jobs = client.jobs(run);
       expect(jobs.map((j: any) => [j.attempt, j.status, j.agent])).toEqual([

@@ -1,12 +1,10 @@
 // Stand-in for the agent side in API tests: takes a queued job (running, with an agent name) and reports
 // its end through the same store functions and state machine the real intake uses, and writes log lines.
-import type { Kysely } from 'kysely';
 import { type JobResult, onJobFinished } from '../../src/domain/index.js';
 import type { CiServer } from '../../src/index.js';
 import { loadRun, persistRun } from '../../src/store/run-snapshot.js';
-import type { CoreDB } from '../../src/store/schema.js';
 
-const dbOf = (server: CiServer) => server.database.db as Kysely<CoreDB>;
+const dbOf = (server: CiServer) => server.database.db;
 
 async function runOf(server: CiServer, jobId: string): Promise<string> {
   const row = await dbOf(server)

@@ -231,7 +231,18 @@ describe.each(STORES)('runs API on %s', (store) => {
     expect(afterFailed.runs.map((r: { id: string }) => r.id)).toEqual(
       failed.slice(100, 120).map((r) => r.id),
     );
-    expect((await page(`limit=5&cursor=${runs[1599].id}`)).runs).toEqual([]);
+    expect(await page(`limit=5&cursor=${runs[1599].id}`)).toEqual({
+      runs: [],
+      total: 1600,
+      limit: 5,
+      offset: 0,
+    });
+    // A cursor is checked whatever the filters match; a project naming nothing still matches no run.
+    const elsewhere = await api.get(`/api/v1/runs?project=nobody&cursor=${runs[5].id}`);
+    expect(elsewhere.body).toEqual({ runs: [], total: 0, limit: 50, offset: 0 });
+    const neither = await api.get(`/api/v1/runs?project=nobody&cursor=${UNKNOWN}`);
+    expect(neither.status).toBe(400);
+    expect(neither.body.error).toMatch(/cursor names no run/);
     const byPipeline = await api.get(`/api/v1/runs?pipeline=${p.build}&limit=3&offset=1597`);
     expect(byPipeline.body.runs.map((r: { counter: number }) => r.counter)).toEqual([3, 2, 1]);
     expect(byPipeline.body.runs[0]).toMatchObject({ project_slug: 'deep', pipeline_name: 'build' });

@@ -3,9 +3,7 @@
 // reports, timeout and the git source — built from the store by AssignmentBuilder, on SQLite and PostgreSQL.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${{ NAME }}` references are the subject here.
 import { createSecretBox } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
 import { AssignmentBuilder } from '../../src/dispatch/assignment-builder.js';
 import { JobReferenceError, Resolver, referencedNames } from '../../src/dispatch/job-env.js';
 import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
@@ -109,7 +107,7 @@ jobs:
       expect((await put('/api/v1/admin/secrets', 'NPM_TOKEN', 'global-loses')).status).toBe(201);
       const runId = await trigger(s, pipeline, { git_ref: 'release/1.0', parameters: { TARGET: 'prod' } });
 
-      const db = s.server.database.db as Kysely<DispatchDB>;
+      const db = s.server.database.db;
       const job = await db
         .selectFrom('job_runs')
         .select('id')

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { waitFor } from '@app/kit';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
+import type { StoreSchema } from '../../src/store/database.js';
 import {
   applyPipeline,
   databaseUrl,
@@ -38,10 +38,10 @@ async function setup(kind: (typeof STORES)[number]) {
     await waitFor(async () => s.server.agents.connected().some((c) => c.name === name), { what: name });
     return a;
   };
-  return { s, agent, db: s.server.database.db as Kysely<DispatchDB> };
+  return { s, agent, db: s.server.database.db };
 }
 
-const jobRow = (db: Kysely<DispatchDB>, id: string) =>
+const jobRow = (db: Kysely<StoreSchema>, id: string) =>
   db.selectFrom('job_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe.each(STORES)('dispatch on %s', (kind) => {
@@ -239,10 +239,7 @@ describe.each(STORES)('dispatch on %s', (kind) => {
       PIPE(`  work: { stage: build, tags: [none-has-it], script: [x] }`),
     );
     await trigger(s, pipeline);
-    const row = await (s.server.database.db as Kysely<DispatchDB>)
-      .selectFrom('job_runs')
-      .select('id')
-      .executeTakeFirstOrThrow();
+    const row = await s.server.database.db.selectFrom('job_runs').select('id').executeTakeFirstOrThrow();
     await expect(
       other.conn.client.pushLogs(
         { jobRunId: row.id, lines: [{ seq: 1n, stream: 'stdout', atMs: 1n, text: 'x' }] },

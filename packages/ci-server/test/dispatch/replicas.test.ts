@@ -1,10 +1,9 @@
 // Two control-plane processes on one PostgreSQL database, each with its own agents, both trying to hand out
 // the same queued jobs: the conditional claim gives every job to exactly one agent, and every run finishes.
 import { openDatabase } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
-import { claimJob } from '../../src/agents/store.js';
+import { claimJob } from '../../src/store/agent-leases.js';
+import type { StoreSchema } from '../../src/store/database.js';
 import {
   applyPipeline,
   databaseUrl,
@@ -84,7 +83,7 @@ describe('the claim', () => {
   it('is won by exactly one of two connections racing for the same jobs', async () => {
     const url = await databaseUrl('postgres');
     const s = await startServer(url);
-    const other = openDatabase<DispatchDB>(url);
+    const other = openDatabase<StoreSchema>(url);
     try {
       const pipeline = await applyPipeline(
         s,
@@ -96,7 +95,7 @@ describe('the claim', () => {
     script: [work]`),
       );
       await trigger(s, pipeline);
-      const db = s.server.database.db as Kysely<DispatchDB>;
+      const db = s.server.database.db;
       const jobs = await db.selectFrom('job_runs').select('id').where('status', '=', 'queued').execute();
       expect(jobs).toHaveLength(50);
       const results = await Promise.all(

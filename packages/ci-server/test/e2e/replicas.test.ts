@@ -5,7 +5,8 @@
 // its queue from the store during the test (its sweep period is ten minutes: only A's NOTIFY can tell it);
 // lines stored through A reach a live SSE follower on B, and a stream read on A resumes on B with
 // Last-Event-ID; SIGKILLing A mid-job moves its agent to B, the job finishes on its first attempt with every
-// line once, and B takes over the leader leases (trigger timers and retention). No timing is asserted.
+// line once, and B takes over the leader leases (trigger timers and retention); a cron schedule fires once
+// per minute while both replicas run and again, once, from B after A is gone. No timing is asserted.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, openDatabase, waitFor } from '@app/kit';
@@ -37,6 +38,41 @@ let b: E2eServer;
 let balancer: TcpProxy;
 let repo: Repo;
 const agents: AgentProcess[] = [];
+
+/** Every firing of the `ticker` schedule (one row per fire time) and the cron runs of its pipeline. */
+async function cronFirings(pipelineId: string) {
+  const database = openDatabase(url);
+  try {
+    const firings = await database.db
+      .selectFrom('cron_firings')
+      .select(['fire_at', 'run_ids'])
+      .where('schedule_key', 'like', `material:${pipelineId}:%`)
+      .orderBy('fire_at')
+      .execute();
+    const runs = await database.db
+      .selectFrom('runs')
+      .select('id')
+      .where('pipeline_id', '=', pipelineId)
+      .where('cause', '=', 'cron')
+      .execute();
+    return {
+      fireAts: firings.map((f: { fire_at: string }) => f.fire_at),
+      runIds: firings.flatMap((f: { run_ids: string }) => JSON.parse(f.run_ids) as string[]).sort(),
+      cronRuns: runs.map((r: { id: string }) => r.id).sort(),
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+/** A schedule's firings so far made exactly one run each: no replica fired one a second time. */
+async function expectFiredOnce(pipelineId: string) {
+  const { fireAts, runIds, cronRuns } = await cronFirings(pipelineId);
+  expect(new Set(fireAts).size).toBe(fireAts.length);
+  expect(runIds).toHaveLength(fireAts.length);
+  expect(cronRuns).toEqual(runIds);
+  return fireAts;
+}
 
 async function leaseHolders(): Promise<Map<string, string>> {
   const database = openDatabase(url);
@@ -146,6 +182,15 @@ const printed = (events: SseEvent[]) =>
   events.map((e) => e.data.text as string).filter((t) => t.startsWith('line '));
 const expected = Array.from({ length: LINES }, (_, i) => `line ${i + 1}`);
 
+// Fires every minute; its job needs an agent that never comes, so its runs stay queued and cost nothing.
+const ticker = () => `name: ticker
+materials:
+  - git: { url: "${repo.url}", branch: main }
+  - cron: { expression: "* * * * *" }
+stages: [work]
+jobs:
+  tick: { stage: work, tags: [nobody], script: ["true"] }`;
+
 const pipeline = (name: string, tag: string, sleep: string) => `name: ${name}
 materials:
   - git: { url: "${repo.url}", branch: main }
@@ -169,6 +214,7 @@ describe('two replicas on one PostgreSQL', () => {
         pipeline('on-b', 'b-only', '0'),
         pipeline('live', 'lb', '0.05'),
         pipeline('killed', 'lb', '0.15'),
+        ticker(),
       ]);
       const onB = startAgent(b.grpcPort, 'agent-b', { tags: 'b-only' });
       agents.push(onB);
@@ -217,6 +263,21 @@ describe('two replicas on one PostgreSQL', () => {
   );
 
   it(
+    'with both replicas up, a cron schedule fires once per minute (only the leader ticks)',
+    async () => {
+      await waitFor(async () => (await cronFirings(ids.ticker)).fireAts.length > 0, {
+        what: 'a cron firing',
+        timeoutMs: LONG,
+        intervalMs: 500,
+      });
+      await expectFiredOnce(ids.ticker);
+      // A leads the trigger timers (it did before B started); B's ticks do nothing while A's lease holds.
+      expect(b.server.triggers.schedulerStatus().leader).toBe(false);
+    },
+    LONG,
+  );
+
+  it(
     'SIGKILL of A: its agent moves to B, the job finishes once with every line, B takes the leases',
     async () => {
       const before = await leaseHolders();
@@ -252,7 +313,15 @@ describe('two replicas on one PostgreSQL', () => {
       const after = await leaseHolders();
       expect(after.get('triggers')).toBe(bHolders[0]);
       expect(after.get('retention')).toBe(bHolders[1]);
+      // The schedule goes on from B, still once per fire time.
+      const firedBefore = (await expectFiredOnce(ids.ticker)).length;
+      await waitFor(async () => (await cronFirings(ids.ticker)).fireAts.length > firedBefore, {
+        what: 'a cron firing by B',
+        timeoutMs: LONG,
+        intervalMs: 500,
+      });
+      await expectFiredOnce(ids.ticker);
     },
-    LONG * 2,
+    LONG * 3,
   );
 });

@@ -2,7 +2,7 @@
 // control plane's metrics in the /metrics exposition.
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
+import type { StoreSchema } from '../../src/store/database.js';
 import { newId } from '../../src/store/ids.js';
 import { STORES } from '../api-helpers.js';
 import { type DataFixture, startDataFixture } from './fixture.js';
@@ -11,12 +11,12 @@ const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 
 describe.each(STORES)('agents API on %s', (kind) => {
   let f: DataFixture;
-  let db: Kysely<DispatchDB>;
+  let db: Kysely<StoreSchema>;
   const ids = { idle: newId(), working: newId(), gone: newId(), silent: newId() };
   let held: { runId: string; compile: string; lint: string };
   beforeAll(async () => {
     f = await startDataFixture(kind);
-    db = f.server.database.db as Kysely<DispatchDB>;
+    db = f.server.database.db;
     const row = (id: string, name: string, status: 'online' | 'busy' | 'offline', heartbeatAgo: number) => ({
       id,
       name,

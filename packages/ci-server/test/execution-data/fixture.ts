@@ -2,7 +2,7 @@
 // applied project, and runs whose job rows exist, so logs, artifacts, reports and service runs have owners.
 import type { Kysely } from 'kysely';
 import type { CiServer } from '../../src/index.js';
-import type { ExecutionDB } from '../../src/store/execution-schema.js';
+import type { StoreSchema } from '../../src/store/database.js';
 import { applyAndGetPipelines, client, type StoreKind, startApiServer } from '../api-helpers.js';
 import { finishJob, startJob } from '../core/agent-sim.js';
 
@@ -24,7 +24,7 @@ jobs:
 
 export interface DataFixture {
   server: CiServer;
-  db: Kysely<ExecutionDB>;
+  db: Kysely<StoreSchema>;
   api: ReturnType<typeof client>;
   pipelineId: string;
   /** Triggers a run; returns its id and the ids of its first stage's jobs (compile, lint). */
@@ -37,7 +37,7 @@ export async function startDataFixture(kind: StoreKind, slug = 'shop'): Promise<
   const server = await startApiServer(kind);
   const api = client(server);
   const pipelines = await applyAndGetPipelines(api, slug, [PIPELINE]);
-  const db = server.database.db as Kysely<ExecutionDB>;
+  const db = server.database.db;
   const jobsOf = (runId: string) =>
     db
       .selectFrom('job_runs')

@@ -1,5 +1,7 @@
 // The house rule of the control plane's source, checked on the files themselves: arrows point down (routes
-// call services; no module outside http/ imports from http/, except the composition root server.ts).
+// call services; no module outside http/ imports from http/, except the composition root server.ts), and
+// routes reach the database only through store/ and services/ functions, never with a query of their own.
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { importsInto, sourceFiles } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,5 +14,18 @@ describe('layers of packages/ci-server/src', () => {
     for (const folder of ['auth', 'agents', 'domain', 'store', 'plugins', 'scheduler'])
       expect(folders.has(folder)).toBe(true);
     expect(importsInto(SRC, 'http', ['server.ts'])).toEqual([]);
+  });
+
+  it('no http/ module queries the database itself (store/ and services/ hold the SQL)', () => {
+    // Kysely's query builders, transactions and raw `sql` templates; pingDatabase (health) is kit's.
+    const query =
+      /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction)\(|\bsql`|import\s*\{[^}]*\bsql\b[^}]*\}\s*from\s*'kysely'/;
+    const offenders = sourceFiles(join(SRC, 'http'))
+      .filter((file) => query.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SRC, file));
+    expect(offenders).toEqual([]);
+    // The check itself finds a query when there is one.
+    expect(query.test("await db.selectFrom('runs').selectAll()")).toBe(true);
+    expect(query.test('await sql`select 1`.execute(db)')).toBe(true);
   });
 });

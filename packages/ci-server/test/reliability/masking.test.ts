@@ -1,8 +1,7 @@
 // The control plane's masker (second line of defence behind the agent's) masks the shell-quoted forms of a
 // secret the agent masks too — `set -x` traces and `printf %q` — because both use @app/kit's secretForms.
-import { printfQuoted, xtraceQuoted } from '@app/kit';
+import { createMasker, printfQuoted, xtraceQuoted } from '@app/kit';
 import { describe, expect, it } from 'vitest';
-import { createMasker } from '../../src/dispatch/log-masker.js';
 
 const SECRET = `it's "a" s3cr$t (x)`;
 

@@ -7,10 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatchDB } from '../../src/agents/schema.js';
 import { newId } from '../../src/store/ids.js';
 import { jobsOf, startJob } from '../core/agent-sim.js';
 import { makeRepo, type Repo } from '../e2e/harness.js';
@@ -247,7 +245,7 @@ describe('the project page', () => {
 describe('the agents page', () => {
   it('lists each agent with its state, labels, current job and when it was last seen', async () => {
     const { page } = ui;
-    const db = env.server.database.db as Kysely<DispatchDB>;
+    const db = env.server.database.db;
     const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
     const row = (name: string, status: 'online' | 'busy' | 'offline', seenMsAgo: number, tags: string[]) => ({
       id: newId(),

@@ -205,7 +205,7 @@ export class ExecutionAdapter {
     const t = await this.target(principal, datasourceId);
     const ctx = this.objectsContext(principal, t);
     try {
-      const all = await this.deps.providers.use(t.descriptor, (p) => p.listObjects(path));
+      const all = await this.deps.providers.use(t.descriptor, (p) => p.catalog.listObjects(path));
       return all.filter((o) => this.deps.governance.isObjectVisible(ctx, o.path)).slice(0, AGENT_MAX_OBJECTS);
     } catch (err) {
       throw toHttpError(err);
@@ -220,7 +220,7 @@ export class ExecutionAdapter {
       throw new HttpError(404, 'Unknown object', 'NOT_FOUND');
     let detail: ObjectDetail | undefined;
     try {
-      detail = await this.deps.providers.use(t.descriptor, (p) => p.describe(path));
+      detail = await this.deps.providers.use(t.descriptor, (p) => p.catalog.describe(path));
     } catch (err) {
       throw toHttpError(err);
     }

@@ -1,28 +1,11 @@
 // What a managed datasource is once read from PORTAL_DATASOURCES: the connection fields the server opens it
 // with, the roles that see it, and its policy (the keys of decisions.md). Plain data, no I/O.
 
-/** The 18 engine ids of decisions.md. */
-export const ENGINE_TYPES = [
-  'postgres',
-  'mysql',
-  'mssql',
-  'oracle',
-  'sqlite',
-  'libsql',
-  'duckdb',
-  'mongodb',
-  'redis',
-  'leveldb',
-  'couchbase',
-  'clickhouse',
-  'druid',
-  'trino',
-  'athena',
-  'elasticsearch',
-  'opensearch',
-  'cassandra',
-] as const;
-export type EngineType = (typeof ENGINE_TYPES)[number];
+import { ENGINES, type EngineId } from '../providers/registry.js';
+
+/** The engine ids a datasource may name: the registry's engines (the 18 of decisions.md). */
+export const ENGINE_TYPES: readonly EngineId[] = ENGINES.map((e) => e.engine);
+export type EngineType = EngineId;
 
 export const SESSION_ROLES = ['admin', 'user'] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];

@@ -2,6 +2,7 @@
 // with the datasource and key it concerns (`datasource "prod": policy.approvalsRequired must be 1 or 2`),
 // unknown keys are refused, and a datasource whose `${ENV}` references are not all set is kept aside as
 // unavailable (with the reason) while the others load.
+import { engineDescriptor } from '../providers/registry.js';
 import { interpolate } from './interpolate.js';
 import { describe, isObj, type Obj, Reader } from './reader.js';
 import {
@@ -77,15 +78,6 @@ const POLICY_AT_TOP = new Set([
   'writeApproval',
 ]);
 
-const FILE_ENGINES = new Set<EngineType>(['sqlite', 'duckdb', 'leveldb']);
-const NO_CONNECTION_STRING = new Set<EngineType>([
-  'druid',
-  'trino',
-  'elasticsearch',
-  'opensearch',
-  'cassandra',
-]);
-
 function readConnection(r: Reader, raw: Obj, type: EngineType | undefined): ManagedConnectionFields {
   const c: ManagedConnectionFields = {};
   for (const key of [
@@ -135,25 +127,29 @@ function readConnection(r: Reader, raw: Obj, type: EngineType | undefined): Mana
 
   if (!type) return c;
   const has = (k: keyof ManagedConnectionFields) => c[k] !== undefined || r.pending(k);
-  if (c.connectionString !== undefined && NO_CONNECTION_STRING.has(type)) {
+  const engine = engineDescriptor(type);
+  if (!engine) return c;
+  if (c.connectionString !== undefined && engine.acceptsConnectionString === false) {
     r.problem('connectionString', `is not accepted by the ${type} engine; give host and port`);
   }
-  if (FILE_ENGINES.has(type)) {
+  const address = engine.datasourceAddress ?? (engine.fileBased ? 'file' : 'server');
+  if (address === 'file') {
     if (!has('database'))
       r.problem('database', `is required for the ${type} engine (a file path or :memory:)`);
-  } else if (type === 'athena') {
-    if (!has('region')) r.problem('region', 'is required for the athena engine');
-  } else if (type === 'libsql') {
+  } else if (address === 'file-or-url') {
     if (!has('database') && !has('host') && !has('connectionString')) {
-      r.problem('database', 'is required for the libsql engine (a file path or a libsql:// URL)');
+      r.problem('database', `is required for the ${type} engine (a file path or a ${type}:// URL)`);
     }
-  } else if (!c.members && !has('host') && !has('connectionString')) {
+  } else if (address === 'server' && !c.members && !has('host') && !has('connectionString')) {
     r.problem('host', `is required for the ${type} engine (or give connectionString)`);
   }
-  if (type === 'cassandra' && !has('localDataCenter'))
-    r.problem('localDataCenter', 'is required for the cassandra engine');
-  if (type === 'trino' && c.password !== undefined && c.ssl !== true && !isObj(c.ssl)) {
-    r.problem('ssl', 'must be enabled when the trino engine is given a password');
+  // The engine's own required fields (Athena's region, Cassandra's local data center).
+  for (const field of engine.connectionFields ?? []) {
+    if (field.required && !has(field.name as keyof ManagedConnectionFields))
+      r.problem(field.name, `is required for the ${type} engine`);
+  }
+  if (engine.passwordNeedsTls && c.password !== undefined && c.ssl !== true && !isObj(c.ssl)) {
+    r.problem('ssl', `must be enabled when the ${type} engine is given a password`);
   }
   return c;
 }

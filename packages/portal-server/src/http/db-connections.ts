@@ -90,7 +90,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       }
       const started = performance.now();
       try {
-        const profile = await deps.providers.probe(target.descriptor, (p) => p.testConnection());
+        const profile = await deps.providers.probe(target.descriptor, (p) => p.catalog.profile());
         return { success: true, latencyMs: Math.round(performance.now() - started), ...profile };
       } catch (err) {
         throw connectionFailure(err);
@@ -178,13 +178,13 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     '/api/db/monitoring',
     true,
     'Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them).',
-    (p) => p.monitoring(),
+    (p) => p.catalog.monitoring(),
   );
   readOn(
     '/api/db/profile',
     false,
     'The connection profile: `{engine, serverVersion, currentUser?, currentDatabase?, currentSchema?}`.',
-    (p) => p.profile(),
+    (p) => p.catalog.profile(),
   );
 
   app.post(
@@ -227,7 +227,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         ...(t ? { target: t } : {}),
       };
       try {
-        const r = await deps.providers.use(target.descriptor, (p) => p.maintenance(op.type, t));
+        const r = await deps.providers.use(target.descriptor, (p) => p.catalog.maintenance(op.type, t));
         const executionTime = Math.round(performance.now() - started);
         await audit(deps, { ...base, result: 'success', durationMs: executionTime });
         return {
@@ -260,7 +260,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       const session = await sessionFor(deps, request);
       const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
       try {
-        return await deps.providers.use(target.descriptor, (p) => p.health());
+        return await deps.providers.use(target.descriptor, (p) => p.catalog.health());
       } catch (err) {
         const e = connectionFailure(err);
         throw new HttpError(503, e.message, 'CONNECTION_ERROR', { retryable: true });

@@ -64,7 +64,7 @@ async function testOne(deps: QueryDeps, session: SessionUser, item: unknown): Pr
           ? { connectionId }
           : { connection: item };
     const target = await resolveTarget(deps, session, body);
-    const profile = await deps.providers.probe(target.descriptor, (p) => p.testConnection());
+    const profile = await deps.providers.probe(target.descriptor, (p) => p.catalog.profile());
     return {
       connectionId,
       status: 'ok',

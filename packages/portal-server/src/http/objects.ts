@@ -78,7 +78,9 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     'list',
     '`{connection, path?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`.',
     { path: { description: 'string array: a DatabaseObject path' } },
-    async (p, body, ctx) => ({ objects: visible(ctx, await p.listObjects(parsePath(body.path, false))) }),
+    async (p, body, ctx) => ({
+      objects: visible(ctx, await p.catalog.listObjects(parsePath(body.path, false))),
+    }),
   );
 
   route(
@@ -86,7 +88,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     '`{connection}` → `{containers: Container[], objects: DatabaseObject[], truncated}` in one catalog read.',
     {},
     async (p, _body, ctx) => {
-      const inv = await p.inventory();
+      const inv = await p.catalog.inventory();
       return { containers: inv.containers, objects: visible(ctx, inv.objects), truncated: inv.truncated };
     },
   );
@@ -98,8 +100,8 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     async (p, _body, ctx) => {
       // The engine counts directly unless object rules may hide something; then count the visible objects.
       if (deps.governance.isObjectVisible === allowAllGovernance.isObjectVisible)
-        return { counts: await p.counts() };
-      const objects = visible(ctx, await p.listObjects(undefined));
+        return { counts: await p.catalog.counts() };
+      const objects = visible(ctx, await p.catalog.listObjects(undefined));
       const merged = new Map<string, { path: readonly string[]; kind: string; count: number }>();
       for (const o of objects) {
         const container = o.path.slice(0, -1);
@@ -119,7 +121,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
     async (p, body, ctx) => {
       const path = parsePath(body.path, true)!;
       if (!deps.governance.isObjectVisible(ctx, path)) throw notFound('Unknown object');
-      const detail = await p.describe(path);
+      const detail = await p.catalog.describe(path);
       if (!detail) throw notFound(`Unknown object ${path.join('.')}`);
       return detail;
     },

@@ -3,7 +3,8 @@
 // engine is a file on the server, how the engine itself is made read-only, and the SQL dialect (splitter,
 // parser grammar, quoting, limit clause, comment and literal rules, transaction-control words). The provider
 // implementation (drivers, WASM) is loaded by `create` on first use, so an engine no datasource uses costs
-// no memory. The classifier's lexical and grammar rules per engine are governance/classify/dialects.ts.
+// no memory. The classifier's rules (grammars, lexical rules, the engine's own statement forms, or the reader
+// of a request language) are the descriptor's `classifier` (classifier-rules.ts).
 import type { SplitterOptions } from 'dbgate-query-splitter';
 import type { ProviderFactory } from './types.js';
 

@@ -227,15 +227,8 @@ export interface Provider {
     opts: { maxRows: number; batchSize: number },
   ): AsyncIterable<StreamBatch>;
   openSession(): Promise<ProviderSession>;
-  testConnection(): Promise<ConnectionProfile>;
-  profile(): Promise<ConnectionProfile>;
-  health(): Promise<HealthReading>;
-  monitoring(): Promise<Record<string, unknown>>;
-  maintenance(type: string, target: string | undefined): Promise<ExecResult>;
-  listObjects(containerPath: readonly string[] | undefined): Promise<DatabaseObject[]>;
-  inventory(): Promise<Inventory>;
-  counts(): Promise<KindCount[]>;
-  describe(path: readonly string[]): Promise<ObjectDetail | undefined>;
+  /** Profile, health, monitoring, maintenance and the objects, each call already under the engine's guard. */
+  readonly catalog: import('./catalog.js').Catalog;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }
@@ -272,6 +265,19 @@ export interface ProviderFactory {
    * UPDATE/DELETE/CREATE grammar).
    */
   refuseStatement?(statement: string): string | undefined;
+  /**
+   * Where a managed datasource (PORTAL_DATASOURCES) of this engine is found, i.e. which fields it must give:
+   * `server` host or connectionString (the default of a server engine), `file` a database file path or
+   * :memory: (the default of a file-based engine), `file-or-url` a database file or a network URL
+   * (database, host or connectionString), `fields` only its required `connectionFields`.
+   */
+  readonly datasourceAddress?: 'server' | 'file' | 'file-or-url' | 'fields';
+  /** False when the engine takes host and port only: a connection string is refused. */
+  readonly acceptsConnectionString?: boolean;
+  /** A password is only sent over TLS: a managed datasource with a password must enable `ssl`. */
+  readonly passwordNeedsTls?: boolean;
+  /** What the statement classifier knows of the engine; without it every statement is a doubtful write. */
+  readonly classifier?: import('./classifier-rules.js').ClassifierRules;
   /** The database is a file under the portal's folder (or `:memory:`), not a server. */
   readonly fileBased?: boolean;
   /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */

@@ -2,7 +2,7 @@
 // does it order them. PostgreSQL and DuckDB go through libpg-query (PostgreSQL's own grammar); the other
 // dialects through node-sql-parser. A failed or doubtful parse is `unknown`, which never counts as a read.
 import { type Dialect, dialectInfo } from './dialects.js';
-import { nspParser, pgParse } from './parsers.js';
+import { nspParse, pgParse } from './parsers.js';
 
 export interface StatementFacts {
   kind: 'select' | 'other' | 'unknown';
@@ -22,7 +22,7 @@ export async function analyzeStatement(dialect: Dialect, statement: string): Pro
     if (rules.analyze) return rules.analyze(statement);
     if (info.kind === 'libpg')
       return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });
-    return analyzeNsp(nspParser().astify(statement, { database: info.database }));
+    return analyzeNsp(nspParse(statement, info.database).ast as Node | Node[]);
   } catch {
     return UNKNOWN;
   }

@@ -40,8 +40,30 @@ export function leadingWords(sql: string, dialect: Dialect, count = 3): string[]
 const PLSQL_BLOCK =
   /^(BEGIN|DECLARE|CREATE(\s+OR\s+REPLACE)?\s+(EDITIONABLE\s+|NONEDITIONABLE\s+)?(PROCEDURE|FUNCTION|PACKAGE|TRIGGER|TYPE\s+BODY))\b/i;
 
+// The executor's split and the classifier's (which splits as the executor does, to classify exactly the
+// texts that run) are one split: the last scripts' statements are kept and handed out as copies.
+const SPLIT_MEMO_ENTRIES = 64;
+const SPLIT_MEMO_MAX_TEXT = 64 * 1024;
+const splits = new Map<string, readonly string[]>();
+
+/** How many times a script was really split (memo misses): the proof a request's text is split once. */
+export const splitRuns = { count: 0 };
+
 /** Splits a script into statements in order; empty and comment-only pieces are dropped. */
 export function splitScript(dialect: Dialect, sql: string): string[] {
+  const key = `${dialect}\u0000${sql}`;
+  const known = splits.get(key);
+  if (known) return [...known];
+  const out = split(dialect, sql);
+  if (sql.length <= SPLIT_MEMO_MAX_TEXT) {
+    if (splits.size >= SPLIT_MEMO_ENTRIES) splits.delete(splits.keys().next().value as string);
+    splits.set(key, Object.freeze([...out]));
+  }
+  return out;
+}
+
+function split(dialect: Dialect, sql: string): string[] {
+  splitRuns.count++;
   const info = dialectInfo(dialect);
   const pieces = splitQuery(sql, info.splitter) as Array<string | { text: string }>;
   const out: string[] = [];

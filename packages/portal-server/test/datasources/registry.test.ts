@@ -48,7 +48,7 @@ describe('managed datasource registry', () => {
     const err = await ManagedDatasources.open(bad).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.problems).toEqual([
-      'PORTAL_DATASOURCES: datasource "a": type must be one of postgres, mysql, mssql, oracle, sqlite, libsql, duckdb, mongodb, redis, leveldb, couchbase, clickhouse, druid, trino, athena, elasticsearch, opensearch, cassandra (got "nosuch")',
+      'PORTAL_DATASOURCES: datasource "a": type must be one of postgres, mysql, sqlite, libsql, duckdb, mssql, oracle, mongodb, redis, leveldb, couchbase, clickhouse, druid, trino, athena, elasticsearch, opensearch, cassandra (got "nosuch")',
       'PORTAL_DATASOURCES: datasource "a": policy.approvalsRequired must be 1 or 2 (got 5)',
     ]);
     writeFileSync(bad, 'datasources: [ {');

@@ -180,7 +180,7 @@ export function searchEngineSuite(kind: SearchKind): void {
         expect((await good.query('SELECT id FROM people WHERE id = 3', [], { maxRows: 5 })).rows).toEqual([
           { id: 3 },
         ]);
-        await expect(bad.testConnection()).rejects.toMatchObject({ kind: 'authentication' });
+        await expect(bad.catalog.profile()).rejects.toMatchObject({ kind: 'authentication' });
         const r = await h.post(
           '/api/db/test-connection',
           {
@@ -226,11 +226,11 @@ export function searchEngineSuite(kind: SearchKind): void {
       ]);
       try {
         const [require, verified, untrusted] = opened;
-        expect((await require.testConnection()).engine).toBe(kind);
+        expect((await require.catalog.profile()).engine).toBe(kind);
         expect((await verified.query('SELECT id FROM people WHERE id = 1', [], { maxRows: 1 })).rows).toEqual(
           [{ id: 1 }],
         );
-        await expect(untrusted.testConnection()).rejects.toMatchObject({ kind: 'connection' });
+        await expect(untrusted.catalog.profile()).rejects.toMatchObject({ kind: 'connection' });
       } finally {
         for (const p of opened) await p.close();
         await secure.close();

@@ -201,6 +201,8 @@ describe('trino: protocol and results', () => {
       ADMIN,
     );
     expect(r.statusCode, r.body).toBe(408);
+    // The cancel request may reach the coordinator just after the 408 went out: wait for it.
+    await until(async () => trino.deleted.length === deletedBefore + 1);
     expect(trino.deleted.length).toBe(deletedBefore + 1);
   });
 

@@ -50,11 +50,17 @@ it('marks every table when the worker running the seed is killed', async () => {
   const exited = new Promise<NodeJS.Signals | null>((resolve) =>
     child.on('exit', (_code, signal) => resolve(signal)),
   );
-  try {
-    await waitFor(async () => out.includes('paused '), {
-      what: 'the worker to finish its first table',
-      timeoutMs: 150_000,
+  // Waits for the worker to print `text`; a worker that dies first fails the test at once with its exit code.
+  const printed = (text: string, what: string) => {
+    const died = exited.then((signal) => {
+      throw new Error(`the seed worker exited (${child.exitCode ?? signal}) before ${what}: ${out}`);
     });
+    died.catch(() => undefined); // the planned SIGKILL later settles it; only the race reads it
+    return Promise.race([waitFor(async () => out.includes(text), { what, timeoutMs: 150_000 }), died]);
+  };
+  try {
+    await printed('ready', 'the seed worker to start (tsx compiles the portal first)');
+    await printed('paused ', 'the worker to finish its first table');
     const mid = (await adminGet(h, `/api/admin/seed-data/${runId}`)).json().run;
     expect(mid.status).toBe('running');
     const first = /paused (\S+)/.exec(out)?.[1];

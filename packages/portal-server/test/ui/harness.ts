@@ -52,7 +52,10 @@ const SHOT_DIR =
 export async function setSql(page: Page, text: string): Promise<void> {
   const host = page.getByTestId('sql-editor');
   await host.locator('.view-lines').waitFor({ state: 'visible', timeout: 20_000 });
-  await host.locator('.view-lines').click();
+  // A suggestion list left open by the previous text (it opens on a space) lies over the lines below the
+  // cursor: close it, and click the first line's start, which such a widget never covers.
+  if (await host.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
+  await host.locator('.view-lines').click({ position: { x: 4, y: 4 } });
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
   if (text) await page.keyboard.insertText(text);
@@ -78,6 +81,16 @@ export async function editorText(page: Page): Promise<string> {
 export async function visible(locator: Locator, timeout = 15_000): Promise<Locator> {
   await locator.first().waitFor({ state: 'visible', timeout });
   return locator;
+}
+
+/** Whether the page fits the window's width (nothing overflows sideways). */
+export function fitsWidth(page: Page): Promise<boolean> {
+  // The root tsconfig has no DOM library: the two members read are described here.
+  type Globals = { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+  return page.evaluate(() => {
+    const g = globalThis as unknown as Globals;
+    return g.document.documentElement.scrollWidth <= g.innerWidth;
+  });
 }
 
 /** The text of every cell of the matched table rows, row by row. */

@@ -5,13 +5,21 @@
 // and the layout at 1920x1080.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellTexts, editorText, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
+import {
+  cellTexts,
+  editorText,
+  fitsWidth,
+  setSql,
+  startUi,
+  type UiHarness,
+  USER,
+  visible,
+} from './harness.js';
 
 // The root tsconfig has no DOM library: what page.evaluate reads in the browser is described here.
 type BrowserGlobals = {
   navigator: { clipboard: { readText(): Promise<string> } };
-  document: { documentElement: { dataset: Record<string, string | undefined>; scrollWidth: number } };
-  innerWidth: number;
+  document: { documentElement: { dataset: Record<string, string | undefined> } };
 };
 
 const HUNDRED_K =
@@ -204,6 +212,9 @@ describe('portal web UI: the IDE', () => {
     await page.keyboard.press('?');
     await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Run the whole script'));
     await visible(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Go to approvals'));
+    await visible(
+      page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Move between objects and folders'),
+    );
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(0);
     // The same list from the top bar, and the navigation keys (g a: approvals, g w: workspace).
@@ -220,12 +231,7 @@ describe('portal web UI: the IDE', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await visible(grid().getByRole('cell', { name: 'Grace Hopper' }));
     // Nothing overflows the window sideways.
-    expect(
-      await page.evaluate(() => {
-        const g = globalThis as unknown as BrowserGlobals;
-        return g.document.documentElement.scrollWidth <= g.innerWidth;
-      }),
-    ).toBe(true);
+    expect(await fitsWidth(page)).toBe(true);
     await ui.screenshot(page, 'ide-light-1920x1080');
   });
 });

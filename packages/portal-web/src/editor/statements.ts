@@ -28,30 +28,44 @@ export interface StatementSpan {
   end: number;
 }
 
-/** Engines whose `sql` field is one request (JSON or a command), never a script of several statements. */
-const SINGLE = new Set(['mongodb', 'redis', 'leveldb', 'elasticsearch', 'opensearch']);
+/** Engines whose `sql` field is one request (JSON or a command), never a script of several statements.
+ * (Elasticsearch and OpenSearch take SQL text, split on semicolons like the other SQL engines.) */
+const SINGLE = new Set(['mongodb', 'redis', 'leveldb']);
 
+/**
+ * The splitter options of each engine exactly as its server descriptor sets them
+ * (portal-server/src/providers/<engine>/engine.ts `sqlDialect.splitter`): a text the editor sees as one
+ * statement must be one statement to the server, or the server refuses it as several
+ * (test/statements-match-server.test.ts compares the two).
+ */
 function optionsFor(engine: string): SplitterOptions {
   if (SINGLE.has(engine)) return noSplitSplitterOptions;
   switch (engine) {
     case 'postgres':
     case 'duckdb':
-    case 'trino':
-    case 'athena':
       return postgreSplitterOptions;
     case 'mysql':
+      return { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true };
     case 'clickhouse':
       return mysqlSplitterOptions;
     // SQL++ strings take backslash escapes and `…` quotes identifiers, as MySQL text does.
     case 'couchbase':
       return { ...mysqlSplitterOptions, allowCustomDelimiter: false };
+    // T-SQL separates batches with GO and statements with semicolons.
     case 'mssql':
-      return mssqlSplitterOptions;
+      return {
+        ...mssqlSplitterOptions,
+        allowSemicolon: true,
+        keepSemicolonInCommands: false,
+        skipSeparatorBeginEnd: true,
+      };
     case 'oracle':
-      return oracleSplitterOptions;
+      return { ...oracleSplitterOptions, skipSeparatorBeginEnd: true };
     case 'sqlite':
     case 'libsql':
-      return sqliteSplitterOptions;
+      return { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true };
+    case 'cassandra':
+      return { ...defaultSplitterOptions, javaScriptComments: true, allowDollarDollarString: true };
     default:
       return defaultSplitterOptions;
   }

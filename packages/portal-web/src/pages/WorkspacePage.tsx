@@ -12,6 +12,7 @@ import {
 } from '../lib/connections';
 import type { Connection, DbObject, SessionUser } from '../lib/types';
 import { ConnectionsPanel, EnvBadge } from '../workspace/ConnectionsPanel';
+import { qualifiedName } from '../workspace/ddl';
 import { ObjectDetailPanel } from '../workspace/ObjectDetailPanel';
 import { ObjectTree } from '../workspace/ObjectTree';
 import { QueryPanel } from '../workspace/QueryPanel';
@@ -20,7 +21,7 @@ const ErDiagram = lazy(() => import('../er/ErDiagram'));
 
 const SELECTED_KEY = 'portal.workspace.selected';
 
-/** A quoted identifier path for a generated SELECT (double quotes; MySQL-family engines and OpenSearch use backticks). */
+/** A generated SELECT of an object (or the engine's request form for the non-SQL engines). */
 function selectOf(c: Connection, o: DbObject): string {
   if (c.type === 'mongodb')
     return JSON.stringify({ collection: o.name, operation: 'find', filter: {} }, null, 2);
@@ -32,11 +33,7 @@ function selectOf(c: Connection, o: DbObject): string {
     const ks = [c.database ?? '', ...o.path].map(tick).join('.');
     return `SELECT META(d).id AS __id, d.* FROM ${ks} AS d`;
   }
-  const q = c.type === 'mysql' || c.type === 'clickhouse' || c.type === 'opensearch' ? '`' : '"';
-  const quote = (s: string) => `${q}${s.split(q).join(q + q)}${q}`;
-  // SQLite's only container is "main"; leaving it out keeps the statement short and portable.
-  const parts = c.type === 'sqlite' || c.type === 'libsql' ? [o.name] : o.path;
-  return `SELECT * FROM ${parts.map(quote).join('.')}`;
+  return `SELECT * FROM ${qualifiedName(c.type, o)}`;
 }
 
 export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'light' | 'dark' }) {
@@ -126,6 +123,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
             )}
             {openObject && descriptor && (
               <ObjectDetailPanel
+                engine={connection.type}
                 connectionKey={connectionKey}
                 descriptor={descriptor}
                 object={openObject}

@@ -1,5 +1,6 @@
-// Keys the editor (Monaco) and the results grid handle themselves, listed in the web kit's shortcuts help
-// next to the navigation keys. None of these texts equals a single key, so the kit never acts on them.
+// Keys the editor (Monaco), the results grid and the object tree handle themselves, listed in the web kit's
+// shortcuts help next to the navigation keys. None of these texts equals a single key, so the kit never
+// acts on them.
 import { useShortcut } from '@app/web-kit';
 
 const EDITOR_SHORTCUTS: [keys: string, what: string, group: string][] = [
@@ -13,6 +14,9 @@ const EDITOR_SHORTCUTS: [keys: string, what: string, group: string][] = [
   ['Ctrl/⌘+A', 'Select every loaded row', 'Results grid'],
   ['Shift/Ctrl+click', 'Extend or toggle the row selection', 'Results grid'],
   ['Double-click', 'Open the value viewer (JSON pretty-printed)', 'Results grid'],
+  ['↑/↓', 'Move between objects and folders', 'Object tree'],
+  ['←/→', 'Fold or open a folder; ← on an object goes to its folder', 'Object tree'],
+  ['Home/End', 'First or last row of the tree', 'Object tree'],
 ];
 
 function Entry({ keys, what, group }: { keys: string; what: string; group: string }) {

@@ -1,8 +1,10 @@
-// The description of one object (`POST /api/db/objects/describe`): columns, indexes and foreign keys, with
-// a button that puts a SELECT of the object into the editor.
+// The description of one object (`POST /api/db/objects/describe`): columns, indexes, foreign keys and its
+// DDL (the engine's own source, or rebuilt from the catalog for a table), with a button that puts a SELECT
+// of the object into the editor.
 import { useQuery } from '@tanstack/react-query';
 import { api, errorText } from '../lib/api';
 import type { DbObject, ObjectDetail } from '../lib/types';
+import { ddlOf } from './ddl';
 
 function show(v: unknown): string {
   if (v === undefined || v === null) return '';
@@ -10,6 +12,7 @@ function show(v: unknown): string {
 }
 
 export function ObjectDetailPanel(props: {
+  engine: string;
   connectionKey: string;
   descriptor: Record<string, unknown>;
   object: DbObject;
@@ -26,6 +29,7 @@ export function ObjectDetailPanel(props: {
     staleTime: 60_000,
   });
   const d = detail.data;
+  const ddl = d ? ddlOf(props.engine, d) : undefined;
   return (
     <section className="detail card" aria-label={`Object ${object.name}`}>
       <div className="section-head">
@@ -126,7 +130,14 @@ export function ObjectDetailPanel(props: {
           </div>
         </div>
       )}
-      {d?.definition && <pre className="definition">{d.definition}</pre>}
+      {ddl && (
+        <details className="ddl" open={!ddl.rebuilt}>
+          <summary>{ddl.rebuilt ? 'DDL (rebuilt from the catalog)' : 'Definition'}</summary>
+          <pre className="definition" data-testid="ddl">
+            {ddl.text}
+          </pre>
+        </details>
+      )}
     </section>
   );
 }

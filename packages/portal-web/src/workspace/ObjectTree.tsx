@@ -1,35 +1,29 @@
-// Left panel, bottom half: the selected connection's objects (`POST /api/db/objects/list`, one catalog read,
-// object rules already applied by the server), grouped by container (schema or database). A container
-// expands to its tables, views and so on (with row counts and sizes where the engine reports them);
-// clicking an object opens its description, the ER button draws the container's diagram.
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+// Left panel, bottom half: the selected connection's objects, lazily. The containers (schemas, databases)
+// and how many objects of each kind they hold come from `POST /api/db/objects/counts`; opening a container
+// lists its objects (`/api/db/objects/list` with the container's `path`) under one folder per kind the engine
+// reports (tables, views, indexes, collections, keys…), with row counts and sizes where it gives them. The
+// filter box searches every object of the connection (the same listing the editor's completion reads, so
+// usually loaded already). Rows are one flat array drawn by a virtual list, so 10,000 tables stay smooth.
+// Object rules (governance) are applied by the server. Clicking an object describes it; the ER button of a
+// container draws its diagram. Arrow keys, Home and End move through the rows as in a tree widget.
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../lib/api';
 import type { DbObject } from '../lib/types';
+import {
+  containerKey,
+  type KindCount,
+  type Listing,
+  objectKey,
+  type TreeRow,
+  treeKey,
+  treeRows,
+} from './objectTreeRows';
 
-interface Group {
-  key: string;
-  label: string;
-  objects: DbObject[];
-}
+const ROW_HEIGHT = 26;
 
-function group(objects: DbObject[]): Group[] {
-  const byKey = new Map<string, Group>();
-  for (const o of objects) {
-    const container = o.path.slice(0, -1);
-    const key = container.join('\u0000');
-    let g = byKey.get(key);
-    if (!g) {
-      g = { key, label: container.length ? container.join('.') : '(top level)', objects: [] };
-      byKey.set(key, g);
-    }
-    g.objects.push(o);
-  }
-  const groups = [...byKey.values()];
-  for (const g of groups)
-    g.objects.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
-  return groups.sort((a, b) => a.label.localeCompare(b.label));
-}
+type ObjectList = { objects: DbObject[] };
 
 export function ObjectTree(props: {
   connectionKey: string;
@@ -38,17 +32,119 @@ export function ObjectTree(props: {
   onOpen: (o: DbObject) => void;
   onDiagram: (schema: string, objects: DbObject[]) => void;
 }) {
-  const objects = useQuery({
-    queryKey: ['objects', props.connectionKey],
+  const qc = useQueryClient();
+  const [openContainers, setOpenContainers] = useState<ReadonlySet<string>>(new Set());
+  const [closedKinds, setClosedKinds] = useState<ReadonlySet<string>>(new Set());
+  const [filter, setFilter] = useState('');
+  const needle = filter.trim();
+
+  const counts = useQuery({
+    queryKey: ['objects', props.connectionKey, 'counts'],
     queryFn: () =>
-      api<{ objects: DbObject[] }>('/api/db/objects/list', { body: { connection: props.descriptor } }),
+      api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
     staleTime: 60_000,
   });
-  const groups = useMemo(() => group(objects.data?.objects ?? []), [objects.data]);
-  const [open, setOpen] = useState<Record<string, boolean>>({});
-  const [filter, setFilter] = useState('');
-  const needle = filter.trim().toLowerCase();
-  const selected = props.selectedPath?.join('\u0000');
+  const listOf = (path: string[]) => ({
+    queryKey: ['objects', props.connectionKey, 'list', path],
+    queryFn: () => api<ObjectList>('/api/db/objects/list', { body: { connection: props.descriptor, path } }),
+    staleTime: 60_000,
+  });
+  const opened = useMemo(
+    () => (counts.data?.counts ?? []).filter((c) => openContainers.has(containerKey(c.path))),
+    [counts.data, openContainers],
+  );
+  const openPaths = useMemo(
+    () => [...new Map(opened.map((c) => [containerKey(c.path), c.path])).values()],
+    [opened],
+  );
+  const lists = useQueries({ queries: openPaths.map(listOf) });
+  // The whole listing: shared with the editor's completion (same key), read here only for a search.
+  const all = useQuery({
+    queryKey: ['objects', props.connectionKey],
+    queryFn: () => api<ObjectList>('/api/db/objects/list', { body: { connection: props.descriptor } }),
+    staleTime: 60_000,
+    enabled: needle !== '',
+  });
+
+  const listings = new Map<string, Listing>();
+  openPaths.forEach((path, i) => {
+    const q = lists[i];
+    listings.set(
+      containerKey(path),
+      q.isError
+        ? { state: 'error', message: errorText(q.error) }
+        : q.data
+          ? { state: 'done', objects: q.data.objects }
+          : { state: 'pending' },
+    );
+  });
+  const allListing: Listing | undefined = all.isError
+    ? { state: 'error', message: errorText(all.error) }
+    : all.data
+      ? { state: 'done', objects: all.data.objects }
+      : all.isFetching
+        ? { state: 'pending' }
+        : undefined;
+  const rows = treeRows({
+    counts: counts.data?.counts ?? [],
+    listings,
+    openContainers,
+    closedKinds,
+    needle,
+    all: allListing,
+  });
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+
+  const toggle = (set: ReadonlySet<string>, key: string) => {
+    const next = new Set(set);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    return next;
+  };
+  const diagram = async (row: Extract<TreeRow, { type: 'container' }>) => {
+    const listed = await qc.fetchQuery(listOf(row.path));
+    props.onDiagram(row.label, listed.objects);
+  };
+  const selected = props.selectedPath ? props.selectedPath.join('\u0000') : undefined;
+
+  // Arrow keys, Home and End move between rows as in a tree widget; a row scrolled out of the virtual list
+  // is brought in first and focused once it is drawn.
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusIndex === null) return;
+    const button = scroller.current?.querySelector<HTMLButtonElement>(
+      `li[data-index="${focusIndex}"] > button.tree-node`,
+    );
+    if (button) {
+      button.focus();
+      setFocusIndex(null);
+    }
+  });
+  const toggleRow = (row: TreeRow) => {
+    if (needle) return;
+    if (row.type === 'container') setOpenContainers((s) => toggle(s, row.key));
+    if (row.type === 'kind') setClosedKinds((s) => toggle(s, row.key));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    const li = (e.target as HTMLElement).closest('li');
+    const index = Number(li?.dataset.index);
+    if (!li || !Number.isInteger(index)) return;
+    const action = treeKey(rows, index, e.key);
+    if (!action) return;
+    e.preventDefault();
+    if ('toggle' in action) toggleRow(rows[action.toggle]);
+    else {
+      virtual.scrollToIndex(action.focus);
+      setFocusIndex(action.focus);
+    }
+  };
 
   return (
     <section className="panel-section tree" aria-label="Objects">
@@ -59,7 +155,7 @@ export function ObjectTree(props: {
           className="icon-btn"
           aria-label="Refresh objects"
           title="Refresh"
-          onClick={() => objects.refetch()}
+          onClick={() => qc.invalidateQueries({ queryKey: ['objects', props.connectionKey] })}
         >
           ↻
         </button>
@@ -67,83 +163,111 @@ export function ObjectTree(props: {
       <input
         className="tree-filter"
         aria-label="Filter objects"
-        placeholder="Filter…"
+        placeholder="Search objects…"
+        type="search"
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      {objects.isPending && <p className="muted small">Loading objects…</p>}
-      {objects.isError && (
+      {counts.isPending && <p className="muted small">Loading objects…</p>}
+      {counts.isError && (
         <p className="error-text small" role="alert">
-          {errorText(objects.error)}
+          {errorText(counts.error)}
         </p>
       )}
-      {objects.data && groups.length === 0 && <p className="muted small">No objects.</p>}
-      <ul className="tree-root">
-        {groups.map((g) => {
-          const shown = needle ? g.objects.filter((o) => o.name.toLowerCase().includes(needle)) : g.objects;
-          if (needle && shown.length === 0) return null;
-          const isOpen = needle ? true : (open[g.key] ?? false);
-          return (
-            <li key={g.key}>
-              <button
-                type="button"
-                className="tree-node container"
-                aria-expanded={isOpen}
-                onClick={() => setOpen((s) => ({ ...s, [g.key]: !isOpen }))}
+      {counts.data && rows.length === 0 && <p className="muted small">No objects.</p>}
+      <div className="tree-scroll" ref={scroller} data-testid="tree-scroll">
+        <ul className="tree-root" style={{ height: virtual.getTotalSize() }} onKeyDown={onKeyDown}>
+          {virtual.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            return (
+              <li
+                key={row.key}
+                data-index={item.index}
+                className={`tree-row tree-row-${row.type}`}
+                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
-                <span className="caret" aria-hidden="true">
-                  {isOpen ? '▾' : '▸'}
-                </span>
-                {g.label}
-                <span className="count" aria-hidden="true">
-                  {g.objects.length}
-                </span>
-              </button>
-              {g.objects.some((o) => /table/i.test(o.kind)) && (
-                <button
-                  type="button"
-                  className="icon-btn er-btn"
-                  aria-label={`ER diagram of ${g.label}`}
-                  title="ER diagram from the foreign keys"
-                  onClick={() => props.onDiagram(g.label, g.objects)}
-                >
-                  ER
-                </button>
-              )}
-              {isOpen && (
-                <ul>
-                  {shown.map((o) => {
-                    const k = o.path.join('\u0000');
-                    return (
-                      <li key={k}>
-                        <button
-                          type="button"
-                          className={`tree-node leaf${selected === k ? ' selected' : ''}`}
-                          title={`${o.kind} ${o.path.join('.')}`}
-                          onClick={() => props.onOpen(o)}
-                        >
-                          <span className={`kind kind-${o.kind.replace(/\W+/g, '-')}`} aria-hidden="true">
-                            {kindMark(o.kind)}
-                          </span>
-                          {o.name}
-                          {(o.rowCount !== undefined || o.sizeBytes !== undefined) && (
-                            <span className="obj-stats muted">
-                              {o.rowCount !== undefined ? `${compact(o.rowCount)} rows` : ''}
-                              {o.rowCount !== undefined && o.sizeBytes !== undefined ? ' · ' : ''}
-                              {o.sizeBytes !== undefined ? bytes(o.sizeBytes) : ''}
-                            </span>
-                          )}
-                        </button>
-                      </li>
-                    );
-                  })}
-                </ul>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+                {row.type === 'container' && (
+                  <>
+                    <Folder row={row} className="container" onToggle={() => toggleRow(row)} />
+                    {row.hasTables && (
+                      <button
+                        type="button"
+                        className="icon-btn er-btn"
+                        aria-label={`ER diagram of ${row.label}`}
+                        title="ER diagram from the foreign keys"
+                        onClick={() => void diagram(row)}
+                      >
+                        ER
+                      </button>
+                    )}
+                  </>
+                )}
+                {row.type === 'kind' && (
+                  <Folder row={row} className="kind-folder" onToggle={() => toggleRow(row)} />
+                )}
+                {row.type === 'object' && (
+                  <button
+                    type="button"
+                    className={`tree-node leaf${selected === objectKey(row.object) ? ' selected' : ''}`}
+                    title={`${row.object.kind} ${row.object.path.join('.')}${row.object.status ? ` (${row.object.status})` : ''}`}
+                    onClick={() => props.onOpen(row.object)}
+                  >
+                    <span className={`kind kind-${row.object.kind.replace(/\W+/g, '-')}`} aria-hidden="true">
+                      {kindMark(row.object.kind)}
+                    </span>
+                    <span className="tree-label">{row.object.name}</span>
+                    <Stats object={row.object} />
+                  </button>
+                )}
+                {row.type === 'note' && (
+                  <p
+                    className={`tree-note small ${row.tone === 'error' ? 'error-text' : 'muted'}`}
+                    role={row.tone === 'error' ? 'alert' : undefined}
+                  >
+                    {row.text}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
     </section>
+  );
+}
+
+/** A container or kind row: caret, name and count; a search keeps every folder open. */
+function Folder(props: {
+  row: { label: string; count: number; open: boolean };
+  className: string;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`tree-node ${props.className}`}
+      aria-expanded={props.row.open}
+      onClick={props.onToggle}
+    >
+      <span className="caret" aria-hidden="true">
+        {props.row.open ? '▾' : '▸'}
+      </span>
+      <span className="tree-label">{props.row.label}</span>
+      <span className="count" aria-hidden="true">
+        {props.row.count}
+      </span>
+    </button>
+  );
+}
+
+function Stats({ object: o }: { object: DbObject }) {
+  if (o.rowCount === undefined && o.sizeBytes === undefined) return null;
+  return (
+    <span className="obj-stats muted">
+      {o.rowCount !== undefined ? `${compact(o.rowCount)} rows` : ''}
+      {o.rowCount !== undefined && o.sizeBytes !== undefined ? ' · ' : ''}
+      {o.sizeBytes !== undefined ? bytes(o.sizeBytes) : ''}
+    </span>
   );
 }
 

@@ -70,7 +70,7 @@ export function QueryPanel(props: {
     if (props.request) setTabs((s) => addTab(s, props.request!.sql));
   }, [props.request]);
 
-  // ---- completion: objects from the tree's cache, columns described on demand ----
+  // ---- completion: every object (the listing the tree's search shares), columns described on demand ----
   const objects = useQuery({
     queryKey: ['objects', props.connectionKey],
     queryFn: () =>

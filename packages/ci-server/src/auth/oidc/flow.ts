@@ -4,7 +4,6 @@
 // state is refused.
 import { HttpError, type SecretBox } from '@app/kit';
 import * as oidc from 'openid-client';
-import type { AuthDb } from '../../store/auth-schema.js';
 import {
   findUserBySubject,
   findUserByUsername,
@@ -12,6 +11,7 @@ import {
   type UserRow,
   updateUserProfile,
 } from '../../store/auth-users.js';
+import type { StoreDb } from '../../store/database.js';
 import type { Role } from '../roles.js';
 import { type ProviderEntry, type ProviderRegistry, ProviderUnavailableError } from './registry.js';
 import { mapRole } from './roles.js';
@@ -40,7 +40,7 @@ export function safeTarget(raw: unknown): string {
 }
 
 export interface FlowDeps {
-  db: AuthDb;
+  db: StoreDb;
   registry: ProviderRegistry;
   /** Box for the login cookie (its own derived key). */
   cookieBox: SecretBox;

@@ -4,7 +4,7 @@
 import { ConfigError, type SecretBox } from '@app/kit';
 import * as oidc from 'openid-client';
 import { listProviderRows, type ProviderRow } from '../../store/auth-providers.js';
-import type { AuthDb } from '../../store/auth-schema.js';
+import type { StoreDb } from '../../store/database.js';
 import { type ProviderDefinition, parseProviderDefinition } from './provider-config.js';
 import type { DefaultRole, RoleMap } from './roles.js';
 
@@ -94,7 +94,7 @@ export class ProviderRegistry {
   private readonly discovered = new Map<string, Promise<oidc.Configuration>>();
 
   constructor(
-    private readonly db: AuthDb,
+    private readonly db: StoreDb,
     private readonly box: SecretBox,
     private readonly fromConfig: ProviderEntry[],
   ) {}

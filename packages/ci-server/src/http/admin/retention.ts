@@ -1,11 +1,13 @@
 // Admin: GET /api/v1/admin/retention — what the retention sweeper did last (when, how long, what it
 // removed), what the store holds now (one aggregate query per table), the quotas and interval from CI_CONFIG
 // `retention` (scheduler/retention-settings.ts) and the global log-archive policy.
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { formatDuration } from '../../domain/index.js';
 import { logArchiveView, type RetentionSettings } from '../../scheduler/retention-settings.js';
 import { LAST_SWEEP_KEY } from '../../scheduler/retention-sweeper.js';
+import type { StoreDb } from '../../store/database.js';
+import { readServerSetting } from '../../store/settings.js';
+import { storeTotals } from '../../store/store-totals.js';
 import type { Api } from '../context.js';
 
 export const LogArchiveSetting = Type.Object({
@@ -38,7 +40,7 @@ const LastRun = Type.Object({
   errors: Type.Array(Type.String()),
 });
 
-export function registerAdminRetentionRoute(api: Api, db: Kysely<any>, settings: RetentionSettings): void {
+export function registerAdminRetentionRoute(api: Api, db: StoreDb, settings: RetentionSettings): void {
   api.get('/api/v1/admin/retention', {
     config: { access: 'admin' },
     schema: {
@@ -79,33 +81,10 @@ export function registerAdminRetentionRoute(api: Api, db: Kysely<any>, settings:
       },
     },
     handler: async () => {
-      // count/sum come back as strings (bigint/numeric) on PostgreSQL and numbers on SQLite.
-      const [runs, logs, archives, artifacts, caches, last] = await Promise.all([
-        db
-          .selectFrom('runs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('log_lines')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('log_archives')
-          .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('stored_bytes').as('bytes')])
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('artifacts')
-          .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('size_bytes').as('bytes')])
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('cache_entries')
-          .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('size_bytes').as('bytes')])
-          .executeTakeFirstOrThrow(),
-        db.selectFrom('server_settings').select('value').where('key', '=', LAST_SWEEP_KEY).executeTakeFirst(),
-      ]);
+      const [totals, last] = await Promise.all([storeTotals(db), readServerSetting(db, LAST_SWEEP_KEY)]);
       let lastRun = null;
       try {
-        lastRun = last ? JSON.parse(last.value) : null;
+        lastRun = last ? JSON.parse(last) : null;
       } catch {
         // An unreadable record reads as "not run yet".
       }
@@ -113,16 +92,7 @@ export function registerAdminRetentionRoute(api: Api, db: Kysely<any>, settings:
         last_run_at: lastRun?.finished_at ?? null,
         last_run: lastRun,
         interval: formatDuration(settings.intervalMs),
-        totals: {
-          runs: Number(runs.n),
-          log_lines: Number(logs.n),
-          log_archives: Number(archives.n),
-          log_archive_bytes: Number(archives.bytes ?? 0),
-          artifacts: Number(artifacts.n),
-          artifact_bytes: Number(artifacts.bytes ?? 0),
-          cache_entries: Number(caches.n),
-          cache_bytes: Number(caches.bytes ?? 0),
-        },
+        totals,
         quotas: settings.quotas,
         log_archive: logArchiveView(settings.logArchive),
       };

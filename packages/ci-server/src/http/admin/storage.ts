@@ -6,7 +6,6 @@
 // and never answered (`secret_access_key_set` says whether one is set).
 import { isAbsolute, normalize } from 'node:path';
 import { badRequest } from '@app/kit';
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import {
   describeStorage,
@@ -18,7 +17,8 @@ import {
   StorageConfigError,
   sameStorage,
 } from '../../storage/storage-config.js';
-import { nowIso } from '../../store/ids.js';
+import type { StoreDb } from '../../store/database.js';
+import { writeServerSetting } from '../../store/settings.js';
 import type { Api } from '../context.js';
 import { errors } from '../schemas.js';
 
@@ -76,7 +76,7 @@ const Body = Type.Object(
 );
 
 export interface StorageRouteDeps {
-  db: Kysely<any>;
+  db: StoreDb;
   secretKey: string;
   /** The configuration the running process opened. */
   running: StorageConfig;
@@ -85,7 +85,7 @@ export interface StorageRouteDeps {
 }
 
 export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): void {
-  const db = deps.db as Kysely<{ server_settings: { key: string; value: string; updated_at: string } }>;
+  const db = deps.db;
 
   const read = async (): Promise<{ config: StorageConfig; answer: Answer }> => {
     const stored = await readStoredStorage(db, deps.secretKey).catch(() => undefined);
@@ -156,12 +156,7 @@ export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): vo
         );
       }
       const value = encodeStored(next, deps.secretKey);
-      const updated_at = nowIso();
-      await db
-        .insertInto('server_settings')
-        .values({ key: STORAGE_SETTING_KEY, value, updated_at })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))
-        .execute();
+      await writeServerSetting(db, STORAGE_SETTING_KEY, value);
       request.auditNote = { target: 'server_settings:storage', details: { backend: next.backend } };
       const { answer } = await read();
       if (answer.restart_required) reply.header(RESTART_HEADER, 'true');
@@ -178,7 +173,7 @@ export function registerAdminStorageRoutes(api: Api, deps: StorageRouteDeps): vo
       response: { 200: StorageAnswer },
     },
     handler: async (request, reply) => {
-      await db.deleteFrom('server_settings').where('key', '=', STORAGE_SETTING_KEY).execute();
+      await writeServerSetting(db, STORAGE_SETTING_KEY, null);
       request.auditNote = { target: 'server_settings:storage' };
       const { answer } = await read();
       if (answer.restart_required) reply.header(RESTART_HEADER, 'true');

@@ -1,4 +1,4 @@
-// Tables of the run triggers (see src/triggers/schema.ts for the row types): modifications seen per git
+// Tables of the run triggers (see src/store/trigger-schema.ts for the row types): modifications seen per git
 // material, polling state, webhook deliveries (headers redacted) and their dedupe claims, project cron
 // schedules, cron state and firings, the per-project poll-interval override, SCM credentials (sealed with the
 // server's secret box), trigger claims (git revisions, upstream fan-in) and leader leases. Identical on SQLite and PostgreSQL; the

@@ -53,7 +53,7 @@ async function pgTry(text: string): Promise<Node[] | undefined> {
 
 async function viaPg(text: string, ctx: AnalyseContext): Promise<Analysis | undefined> {
   let stmts = await pgTry(text);
-  if (!stmts && ctx.dialect === 'duckdb' && headWords(ctx.lx.tokens, 1)[0] === 'FROM') {
+  if (!stmts && CLASSIFIER_DIALECT_INFO[ctx.dialect].fromFirst && headWords(ctx.lx.tokens, 1)[0] === 'FROM') {
     stmts = await pgTry(`SELECT * ${text}`); // DuckDB's FROM-first form
   }
   if (!stmts) return fallbackAnalysis(ctx.lx.tokens, ctx.dialect);
@@ -70,7 +70,7 @@ async function viaNsp(text: string, ctx: AnalyseContext): Promise<Analysis | und
   const info = CLASSIFIER_DIALECT_INFO[ctx.dialect];
   let code = ctx.lx.normalized;
   // CQL's ALLOW FILTERING only relaxes a read's restrictions; the SQL grammars do not know it.
-  if (ctx.dialect === 'cassandra') code = code.replace(/\bALLOW\s+FILTERING\s*$/i, '');
+  if (info.allowFiltering) code = code.replace(/\bALLOW\s+FILTERING\s*$/i, '');
   const parsed = nspParse(code, info.grammars);
   if (parsed) {
     if (ctx.lx.comments.length > 0 || ctx.lx.executableComment) {

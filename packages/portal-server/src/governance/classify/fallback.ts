@@ -1,7 +1,7 @@
 // Exact token grammars for the few read forms the parsers do not know (SQLite and DuckDB PRAGMA, SHOW and
 // DESCRIBE variants, transaction control, USE). A statement matching none of them, and readable by no
 // parser, stays a doubtful write.
-import type { Dialect } from './dialects.js';
+import { CLASSIFIER_DIALECT_INFO, type Dialect } from './dialects.js';
 import { isTransactionHead } from './keywords.js';
 import type { Token } from './lexer.js';
 import { addObject } from './objects.js';
@@ -193,7 +193,7 @@ export function fallbackAnalysis(tokens: Token[], dialect: Dialect): Analysis | 
   const head = tokens[0]?.kind === 'word' ? tokens[0].value : '';
   switch (head) {
     case 'PRAGMA':
-      return ['sqlite', 'libsql', 'duckdb'].includes(dialect) ? pragma(tokens) : undefined;
+      return CLASSIFIER_DIALECT_INFO[dialect].pragmas ? pragma(tokens) : undefined;
     case 'SHOW':
       return show(tokens);
     case 'DESCRIBE':

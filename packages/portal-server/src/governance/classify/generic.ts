@@ -1,7 +1,7 @@
 // Reads one statement through node-sql-parser (every engine but PostgreSQL and DuckDB): statement type,
 // read or write, guardrails and reached tables, CTE names scoped as the engines scope them. Only SELECT,
 // SHOW, DESCRIBE and EXPLAIN of a SELECT can be reads; every other statement type writes.
-import { nspParser } from '../../sql/parsers.js';
+import { nspParse as parseWith } from '../../sql/parsers.js';
 import { alwaysTrue, type EvalOptions } from './always-true.js';
 import { functionEffect } from './functions.js';
 import { nspWhere } from './nsp-expr.js';
@@ -18,10 +18,9 @@ export interface NspParse {
 
 /** Parses with the first grammar that reads the text; undefined when none does. */
 export function nspParse(text: string, grammars: string[]): NspParse | undefined {
-  const parser = nspParser();
   for (const grammar of grammars) {
     try {
-      const r = parser.parse(text, { database: grammar });
+      const r = parseWith(text, grammar);
       const statements = (Array.isArray(r.ast) ? r.ast : [r.ast]) as Node[];
       return { statements: statements.filter(Boolean), tableList: r.tableList ?? [], grammar };
     } catch {

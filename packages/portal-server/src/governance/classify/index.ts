@@ -3,6 +3,8 @@
 // engine's real parser, cross-checked by a lexer that follows the engine's rules. Fails closed: an
 // unknown engine, an unreadable or doubtful statement is a write.
 
+import { lexicalRules, type RequestReader } from '../../providers/classifier-rules.js';
+import { engineDescriptor } from '../../providers/registry.js';
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import { splitScript } from '../../sql/split.js';
 import { columnarReading } from './clickhouse.js';
@@ -10,6 +12,8 @@ import { classifyN1ql } from './couchbase.js';
 import {
   CLASSIFIER_DIALECT_INFO,
   CLASSIFIER_DIALECTS,
+  classifierEngine,
+  classifierReader,
   type Dialect,
   isClassifierDialect,
 } from './dialects.js';
@@ -39,6 +43,28 @@ export type {
 export { GUARDRAIL_VALUES } from './types.js';
 export { CLASSIFIER_DIALECTS, firstGuardrail, isClassifierDialect, objectRuleViolation };
 
+/**
+ * The readers of engines' own request languages: a key-value command judged from the client library's
+ * command flags, an ordered key store's small grammar, a JSON document request, and SQL++ read by the
+ * engine's own statement reader (split exactly as the executor splits it).
+ */
+const READERS: Record<
+  RequestReader,
+  (sql: string, engine: string) => ScriptClassification | Promise<ScriptClassification>
+> = {
+  'command-flags': (sql) => classifyRedis(sql),
+  'ordered-keys': (sql) => classifyLevel(sql),
+  'document-request': (sql) => classifyMongo(sql),
+  sqlpp: (sql, engine) => classifyN1ql(splitScript(splitDialectOf(engine), sql), sql),
+};
+
+/** The executor's dialect of a registered engine (readers only exist for registered engines). */
+function splitDialectOf(engine: string): EngineDialect {
+  const descriptor = engineDescriptor(engine);
+  if (!descriptor) throw new Error(`No engine ${engine}`);
+  return descriptor.dialect as EngineDialect;
+}
+
 function summarize(statements: StatementClassification[]): ScriptClassification {
   return {
     statements,
@@ -50,20 +76,7 @@ function summarize(statements: StatementClassification[]): ScriptClassification 
 
 /** An engine the classifier has no grammar for: the whole text is one doubtful write. */
 function unknownDialect(sql: string, dialect: string): ScriptClassification {
-  const lexed = lex(sql, {
-    hashComments: false,
-    dashNeedsSpace: false,
-    nestedComments: false,
-    executableComments: false,
-    backslashEscapes: false,
-    doubleQuoteStrings: false,
-    bracketIdentifiers: false,
-    backtickIdentifiers: false,
-    dollarQuotes: false,
-    eStrings: false,
-    qQuotes: false,
-    slashSlashComments: false,
-  });
+  const lexed = lex(sql, lexicalRules.ansi);
   return summarize([
     {
       index: 0,
@@ -81,23 +94,20 @@ function unknownDialect(sql: string, dialect: string): ScriptClassification {
 }
 
 /**
- * Classifies every statement of `sql` for the engine `dialect` (an engine id of decisions.md; `mariadb` is
- * read as `mysql`; a registered engine's own dialect without SQL grammar is accepted). `defaultSchema` fills the schema of unqualified names.
+ * Classifies every statement of `sql` for the engine `dialect` (an engine id, or an alias its descriptor's
+ * classifier rules name; a registered engine's own dialect without SQL grammar is accepted). `defaultSchema`
+ * fills the schema of unqualified names.
  */
 export async function classifyScript(
   sql: string,
   dialect: Dialect | EngineDialect,
   options: ClassifyOptions = {},
 ): Promise<ScriptClassification> {
-  const id = (dialect as string) === 'mariadb' ? 'mysql' : (dialect as string);
-  // The key-value engines have no SQL: Redis's one command is judged from the client library's command
-  // flags, LevelDB's from its small grammar.
-  if (id === 'redis') return classifyRedis(sql);
-  if (id === 'leveldb') return classifyLevel(sql);
-  if (id === 'mongodb') return classifyMongo(sql);
-  // SQL++ is read by the engine's own statement reader, split exactly as the executor splits it.
-  if (id === 'couchbase') return classifyN1ql(splitScript('couchbase', sql), sql);
+  const id = classifierEngine(dialect) ?? dialect;
+  const reader = classifierReader(id);
+  if (reader) return READERS[reader](sql, id);
   if (!isClassifierDialect(id)) return unknownDialect(sql, id);
+  const info = CLASSIFIER_DIALECT_INFO[id];
   const state: ScriptState = {
     prepared: new Map(),
     resolutionChanged: false,
@@ -109,14 +119,14 @@ export async function classifyScript(
     // ClickHouse's own forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) are judged
     // as the standard SQL they mean; the statement keeps its own text.
     // Trino's session statements are answered by the provider and never reach the engine.
-    const session =
-      id === 'trino' ? federatedSessionStatement(pieces[i], i, CLASSIFIER_DIALECT_INFO[id].lex) : undefined;
+    const session = info.providerSessionStatements
+      ? federatedSessionStatement(pieces[i], i, info.lex)
+      : undefined;
     if (session) {
       statements.push(session);
       continue;
     }
-    const reading =
-      id === 'clickhouse' ? columnarReading(pieces[i], CLASSIFIER_DIALECT_INFO[id].lex) : pieces[i];
+    const reading = info.columnarForms ? columnarReading(pieces[i], info.lex) : pieces[i];
     const c = await classifyStatement(reading, i, id, state);
     statements.push(reading === pieces[i] ? c : { ...c, text: pieces[i] });
   }
@@ -149,6 +159,6 @@ function codeWords(text: string, dialect: Dialect): string {
 
 /** The classifier dialect for a datasource engine id, or undefined for engines without SQL. */
 export function dialectForEngine(engine: string): Dialect | undefined {
-  const id = engine === 'mariadb' ? 'mysql' : engine;
-  return (CLASSIFIER_DIALECTS as readonly string[]).includes(id) ? (id as Dialect) : undefined;
+  const id = classifierEngine(engine);
+  return id !== undefined && isClassifierDialect(id) ? id : undefined;
 }

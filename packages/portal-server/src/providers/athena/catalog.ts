@@ -3,6 +3,7 @@
 // profile, recent query executions of the workgroup (ListQueryExecutions + BatchGetQueryExecution) for health
 // (running/queued jobs as sessions, the slowest finished jobs as slow queries). Athena keeps no keys, indexes,
 // row counts or storage figures, so objects carry none and health says so in words.
+
 import {
   type AthenaClient,
   BatchGetQueryExecutionCommand,
@@ -14,14 +15,18 @@ import {
   type QueryExecution,
   type TableMetadata,
 } from '@aws-sdk/client-athena';
+import { ProviderError } from '../errors.js';
+import { requireTarget } from '../targets.js';
 import type {
   ConnectionProfile,
   DatabaseObject,
+  ExecResult,
   HealthReading,
   Inventory,
   KindCount,
   ObjectDetail,
 } from '../types.js';
+import { stopJob } from './job.js';
 
 const CATALOG = 'AwsDataCatalog';
 /** Pages read from a listing before it is reported truncated. */
@@ -38,6 +43,17 @@ export class AthenaCatalog {
     private readonly database: string | undefined,
     private readonly user: string | undefined,
   ) {}
+
+  /** The one operation Athena offers: stop a query execution by its id. */
+  async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
+    if (type !== 'kill')
+      throw new ProviderError('configuration', `Unknown maintenance operation ${type}; Athena offers kill`);
+    const id = requireTarget(type, target);
+    if (!/^[A-Za-z0-9-]{1,128}$/.test(id))
+      throw new ProviderError('configuration', 'Maintenance kill needs a query execution id as target');
+    await stopJob(this.client, id);
+    return { fields: ['stopped'], rows: [{ stopped: id }], rowCount: 1, truncated: false };
+  }
 
   async profile(): Promise<ConnectionProfile> {
     const out = await this.client.send(new GetWorkGroupCommand({ WorkGroup: this.workgroup }));

@@ -7,6 +7,7 @@
 // transposes a trailing `LIMIT n OFFSET m`), DML quotes identifiers with double quotes (generated SQL does),
 // DDL needs backticks (the user's own DDL is sent as written). No plans, keys, indexes or storage figures.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
@@ -72,6 +73,17 @@ export function athenaSettings(conn: ConnectionDescriptor): {
 export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
   engine: 'athena',
   dialect: 'athena',
+  datasourceAddress: 'fields',
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['athena', 'trino'],
+      split: { options: 'default' },
+      lex: lexicalRules.backtick,
+      alternatives: alternativeReadings.escapes,
+      pipesAreOr: false,
+    },
+  },
   fileBased: false,
   capabilities: athenaCapabilities,
   connectionFields: [

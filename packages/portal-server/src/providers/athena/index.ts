@@ -2,11 +2,12 @@
 // credentials). Each statement runs as a job (job.ts) under the query deadline: at `queryTimeout` the job is
 // stopped with StopQueryExecution and the caller gets 408; /api/db/cancel stops it the same way. Results are
 // read page by page until one row more than asked is held, so `hasMore` is exact; exports stream the pages.
+
 import { AthenaClient } from '@aws-sdk/client-athena';
 import { sessionWithoutTransactions } from '../buffered-results.js';
+import { type Catalog, guardedCatalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, unsupported } from '../errors.js';
-import { requireTarget } from '../targets.js';
 import type {
   ExecOptions,
   ExecResult,
@@ -37,7 +38,7 @@ class AthenaProvider implements Provider {
   private readonly client: AthenaClient;
   private readonly job: JobSettings;
   private running = 0;
-  readonly catalog: AthenaCatalog;
+  readonly catalog: Catalog;
 
   constructor(private readonly conn: ResolvedConnection) {
     const d = conn.descriptor;
@@ -53,7 +54,10 @@ class AthenaProvider implements Provider {
       ...(d.database ? { database: d.database } : {}),
       ...(s.outputLocation ? { outputLocation: s.outputLocation } : {}),
     };
-    this.catalog = new AthenaCatalog(this.client, s.workgroup, d.database || undefined, d.user);
+    this.catalog = guardedCatalog(
+      new AthenaCatalog(this.client, s.workgroup, d.database || undefined, d.user),
+      (work) => this.guarded(work),
+    );
   }
 
   private async guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -192,26 +196,6 @@ class AthenaProvider implements Provider {
       'Athena has no transactions',
     );
   }
-
-  testConnection = () => this.guarded(() => this.catalog.profile());
-  profile = () => this.guarded(() => this.catalog.profile());
-  health = () => this.guarded(() => this.catalog.health());
-  monitoring = () => this.guarded(() => this.catalog.monitoring());
-
-  async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
-    if (type !== 'kill')
-      throw new ProviderError('configuration', `Unknown maintenance operation ${type}; Athena offers kill`);
-    const id = requireTarget(type, target);
-    if (!/^[A-Za-z0-9-]{1,128}$/.test(id))
-      throw new ProviderError('configuration', 'Maintenance kill needs a query execution id as target');
-    await this.guarded(() => stopJob(this.client, id));
-    return { fields: ['stopped'], rows: [{ stopped: id }], rowCount: 1, truncated: false };
-  }
-
-  listObjects = (path: readonly string[] | undefined) => this.guarded(() => this.catalog.listObjects(path));
-  inventory = () => this.guarded(() => this.catalog.inventory());
-  counts = () => this.guarded(() => this.catalog.counts());
-  describe = (path: readonly string[]) => this.guarded(() => this.catalog.describe(path));
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: 0 };

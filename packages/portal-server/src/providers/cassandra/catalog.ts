@@ -3,6 +3,7 @@
 // system.peers; connected clients from the system_views.clients virtual table (Cassandra 4.0+), falling back
 // to the driver's own pool state on older servers. Cassandra keeps no row counts or sizes it can report
 // cheaply, so objects carry neither and health says so in words rather than with zeros.
+import { noMaintenance } from '../catalog.js';
 import type {
   ActiveSession,
   ColumnSchema,
@@ -40,6 +41,8 @@ export class CassandraCatalog {
     private readonly driverState: () => { hosts: number; openConnections: number; inFlight: number },
     private readonly user: string | undefined,
   ) {}
+
+  maintenance = noMaintenance('Cassandra');
 
   async profile(): Promise<ConnectionProfile> {
     const [local] = await this.read(

@@ -6,6 +6,7 @@
 // `BEGIN BATCH … APPLY BATCH` is a CQL batch, not transaction control; the statements inside a batch are
 // written without semicolons (CQL allows it) so the script splitter keeps the batch whole.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, quoteStyles } from '../engine.js';
 import { configError, unsupported } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -32,6 +33,18 @@ const BATCH_WORDS = new Set(['BATCH', 'UNLOGGED', 'COUNTER']);
 export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
   engine: 'cassandra',
   dialect: 'cassandra',
+  acceptsConnectionString: false,
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['mysql', 'postgresql'],
+      split: 'executor',
+      lex: { ...lexicalRules.ansi, slashSlashComments: true, dollarQuotes: true },
+      alternatives: alternativeReadings.escapes,
+      pipesAreOr: false,
+      allowFiltering: true,
+    },
+  },
   fileBased: false,
   defaultPort: 9042,
   capabilities: cassandraCapabilities,

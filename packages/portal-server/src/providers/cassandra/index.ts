@@ -3,8 +3,10 @@
 // row more than asked is held, so `hasMore` is exact. Statements with parameters are prepared (the driver
 // needs the server's bind types); writes report no row count (Cassandra returns none). There is no cancel
 // message in the protocol: at the deadline the caller gets 408 and the server finishes on its own.
+
 import type cassandra from 'cassandra-driver';
 import { sessionWithoutTransactions } from '../buffered-results.js';
+import { type Catalog, guardedCatalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { unsupported } from '../errors.js';
 import type {
@@ -37,18 +39,21 @@ class CassandraProvider implements Provider {
   readonly capabilities = cassandraCapabilities;
   private readonly client: cassandra.Client;
   private running = 0;
-  readonly catalog: CassandraCatalog;
+  readonly catalog: Catalog;
 
   constructor(private readonly conn: ResolvedConnection) {
     this.client = openClient(conn);
-    this.catalog = new CassandraCatalog(
-      async (cql, params) => {
-        const res = await this.guarded(() => this.page(cql, params, PAGE, undefined));
-        return res.rows.map((r) => Object.fromEntries((res.columns ?? []).map((c, i) => [c.name, r[i]])));
-      },
-      conn.descriptor.database || undefined,
-      () => this.driverState(),
-      conn.descriptor.user,
+    this.catalog = guardedCatalog(
+      new CassandraCatalog(
+        async (cql, params) => {
+          const res = await this.guarded(() => this.page(cql, params, PAGE, undefined));
+          return res.rows.map((r) => Object.fromEntries((res.columns ?? []).map((c, i) => [c.name, r[i]])));
+        },
+        conn.descriptor.database || undefined,
+        () => this.driverState(),
+        conn.descriptor.user,
+      ),
+      (work) => this.guarded(work),
     );
   }
 
@@ -168,18 +173,6 @@ class CassandraProvider implements Provider {
       'Cassandra has no transactions (a BATCH is the unit of atomic writes)',
     );
   }
-
-  testConnection = () => this.guarded(() => this.catalog.profile());
-  profile = () => this.guarded(() => this.catalog.profile());
-  health = () => this.guarded(() => this.catalog.health());
-  monitoring = () => this.guarded(() => this.catalog.monitoring());
-  async maintenance(): Promise<never> {
-    throw unsupported('Cassandra offers no maintenance operations here');
-  }
-  listObjects = (path: readonly string[] | undefined) => this.guarded(() => this.catalog.listObjects(path));
-  inventory = () => this.guarded(() => this.catalog.inventory());
-  counts = () => this.guarded(() => this.catalog.counts());
-  describe = (path: readonly string[]) => this.guarded(() => this.catalog.describe(path));
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: Math.max(0, this.running - 1) };

@@ -2,6 +2,7 @@
 // from system.metrics, system.events, system.processes and (when the server keeps it) system.query_log, and
 // the maintenance statements. Only columns present since ClickHouse 18.16 are read, so the oldest server the
 // client library reaches answers every surface.
+import type { Catalog } from '../catalog.js';
 import { configError } from '../errors.js';
 import { objectTarget, requireTarget, unknownOperation } from '../targets.js';
 import type {
@@ -36,7 +37,7 @@ function kindOf(engine: string): string {
   return 'table';
 }
 
-export function clickhouseCatalog(p: Runner) {
+export function clickhouseCatalog(p: Runner): Catalog {
   const rows = async (sql: string, maxRows = OBJECT_LIMIT) => (await p.query(sql, [], { maxRows })).rows;
   const scope = (db: string | undefined, column = 'database') =>
     db !== undefined ? `${column} = ${chString(db)}` : `${column} NOT IN ${SYSTEM_DBS}`;

@@ -5,6 +5,7 @@
 // SELECT, so it never gets a limit and `wasLimited` stays false). ALTER TABLE … DELETE/UPDATE mutations
 // are judged as the DELETE/UPDATE they are (governance/classify/clickhouse.ts).
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -51,6 +52,17 @@ export function clickhouseUrl(connectionString: string): URL {
 export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
   engine: 'clickhouse',
   dialect: 'clickhouse',
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['mysql', 'postgresql'],
+      split: { options: 'mysql' },
+      lex: { ...lexicalRules.backtick, hashComments: true, backslashEscapes: true },
+      alternatives: [{ backslashEscapes: false }],
+      pipesAreOr: false,
+      columnarForms: true,
+    },
+  },
   defaultPort: 8123,
   fileBased: false,
   capabilities: clickhouseCapabilities,

@@ -75,16 +75,17 @@ export class CouchbaseCatalog {
     private readonly client: CouchbaseClient,
     private readonly bucket: string,
     private readonly run: Run,
+    private readonly user: string | undefined,
   ) {}
 
-  async profile(user: string | undefined): Promise<ConnectionProfile> {
+  async profile(): Promise<ConnectionProfile> {
     const pools = (await this.client.management('/pools')) as { implementationVersion?: string };
     // The query service must answer too: a cluster without it cannot run anything here.
     await this.client.queryService();
     return {
       engine: 'couchbase',
       serverVersion: pools.implementationVersion ?? 'unknown',
-      currentUser: user,
+      currentUser: this.user,
       currentDatabase: this.bucket,
     };
   }

@@ -4,6 +4,7 @@
 // by the engine's own statement reader (statement.ts), which also tells the auto-limit whether a SELECT
 // already limits itself (the dialect's `analyze`) (no parser grammar reads three-part keyspaces, UPSERT or USE KEYS).
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -51,6 +52,18 @@ export function couchbaseBucket(database: string | undefined): string {
 export const couchbaseEngine: EngineDescriptor<'couchbase', 'couchbase'> = {
   engine: 'couchbase',
   dialect: 'couchbase',
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['mysql'],
+      split: { options: 'default' },
+      lex: { ...lexicalRules.backtick, doubleQuoteStrings: true, backslashEscapes: true },
+      alternatives: [{ backslashEscapes: false }],
+      pipesAreOr: false,
+    },
+    // SQL++ is read by the engine's own statement reader, split exactly as the executor splits it.
+    reader: 'sqlpp',
+  },
   fileBased: false,
   defaultPort: 8091,
   capabilities: couchbaseCapabilities,

@@ -5,8 +5,10 @@
 // strings. Statements the reader sees as reads are sent with `readonly`, so the query service itself
 // refuses a write hidden in them (a user-defined function, for one). Exports stream the rows with nested
 // objects flattened into dotted columns (`address.city`).
+
 import { randomUUID } from 'node:crypto';
 import { sessionWithoutTransactions } from '../buffered-results.js';
+import type { Catalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, unsupported } from '../errors.js';
 import type {
@@ -74,17 +76,21 @@ export class CouchbaseProvider implements Provider {
   readonly engine = 'couchbase' as const;
   readonly capabilities = couchbaseCapabilities;
   readonly client: CouchbaseClient;
-  readonly catalog: CouchbaseCatalog;
+  readonly catalog: Catalog;
   private running = 0;
 
   constructor(private readonly conn: ResolvedConnection) {
     this.client = new CouchbaseClient(conn);
-    this.catalog = new CouchbaseCatalog(this.client, couchbaseBucket(conn.descriptor.database), (s, args) =>
-      this.client.query(s, {
-        args,
-        timeoutMs: conn.queryTimeoutMs,
-        signal: AbortSignal.timeout(conn.queryTimeoutMs + 5000),
-      }),
+    this.catalog = new CouchbaseCatalog(
+      this.client,
+      couchbaseBucket(conn.descriptor.database),
+      (s, args) =>
+        this.client.query(s, {
+          args,
+          timeoutMs: conn.queryTimeoutMs,
+          signal: AbortSignal.timeout(conn.queryTimeoutMs + 5000),
+        }),
+      conn.descriptor.user,
     );
   }
 
@@ -185,16 +191,6 @@ export class CouchbaseProvider implements Provider {
       'Couchbase datasources have no transactions here',
     );
   }
-
-  testConnection = () => this.catalog.profile(this.conn.descriptor.user);
-  profile = () => this.catalog.profile(this.conn.descriptor.user);
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  maintenance = (type: string, target: string | undefined) => this.catalog.maintenance(type, target);
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: 0 };

@@ -2,6 +2,7 @@
 // lookups and views and their columns (Druid declares no keys or indexes), sys.segments for row counts and
 // sizes of published segments, sys.tasks for the running ingestion tasks that health reports as sessions.
 // Druid keeps no query log reachable over SQL, so health has no slow-query list; there is no cache figure.
+import { type Catalog, noMaintenance } from '../catalog.js';
 import type {
   ConnectionProfile,
   DatabaseObject,
@@ -25,7 +26,7 @@ interface Runner {
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 const KIND: Record<string, string> = { druid: 'datasource', lookup: 'lookup', view: 'view' };
 
-export function druidCatalog(p: Runner) {
+export function druidCatalog(p: Runner): Catalog {
   const rows = async (sql: string) => (await p.query(sql, [], { maxRows: OBJECT_LIMIT })).rows;
 
   const segments = async () => {
@@ -56,7 +57,8 @@ export function druidCatalog(p: Runner) {
     });
   };
 
-  const catalog = {
+  const catalog: Catalog = {
+    maintenance: noMaintenance('Druid'),
     async profile(): Promise<ConnectionProfile> {
       const status = await p.status();
       return {

@@ -5,6 +5,7 @@
 // QUERY_ERROR) and sends nothing; the provider refuses it again, and the engine would too. Identifiers are
 // double-quoted; plans are Druid's native-query trees (EXPLAIN PLAN FOR); no maintenance.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
@@ -62,6 +63,17 @@ export function validateDruid(conn: ConnectionDescriptor): void {
 export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   engine: 'druid',
   dialect: 'druid',
+  acceptsConnectionString: false,
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['postgresql', 'mysql'],
+      split: { options: 'default' },
+      lex: lexicalRules.ansi,
+      alternatives: alternativeReadings.escapes,
+      pipesAreOr: false,
+    },
+  },
   defaultPort: 8888,
   fileBased: false,
   capabilities: druidCapabilities,

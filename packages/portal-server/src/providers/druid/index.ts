@@ -168,17 +168,6 @@ class DruidProvider implements Provider {
   }
 
   catalog = druidCatalog(this);
-  testConnection = () => this.catalog.profile();
-  profile = () => this.catalog.profile();
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  async maintenance(): Promise<never> {
-    throw unsupported('Druid offers no maintenance operations here');
-  }
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
 
   poolStats() {
     return { total: Math.max(1, this.running), idle: this.running > 0 ? 0 : 1, waiting: 0 };

@@ -1,5 +1,6 @@
 // DuckDB catalog through its duckdb_* table functions (one query per surface), health from
 // pragma_database_size and maintenance statements.
+import type { Catalog } from '../catalog.js';
 import { objectTarget, unknownOperation } from '../targets.js';
 import type {
   ConnectionProfile,
@@ -42,7 +43,7 @@ function toObject(r: Record<string, unknown>): DatabaseObject {
   return o;
 }
 
-export function duckdbCatalog(p: Runner) {
+export function duckdbCatalog(p: Runner): Catalog {
   const rows = async (sql: string, params: unknown[] = [], maxRows = LIMIT) =>
     (await p.query(sql, params, { maxRows })).rows;
   const catalog = {

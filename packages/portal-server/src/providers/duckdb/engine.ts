@@ -1,6 +1,7 @@
 // The DuckDB engine: an embedded file (or `:memory:`), capabilities, dialect (PostgreSQL's grammar through
 // libpg-query, which DuckDB's parser derives from), and the provider (@duckdb/node-api) loaded on first use.
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { pgFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
@@ -26,6 +27,8 @@ export const duckdbCapabilities: Capabilities = {
 export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   engine: 'duckdb',
   dialect: 'duckdb',
+  // DuckDB's parser derives from PostgreSQL's; its own forms (FROM-first, DESCRIBE, PRAGMA) have fallbacks.
+  classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true } },
   fileBased: true,
   capabilities: duckdbCapabilities,
   validate(conn, access) {

@@ -222,15 +222,6 @@ class DuckdbProvider implements Provider {
   }
 
   catalog = duckdbCatalog(this);
-  testConnection = () => this.catalog.profile();
-  profile = () => this.catalog.profile();
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  maintenance = (type: string, target: string | undefined) => this.catalog.maintenance(type, target);
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
 
   poolStats() {
     return { total: this.active, idle: 0, waiting: 0 };

@@ -4,6 +4,7 @@
 // dotted names, multi-fields such as `name.keyword` listed too), the profile from `GET /`, health from
 // `GET /_cluster/health` and `GET /_nodes/stats`, running searches from `GET /_tasks`. A statistic the
 // engine does not report is an error, never a zero.
+import { type Catalog, noMaintenance } from '../catalog.js';
 import { configError, ProviderError, queryError } from '../errors.js';
 import type {
   ActiveSession,
@@ -61,7 +62,11 @@ export class SearchCatalog {
     private readonly client: SearchClient,
     private readonly flavor: SearchFlavor,
     private readonly user: string | undefined,
-  ) {}
+  ) {
+    this.maintenance = noMaintenance(flavor.product);
+  }
+
+  readonly maintenance: Catalog['maintenance'];
 
   private get(path: string, signal?: AbortSignal): Promise<unknown> {
     return this.client.request({ method: 'GET', path, ...(signal ? { signal } : {}) });

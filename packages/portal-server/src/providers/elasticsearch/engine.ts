@@ -2,6 +2,7 @@
 // fetch on port 9200 by host and port only. Read-only: the portal refuses writes before anything is sent
 // and the engine's SQL has none. No OFFSET in its grammar, so a second page is refused with that reason.
 // The shared search client, pager, catalog and provider live in this folder; OpenSearch reuses them.
+import { searchSqlRules } from '../classifier-rules.js';
 import { type EngineDescriptor, quoteStyles } from '../engine.js';
 import { SEARCH_DEFAULT_PORT } from './client.js';
 import { elasticsearchFlavor } from './flavor.js';
@@ -10,6 +11,8 @@ import { searchCapabilities, searchDialect, validateSearchDescriptor } from './s
 export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsearch'> = {
   engine: 'elasticsearch',
   dialect: 'elasticsearch',
+  acceptsConnectionString: false,
+  classifier: { sql: searchSqlRules },
   fileBased: false,
   defaultPort: SEARCH_DEFAULT_PORT,
   capabilities: searchCapabilities,

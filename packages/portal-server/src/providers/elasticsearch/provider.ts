@@ -5,6 +5,7 @@
 // closed. The engines are read-only (their SQL has no writes; the portal refuses writes before anything is
 // sent): no plans, maintenance, transactions or positional params. Objects and health come from catalog.ts.
 import { sessionWithoutTransactions } from '../buffered-results.js';
+import { type Catalog, guardedCatalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, timeoutError, unsupported } from '../errors.js';
 import type {
@@ -26,7 +27,7 @@ import { searchCapabilities } from './search-engine.js';
 export class SearchProvider implements Provider {
   readonly capabilities = searchCapabilities;
   private readonly client: SearchClient;
-  readonly catalog: SearchCatalog;
+  readonly catalog: Catalog;
   private running = 0;
 
   constructor(
@@ -34,7 +35,10 @@ export class SearchProvider implements Provider {
     private readonly flavor: SearchFlavor,
   ) {
     this.client = new SearchClient(conn, flavor.product);
-    this.catalog = new SearchCatalog(this.client, flavor, conn.descriptor.user);
+    // Catalog reads run under the query deadline too (their requests end when it fires).
+    this.catalog = guardedCatalog(new SearchCatalog(this.client, flavor, conn.descriptor.user), (work) =>
+      this.deadline(work),
+    );
   }
 
   get engine(): SearchEngineId {
@@ -161,24 +165,6 @@ export class SearchProvider implements Provider {
       `${this.flavor.product} has no transactions`,
     );
   }
-
-  /** Catalog reads under the query deadline too (their requests end when it fires). */
-  private bounded<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return this.deadline(work);
-  }
-
-  testConnection = () => this.bounded((s) => this.catalog.profile(s));
-  profile = () => this.bounded((s) => this.catalog.profile(s));
-  health = () => this.bounded((s) => this.catalog.health(s));
-  monitoring = () => this.bounded((s) => this.catalog.monitoring(s));
-  async maintenance(): Promise<never> {
-    throw unsupported(`${this.flavor.product} offers no maintenance operations here`);
-  }
-  listObjects = (path: readonly string[] | undefined) =>
-    this.bounded((s) => this.catalog.listObjects(path, s));
-  inventory = () => this.bounded((s) => this.catalog.inventory(s));
-  counts = () => this.bounded((s) => this.catalog.counts(s));
-  describe = (path: readonly string[]) => this.bounded((s) => this.catalog.describe(path, s));
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: 0 };

@@ -34,6 +34,7 @@ export function levelFacts(statement: string): StatementFacts {
 export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
   engine: 'leveldb',
   dialect: 'leveldb',
+  classifier: { reader: 'ordered-keys' },
   fileBased: true,
   capabilities: levelCapabilities,
   validate(conn, access) {

@@ -1,18 +1,16 @@
 // The LevelDB provider: one classic-level handle per folder (LevelDB locks it; providers of one file share it),
 // running one command of command.ts under the query deadline. Reads iterate in key order and stop at the
 // row ceiling, at their LIMIT or when the deadline cancels them; results are rows {key, value}.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { ClassicLevel } from 'classic-level';
 import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
+import type { Catalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { embeddedPath } from '../descriptor.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
 import type {
-  ConnectionProfile,
   ExecOptions,
   ExecResult,
-  HealthReading,
   ParamValue,
   Provider,
   ProviderContext,
@@ -20,7 +18,7 @@ import type {
   ResolvedConnection,
   StreamBatch,
 } from '../types.js';
-import { prettyBytes } from '../values.js';
+import { LevelCatalog } from './catalog.js';
 import { type LevelCommand, parseLevelCommand } from './command.js';
 import { levelCapabilities } from './engine.js';
 
@@ -36,15 +34,6 @@ const rows = (pairs: Array<[string, string]>, maxRows: number): ExecResult => {
   };
 };
 
-function folderSize(path: string): number {
-  let total = 0;
-  for (const name of readdirSync(path)) {
-    const s = statSync(join(path, name));
-    total += s.isDirectory() ? folderSize(join(path, name)) : s.size;
-  }
-  return total;
-}
-
 export class LevelProvider implements Provider {
   readonly engine = 'leveldb' as const;
   readonly capabilities = levelCapabilities;
@@ -54,7 +43,9 @@ export class LevelProvider implements Provider {
     private readonly db: ClassicLevel<string, string>,
     private readonly path: string,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.catalog = new LevelCatalog(path, () => this.running);
+  }
 
   private async run(c: LevelCommand, maxRows: number, stopped: () => boolean): Promise<ExecResult> {
     switch (c.verb) {
@@ -137,58 +128,7 @@ export class LevelProvider implements Provider {
     );
   }
 
-  async profile(): Promise<ConnectionProfile> {
-    return { engine: 'leveldb', serverVersion: 'LevelDB (classic-level 3)', currentDatabase: 'main' };
-  }
-  testConnection = () => this.profile();
-
-  async health(): Promise<HealthReading> {
-    return {
-      activeConnections: 1,
-      databaseSize: prettyBytes(folderSize(this.path)),
-      cacheHitRatio: 'n/a',
-      slowQueries: [],
-      activeSessions: [],
-    };
-  }
-
-  async monitoring(): Promise<Record<string, unknown>> {
-    return { sizeBytes: folderSize(this.path), runningCommands: this.running };
-  }
-
-  async maintenance(): Promise<never> {
-    throw unsupported('LevelDB offers no maintenance operations here');
-  }
-
-  /** The whole key space is one object `["main", "keys"]` (LevelDB has no tables). */
-  private keyspace() {
-    return { path: ['main', 'keys'], name: 'keys', kind: 'keyspace' };
-  }
-  async listObjects(path: readonly string[] | undefined) {
-    return path && path.length > 0 && path[0] !== 'main' ? [] : [this.keyspace()];
-  }
-  async inventory() {
-    return {
-      containers: [{ path: ['main'], name: 'main', kind: 'database' }],
-      objects: [this.keyspace()],
-      truncated: false,
-    };
-  }
-  async counts() {
-    return [{ path: ['main'], kind: 'keyspace', count: 1 }];
-  }
-  async describe(path: readonly string[]) {
-    if (path.length !== 2 || path[0] !== 'main' || path[1] !== 'keys') return undefined;
-    return {
-      object: this.keyspace(),
-      columns: [
-        { name: 'key', type: 'string', nullable: false, isPrimary: true },
-        { name: 'value', type: 'string', nullable: false, isPrimary: false },
-      ],
-      indexes: [],
-      foreignKeys: [],
-    };
-  }
+  readonly catalog: Catalog;
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: 0 };

@@ -1,5 +1,7 @@
 // The libSQL engine: a file under the portal's folder (libsql's native driver in a child process) or a
 // network database by URL; it speaks SQLite's dialect. The provider (@libsql/client) loads on first use.
+
+import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
@@ -24,6 +26,8 @@ export function libsqlUrl(conn: ConnectionDescriptor): string | undefined {
 export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   engine: 'libsql',
   dialect: 'sqlite',
+  datasourceAddress: 'file-or-url',
+  classifier: { sql: sqliteFamilyRules },
   fileBased: true,
   readOnly: 'pragma',
   capabilities: libsqlCapabilities,

@@ -3,7 +3,9 @@
 // collection's layout inferred from a sample of its documents (dotted leaf paths with the BSON types seen,
 // `_id` the primary key) with its real indexes (listIndexes), and health and monitoring from the server's own
 // statistics (serverStatus, dbStats, currentOp). A statistic the server refuses is an error, never a zero.
+
 import type { Db, MongoClient } from 'mongodb';
+import { noMaintenance } from '../catalog.js';
 import type {
   ConnectionProfile,
   DatabaseObject,
@@ -50,18 +52,21 @@ export class MongoCatalog {
   constructor(
     private readonly client: MongoClient,
     private readonly dbName: string,
+    private readonly user: string | undefined,
   ) {}
+
+  maintenance = noMaintenance('MongoDB');
 
   private get db(): Db {
     return this.client.db(this.dbName);
   }
 
-  async profile(user: string | undefined): Promise<ConnectionProfile> {
+  async profile(): Promise<ConnectionProfile> {
     const info = await this.db.admin().command({ buildInfo: 1 });
     return {
       engine: 'mongodb',
       serverVersion: String(info.version ?? 'unknown'),
-      ...(user ? { currentUser: user } : {}),
+      ...(this.user ? { currentUser: this.user } : {}),
       currentDatabase: this.dbName,
     };
   }

@@ -78,6 +78,7 @@ export function mongoLimit(statement: string, limit: number, offset: number): st
 export const mongodbEngine: EngineDescriptor<'mongodb', 'mongodb'> = {
   engine: 'mongodb',
   dialect: 'mongodb',
+  classifier: { reader: 'document-request' },
   fileBased: false,
   defaultPort: 27017,
   capabilities: mongoCapabilities,

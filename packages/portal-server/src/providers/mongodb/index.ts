@@ -4,9 +4,11 @@
 // deadline) finds it in currentOp and stops it with killOp. Reads are bounded on the cursor (maxRows + 1
 // documents at most are fetched, in batches). `stream` (exports) runs only reading operations and flattens
 // nested documents into dotted columns.
+
 import { randomUUID } from 'node:crypto';
 import type { MongoClient } from 'mongodb';
 import { sessionWithoutTransactions } from '../buffered-results.js';
+import { type Catalog, guardedCatalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
 import type {
@@ -34,12 +36,14 @@ export class MongoProvider implements Provider {
   private readonly client: MongoClient;
   private readonly dbName: string;
   private running = 0;
-  readonly catalog: MongoCatalog;
+  readonly catalog: Catalog;
 
   constructor(private readonly conn: ResolvedConnection) {
     this.client = openClient(conn);
     this.dbName = databaseName(conn);
-    this.catalog = new MongoCatalog(this.client, this.dbName);
+    this.catalog = guardedCatalog(new MongoCatalog(this.client, this.dbName, conn.descriptor.user), (work) =>
+      this.guarded(work),
+    );
   }
 
   private async guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -195,18 +199,6 @@ export class MongoProvider implements Provider {
       'MongoDB datasources have no transactions here',
     );
   }
-
-  testConnection = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
-  profile = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
-  health = () => this.guarded(() => this.catalog.health());
-  monitoring = () => this.guarded(() => this.catalog.monitoring());
-  async maintenance(): Promise<never> {
-    throw unsupported('MongoDB offers no maintenance operations here');
-  }
-  listObjects = (path: readonly string[] | undefined) => this.guarded(() => this.catalog.listObjects(path));
-  inventory = () => this.guarded(() => this.catalog.inventory());
-  counts = () => this.guarded(() => this.catalog.counts());
-  describe = (path: readonly string[]) => this.guarded(() => this.catalog.describe(path));
 
   poolStats() {
     return { total: 10, idle: Math.max(0, 10 - this.running), waiting: 0 };

@@ -1,12 +1,23 @@
 // The SQL Server engine: capabilities, dialect (T-SQL: GO batches and semicolons, bracket quoting,
 // OFFSET/FETCH), and the provider (mssql/tedious) loaded on first use.
 import { mssqlSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { mssqlCapabilities } from './statements.js';
 
 export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   engine: 'mssql',
   dialect: 'mssql',
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['transactsql'],
+      split: 'executor',
+      lex: { ...lexicalRules.ansi, bracketIdentifiers: true, nestedComments: true },
+      alternatives: alternativeReadings.pg,
+      pipesAreOr: false,
+    },
+  },
   defaultPort: 1433,
   fileBased: false,
   capabilities: mssqlCapabilities,

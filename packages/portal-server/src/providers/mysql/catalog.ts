@@ -1,5 +1,6 @@
 // MySQL/MariaDB catalog reads over information_schema (one query per surface), health and monitoring from
 // the server's status counters and process list, and the maintenance statements.
+import type { Catalog } from '../catalog.js';
 import { integerTarget, objectTarget, unknownOperation } from '../targets.js';
 import type {
   ConnectionProfile,
@@ -46,7 +47,7 @@ function toObject(r: Record<string, unknown>): DatabaseObject {
   return o;
 }
 
-export function mysqlCatalog(p: Runner) {
+export function mysqlCatalog(p: Runner): Catalog {
   const rows = async (sql: string, params: unknown[] = [], maxRows = OBJECT_LIMIT) =>
     (await p.query(sql, params, { maxRows })).rows;
   const objects = async (db: string | undefined) => {

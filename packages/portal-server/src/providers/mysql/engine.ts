@@ -1,6 +1,7 @@
 // The MySQL/MariaDB engine: capabilities, dialect (node-sql-parser's MariaDB grammar, backtick quoting, `#`
 // and executable comments), read-only sessions, and the provider (mysql2) loaded on first use.
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
 
@@ -27,6 +28,17 @@ export const mysqlCapabilities: Capabilities = {
 export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   engine: 'mysql',
   dialect: 'mysql',
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['mariadb', 'mysql'],
+      split: 'executor',
+      lex: lexicalRules.mysql,
+      alternatives: alternativeReadings.mysql,
+      pipesAreOr: true,
+    },
+    aliases: ['mariadb'],
+  },
   defaultPort: 3306,
   fileBased: false,
   readOnly: 'session', // SET SESSION TRANSACTION READ ONLY … SET SESSION TRANSACTION READ WRITE

@@ -2,6 +2,8 @@
 // (9200). A thin descriptor: the client, pager, catalog, provider, capabilities and dialect are the shared
 // search ones of providers/elasticsearch/, driven by OpenSearch's wire shape (flavor.ts). Its grammar has
 // OFFSET, so further pages are ordinary statements (`LIMIT n OFFSET m`).
+
+import { searchSqlRules } from '../classifier-rules.js';
 import { SEARCH_DEFAULT_PORT } from '../elasticsearch/client.js';
 import {
   searchCapabilities,
@@ -14,6 +16,8 @@ import { opensearchFlavor } from './flavor.js';
 export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
   engine: 'opensearch',
   dialect: 'opensearch',
+  acceptsConnectionString: false,
+  classifier: { sql: searchSqlRules },
   fileBased: false,
   defaultPort: SEARCH_DEFAULT_PORT,
   capabilities: searchCapabilities,

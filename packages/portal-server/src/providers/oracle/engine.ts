@@ -1,12 +1,24 @@
 // The Oracle engine: capabilities, dialect (PL/SQL blocks keep their semicolon; node-sql-parser has no
 // Oracle grammar, DB2's is the closest), and the provider (oracledb) loaded on first use.
 import { oracleSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { oracleCapabilities } from './statements.js';
 
 export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   engine: 'oracle',
   dialect: 'oracle',
+  // node-sql-parser has no Oracle grammar: DB2's is closest, PostgreSQL's reads the ANSI remainder.
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['db2', 'postgresql'],
+      split: 'executor',
+      lex: { ...lexicalRules.ansi, qQuotes: true },
+      alternatives: alternativeReadings.escapes,
+      pipesAreOr: false,
+    },
+  },
   defaultPort: 1521,
   fileBased: false,
   capabilities: oracleCapabilities,

@@ -1,6 +1,8 @@
 // PostgreSQL catalog reads (object surface, profile, health, monitoring) and maintenance statements. Each
 // surface is one query over pg_catalog, never one per object.
+
 import { quoteIdent } from '../../sql/quote.js';
+import type { Catalog } from '../catalog.js';
 import { integerTarget, objectTarget, unknownOperation } from '../targets.js';
 import type {
   ColumnSchema,
@@ -58,7 +60,7 @@ function toObject(r: Record<string, unknown>): DatabaseObject {
   return o;
 }
 
-export function pgCatalog(p: Runner) {
+export function pgCatalog(p: Runner): Catalog {
   const rows = async (sql: string, params: unknown[] = [], maxRows = OBJECT_LIMIT) =>
     (await p.query(sql, params, { maxRows })).rows;
 

@@ -1,6 +1,7 @@
 // The PostgreSQL engine: capabilities, dialect (PostgreSQL's own grammar through libpg-query), read-only
 // transactions, and the provider (node-postgres) loaded on first use.
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { pgFamilyRules } from '../classifier-rules.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
 
@@ -26,6 +27,7 @@ export const postgresCapabilities: Capabilities = {
 export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   engine: 'postgres',
   dialect: 'postgres',
+  classifier: { sql: pgFamilyRules },
   defaultPort: 5432,
   fileBased: false,
   readOnly: 'transaction', // BEGIN; SET TRANSACTION READ ONLY

@@ -214,16 +214,6 @@ class PostgresProvider implements Provider {
 
   catalog = pgCatalog(this);
 
-  testConnection = () => this.catalog.profile();
-  profile = () => this.catalog.profile();
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  maintenance = (type: string, target: string | undefined) => this.catalog.maintenance(type, target);
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
-
   poolStats() {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }

@@ -1,7 +1,9 @@
 // What a Redis server shows besides command results: keys as objects (found with SCAN and TYPE, never
 // KEYS *, which blocks the server), one container per logical database (`db<n>`), the layout of one key as
 // columns, and health and monitoring read from INFO, SLOWLOG and CLIENT LIST.
+
 import type { Redis } from 'ioredis';
+import { noMaintenance } from '../catalog.js';
 import type {
   ActiveSession,
   ConnectionProfile,
@@ -38,18 +40,21 @@ export class RedisCatalog {
   constructor(
     private readonly client: () => Redis,
     private readonly db: number,
+    private readonly user: string | undefined,
   ) {}
+
+  maintenance = noMaintenance('Redis');
 
   private get container(): string {
     return `db${this.db}`;
   }
 
-  async profile(user: string | undefined): Promise<ConnectionProfile> {
+  async profile(): Promise<ConnectionProfile> {
     const info = parseInfo(await this.client().info('server'));
     return {
       engine: 'redis',
       serverVersion: info.server?.redis_version ?? 'unknown',
-      currentUser: user || 'default',
+      currentUser: this.user || 'default',
       currentDatabase: this.container,
     };
   }

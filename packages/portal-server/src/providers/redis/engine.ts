@@ -52,6 +52,8 @@ export function redisFacts(statement: string): StatementFacts {
 export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
   engine: 'redis',
   dialect: 'redis',
+  // Judged from the command flags the client library ships.
+  classifier: { reader: 'command-flags' },
   fileBased: false,
   defaultPort: 6379,
   capabilities: redisCapabilities,

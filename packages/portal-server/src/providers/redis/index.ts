@@ -4,6 +4,7 @@
 // transaction blocks) are refused: a pooled connection must come back as it was handed out.
 import type { Redis } from 'ioredis';
 import { resultBatches, sessionWithoutTransactions } from '../buffered-results.js';
+import { type Catalog, guardedCatalog } from '../catalog.js';
 import { withDeadline } from '../deadline.js';
 import { ProviderError, queryError, unsupported } from '../errors.js';
 import type {
@@ -76,11 +77,14 @@ export class RedisProvider implements Provider {
   readonly capabilities = redisCapabilities;
   private client: Redis;
   private running = 0;
-  readonly catalog: RedisCatalog;
+  readonly catalog: Catalog;
 
   constructor(private readonly conn: ResolvedConnection) {
     this.client = openClient(conn);
-    this.catalog = new RedisCatalog(() => this.client, redisDatabaseIndex(conn.descriptor.database));
+    this.catalog = guardedCatalog(
+      new RedisCatalog(() => this.client, redisDatabaseIndex(conn.descriptor.database), conn.descriptor.user),
+      (work) => this.guarded(work),
+    );
   }
 
   /** Drops the connection (stopping whatever runs on it) and opens a fresh one for the next command. */
@@ -151,18 +155,6 @@ export class RedisProvider implements Provider {
       'Redis datasources have no transactions here',
     );
   }
-
-  testConnection = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
-  profile = () => this.guarded(() => this.catalog.profile(this.conn.descriptor.user));
-  health = () => this.guarded(() => this.catalog.health());
-  monitoring = () => this.guarded(() => this.catalog.monitoring());
-  async maintenance(): Promise<never> {
-    throw unsupported('Redis offers no maintenance operations here');
-  }
-  listObjects = (path: readonly string[] | undefined) => this.guarded(() => this.catalog.listObjects(path));
-  inventory = () => this.guarded(() => this.catalog.inventory());
-  counts = () => this.guarded(() => this.catalog.counts());
-  describe = (path: readonly string[]) => this.guarded(() => this.catalog.describe(path));
 
   poolStats() {
     return { total: 1, idle: this.running > 0 ? 0 : 1, waiting: Math.max(0, this.running - 1) };

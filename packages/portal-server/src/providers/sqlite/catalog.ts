@@ -1,5 +1,6 @@
 // SQLite-dialect catalog (SQLite and libSQL): objects from sqlite_schema, columns, indexes and foreign keys
 // from the pragma table functions (one query each), size from page counts, and the maintenance pragmas.
+import type { Catalog } from '../catalog.js';
 import { objectTarget, unknownOperation } from '../targets.js';
 import type {
   ConnectionProfile,
@@ -23,7 +24,7 @@ interface Runner {
 const SCHEMA = 'main';
 const LIMIT = 10_000;
 
-export function sqliteCatalog(p: Runner) {
+export function sqliteCatalog(p: Runner): Catalog {
   const rows = async (sql: string, params: unknown[] = [], maxRows = LIMIT) =>
     (await p.query(sql, params, { maxRows })).rows;
   const objects = async (): Promise<{ objects: DatabaseObject[]; truncated: boolean }> => {

@@ -1,6 +1,7 @@
 // The SQLite engine: a database file under the portal's folder (better-sqlite3 in a child process),
 // capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
 import { sqliteSplitterOptions } from 'dbgate-query-splitter';
+import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
@@ -18,6 +19,7 @@ export const sqliteCapabilities = sqliteFamilyCapabilities([
 export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   engine: 'sqlite',
   dialect: 'sqlite',
+  classifier: { sql: sqliteFamilyRules },
   fileBased: true,
   readOnly: 'pragma',
   capabilities: sqliteCapabilities,

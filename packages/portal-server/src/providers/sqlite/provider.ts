@@ -92,15 +92,6 @@ export class SqliteFamilyProvider implements Provider {
   }
 
   catalog = sqliteCatalog(this);
-  testConnection = () => this.catalog.profile();
-  profile = () => this.catalog.profile();
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  maintenance = (type: string, target: string | undefined) => this.catalog.maintenance(type, target);
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
 
   poolStats() {
     const n = this.backend.connections();

@@ -4,6 +4,7 @@
 // system.runtime.queries (running queries are the sessions; a federation has no storage size or cache
 // figure of its own, reported as "n/a"), monitoring adds system.runtime.nodes; `kill` calls
 // system.runtime.kill_query.
+import type { Catalog } from '../catalog.js';
 import { configError } from '../errors.js';
 import { requireTarget, unknownOperation } from '../targets.js';
 import type {
@@ -28,7 +29,7 @@ interface Runner {
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 const ident = (v: string) => `"${v.replace(/"/g, '""')}"`;
 
-export function trinoCatalog(p: Runner) {
+export function trinoCatalog(p: Runner): Catalog {
   const rows = async (sql: string, maxRows = OBJECT_LIMIT) => (await p.query(sql, [], { maxRows })).rows;
   const catalogName = () => p.conn.descriptor.database;
 

@@ -4,6 +4,7 @@
 // trailing `LIMIT n OFFSET m` is transposed by the provider), quotes with double quotes, keeps no trailing
 // semicolon, and has no positional params. The provider (index.ts) is loaded on first use.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import type { EngineDescriptor } from '../engine.js';
 import { quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
@@ -47,6 +48,19 @@ export function validateTrino(conn: ConnectionDescriptor): void {
 export const trinoEngine: EngineDescriptor<'trino', 'trino'> = {
   engine: 'trino',
   dialect: 'trino',
+  acceptsConnectionString: false,
+  passwordNeedsTls: true,
+  classifier: {
+    sql: {
+      family: 'nsp',
+      grammars: ['trino', 'postgresql'],
+      split: { options: 'default' },
+      lex: lexicalRules.ansi,
+      alternatives: alternativeReadings.escapes,
+      pipesAreOr: false,
+      providerSessionStatements: true,
+    },
+  },
   defaultPort: 8080,
   fileBased: false,
   capabilities: trinoCapabilities,

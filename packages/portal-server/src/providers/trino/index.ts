@@ -139,15 +139,6 @@ class TrinoProvider implements Provider {
 
   version = () => serverInfo(this.target);
   catalog = trinoCatalog(this);
-  testConnection = () => this.catalog.profile();
-  profile = () => this.catalog.profile();
-  health = () => this.catalog.health();
-  monitoring = () => this.catalog.monitoring();
-  maintenance = (type: string, target: string | undefined) => this.catalog.maintenance(type, target);
-  listObjects = (path: readonly string[] | undefined) => this.catalog.listObjects(path);
-  inventory = () => this.catalog.inventory();
-  counts = () => this.catalog.counts();
-  describe = (path: readonly string[]) => this.catalog.describe(path);
 
   poolStats() {
     return { total: Math.max(1, this.running), idle: this.running > 0 ? 0 : 1, waiting: 0 };

@@ -2315,7 +2315,7 @@ export interface paths {
                     "application/json": {
                         id?: string;
                         name: string;
-                        type: "postgres" | "mysql" | "mssql" | "oracle" | "sqlite" | "libsql" | "duckdb" | "mongodb" | "redis" | "leveldb" | "couchbase" | "clickhouse" | "druid" | "trino" | "athena" | "elasticsearch" | "opensearch" | "cassandra";
+                        type: "postgres" | "mysql" | "sqlite" | "libsql" | "duckdb" | "mssql" | "oracle" | "mongodb" | "redis" | "leveldb" | "couchbase" | "clickhouse" | "druid" | "trino" | "athena" | "elasticsearch" | "opensearch" | "cassandra";
                     } & {
                         [key: string]: unknown;
                     };

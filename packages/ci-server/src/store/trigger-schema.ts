@@ -1,7 +1,5 @@
-// Row types of the trigger tables (migration 0006_triggers) on top of the core schema. Timestamps are RFC 3339
+// Row types of the trigger tables (migration 0006_triggers). Timestamps are RFC 3339
 // UTC strings with milliseconds, JSON is text and booleans are 0/1, as everywhere in the store.
-import type { Kysely } from 'kysely';
-import type { CoreDB } from '../store/schema.js';
 
 export interface MaterialModificationsTable {
   id: string;
@@ -117,25 +115,4 @@ export interface LeaderLeasesTable {
   holder: string;
   acquired_at: string;
   expires_at: string;
-}
-
-export interface TriggersDB extends CoreDB {
-  material_modifications: MaterialModificationsTable;
-  material_poll_state: MaterialPollStateTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  webhook_delivery_claims: WebhookDeliveryClaimsTable;
-  project_crons: ProjectCronsTable;
-  cron_state: CronStateTable;
-  cron_firings: CronFiringsTable;
-  project_poll_settings: ProjectPollSettingsTable;
-  scm_credentials: ScmCredentialsTable;
-  trigger_claims: TriggerClaimsTable;
-  leader_leases: LeaderLeasesTable;
-}
-
-export type TriggersDb = Kysely<TriggersDB>;
-
-/** The same connection typed for code of the core store (Kysely's types are invariant in the schema). */
-export function core(db: Kysely<TriggersDB>): Kysely<CoreDB> {
-  return db as unknown as Kysely<CoreDB>;
 }

@@ -44,7 +44,7 @@ export const RunTests = Type.Object({
   cases_truncated: Type.Boolean({ description: 'more cases matched than are listed' }),
 });
 
-export function registerTestRoutes(api: Api, data: ExecutionData): void {
+export function registerTestReportRoutes(api: Api, data: ExecutionData): void {
   api.get('/api/v1/runs/:id/tests', {
     config: { access: 'viewer' },
     schema: {

@@ -3,7 +3,6 @@
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { NOTIFICATION_EVENTS } from '../domain/notification-events.js';
 import {
@@ -14,18 +13,14 @@ import {
   parseLogArchive,
 } from '../scheduler/retention-settings.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
-import type { CacheEntriesTable } from '../store/execution-schema.js';
-import { nowIso } from '../store/ids.js';
+import { deleteCacheEntry, listCacheEntries } from '../store/cache-entries.js';
+import type { StoreDb } from '../store/database.js';
+import { projectIdOf } from '../store/lookups.js';
+import { readProjectSetting, writeProjectSetting } from '../store/settings.js';
 import { roleAtLeast } from './access.js';
 import { LogArchiveSetting } from './admin/retention.js';
 import type { Api } from './context.js';
 import { errors, NoContent, SlugParams, Uuid } from './schemas.js';
-
-interface ExtrasDB {
-  projects: { id: string; slug: string };
-  project_settings: { project_id: string; key: string; value: string; updated_at: string };
-  cache_entries: CacheEntriesTable;
-}
 
 export { NOTIFICATION_EVENTS };
 export const MAX_CHANNELS = 20;
@@ -71,8 +66,8 @@ const CacheEntry = Type.Object({
   last_used_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-export interface ProjectExtrasDeps {
-  db: Kysely<any>;
+export interface ProjectOperationsDeps {
+  db: StoreDb;
   /** Global log-archive setting (CI_CONFIG `retention.log_archive` or the default). */
   logArchive: LogArchivePolicy;
   /** The storage backend holding cache blobs (`caches/<storage_key>`). */
@@ -122,37 +117,13 @@ function redact(config: Notifications): Notifications {
 const canSeeTargets = (request: FastifyRequest) =>
   request.principal !== undefined && roleAtLeast(request.principal.role, 'maintainer');
 
-export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): void {
-  const db = deps.db as Kysely<ExtrasDB>;
+export function registerProjectOperationRoutes(api: Api, deps: ProjectOperationsDeps): void {
+  const db = deps.db;
 
-  const projectId = async (slug: string): Promise<string> => {
-    const row = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
-    if (!row) throw notFound(`project "${slug}" not found`);
-    return row.id;
-  };
-  const readSetting = async (project: string, key: string) =>
-    db
-      .selectFrom('project_settings')
-      .select(['value', 'updated_at'])
-      .where('project_id', '=', project)
-      .where('key', '=', key)
-      .executeTakeFirst();
-  const writeSetting = async (project: string, key: string, value: string | null) => {
-    if (value === null) {
-      await db
-        .deleteFrom('project_settings')
-        .where('project_id', '=', project)
-        .where('key', '=', key)
-        .execute();
-      return;
-    }
-    const updated_at = nowIso();
-    await db
-      .insertInto('project_settings')
-      .values({ project_id: project, key, value, updated_at })
-      .onConflict((oc) => oc.columns(['project_id', 'key']).doUpdateSet({ value, updated_at }))
-      .execute();
-  };
+  const projectId = (slug: string) => projectIdOf(db, slug);
+  const readSetting = (project: string, key: string) => readProjectSetting(db, project, key);
+  const writeSetting = (project: string, key: string, value: string | null) =>
+    writeProjectSetting(db, project, key, value);
   const logArchiveOf = async (project: string) => {
     const row = await readSetting(project, 'log_archive');
     const override = row ? (decodeStoredPolicy(row.value) ?? null) : null;
@@ -301,25 +272,10 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     handler: async (request) => {
       const project = await projectId(request.params.slug);
       const { limit, offset } = request.query;
-      const [rows, total] = await Promise.all([
-        db
-          .selectFrom('cache_entries')
-          .select(['id', 'key', 'size_bytes', 'created_at', 'last_used_at'])
-          .where('project_id', '=', project)
-          .orderBy('last_used_at', 'desc')
-          .orderBy('id')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        db
-          .selectFrom('cache_entries')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('project_id', '=', project)
-          .executeTakeFirstOrThrow(),
-      ]);
+      const { entries, total } = await listCacheEntries(db, project, { limit, offset });
       return {
-        caches: rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) })),
-        total: Number(total.n),
+        caches: entries,
+        total,
         limit,
         offset,
       };
@@ -337,15 +293,11 @@ export function registerProjectExtraRoutes(api: Api, deps: ProjectExtrasDeps): v
     },
     handler: async (request, reply) => {
       const project = await projectId(request.params.slug);
-      const row = await db
-        .deleteFrom('cache_entries')
-        .where('id', '=', request.params.id)
-        .where('project_id', '=', project)
-        .returning('storage_key')
-        .executeTakeFirst();
-      if (!row) throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
+      const storageKey = await deleteCacheEntry(db, project, request.params.id);
+      if (storageKey === undefined)
+        throw notFound(`project "${request.params.slug}" has no cache entry ${request.params.id}`);
       // After the row: a lookup racing the purge finds no row rather than a row without its file.
-      await deps.blobs.delete(`caches/${row.storage_key}`).catch(() => {});
+      await deps.blobs.delete(`caches/${storageKey}`).catch(() => {});
       request.auditNote = { target: `cache_entry:${request.params.id}` };
       return reply.code(204).send();
     },

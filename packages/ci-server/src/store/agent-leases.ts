@@ -2,8 +2,9 @@
 // server restarts) and job leases on job_runs. The claim is one conditional UPDATE — only a queued job run
 // nobody holds can be taken — so two server processes sharing a database never hand one job to two agents.
 import { sql } from 'kysely';
-import { newId } from '../store/ids.js';
-import type { AgentStatus, DispatchDb } from './schema.js';
+import type { AgentStatus } from './agent-schema.js';
+import type { StoreDb } from './database.js';
+import { newId } from './ids.js';
 
 const ACTIVE = ['queued', 'running'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -17,7 +18,7 @@ export interface AgentRowInput {
 }
 
 /** Creates or refreshes the agent's row and returns its id (stable per name). */
-export async function upsertAgent(db: DispatchDb, info: AgentRowInput, now = Date.now()): Promise<string> {
+export async function upsertAgent(db: StoreDb, info: AgentRowInput, now = Date.now()): Promise<string> {
   const values = {
     tags: JSON.stringify(info.tags),
     capacity: info.capacity,
@@ -42,12 +43,12 @@ export async function upsertAgent(db: DispatchDb, info: AgentRowInput, now = Dat
   return row.id;
 }
 
-export async function setAgentStatus(db: DispatchDb, id: string, status: AgentStatus): Promise<void> {
+export async function setAgentStatus(db: StoreDb, id: string, status: AgentStatus): Promise<void> {
   await db.updateTable('agents').set({ status }).where('id', '=', id).execute();
 }
 
 /** Agents whose heartbeats stopped (on any server process) are shown offline. */
-export async function markSilentAgentsOffline(db: DispatchDb, silentSinceMs: number): Promise<void> {
+export async function markSilentAgentsOffline(db: StoreDb, silentSinceMs: number): Promise<void> {
   await db
     .updateTable('agents')
     .set({ status: 'offline' })
@@ -61,7 +62,7 @@ export async function markSilentAgentsOffline(db: DispatchDb, silentSinceMs: num
  * assigned within `graceMs`, which may still be on their way to it) are extended to now + leaseMs.
  */
 export async function renewLeases(
-  db: DispatchDb,
+  db: StoreDb,
   agentId: string,
   status: AgentStatus,
   reported: readonly string[],
@@ -92,7 +93,7 @@ export async function renewLeases(
  * another agent, or of a run being canceled.
  */
 export async function jobsToStop(
-  db: DispatchDb,
+  db: StoreDb,
   agentId: string,
   reported: readonly string[],
 ): Promise<string[]> {
@@ -114,7 +115,7 @@ export async function jobsToStop(
 
 /** Job runs the store has leased to the agent that are still active. */
 export async function activeLeases(
-  db: DispatchDb,
+  db: StoreDb,
   agentId: string,
 ): Promise<{ id: string; run_id: string; status: string }[]> {
   return db
@@ -127,7 +128,7 @@ export async function activeLeases(
 
 /** The atomic claim: true when this call took the job run for the agent. */
 export async function claimJob(
-  db: DispatchDb,
+  db: StoreDb,
   jobRunId: string,
   agent: { id: string; name: string },
   leaseMs: number,
@@ -155,7 +156,7 @@ export async function claimJob(
  * as with `claimJob`.
  */
 export async function claimJobs(
-  db: DispatchDb,
+  db: StoreDb,
   claims: readonly { jobRunId: string; agent: { id: string; name: string } }[],
   leaseMs: number,
   now = Date.now(),
@@ -192,7 +193,7 @@ export async function claimJobs(
 }
 
 /** Gives a claimed job run that never started back to the queue. */
-export async function releaseClaim(db: DispatchDb, jobRunId: string, agentId: string): Promise<boolean> {
+export async function releaseClaim(db: StoreDb, jobRunId: string, agentId: string): Promise<boolean> {
   const res = await db
     .updateTable('job_runs')
     .set({ lease_agent_id: null, lease_expires_at: null, assigned_at: null, agent: null })
@@ -215,7 +216,7 @@ export interface LapsedLease {
  * At start-up: leases that would lapse within `leaseMs` are extended to now + leaseMs, so agents get a full
  * lease period to reconnect to a restarted server before their jobs count as lost.
  */
-export async function extendLeasesAtStart(db: DispatchDb, leaseMs: number, now = Date.now()): Promise<void> {
+export async function extendLeasesAtStart(db: StoreDb, leaseMs: number, now = Date.now()): Promise<void> {
   await db
     .updateTable('job_runs')
     .set({ lease_expires_at: iso(now + leaseMs) })
@@ -230,7 +231,7 @@ export async function extendLeasesAtStart(db: DispatchDb, leaseMs: number, now =
  * them), so a dead agent's jobs are re-queued within seconds rather than after a whole lease period.
  */
 export async function shortenLeases(
-  db: DispatchDb,
+  db: StoreDb,
   agentId: string,
   graceMs: number,
   now = Date.now(),
@@ -245,7 +246,7 @@ export async function shortenLeases(
 }
 
 /** Active job runs whose lease lapsed (oldest first, bounded). */
-export async function lapsedLeases(db: DispatchDb, now = Date.now(), limit = 200): Promise<LapsedLease[]> {
+export async function lapsedLeases(db: StoreDb, now = Date.now(), limit = 200): Promise<LapsedLease[]> {
   return db
     .selectFrom('job_runs')
     .select(['id', 'run_id', 'status', 'lease_agent_id', 'agent'])
@@ -269,7 +270,7 @@ export interface QueuedJob {
  * narrows to those job runs; `after` pages on (created_at, id) through a long queue.
  */
 export async function unclaimedJobs(
-  db: DispatchDb,
+  db: StoreDb,
   limit: number,
   ids?: readonly string[],
   after?: { created_at: string; id: string },

@@ -1,21 +1,25 @@
-// A bounded-by-the-caller async queue: producers `push`, one consumer iterates. Used to turn "the server wants
-// to tell this agent something" into the outbound half of a gRPC stream. What is pushed is bounded by the
-// protocol itself (assignments by the agent's capacity, one ack per heartbeat, cancellations by its jobs).
+// An async queue: producers `push`, one consumer iterates. The outbound half of a gRPC stream on both ends of
+// the CI agent session: the control plane's messages to one agent (bounded by the protocol itself:
+// assignments by the agent's capacity, one ack per heartbeat, cancellations by its jobs) and the agent's
+// messages to the server (heartbeats and reports; `maxItems` drops beyond a bound while the stream is stuck).
 export class AsyncQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private waiting?: (r: IteratorResult<T>) => void;
   private done = false;
 
-  /** False when the queue is closed (the message will never be delivered). */
+  constructor(private readonly options: { maxItems?: number } = {}) {}
+
+  /** False when the item is not queued: the queue is closed, or holds `maxItems` already (it is dropped). */
   push(item: T): boolean {
     if (this.done) return false;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
       w({ value: item, done: false });
-    } else {
-      this.items.push(item);
+      return true;
     }
+    if (this.options.maxItems !== undefined && this.items.length >= this.options.maxItems) return false;
+    this.items.push(item);
     return true;
   }
 

@@ -27,16 +27,16 @@ const BLOB_CODES = {
   mismatch: Code.DataLoss,
 } as const;
 
-export interface DataIntakeDeps {
+export interface ExecutionDataCallsDeps {
   data: ExecutionData;
   dispatcher: Dispatcher;
   log: DispatcherLog;
 }
 
-export class DataIntake {
+export class ExecutionDataCalls {
   constructor(
     private readonly sessions: AgentSessions,
-    private readonly deps: DataIntakeDeps,
+    private readonly deps: ExecutionDataCallsDeps,
   ) {}
 
   async reportService(agent: ConnectedAgent, req: ServiceEvent) {

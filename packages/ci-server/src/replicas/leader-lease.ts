@@ -4,7 +4,7 @@
 // PostgreSQL alike. Correctness does not rest on it alone: every firing also claims a unique row, so two
 // leaders overlapping for a moment (clock skew, a paused process) still fire once.
 import { randomUUID } from 'node:crypto';
-import type { TriggersDb } from './schema.js';
+import type { StoreDb } from '../store/database.js';
 
 export interface LeaseOptions {
   name?: string;
@@ -22,7 +22,7 @@ export class LeaderLease {
   private held = false;
 
   constructor(
-    private readonly db: TriggersDb,
+    private readonly db: StoreDb,
     options: LeaseOptions = {},
   ) {
     this.name = options.name ?? 'triggers';

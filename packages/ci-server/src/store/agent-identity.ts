@@ -1,8 +1,7 @@
 // The durable side of agent identity: credential hashes on agent rows, revocation, and the rotated
 // registration token (its hash in server_settings, shared by every replica). Credentials and tokens are
 // never stored in clear; a credential is found by the hash of what the agent presents.
-import type { Kysely } from 'kysely';
-import type { DispatchDb } from './schema.js';
+import type { StoreDb } from './database.js';
 
 /** server_settings key of the rotated registration token: `{hash, rotated_at, configured_hash}`. */
 export const REGISTRATION_TOKEN_KEY = 'agents.registration_token';
@@ -15,14 +14,8 @@ export interface RotatedToken {
   configured_hash: string;
 }
 
-interface SettingsDB {
-  server_settings: { key: string; value: string; updated_at: string };
-}
-
-const settingsDb = (db: DispatchDb) => db as unknown as Kysely<SettingsDB>;
-
-export async function readRotatedToken(db: DispatchDb): Promise<RotatedToken | undefined> {
-  const row = await settingsDb(db)
+export async function readRotatedToken(db: StoreDb): Promise<RotatedToken | undefined> {
+  const row = await db
     .selectFrom('server_settings')
     .select('value')
     .where('key', '=', REGISTRATION_TOKEN_KEY)
@@ -36,17 +29,17 @@ export async function readRotatedToken(db: DispatchDb): Promise<RotatedToken | u
   }
 }
 
-export async function writeRotatedToken(db: DispatchDb, token: RotatedToken): Promise<void> {
+export async function writeRotatedToken(db: StoreDb, token: RotatedToken): Promise<void> {
   const value = JSON.stringify(token);
-  await settingsDb(db)
+  await db
     .insertInto('server_settings')
     .values({ key: REGISTRATION_TOKEN_KEY, value, updated_at: token.rotated_at })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: token.rotated_at }))
     .execute();
 }
 
-export async function clearRotatedToken(db: DispatchDb): Promise<void> {
-  await settingsDb(db).deleteFrom('server_settings').where('key', '=', REGISTRATION_TOKEN_KEY).execute();
+export async function clearRotatedToken(db: StoreDb): Promise<void> {
+  await db.deleteFrom('server_settings').where('key', '=', REGISTRATION_TOKEN_KEY).execute();
 }
 
 export interface CredentialOwner {
@@ -56,7 +49,7 @@ export interface CredentialOwner {
 }
 
 /** The agent a credential hash belongs to, if any. */
-export async function agentByCredential(db: DispatchDb, hash: string): Promise<CredentialOwner | undefined> {
+export async function agentByCredential(db: StoreDb, hash: string): Promise<CredentialOwner | undefined> {
   return db
     .selectFrom('agents')
     .select(['id', 'name', 'revoked_at'])
@@ -64,7 +57,7 @@ export async function agentByCredential(db: DispatchDb, hash: string): Promise<C
     .executeTakeFirst();
 }
 
-export async function agentByName(db: DispatchDb, name: string): Promise<CredentialOwner | undefined> {
+export async function agentByName(db: StoreDb, name: string): Promise<CredentialOwner | undefined> {
   return db
     .selectFrom('agents')
     .select(['id', 'name', 'revoked_at'])
@@ -73,7 +66,7 @@ export async function agentByName(db: DispatchDb, name: string): Promise<Credent
 }
 
 /** Stores the hash of the agent's new credential (replacing an older one); false when it was revoked. */
-export async function setCredentialHash(db: DispatchDb, agentId: string, hash: string): Promise<boolean> {
+export async function setCredentialHash(db: StoreDb, agentId: string, hash: string): Promise<boolean> {
   const res = await db
     .updateTable('agents')
     .set({ credential_hash: hash })
@@ -88,7 +81,7 @@ export async function setCredentialHash(db: DispatchDb, agentId: string, hash: s
  * undefined when no such agent exists; revoking twice keeps the first time.
  */
 export async function revokeAgentRow(
-  db: DispatchDb,
+  db: StoreDb,
   agentId: string,
   at: string,
 ): Promise<{ name: string; already: boolean } | undefined> {
@@ -109,7 +102,7 @@ export async function revokeAgentRow(
 }
 
 /** True when the agent row was revoked (checked on heartbeats, so every replica notices a revocation). */
-export async function isRevoked(db: DispatchDb, agentId: string): Promise<boolean> {
+export async function isRevoked(db: StoreDb, agentId: string): Promise<boolean> {
   const row = await db.selectFrom('agents').select('revoked_at').where('id', '=', agentId).executeTakeFirst();
   return !row || row.revoked_at !== null;
 }

@@ -1,12 +1,11 @@
-// Secret masking: every line that leaves the executor passes through a Masker, which replaces each secret
-// value, and the forms a script is likely to print (base64, URL encoding, `set -x` and `printf %q` quoting:
-// @app/kit's secretForms, shared with the control plane), with `***`. `splitParts` lets the job log catch a
-// value printed across two lines (executor/log.ts).
-import { MIN_MASKED_LENGTH, secretForms } from '@app/kit';
+// Secret masking in CI logs, one masker for the agent and the control plane: each secret value, and the forms
+// a script is likely to print (base64, URL encoding, `set -x` and `printf %q` quoting: secret-forms.ts), is
+// replaced with `***`. The agent masks every line that leaves its executor (and uses `splitParts` to catch a
+// value printed across two lines, ci-agent executor/log.ts); the control plane masks again before storing
+// (createMasker), the second line of defence against an older or modified agent.
+import { MIN_MASKED_LENGTH, secretForms } from './secret-forms.js';
 
 export const MASK = '***';
-
-export { MIN_MASKED_LENGTH, secretForms } from '@app/kit';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -83,4 +82,14 @@ export class Masker {
     }
     return limit;
   }
+}
+
+export type MaskFn = (text: string) => string;
+
+export const noMask: MaskFn = (text) => text;
+
+/** A function replacing every form of every value with `***` (identity when there is nothing to mask). */
+export function createMasker(values: Iterable<string>): MaskFn {
+  const masker = new Masker(values);
+  return masker.active ? (text) => masker.mask(text) : noMask;
 }

@@ -1,0 +1,156 @@
+// The classifier rules an engine descriptor carries (governance/classify reads them through the registry and
+// never names an engine): which parser family and node-sql-parser grammars read the engine's SQL, how the
+// text is split, the engine's lexical rules (comments, strings, quoting), the alternative readings whose
+// disagreement makes a statement doubtful, and the engine's own statement forms the SQL grammars do not know.
+// An engine without SQL names the reader of its own request language instead. The shared rule sets below are
+// named after the SQL family they describe, so descriptors of one family share them.
+
+export interface LexOptions {
+  /** `#` starts a line comment (MySQL, ClickHouse). */
+  hashComments: boolean;
+  /** `--` starts a comment only when followed by whitespace or a control character (MySQL). */
+  dashNeedsSpace: boolean;
+  /** Block comments nest (PostgreSQL, T-SQL). */
+  nestedComments: boolean;
+  /** MySQL and MariaDB executable comments (slash-star-bang) are code, not comments. */
+  executableComments: boolean;
+  /** Backslash escapes inside '…' (MySQL default; PostgreSQL with standard_conforming_strings off). */
+  backslashEscapes: boolean;
+  /** "…" is a string literal rather than a quoted identifier (MySQL without ANSI_QUOTES, N1QL). */
+  doubleQuoteStrings: boolean;
+  /** [x] is a quoted identifier (T-SQL, SQLite). */
+  bracketIdentifiers: boolean;
+  /** `x` is a quoted identifier (MySQL, SQLite, ClickHouse, Athena DDL, the search engines, N1QL). */
+  backtickIdentifiers: boolean;
+  /** $tag$ … $tag$ strings (PostgreSQL, DuckDB; `$$` only in CQL). */
+  dollarQuotes: boolean;
+  /** E'…' strings always take backslash escapes (PostgreSQL). */
+  eStrings: boolean;
+  /** q'[…]' alternative quoting (Oracle). */
+  qQuotes: boolean;
+  /** `//` line comments (CQL). */
+  slashSlashComments: boolean;
+  /** Hand [x] to the parser as "x" (SQLite: node-sql-parser's grammar has no bracket quoting). */
+  bracketsAsQuotes?: boolean;
+}
+
+/** A dbgate-query-splitter option set of the classifier's own (for engines it splits unlike the executor). */
+export type SplitterPreset = 'default' | 'mysql' | 'mssql' | 'sqlite' | 'postgres';
+
+export interface SqlClassifierRules {
+  /** `pg`: PostgreSQL's own grammar (libpg-query); `nsp`: node-sql-parser grammars. */
+  family: 'pg' | 'nsp';
+  /** node-sql-parser `database` options, tried in order (also the fallback grammar of the `pg` family). */
+  grammars: string[];
+  /** `executor`: split exactly as the executor splits (the engine's sqlDialect), or a preset of our own. */
+  split: 'executor' | { options: SplitterPreset };
+  lex: LexOptions;
+  /** Alternative lexical readings: when one of them sees different keywords or separators, the text is doubtful. */
+  alternatives: Partial<LexOptions>[];
+  /** MySQL-style `||` (logical OR) in the always-true evaluator. */
+  pipesAreOr: boolean;
+  /** SQLite/DuckDB PRAGMAs: the reporting ones read. */
+  pragmas?: boolean;
+  /** DuckDB's FROM-first form (`FROM t` = `SELECT * FROM t`). */
+  fromFirst?: boolean;
+  /** CQL's trailing ALLOW FILTERING (only relaxes a read's restrictions). */
+  allowFiltering?: boolean;
+  /** Session statements (USE, SET SESSION) are answered by the provider and never reach the engine (Trino). */
+  providerSessionStatements?: boolean;
+  /** Columnar forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) read as the SQL they mean. */
+  columnarForms?: boolean;
+}
+
+/**
+ * The reader of an engine's own request language, for engines without SQL (or whose SQL only the engine's
+ * own statement reader reads): `command-flags` a key-value command judged by the client library's command
+ * table, `ordered-keys` the small command grammar of an ordered key store, `document-request` a JSON
+ * document request, `sqlpp` SQL++ statements.
+ */
+export type RequestReader = 'command-flags' | 'ordered-keys' | 'document-request' | 'sqlpp';
+
+/** What the classifier knows of an engine; an engine whose descriptor names none is classified as a doubtful write. */
+export interface ClassifierRules {
+  /** The SQL rules (lexing, splitting, grammars); absent for an engine without SQL. */
+  sql?: SqlClassifierRules;
+  /** Judges the whole text instead of the SQL grammars. */
+  reader?: RequestReader;
+  /** Other engine names read with these rules (a MariaDB server speaks MySQL). */
+  aliases?: readonly string[];
+}
+
+const BASE: LexOptions = {
+  hashComments: false,
+  dashNeedsSpace: false,
+  nestedComments: false,
+  executableComments: false,
+  backslashEscapes: false,
+  doubleQuoteStrings: false,
+  bracketIdentifiers: false,
+  backtickIdentifiers: false,
+  dollarQuotes: false,
+  eStrings: false,
+  qQuotes: false,
+  slashSlashComments: false,
+};
+
+/** Lexical rule sets shared by engines of one SQL family. */
+export const lexicalRules = {
+  /** Nothing beyond ANSI: '…' strings, "…" identifiers, -- and block comments. */
+  ansi: BASE,
+  /** ANSI plus `x` identifiers (Athena DDL, the search engines). */
+  backtick: { ...BASE, backtickIdentifiers: true },
+  pg: { ...BASE, nestedComments: true, dollarQuotes: true, eStrings: true },
+  mysql: {
+    ...BASE,
+    hashComments: true,
+    dashNeedsSpace: true,
+    executableComments: true,
+    backslashEscapes: true,
+    doubleQuoteStrings: true,
+    backtickIdentifiers: true,
+  },
+  sqlite: { ...BASE, bracketIdentifiers: true, backtickIdentifiers: true, bracketsAsQuotes: true },
+} satisfies Record<string, LexOptions>;
+
+// A server setting (standard_conforming_strings, NO_BACKSLASH_ESCAPES, ANSI_QUOTES) or a differently minded
+// tool can read the same text another way; a statement must mean the same thing under each reading.
+/** Alternative readings shared by engines of one SQL family. */
+export const alternativeReadings = {
+  /** Backslashes might escape after all. */
+  escapes: [{ backslashEscapes: true }],
+  pg: [{ nestedComments: false }, { backslashEscapes: true }],
+  // (`#` comments need no alternative: a `;` plus a write keyword inside any comment is doubtful on its own.)
+  mysql: [{ backslashEscapes: false }, { dashNeedsSpace: false }, { doubleQuoteStrings: false }],
+} satisfies Record<string, Partial<LexOptions>[]>;
+
+/** The rules of the PostgreSQL family (PostgreSQL; DuckDB adds its own forms). */
+export const pgFamilyRules: SqlClassifierRules = {
+  family: 'pg',
+  grammars: [],
+  split: 'executor',
+  lex: lexicalRules.pg,
+  alternatives: alternativeReadings.pg,
+  pipesAreOr: false,
+};
+
+/** The rules of the SQLite family (SQLite and libSQL). */
+export const sqliteFamilyRules: SqlClassifierRules = {
+  family: 'nsp',
+  grammars: ['sqlite'],
+  split: 'executor',
+  lex: lexicalRules.sqlite,
+  alternatives: alternativeReadings.escapes,
+  pipesAreOr: false,
+  pragmas: true,
+};
+
+/** The rules of the search engines' SQL (Elasticsearch and OpenSearch). */
+export const searchSqlRules: SqlClassifierRules = {
+  family: 'nsp',
+  grammars: ['mysql', 'postgresql'],
+  split: { options: 'default' },
+  lex: lexicalRules.backtick,
+  alternatives: alternativeReadings.escapes,
+  pipesAreOr: false,
+};
