@@ -11,14 +11,11 @@ import { installAuth, recordRouteTable } from './auth/index.js';
 import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
-import { registerApi } from './http/api.js';
-import { registerAuthSurface } from './http/auth-surface.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRoutes } from './http/routes.js';
 import { registerStrictQuery } from './http/strict-query.js';
-import { registerTriggerApi } from './http/triggers.js';
-import { registerWeb } from './http/web.js';
 import { LogArchiver } from './logs/archiver.js';
 import { NotificationDeliverer } from './notifications/deliverer.js';
 import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
@@ -121,7 +118,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     announcements: secrets.announcements,
     storeReady: migrated,
   });
-  await registerAuthSurface(app, auth.context);
   // CI_AUTH_ENABLED=false keeps the open authorizer (main.ts logs the warning).
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();
@@ -172,28 +168,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     postgres: database.dialect === 'postgres',
     events,
     resolveHead: triggers.resolveHead,
-  });
-  await registerApi(app, {
-    agentAdmin: {
-      revoke: (id) => control.revoke(id),
-      rotateRegistrationToken: () => control.identity.rotate(),
-    },
-    database,
-    secretKey: secrets.secretKey,
-    runs,
-    events,
-    execution: { data: execution, publicUrl },
-    extras: {
-      file: settings.file,
-      log: app.log,
-      retention,
-      blobs: storage,
-      storage: {
-        secretKey: secrets.secretKey,
-        running: storageConfig,
-        fallback: { config: fileStorage, source: settings.file.storage ? 'config' : 'default' },
-      },
-    },
   });
 
   const control = new AgentControl({
@@ -253,9 +227,33 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     archiveEveryMs: options.archiveEveryMs ?? retention.archiveIntervalMs,
     log: app.log,
   });
-  await registerTriggerApi(app, { triggers, publicUrl: settings.publicUrl });
-  // After the API: the web UI's assets and its page fallback for unknown non-API paths (http/web.ts).
-  await registerWeb(app);
+  // Every route module, in order (http/routes.ts); the web UI's page fallback comes last.
+  await registerRoutes(app, {
+    auth: auth.context,
+    api: {
+      agentAdmin: {
+        revoke: (id) => control.revoke(id),
+        rotateRegistrationToken: () => control.identity.rotate(),
+      },
+      database,
+      secretKey: secrets.secretKey,
+      runs,
+      events,
+      execution: { data: execution, publicUrl },
+      extras: {
+        file: settings.file,
+        log: app.log,
+        retention,
+        blobs: storage,
+        storage: {
+          secretKey: secrets.secretKey,
+          running: storageConfig,
+          fallback: { config: fileStorage, source: settings.file.storage ? 'config' : 'default' },
+        },
+      },
+    },
+    triggers: { triggers, publicUrl: settings.publicUrl },
+  });
   let listening = false;
 
   return {

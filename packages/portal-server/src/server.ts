@@ -32,6 +32,7 @@ import { registerMcpRoutes } from './http/mcp.js';
 import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
 import { registerQueryRoutes } from './http/query.js';
+import { PlainText } from './http/response-schemas.js';
 import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerWebUi } from './http/web.js';
@@ -216,7 +217,14 @@ export async function createPortalServer(
   registerAccountProvisioningRoutes(app, {
     accounts: createAccountService(settings, { datasources, providers: db.providers, audit }),
   });
-  app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+  const metricsSchema = {
+    tags: ['health'],
+    description: 'Prometheus metrics (text exposition format)',
+    response: { 200: PlainText },
+  };
+  app.get('/metrics', { schema: metricsSchema }, async (_req, reply) =>
+    reply.type(metrics.contentType).send(await metrics.metrics()),
+  );
   // The web app's assets and page fallback, after every API route (src/http/web.ts, docs/portal-web.md).
   await registerWebUi(app);
   return {

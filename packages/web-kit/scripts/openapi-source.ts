@@ -88,6 +88,11 @@ export async function generatePortalApi(): Promise<GeneratedApi> {
           JWT_SECRET: 'openapi-generation-secret-that-is-long-enough-0123456789',
           ADMIN_EMAIL: 'admin@example.test',
           ADMIN_PASSWORD: 'openapi-generation-password',
+          // With a model configured the agent routes register too (the model is never called here).
+          AI_PROVIDER: 'openai',
+          AI_BASE_URL: 'http://127.0.0.1:9/v1',
+          AI_MODEL: 'openapi-generation',
+          AI_API_KEY: 'openapi-generation',
         }),
         { logger: false },
       ),

@@ -11,7 +11,7 @@ import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
 import { revokeAgentRow } from '../store/agent-identity.js';
 import { extendLeasesAtStart } from '../store/agent-leases.js';
-import type { StoreDb } from '../store/database.js';
+import type { StoreSchema } from '../store/database.js';
 import {
   type AgentServerTls,
   type AgentServiceDeps,
@@ -35,7 +35,7 @@ export interface AgentTiming {
 }
 
 export interface AgentControlOptions {
-  database: Database;
+  database: Database<StoreSchema>;
   events: RunEvents;
   data: ExecutionData;
   secretKey: string;
@@ -64,7 +64,7 @@ export class AgentControl {
   private stopping = false;
 
   constructor(options: AgentControlOptions) {
-    const db = options.database.db as StoreDb;
+    const db = options.database.db;
     const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
     const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
     const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);

@@ -4,7 +4,7 @@
 import { createSecretBox, type Database, deriveKey, HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import type { CiSettings } from '../config.js';
-import type { StoreDb } from '../store/database.js';
+import type { StoreSchema } from '../store/database.js';
 import { AuditRecorder } from './audit.js';
 import { createAuthorizer, identify } from './authorizer.js';
 import { ensureBootstrapAdmin } from './bootstrap-admin.js';
@@ -18,7 +18,7 @@ export { recordRouteTable, routeTable } from './route-table.js';
 
 export interface InstallAuthOptions {
   app: FastifyInstance;
-  database: Database;
+  database: Database<StoreSchema>;
   settings: CiSettings;
   /** CI_SECRET_KEY (64 hex characters). */
   secretKey: string;
@@ -38,7 +38,7 @@ export interface AuthInstallation {
 
 export async function installAuth(options: InstallAuthOptions): Promise<AuthInstallation> {
   const { app, settings } = options;
-  const db = options.database.db as StoreDb;
+  const db = options.database.db;
   const secretBox = createSecretBox(options.secretKey);
   const registry = new ProviderRegistry(db, secretBox, providersFromConfig(settings.file));
   const sessions = new SessionStore(db);

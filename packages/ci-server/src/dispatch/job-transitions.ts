@@ -124,7 +124,7 @@ export class JobTransitions {
   }
 
   private async setJob(trx: Trx, id: string, values: Partial<JobRunsTable>): Promise<void> {
-    await (trx as unknown as StoreDb).updateTable('job_runs').set(values).where('id', '=', id).execute();
+    await trx.updateTable('job_runs').set(values).where('id', '=', id).execute();
   }
 
   /** The agent began the job (queued → running). Null, or why the agent must stop it. */

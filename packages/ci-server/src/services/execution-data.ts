@@ -23,6 +23,7 @@ import { type CiMetrics, createCiMetrics } from '../metrics.js';
 import { TestReportStore } from '../reports/store.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { FilesystemStorage } from '../storage/filesystem-storage.js';
+import type { StoreSchema } from '../store/database.js';
 import type { RunChange, RunEvents } from './run-events.js';
 import { ServiceRunStore } from './service-runs.js';
 
@@ -42,7 +43,7 @@ export interface ExecutionData {
 }
 
 export interface ExecutionDataOptions {
-  database: Database;
+  database: Database<StoreSchema>;
   dataDir: string;
   /** Backend of artifacts, caches and archived logs; default: the data folder. */
   storage?: BlobStorage;

@@ -60,7 +60,7 @@ function prefixesOf(key: string): string[] {
  * null when none applies. For code outside the triggers (checkouts of private repositories).
  */
 export function credentialsFor(db: StoreDb, box: SecretBox, url: string): Promise<GitCredentials | null> {
-  return new ScmCredentials(db as StoreDb, box).credentialsFor(url);
+  return new ScmCredentials(db, box).credentialsFor(url);
 }
 
 export class ScmCredentials {

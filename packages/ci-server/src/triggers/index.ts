@@ -10,7 +10,7 @@ import type { CiSettings } from '../config.js';
 import { LeaderLease } from '../replicas/leader-lease.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
-import type { StoreDb } from '../store/database.js';
+import type { StoreDb, StoreSchema } from '../store/database.js';
 import { projectIdOf } from '../store/lookups.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
@@ -41,7 +41,7 @@ export interface TriggerOptions {
 }
 
 export interface TriggerDeps extends TriggerOptions {
-  database: Database;
+  database: Database<StoreSchema>;
   settings: CiSettings;
   secretKey: string;
   events: RunEvents;
@@ -100,7 +100,7 @@ export class Triggers {
   private lastPollCheck = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: TriggerDeps) {
-    this.db = deps.database.db as StoreDb;
+    this.db = deps.database.db;
     this.now = deps.now ?? (() => new Date());
     this.tickMs = deps.tickMs ?? 1000;
     this.secrets = globalWebhookSecrets(deps.settings);

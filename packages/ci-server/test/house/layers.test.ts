@@ -1,9 +1,10 @@
 // The house rule of the control plane's source, checked on the files themselves: arrows point down (routes
 // call services; no module outside http/ imports from http/, except the composition root server.ts), and
-// routes reach the database only through store/ and services/ functions, never with a query of their own.
+// routes reach the database only through store/ and services/ functions, never with a query of their own;
+// store/ depends on nothing of the control plane but the pure rules in domain/.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { importsInto, sourceFiles } from '@app/kit/testing';
+import { importsInto, importsOf, sourceFiles } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
@@ -27,5 +28,18 @@ describe('layers of packages/ci-server/src', () => {
     // The check itself finds a query when there is one.
     expect(query.test("await db.selectFrom('runs').selectAll()")).toBe(true);
     expect(query.test('await sql`select 1`.execute(db)')).toBe(true);
+  });
+
+  it('store/ imports nothing of the control plane but domain/ (the pure rules) and itself', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles(join(SRC, 'store'))) {
+      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SRC, join(file, '..', spec));
+        if (!target.startsWith('store/') && !target.startsWith('domain/'))
+          offenders.push(`${relative(SRC, file)} -> ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

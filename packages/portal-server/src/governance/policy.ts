@@ -53,10 +53,10 @@ export interface PolicyInput {
 export type DenyAuditType = 'permission_denied' | 'object_forbidden';
 
 export interface PolicyDeny {
-  /** HTTP status to answer: 403 for every policy refusal. */
-  status: 403;
-  /** `READ_ONLY`, `TICKET_REQUIRED`, `FREEZE_WINDOW`, `OBJECT_FORBIDDEN`. */
-  code: 'READ_ONLY' | 'TICKET_REQUIRED' | 'FREEZE_WINDOW' | 'OBJECT_FORBIDDEN';
+  /** HTTP status to answer: 403 for every policy refusal, 400 for a read-only engine answering in its own words. */
+  status: 403 | 400;
+  /** `READ_ONLY`, `TICKET_REQUIRED`, `FREEZE_WINDOW`, `OBJECT_FORBIDDEN`; `QUERY_ERROR` (the engine's refusal). */
+  code: 'READ_ONLY' | 'TICKET_REQUIRED' | 'FREEZE_WINDOW' | 'OBJECT_FORBIDDEN' | 'QUERY_ERROR';
   /** A message a person can act on (never names a hidden object to a caller who may not see it). */
   message: string;
   /** Audit type to record the refusal under. */
@@ -93,11 +93,26 @@ export function evaluatePolicy(input: PolicyInput): PolicyDecision {
   const writes = c.isWrite;
 
   // 1. Read-only datasource: any write (doubtful statements count as writes) is refused. A read-only engine
-  // (its capabilities say so: the search engines) is refused the same way whatever the policy says.
-  if (writes && engineDescriptor(input.datasource.engine)?.capabilities.readOnlyEngine) {
-    return deny('READ_ONLY', `${input.datasource.name} is a read-only engine; the statement writes`, {
-      statementIndex: firstWriteIndex(c),
-    });
+  // (its capabilities say so: the search engines, Druid) is refused first whatever the policy says, as its
+  // descriptor says to answer: 403 READ_ONLY, or 400 QUERY_ERROR in the engine's own words.
+  const engine = engineDescriptor(input.datasource.engine);
+  if (writes && engine?.capabilities.readOnlyEngine) {
+    const index = firstWriteIndex(c);
+    const generic = `${input.datasource.name} is a read-only engine; the statement writes`;
+    if (engine.writeRefusal === 'engine') {
+      const write = c.statements.find((s) => s.kind === 'write');
+      const words = engine.refuseStatement?.(write?.text ?? '') ?? generic;
+      return {
+        deny: {
+          status: 400,
+          code: 'QUERY_ERROR',
+          message: words,
+          audit: 'permission_denied',
+          details: { statementIndex: index },
+        },
+      };
+    }
+    return deny('READ_ONLY', generic, { statementIndex: index });
   }
   if (policy.readOnly && writes) {
     return deny('READ_ONLY', `Datasource ${input.datasource.name} is read-only; the statement writes`, {

@@ -4,6 +4,7 @@
 // read an artifact, and drive a run with a server-minted credential instead of a session.
 import { HttpError } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AgentRun, RunEvent } from '../agent/runs.js';
 import type { AgentService } from '../agent/service.js';
 import { DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS, parseObjective } from '../agent/service.js';
@@ -11,6 +12,16 @@ import { isWorkflow, WORKFLOWS } from '../agent/workflows.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { AI_RATE_BUDGET } from './ai.js';
 import { rateLimitHook, requireSession, SECURITY_HEADERS } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import {
+  AgentArtifact,
+  AgentCancelled,
+  AgentHandover,
+  AgentRunAnswer,
+  AgentWorkflow,
+  EventStream,
+  errorResponses,
+} from './response-schemas.js';
 
 const KEEPALIVE_MS = 15_000;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -92,6 +103,18 @@ function wantsStream(request: FastifyRequest): boolean {
   return String(request.headers.accept ?? '').includes('text/event-stream');
 }
 
+const Objective = Type.String({ minLength: 1, maxLength: 4000 });
+const RunParams = Type.Object({ runId: Type.String() });
+/** The documented run body; the handler checks it (after the session and the model budget) in its own words. */
+const RunBody = Type.Object({
+  objective: Objective,
+  connectionId: Type.String({ description: 'a managed datasource' }),
+  workflow: Type.Optional(Type.Union(WORKFLOWS.map((w) => Type.Literal(w)))),
+  threadId: Type.Optional(Type.String()),
+  deadlineSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 600, default: 120 })),
+});
+const AGENT_ERRORS = errorResponses(400, 401, 404, 409, 429, 502, 503, 504);
+
 export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): void {
   const limiter = new RateLimiter(AI_RATE_BUDGET);
   const modelBudget = rateLimitHook(
@@ -113,7 +136,10 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
       schema: {
         tags: ['agent'],
         description: `\`{objective}\` (at most 4000 characters) → \`{workflow}\`, one of ${WORKFLOWS.join(', ')}. One model call, 16 output tokens, 8 s; 504 AI_TIMEOUT, 502 when the model names none.`,
+        body: Type.Object({ objective: Objective }),
+        response: { 200: AgentWorkflow, ...AGENT_ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request) => {
       await requireSession(request);
@@ -132,7 +158,10 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
           '`{objective, connectionId (a managed datasource), workflow? (default investigation), threadId?, deadlineSeconds? (1-600, default 120)}` → 201 ' +
           "`{runId, threadId, datasourceId, workflow, objective, status, deadlineAt, events}`; with `Accept: text/event-stream` the answer is the run's " +
           'event stream itself. Events: run, operation, refused, result, failed, text, answer, resumed, end `{status: completed|paused|failed, reason?, drive?: {credential, expiresAt}}`.',
+        body: RunBody,
+        response: { 200: EventStream, 201: AgentRunAnswer, ...AGENT_ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request, reply) => {
       const user = await requireSession(request);
@@ -161,6 +190,8 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
       schema: {
         tags: ['agent'],
         description: "The run as `POST /api/agent/runs` describes it; 404 for another person's run.",
+        params: RunParams,
+        response: { 200: AgentRunAnswer, ...AGENT_ERRORS },
       },
     },
     async (request) => agent.describe((await ownRun(request)).run),
@@ -173,6 +204,8 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
         tags: ['agent'],
         description:
           "The run's progress as server-sent events (`id:` per event; `Last-Event-ID` resumes); ends after `end`.",
+        params: RunParams,
+        response: { 200: EventStream, ...AGENT_ERRORS },
       },
     },
     async (request, reply) => {
@@ -187,6 +220,8 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
       schema: {
         tags: ['agent'],
         description: 'Stops a running run (reason `agent_run_cancelled`); 409 when it is not running.',
+        params: RunParams,
+        response: { 200: AgentCancelled, ...AGENT_ERRORS },
       },
     },
     async (request) => {
@@ -205,7 +240,17 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
         tags: ['agent'],
         description:
           "Replays the run's own answer statement (its last successful statement) through the read-only profile → `{runId, correlationId, statement, fields, rows, rowCount, truncated, durationMs}`. The body carries no SQL (400 if it tries); 409 before any statement ran.",
+        params: RunParams,
+        body: Type.Object(
+          {},
+          {
+            description:
+              'no fields: the run’s own statement is replayed (a `sql` or `statement` field is 400)',
+          },
+        ),
+        response: { 200: AgentHandover, ...AGENT_ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request) => {
       const { user } = await ownRun(request);
@@ -228,6 +273,8 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
         tags: ['agent'],
         description:
           'One statement result of a live run → `{correlationId, statement, fields, rows, rowCount, truncated, durationMs}` (masked, at most 200 rows); 404 otherwise.',
+        params: Type.Object({ runId: Type.String(), correlationId: Type.String() }),
+        response: { 200: AgentArtifact, ...AGENT_ERRORS },
       },
     },
     async (request) => {
@@ -247,7 +294,10 @@ export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): 
         description:
           "`{credential, instruction?}` (no session: the credential from a run's `end` event names one run, is valid about one minute and works once) → 202 the run. " +
           '401 for a missing, forged, expired or reused credential; 409 while the run still runs.',
+        body: Type.Object({ credential: Type.String(), instruction: Type.Optional(Objective) }),
+        response: { 202: AgentRunAnswer, ...AGENT_ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request, reply) => {
       const b = bodyOf(request.body);

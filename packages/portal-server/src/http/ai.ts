@@ -5,6 +5,7 @@
 // Without AI_PROVIDER (and AI_MODEL) they answer 503 AI_NOT_CONFIGURED. Rate limited per person.
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { ExecutionAdapter } from '../agent/execution-adapter.js';
 import type { AiClient } from '../ai/client.js';
 import {
@@ -16,7 +17,10 @@ import {
 } from '../ai/grounding.js';
 import { SYSTEM_PROMPTS, userMessage } from '../ai/prompts.js';
 import { RateLimiter } from '../auth/rate-limit.js';
+import { connectionSchema } from './connection-schema.js';
 import { rateLimitHook, requireSession, type SessionUser } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { AiAnswer, AiSchemaAnswer, errorResponses } from './response-schemas.js';
 
 /** Longest SQL or schema text sent to a model (far below the execution limit: model context is small). */
 export const AI_MAX_INPUT_CHARS = 100_000;
@@ -101,6 +105,28 @@ const SQL_DESCRIPTION =
   'the model is told it and never decides it. With a managed datasource the columns of the objects used (masked ones removed) ground the answer. ' +
   'A dialect (or a datasource) is required. 503 AI_NOT_CONFIGURED, 502 AI_PROVIDER_ERROR, 504 AI_TIMEOUT, 429 over budget.';
 
+const Connection = {
+  connectionId: Type.Optional(
+    Type.String({ minLength: 1, description: 'a managed datasource grounds the answer' }),
+  ),
+  connection: Type.Optional(connectionSchema),
+};
+const SqlBody = Type.Object({
+  sql: Type.String({ minLength: 1, maxLength: AI_MAX_INPUT_CHARS }),
+  dialect: Type.Optional(Type.String({ description: 'the engine, when no datasource names it' })),
+  ...Connection,
+});
+const SchemaBody = Type.Object({
+  path: Type.Optional(Type.Array(Type.String(), { description: 'a container path of the datasource' })),
+  schema: Type.Optional(
+    Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })], {
+      description: 'schema text or JSON, without a datasource',
+    }),
+  ),
+  ...Connection,
+});
+const AI_ERRORS = errorResponses(400, 401, 404, 413, 429, 502, 503, 504);
+
 export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions): void {
   const limiter = new RateLimiter(options.rateBudget ?? AI_RATE_BUDGET);
   const preHandler = rateLimitHook(
@@ -118,7 +144,14 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions)
       {
         preHandler,
         bodyLimit: 1024 * 1024,
-        schema: { tags: ['ai'], description: `${summary}: ${SQL_DESCRIPTION}` },
+        schema: {
+          tags: ['ai'],
+          description: `${summary}: ${SQL_DESCRIPTION}`,
+          body: SqlBody,
+          response: { 200: AiAnswer, ...AI_ERRORS },
+        },
+        // The handler checks the body after the session and the rate limit, in its own words.
+        ...checkedByHandler,
       },
       async (request) => {
         const user = await requireSession(request);
@@ -165,7 +198,10 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions)
           "Describes a schema: `{connectionId, path?}` reads the managed datasource's object surface (a container path, or the whole " +
           'datasource; hidden objects and masked columns are never sent; at most 30 objects) → `{text, objects}`; or `{schema}` (text ' +
           'or JSON the caller supplies) → `{text, objects: []}`. 503 AI_NOT_CONFIGURED, 502, 504, 429.',
+        body: SchemaBody,
+        response: { 200: AiSchemaAnswer, ...AI_ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request) => {
       const user = await requireSession(request);

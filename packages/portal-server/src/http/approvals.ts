@@ -4,8 +4,11 @@
 // themselves are the ApprovalService's (src/governance/approvals.ts).
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { type ApprovalService, publicApproval, type Reviewer } from '../governance/approvals.js';
 import { requireUser, type SessionReader } from './connections.js';
+import { checkedByHandler } from './request-input.js';
+import { Approval, ApprovalList, errorResponses } from './response-schemas.js';
 
 export interface ApprovalRoutesOptions {
   sessions: SessionReader;
@@ -15,6 +18,18 @@ export interface ApprovalRoutesOptions {
 const RECORD =
   'Approval record: {id, datasourceId, datasourceName, requester, statement, route, status (pending|approved|rejected|expired), ' +
   'requestedAt, reviewer?, reviewedAt?, windowUntil? (approved), guardrail?, approvals? [{reviewer, at}], approvedBy?, ticket?, note?}.';
+
+const IdParam = Type.Object({ id: Type.String({ description: 'approval request id' }) });
+const ListQuery = Type.Object({
+  scope: Type.Optional(Type.Union([Type.Literal('mine'), Type.Literal('review'), Type.Literal('')])),
+  limit: Type.Optional(Type.String({ description: '1..500, default 100' })),
+  offset: Type.Optional(Type.String({ description: '≥ 0, default 0' })),
+});
+const Decision = Type.Object({
+  decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
+  windowMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 240, default: 15 })),
+  note: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+});
 
 function parseInteger(v: unknown, name: string, min: number, max: number, fallback: number): number {
   if (v === undefined || v === '') return fallback;
@@ -47,7 +62,11 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
           'Requests the caller may review (datasource `approverRoles`, or administrators): pending first (oldest first), then decisions ' +
           '(newest first). `?scope=mine` lists the caller’s own requests. Query `limit` (1..500, default 100), `offset`. ' +
           `Answers \`{approvals: [...]}\`. 401 without a session, 503 without server storage. ${RECORD}`,
+        querystring: ListQuery,
+        response: { 200: ApprovalList, ...errorResponses(400, 401, 503) },
       },
+      // The handler reads the raw query values (an integer check with its own words; no coercion).
+      ...checkedByHandler,
     },
     async (request) => {
       const who = await caller(request);
@@ -71,6 +90,8 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
       schema: {
         tags: ['approvals'],
         description: `One request, for its requester or a reviewer of its datasource; 404 for anyone else and for an unknown id. Answers the record. ${RECORD}`,
+        params: IdParam,
+        response: { 200: Approval, ...errorResponses(401, 404, 503) },
       },
     },
     async (request) => {
@@ -93,8 +114,12 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
           'approves it. An approval sets `windowUntil`: until then the requester may run exactly the approved text. Answers the record. ' +
           '400 malformed body; 403 not a reviewer (audited `permission_denied`) or the reviewer is the requester; 404 unknown id; ' +
           `409 already decided or already approved by this reviewer; 503 without server storage. ${RECORD}`,
-        body: { type: 'object', additionalProperties: true },
+        params: IdParam,
+        body: Decision,
+        response: { 200: Approval, ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
+      // The handler checks the body in the spec's words, after the session and storage checks (401/503 first).
+      ...checkedByHandler,
     },
     async (request) => {
       const who = await caller(request);

@@ -3,8 +3,11 @@
 // session's user; the server dates the event and marks it `source: "browser"` since it did not build the file.
 import { badRequest } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { AuditLog } from '../audit/audit-log.js';
 import { requireSession } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { errorResponses, Success } from './response-schemas.js';
 
 export const EXPORT_FORMATS = ['csv', 'json', 'sql-insert', 'sql-ddl'] as const;
 
@@ -21,7 +24,15 @@ export function registerAuditExportRoute(app: FastifyInstance, options: AuditExp
         tags: ['audit'],
         description:
           'Records a browser-built export: `{connectionId (1..200 characters), format (csv|json|sql-insert|sql-ddl), rows (integer ≥ 0)}` → `{success: true}`; 400 otherwise.',
+        body: Type.Object({
+          connectionId: Type.String({ minLength: 1, maxLength: 200 }),
+          format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
+          rows: Type.Integer({ minimum: 0 }),
+        }),
+        response: { 200: Success, ...errorResponses(400, 401) },
       },
+      // The handler checks the body after the session (401 first), in its own words.
+      ...checkedByHandler,
     },
     async (request) => {
       const user = await requireSession(request);

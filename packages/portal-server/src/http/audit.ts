@@ -4,9 +4,12 @@
 // a non-admin (spec, Errors 4), and 400 in the portal error shape to a malformed query or body.
 import { badRequest } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { AuditLog } from '../audit/audit-log.js';
 import { parseAuditQuery } from '../audit/query.js';
 import type { SessionIdentity, SessionReader } from './connections.js';
+import { checkedByHandler } from './request-input.js';
+import { AuditPage, AuditWritten, errorResponses } from './response-schemas.js';
 
 export const ADMIN_REQUIRED = 'Unauthorized. Admin access required.';
 
@@ -32,16 +35,56 @@ function adminOnly(sessions: SessionReader) {
   };
 }
 
+const Text = (description: string) => Type.Optional(Type.String({ description }));
+/** The filters `parseAuditQuery` reads (it checks them; an empty value counts as absent, a repeated one is 400). */
+const AuditFilters = Type.Object({
+  type: Text('event type, at most 200 characters'),
+  actor: Text('at most 200 characters'),
+  connection: Text('datasource id, at most 200 characters'),
+  result: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure')])),
+  from: Text('ISO-8601 instant with a zone, inclusive'),
+  to: Text('ISO-8601 instant with a zone, inclusive'),
+  limit: Text('1..500, default 100'),
+  offset: Text('≥ 0, default 0'),
+  source: Type.Optional(Type.Union([Type.Literal('store'), Type.Literal('buffer')])),
+});
+const ClientEvent = Type.Object(
+  {
+    type: Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,100}$' }),
+    result: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure')])),
+    connection: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  {
+    additionalProperties: true,
+    description: 'Any further fields are kept; actor, time and id are the server’s',
+  },
+);
+const ADMIN_403 =
+  'exactly 403 `{"error":"Unauthorized. Admin access required."}` without a session or for a non-administrator';
+
 export function registerAuditRoutes(app: FastifyInstance, options: AuditRoutesOptions): void {
   const onRequest = adminOnly(options.sessions);
 
-  app.get('/api/admin/audit', { onRequest }, async (request) => {
+  const listSchema = {
+    tags: ['audit'],
+    description: `The audit log, newest first, filtered and paged; \`source\` says whether the store or the in-process buffer answered. 400 a malformed filter; ${ADMIN_403}.`,
+    querystring: AuditFilters,
+    response: { 200: AuditPage, ...errorResponses(400, 403) },
+  };
+  app.get('/api/admin/audit', { onRequest, schema: listSchema, ...checkedByHandler }, async (request) => {
     const parsed = parseAuditQuery(request.query as Record<string, unknown>);
     if (!parsed.ok) throw badRequest(parsed.error);
     return options.audit.query(parsed.query, parsed.source);
   });
 
-  app.post('/api/admin/audit', { onRequest, bodyLimit: 64 * 1024 }, async (request) => {
+  const appendSchema = {
+    tags: ['audit'],
+    description: `A browser-reported event, appended to the in-process buffer with the session's user as actor. 400 a malformed body; ${ADMIN_403}.`,
+    body: ClientEvent,
+    response: { 200: AuditWritten, ...errorResponses(400, 403) },
+  };
+  const appendOptions = { onRequest, bodyLimit: 64 * 1024, schema: appendSchema, ...checkedByHandler };
+  app.post('/api/admin/audit', appendOptions, async (request) => {
     const user = admins.get(request)!;
     const body = request.body;
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {

@@ -4,18 +4,26 @@
 // here repeats it because the guard is not the boundary), and `/admin` sends a user to `/`.
 import type { FastifyInstance } from 'fastify';
 import { readSession } from './guard.js';
+import { HtmlPage, Redirect } from './response-schemas.js';
 import { sendSpaIndex } from './web.js';
 
-export async function registerAuthPages(app: FastifyInstance): Promise<void> {
-  app.get('/login', async (_request, reply) => sendSpaIndex(reply));
+const page = (description: string) => ({
+  schema: { tags: ['pages'], description, response: { 200: HtmlPage, 302: Redirect } },
+});
 
-  app.get('/', async (request, reply) => {
+export async function registerAuthPages(app: FastifyInstance): Promise<void> {
+  app.get('/login', page('The sign-in page (open).'), async (_request, reply) => sendSpaIndex(reply));
+
+  app.get('/', page('The IDE; 302 to /login without a session.'), async (request, reply) => {
     const session = await readSession(request);
     if (!session) return reply.redirect('/login', 302);
     return sendSpaIndex(reply);
   });
 
-  app.get('/admin', async (request, reply) => {
+  const admin = page(
+    'The administration pages; 302 to /login without a session, to / for a non-administrator.',
+  );
+  app.get('/admin', admin, async (request, reply) => {
     const session = await readSession(request);
     if (!session) return reply.redirect('/login', 302);
     if (session.role !== 'admin') return reply.redirect('/', 302);

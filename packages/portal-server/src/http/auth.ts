@@ -5,6 +5,7 @@
 import { errorBody } from '@app/kit';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { matchAccount, normalizeEmail } from '../auth/accounts.js';
 import { createPortalAuth } from '../auth/index.js';
 import { OIDC_STATE_COOKIE, OIDC_STATE_TTL_SECONDS, OidcFailure } from '../auth/oidc.js';
@@ -13,6 +14,8 @@ import type { AuthSecrets } from '../bootstrap.js';
 import type { PortalSettings } from '../config.js';
 import { registerAuthPages } from './auth-pages.js';
 import { readSession, registerGuard } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { AuthProviders, LoginAnswer, LogoutAnswer, MeAnswer, Redirect } from './response-schemas.js';
 import { type DeploymentRole, registerRoleFilter } from './roles.js';
 
 const LOGIN_BODY_LIMIT = 16 * 1024;
@@ -33,6 +36,17 @@ export function publicOrigin(request: FastifyRequest, settings: PortalSettings):
 }
 
 type LoginBody = { email: string; password: string; code?: string };
+
+/** The documented login body; `parseLoginBody` checks it (the route reads text, see `loginRouteSchema`). */
+const LoginRequest = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 1024 }),
+  code: Type.Optional(
+    Type.Union([Type.String(), Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'The second-factor code when the account has one',
+    }),
+  ),
+});
 
 function parseLoginBody(raw: unknown): LoginBody | { problem: string } {
   if (typeof raw !== 'string' || raw.trim() === '') return { problem: LOGIN_MESSAGES.notJson };
@@ -106,58 +120,83 @@ async function loginScope(app: FastifyInstance) {
     return reply.code(status).send({ success: false, message });
   });
 
-  app.post('/api/auth/login', { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
-    const auth = app.portalAuth;
-    const body = parseLoginBody(request.body);
-    if ('problem' in body) return reply.code(400).send({ success: false, message: body.problem });
+  app.post(
+    '/api/auth/login',
+    {
+      bodyLimit: LOGIN_BODY_LIMIT,
+      schema: {
+        tags: ['auth'],
+        description:
+          'Local sign-in; sets the `auth-token` cookie. Refusals answer `{success: false, message}` (400 malformed body, ' +
+          '401 wrong credentials or code with `totpRequired`, 429 rate limited with `retry-after`).',
+        body: LoginRequest,
+        response: { 200: LoginAnswer, 400: LoginAnswer, 401: LoginAnswer, 429: LoginAnswer },
+      },
+      // The body is read as text and checked by `parseLoginBody`, so a non-JSON or malformed body is the
+      // spec's own `{success: false, message}` 400 rather than a validator error.
+      ...checkedByHandler,
+    },
+    async (request, reply) => {
+      const auth = app.portalAuth;
+      const body = parseLoginBody(request.body);
+      if ('problem' in body) return reply.code(400).send({ success: false, message: body.problem });
 
-    const attempt = { actor: normalizeEmail(body.email), method: 'local' as const };
-    const addressKey = request.ip;
-    const emailKey = `${request.ip}|${normalizeEmail(body.email)}`;
-    for (const [limiter, key] of [
-      [auth.limits.loginPerAddress, addressKey],
-      [auth.limits.loginPerEmail, emailKey],
-    ] as const) {
-      const d = limiter.take(key);
-      if (!d.allowed) {
-        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'rate_limited' });
-        return rateLimited(reply, d.retryAfterSeconds);
+      const attempt = { actor: normalizeEmail(body.email), method: 'local' as const };
+      const addressKey = request.ip;
+      const emailKey = `${request.ip}|${normalizeEmail(body.email)}`;
+      for (const [limiter, key] of [
+        [auth.limits.loginPerAddress, addressKey],
+        [auth.limits.loginPerEmail, emailKey],
+      ] as const) {
+        const d = limiter.take(key);
+        if (!d.allowed) {
+          await auditSignIn(request, { ...attempt, result: 'failure', reason: 'rate_limited' });
+          return rateLimited(reply, d.retryAfterSeconds);
+        }
       }
-    }
 
-    const account = matchAccount(auth.accounts, body.email, body.password);
-    if (!account) {
-      await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_credentials' });
-      return reply.code(401).send({ success: false, message: LOGIN_MESSAGES.invalidCredentials });
-    }
-    if (account.totpSecret) {
-      if (!body.code) {
-        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'code_required' });
-        return reply
-          .code(401)
-          .send({ success: false, message: LOGIN_MESSAGES.codeRequired, totpRequired: true });
+      const account = matchAccount(auth.accounts, body.email, body.password);
+      if (!account) {
+        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_credentials' });
+        return reply.code(401).send({ success: false, message: LOGIN_MESSAGES.invalidCredentials });
       }
-      if ((await auth.totp.check(account.id, account.totpSecret, body.code)) !== 'accepted') {
-        await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_code' });
-        return reply
-          .code(401)
-          .send({ success: false, message: LOGIN_MESSAGES.invalidCode, totpRequired: true });
+      if (account.totpSecret) {
+        if (!body.code) {
+          await auditSignIn(request, { ...attempt, result: 'failure', reason: 'code_required' });
+          return reply
+            .code(401)
+            .send({ success: false, message: LOGIN_MESSAGES.codeRequired, totpRequired: true });
+        }
+        if ((await auth.totp.check(account.id, account.totpSecret, body.code)) !== 'accepted') {
+          await auditSignIn(request, { ...attempt, result: 'failure', reason: 'invalid_code' });
+          return reply
+            .code(401)
+            .send({ success: false, message: LOGIN_MESSAGES.invalidCode, totpRequired: true });
+        }
       }
-    }
-    // A successful sign-in does not eat into the person's budget.
-    auth.limits.loginPerAddress.refund(addressKey);
-    auth.limits.loginPerEmail.refund(emailKey);
-    const token = await auth.sessions.issue({ role: account.role, username: account.email, method: 'local' });
-    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(decideSecureCookie(auth.settings, request)));
-    request.log.info({ username: account.email, role: account.role }, 'signed in');
-    await auditSignIn(request, {
-      actor: account.email,
-      result: 'success',
-      method: 'local',
-      role: account.role,
-    });
-    return { success: true, role: account.role };
-  });
+      // A successful sign-in does not eat into the person's budget.
+      auth.limits.loginPerAddress.refund(addressKey);
+      auth.limits.loginPerEmail.refund(emailKey);
+      const token = await auth.sessions.issue({
+        role: account.role,
+        username: account.email,
+        method: 'local',
+      });
+      reply.setCookie(
+        SESSION_COOKIE,
+        token,
+        sessionCookieOptions(decideSecureCookie(auth.settings, request)),
+      );
+      request.log.info({ username: account.email, role: account.role }, 'signed in');
+      await auditSignIn(request, {
+        actor: account.email,
+        result: 'success',
+        method: 'local',
+        role: account.role,
+      });
+      return { success: true, role: account.role };
+    },
+  );
 }
 
 async function sessionRoutes(app: FastifyInstance) {
@@ -169,34 +208,60 @@ async function sessionRoutes(app: FastifyInstance) {
     done(null, undefined),
   );
 
-  app.post('/api/auth/logout', async (request, reply) => {
-    const session: Session | null = await readSession(request);
-    if (session) await auth.sessions.revoke(session);
-    const { maxAge: _unused, ...attrs } = sessionCookieOptions(decideSecureCookie(settings, request));
-    reply.clearCookie(SESSION_COOKIE, attrs);
-    const out: { success: true; redirectUrl?: string } = { success: true };
-    if (auth.oidc) {
-      try {
-        out.redirectUrl = await auth.oidc.endSessionUrl(`${publicOrigin(request, settings)}/login`);
-      } catch (err) {
-        request.log.warn(
-          { err: (err as Error).message },
-          'OIDC end-session URL unavailable; local logout only',
-        );
+  app.post(
+    '/api/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        description: 'Ends the session (any body is ignored); `redirectUrl` is the OIDC end-session address.',
+        response: { 200: LogoutAnswer },
+      },
+    },
+    async (request, reply) => {
+      const session: Session | null = await readSession(request);
+      if (session) await auth.sessions.revoke(session);
+      const { maxAge: _unused, ...attrs } = sessionCookieOptions(decideSecureCookie(settings, request));
+      reply.clearCookie(SESSION_COOKIE, attrs);
+      const out: { success: true; redirectUrl?: string } = { success: true };
+      if (auth.oidc) {
+        try {
+          out.redirectUrl = await auth.oidc.endSessionUrl(`${publicOrigin(request, settings)}/login`);
+        } catch (err) {
+          request.log.warn(
+            { err: (err as Error).message },
+            'OIDC end-session URL unavailable; local logout only',
+          );
+        }
       }
-    }
-    return out;
-  });
+      return out;
+    },
+  );
 
-  app.get('/api/auth/me', async (request, reply) => {
-    const session = await readSession(request);
-    if (!session) return reply.code(401).send({ authenticated: false });
-    return { authenticated: true, user: { role: session.role, username: session.username } };
-  });
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        description:
+          'The session: `{authenticated: true, user: {role, username}}`, or 401 `{authenticated: false}`.',
+        response: { 200: MeAnswer, 401: MeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const session = await readSession(request);
+      if (!session) return reply.code(401).send({ authenticated: false });
+      return { authenticated: true, user: { role: session.role, username: session.username } };
+    },
+  );
 
   // Open (under /api/auth): tells the sign-in page whether to offer single sign-on. Local login is always
   // available (a break-glass path in OIDC mode too).
-  app.get('/api/auth/providers', async () => ({
+  const providersSchema = {
+    tags: ['auth'],
+    description: 'Whether the sign-in page offers single sign-on (local sign-in is always there).',
+    response: { 200: AuthProviders },
+  };
+  app.get('/api/auth/providers', { schema: providersSchema }, async () => ({
     provider: settings.authProvider,
     local: true,
     oidc: settings.authProvider === 'oidc',
@@ -211,52 +276,77 @@ async function sessionRoutes(app: FastifyInstance) {
   const fail = (reply: FastifyReply, code: string) =>
     reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
 
-  app.get('/api/auth/oidc/login', async (request, reply) => {
-    if (!auth.oidc) return fail(reply, 'oidc_not_enabled');
-    try {
-      const redirectUri = `${publicOrigin(request, settings)}/api/auth/oidc/callback`;
-      const { url, stateCookie: value } = await auth.oidc.begin(redirectUri);
-      reply.setCookie(OIDC_STATE_COOKIE, value, { ...stateCookie(request), maxAge: OIDC_STATE_TTL_SECONDS });
-      return reply.redirect(url, 302);
-    } catch (err) {
-      const code = err instanceof OidcFailure ? err.code : 'provider_unavailable';
-      request.log.warn({ code, reason: (err as Error).message }, 'OIDC login could not start');
-      return fail(reply, code);
-    }
+  const redirects = (description: string) => ({
+    schema: { tags: ['auth'], description, response: { 302: Redirect } },
   });
+  app.get(
+    '/api/auth/oidc/login',
+    redirects('Starts OIDC sign-in: 302 to the provider, or to `/login?error=<code>`.'),
+    async (request, reply) => {
+      if (!auth.oidc) return fail(reply, 'oidc_not_enabled');
+      try {
+        const redirectUri = `${publicOrigin(request, settings)}/api/auth/oidc/callback`;
+        const { url, stateCookie: value } = await auth.oidc.begin(redirectUri);
+        reply.setCookie(OIDC_STATE_COOKIE, value, {
+          ...stateCookie(request),
+          maxAge: OIDC_STATE_TTL_SECONDS,
+        });
+        return reply.redirect(url, 302);
+      } catch (err) {
+        const code = err instanceof OidcFailure ? err.code : 'provider_unavailable';
+        request.log.warn({ code, reason: (err as Error).message }, 'OIDC login could not start');
+        return fail(reply, code);
+      }
+    },
+  );
 
-  app.get('/api/auth/oidc/callback', async (request, reply) => {
-    // The state value is single-use: it goes whatever the outcome.
-    reply.clearCookie(OIDC_STATE_COOKIE, stateCookie(request));
-    if (!auth.oidc) return fail(reply, 'oidc_not_enabled');
-    try {
-      const q = request.url.indexOf('?');
-      const identity = await auth.oidc.complete(
-        q === -1 ? '' : request.url.slice(q + 1),
-        request.cookies[OIDC_STATE_COOKIE],
-      );
-      const token = await auth.sessions.issue({
-        role: identity.role,
-        username: identity.username,
-        method: 'oidc',
-      });
-      reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(decideSecureCookie(settings, request)));
-      request.log.info({ username: identity.username, role: identity.role }, 'signed in with OIDC');
-      await auditSignIn(request, {
-        actor: identity.username,
-        result: 'success',
-        method: 'oidc',
-        role: identity.role,
-      });
-      return reply.redirect(identity.role === 'admin' ? '/admin' : '/', 302);
-    } catch (err) {
-      const code = err instanceof OidcFailure ? err.code : 'token_exchange_failed';
-      request.log.warn({ code, reason: (err as Error).message }, 'OIDC sign-in refused');
-      // Nobody is identified yet when the provider's answer is refused.
-      await auditSignIn(request, { actor: 'unknown', result: 'failure', method: 'oidc', reason: code });
-      return fail(reply, code);
-    }
-  });
+  app.get(
+    '/api/auth/oidc/callback',
+    {
+      schema: {
+        tags: ['auth'],
+        description:
+          "The provider's redirect back (`code`, `state`; read from the raw query): 302 to `/` or `/admin` signed in, or to `/login?error=<code>`.",
+        querystring: Type.Object(
+          { code: Type.Optional(Type.String()), state: Type.Optional(Type.String()) },
+          { additionalProperties: true },
+        ),
+        response: { 302: Redirect },
+      },
+    },
+    async (request, reply) => {
+      // The state value is single-use: it goes whatever the outcome.
+      reply.clearCookie(OIDC_STATE_COOKIE, stateCookie(request));
+      if (!auth.oidc) return fail(reply, 'oidc_not_enabled');
+      try {
+        const q = request.url.indexOf('?');
+        const identity = await auth.oidc.complete(
+          q === -1 ? '' : request.url.slice(q + 1),
+          request.cookies[OIDC_STATE_COOKIE],
+        );
+        const token = await auth.sessions.issue({
+          role: identity.role,
+          username: identity.username,
+          method: 'oidc',
+        });
+        reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(decideSecureCookie(settings, request)));
+        request.log.info({ username: identity.username, role: identity.role }, 'signed in with OIDC');
+        await auditSignIn(request, {
+          actor: identity.username,
+          result: 'success',
+          method: 'oidc',
+          role: identity.role,
+        });
+        return reply.redirect(identity.role === 'admin' ? '/admin' : '/', 302);
+      } catch (err) {
+        const code = err instanceof OidcFailure ? err.code : 'token_exchange_failed';
+        request.log.warn({ code, reason: (err as Error).message }, 'OIDC sign-in refused');
+        // Nobody is identified yet when the provider's answer is refused.
+        await auditSignIn(request, { actor: 'unknown', result: 'failure', method: 'oidc', reason: code });
+        return fail(reply, code);
+      }
+    },
+  );
 }
 
 /**

@@ -4,7 +4,10 @@
 // over the bytes that were signed (a re-serialised body would not match), and before anything is parsed.
 import { errorBody } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { InteractionHandler } from '../chat/interactions.js';
+import { checkedByHandler } from './request-input.js';
+import { errorShape } from './response-schemas.js';
 
 /** Interaction payloads are small; anything bigger is refused before it is buffered. */
 const BODY_LIMIT = 64 * 1024;
@@ -27,7 +30,17 @@ export function registerChatInteractionRoute(app: FastifyInstance, handler: Inte
             'CHAT_SIGNING_SECRET, timestamp within five minutes, each signature once. Body `application/x-www-form-urlencoded` ' +
             '`payload=<block_actions JSON>`. 200 acknowledges (the outcome reaches the presser through `response_url` or the thread); ' +
             '401 `INVALID_SIGNATURE` (audited `invalid_signature`); 400 a signed body that is not an interaction payload.',
+          body: {
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: Type.Object({ payload: Type.String({ description: 'block_actions JSON' }) }),
+              },
+            },
+          },
+          response: { 200: Type.Object({ ok: Type.Boolean() }), 400: errorShape, 401: errorShape },
         },
+        // The body is the raw signed text: the handler verifies the signature over it, then reads it.
+        ...checkedByHandler,
       },
       async (request, reply) => {
         const answer = await handler.handle({

@@ -2,6 +2,9 @@
 // datasource's id) that says where a statement or operation runs. One definition, so the OpenAPI description
 // documents the descriptor the same way on every route and route files need not import each other for it.
 
+import type { TSchema } from 'typebox';
+import { errorResponses } from './response-schemas.js';
+
 export const connectionSchema = {
   type: 'object',
   description:
@@ -11,14 +14,19 @@ export const connectionSchema = {
   additionalProperties: true,
 };
 
-/** A route body of `{connection | connectionId, …extra}` under the `database` tag. */
+/** Errors every /api/db route may answer: malformed input, no session, policy, unknown datasource, engine down. */
+export const DB_ERRORS = errorResponses(400, 401, 403, 404, 408, 413, 429, 503);
+
+/** A route body of `{connection | connectionId, …extra}` under the `database` tag, answering `answer`. */
 export const connectionBody = (
   description: string,
+  answer: TSchema,
   extra: Record<string, unknown> = {},
   required: string[] = [],
 ) => ({
   tags: ['database'],
   description,
+  response: { 200: answer, ...DB_ERRORS },
   body: {
     type: 'object',
     properties: {

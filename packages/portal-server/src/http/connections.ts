@@ -5,6 +5,7 @@ import { unauthorized } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { toPublicConnection } from '../datasources/public-view.js';
 import type { ManagedDatasources } from '../datasources/registry.js';
+import { errorResponses, ManagedConnections } from './response-schemas.js';
 
 export interface SessionIdentity {
   role: 'admin' | 'user';
@@ -38,7 +39,13 @@ export interface ConnectionRoutesOptions {
 }
 
 export function registerConnectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions): void {
-  app.get('/api/connections/managed', async (request) => {
+  const schema = {
+    tags: ['connections'],
+    description:
+      'The managed datasources the caller may see (no secrets, no objectRules) and the seed copies in flight. 401 without a session.',
+    response: { 200: ManagedConnections, ...errorResponses(401) },
+  };
+  app.get('/api/connections/managed', { schema }, async (request) => {
     const user = await requireUser(options.sessions, request);
     const connections = options
       .datasources()

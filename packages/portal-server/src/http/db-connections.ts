@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
@@ -12,8 +13,19 @@ import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider } from '../providers/types.js';
-import { connectionBody } from './connection-schema.js';
+import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
+import {
+  Cancelled,
+  ConnectionTest,
+  Disconnected,
+  HealthReading,
+  JsonObject,
+  MaintenanceResult,
+  PoolStats,
+  ProviderMeta,
+  rowsAsJson,
+} from './response-schemas.js';
 
 export function registerConnectionOperationRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
@@ -31,6 +43,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           required: ['queryId'],
           additionalProperties: true,
         },
+        response: { 200: Cancelled, ...DB_ERRORS },
       },
     },
     async (request) => {
@@ -50,6 +63,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       schema: connectionBody(
         'Closes the caller’s transactions on the connection and its pool (`{connection}` → `{disconnected, transactionsRolledBack}`). ' +
           'The pool of a managed datasource is shared and is closed only for an administrator.',
+        Disconnected,
       ),
     },
     async (request) => {
@@ -70,6 +84,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       schema: connectionBody(
         'Opens a fresh connection (not the cached pool) within 10000 ms and reads the server profile: ' +
           '`{success: true, latencyMs, engine, serverVersion, currentUser?, currentDatabase?, currentSchema?}`; failure 503 CONNECTION_ERROR or AUTHENTICATION_ERROR.',
+        ConnectionTest,
       ),
     },
     async (request) => {
@@ -109,7 +124,11 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
           'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
           'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
-        body: { type: 'object', additionalProperties: true },
+        body: Type.Object(
+          { type: Type.Optional(Type.String()), connection: Type.Optional(connectionSchema) },
+          { additionalProperties: true },
+        ),
+        response: { 200: ProviderMeta, ...DB_ERRORS },
       },
     },
     async (request) => {
@@ -143,6 +162,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       schema: connectionBody(
         'Pool statistics: with `{connection}` that connection’s cached pool, without one every cached pool (administrators). ' +
           'Answers `{pools: [{identity (hash prefix), engine, name, active, openedAt, lastUsedAt, pool: {total, idle, waiting}}]}`.',
+        PoolStats,
       ),
     },
     async (request) => {
@@ -165,14 +185,18 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     description: string,
     read: (p: Provider) => Promise<unknown>,
   ) =>
-    app.post(route, { schema: connectionBody(description), preValidation: strictBody }, async (request) => {
-      const session = await sessionFor(deps, request);
-      if (admin) requireAdminRole(session);
-      const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
-      return deps.providers.use(target.descriptor, read).catch((err) => {
-        throw toHttpError(err);
-      });
-    });
+    app.post(
+      route,
+      { schema: connectionBody(description, JsonObject(description)), preValidation: strictBody },
+      async (request) => {
+        const session = await sessionFor(deps, request);
+        if (admin) requireAdminRole(session);
+        const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
+        return deps.providers.use(target.descriptor, read).catch((err) => {
+          throw toHttpError(err);
+        });
+      },
+    );
 
   readOn(
     '/api/db/monitoring',
@@ -191,9 +215,11 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     '/api/db/maintenance',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: connectionBody(
         'Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; ' +
           'target required where marked). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400.',
+        MaintenanceResult,
         { type: { type: 'string' }, target: { type: 'string' } },
         ['type'],
       ),
@@ -254,6 +280,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         'Health reading of a connection (session required; 401 JSON without): `{activeConnections, databaseSize, cacheHitRatio, slowQueries: [{query, calls, avgTime}], ' +
           'activeSessions: [{pid, user, database, state, query, duration}]}`. Embedded engines answer cacheHitRatio "n/a" and empty lists. ' +
           'Any failure is 503 CONNECTION_ERROR, never a zero-filled reading.',
+        HealthReading,
       ),
     },
     async (request) => {

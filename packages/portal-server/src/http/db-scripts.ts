@@ -19,6 +19,7 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
+import { rowsAsJson, ScriptResult } from './response-schemas.js';
 
 /** Scripts run statement by statement: at most this many rows are returned per statement. */
 export const SCRIPT_ROWS = 500;
@@ -28,11 +29,13 @@ export function registerScriptRoutes(app: FastifyInstance, deps: QueryDeps): voi
     '/api/db/multi-query',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: connectionBody(
         'Runs a script: `{connection, sql, params?, ticket?}`, split under the engine grammar, statements in order on one connection, ' +
           'stopping at the first error; no wrapping transaction, what ran stays. Answers 200 `{executedCount, statements: [{index, status: done|failed, ' +
           'rowCount, fields?, rows?, durationMs, error?, truncated?}]}` (executedCount counts the statements that completed). A statement takes the ' +
           'params its placeholders name. Transaction control anywhere is 400 before anything runs; over 1048576 characters 413.',
+        ScriptResult,
         { sql: { type: 'string' }, params: {}, ticket: { type: 'string' } },
         ['sql'],
       ),

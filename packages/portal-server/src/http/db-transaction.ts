@@ -10,7 +10,7 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import { MAX_TRANSACTIONS_PER_USER } from '../providers/transactions.js';
-import { connectionSchema } from './connection-schema.js';
+import { connectionSchema, DB_ERRORS } from './connection-schema.js';
 import {
   checkStatementSize,
   clientGone,
@@ -21,12 +21,14 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
+import { errorResponses, rowsAsJson, TransactionAnswer } from './response-schemas.js';
 
 export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/transaction',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: {
         tags: ['database'],
         description:
@@ -50,6 +52,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
           required: ['action'],
           additionalProperties: true,
         },
+        response: { 200: TransactionAnswer, ...DB_ERRORS, ...errorResponses(409) },
       },
     },
     async (request, reply) => {

@@ -4,10 +4,13 @@
 // GET /api/v1/executions/{id} (the record; 404 for another token's request).
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { BotContext } from '../bot/context.js';
 import { getForToken, submit } from '../bot/service.js';
 import { toPublicRecord } from '../bot/types.js';
 import type { ServiceTokenRepository } from '../storage/service-tokens.js';
+import { checkedByHandler } from './request-input.js';
+import { BotRecord, BotSubmitted, errorResponses } from './response-schemas.js';
 import { admitServiceToken } from './service-token-guard.js';
 
 export interface ExecutionRouteDeps {
@@ -27,6 +30,20 @@ const recordDescription =
   'Bot execution record: `{id, status: pending|approved|rejected, datasourceId, onBehalfOf, createdAt, jobId?, guardrail?, approvalId?, ' +
   'review?: {reason}, approvedBy?, rejection?: rejected|expired, execution?: {status: done|failed, rowCount, fields, rows (masked; at most 200 rows ' +
   'and 256 KB), truncated?, durationMs, error?: closed word}, executedCount?, statements?: [{index, status, rowCount?, durationMs, error?}]}`.';
+
+const ReviewerMark = Type.Object({ reviewer: Type.String(), at: Type.String() });
+/** The documented submit body (`bot/request.ts` checks it). */
+const SubmitBody = Type.Object({
+  datasourceId: Type.String(),
+  statement: Type.String({ maxLength: 32000, description: 'a script' }),
+  onBehalfOf: Type.String(),
+  reply: Type.Optional(Type.Object({ channel: Type.String(), threadTs: Type.Optional(Type.String()) })),
+  callback: Type.Optional(Type.Object({ url: Type.String() })),
+  review: Type.Optional(Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) })),
+  approvedBy: Type.Optional(Type.Array(ReviewerMark, { minItems: 1, maxItems: 10 })),
+  ticket: Type.Optional(Type.String()),
+});
+const ERRORS = errorResponses(400, 401, 403, 404, 413, 429, 503);
 
 export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRouteDeps): void {
   const ready = () => {
@@ -48,8 +65,11 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRou
           'not HTTPS on CALLBACK_ALLOWED_HOSTS; 401 no token; 403 datasource not allowed for the token, read-only, ticket required, freeze window, ' +
           'object rule; 404 unknown datasource; 413 statement over 32000 characters; 429 CONCURRENCY_LIMIT or RATE_LIMITED; 503 no storage or ' +
           `datasource unavailable. ${recordDescription}`,
-        body: { type: 'object', additionalProperties: true },
+        body: SubmitBody,
+        response: { 200: BotSubmitted, 202: BotSubmitted, ...ERRORS },
       },
+      // `submit` checks the body after the token is admitted (401 first), in the bot API's own words.
+      ...checkedByHandler,
     },
     async (request, reply) => {
       const { bot, tokens } = ready();
@@ -68,6 +88,7 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRou
         summary: 'Read a submitted request (service token)',
         description: `Answers the record itself (poll until \`execution\` is set). 404 for an unknown id or another token's request. ${recordDescription}`,
         params: { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] },
+        response: { 200: BotRecord, ...ERRORS },
       },
     },
     async (request, reply) => {

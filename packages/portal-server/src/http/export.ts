@@ -17,7 +17,7 @@ import { resolveTarget, splitChecked } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
-import { connectionSchema } from './connection-schema.js';
+import { connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { CONTENT_TYPE, EXPORT_FORMATS, EXTENSION, type ExportFormat, writerFor } from './export-formats.js';
 import {
   checkStatementSize,
@@ -27,6 +27,7 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
+import { ExportFile } from './response-schemas.js';
 
 export const EXPORT_BATCH = 5_000;
 const SPOOL_BUFFER = 4 * 1024 * 1024;
@@ -81,6 +82,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           required: ['sql', 'format'],
           additionalProperties: true,
         },
+        response: { 200: ExportFile, ...DB_ERRORS },
       },
     },
     async (request, reply) => {

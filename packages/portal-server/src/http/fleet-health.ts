@@ -5,10 +5,14 @@
 // is ours), a non-admin 403 in the portal shape.
 import { HttpError } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
+import { connectionSchema } from './connection-schema.js';
 import { readSession, requireAdmin, type SessionUser } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { errorResponses, FleetHealth } from './response-schemas.js';
 
 /** Connections tested at the same time. */
 export const FLEET_CONCURRENCY = 4;
@@ -101,7 +105,16 @@ export function registerFleetHealthRoute(app: FastifyInstance, deps: QueryDeps):
           `Tests each connection of \`{connections: [descriptor | connectionId, …]}\` (at most ${FLEET_MAX_CONNECTIONS}) like /api/db/test-connection, ` +
           `${FLEET_CONCURRENCY} at a time: \`{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}]}\` in request order. ` +
           '400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin.',
+        body: Type.Object({
+          connections: Type.Array(
+            Type.Union([Type.String({ description: 'a managed datasource id' }), connectionSchema]),
+            { maxItems: FLEET_MAX_CONNECTIONS },
+          ),
+        }),
+        response: { 200: FleetHealth, ...errorResponses(400, 401, 403) },
       },
+      // The handler checks the body after the administrator check (401/403 first), in its own words.
+      ...checkedByHandler,
     },
     async (request) => {
       const session = await requireAdmin(request);

@@ -5,8 +5,11 @@
 import { errorBody, HttpError } from '@app/kit';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { createMcpServer, type McpDeps } from '../mcp/server.js';
 import type { ServiceTokenRepository } from '../storage/service-tokens.js';
+import { checkedByHandler } from './request-input.js';
+import { errorResponses, errorShape, JsonRpcMessage } from './response-schemas.js';
 import { admitServiceToken } from './service-token-guard.js';
 
 export interface McpRouteDeps {
@@ -27,8 +30,11 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
           'JSON-RPC over Streamable HTTP (stateless). Tools: list_datasources, list_objects, describe_object, run_read (governed read; writes refused), ' +
           'submit_write (through approvals like POST /api/v1/executions), get_execution. Every call is audited as `mcp_call`. 401 without a valid ' +
           "service token, 429 over the token's budget, 503 without server storage.",
-        body: { type: 'object', additionalProperties: true },
+        body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage)]),
+        response: { 200: JsonRpcMessage, 202: JsonRpcMessage, ...errorResponses(401, 429, 503) },
       },
+      // The MCP transport checks the JSON-RPC message itself and answers JSON-RPC errors.
+      ...checkedByHandler,
     },
     async (request, reply) => {
       if (!deps.mcp || !deps.tokens)
@@ -71,12 +77,24 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       );
   app.get(
     '/mcp',
-    { schema: { tags: ['mcp'], description: '405: no server-initiated stream (stateless endpoint).' } },
+    {
+      schema: {
+        tags: ['mcp'],
+        description: '405: no server-initiated stream (stateless endpoint).',
+        response: { 405: errorShape },
+      },
+    },
     notAllowed,
   );
   app.delete(
     '/mcp',
-    { schema: { tags: ['mcp'], description: '405: there are no sessions to end.' } },
+    {
+      schema: {
+        tags: ['mcp'],
+        description: '405: there are no sessions to end.',
+        response: { 405: errorShape },
+      },
+    },
     notAllowed,
   );
 }

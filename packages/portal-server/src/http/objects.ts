@@ -8,14 +8,23 @@ import { allowAllGovernance, type ExecutionContext, type QueryDeps } from '../ex
 import { executionContext, resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import type { Provider } from '../providers/types.js';
-import { connectionSchema } from './connection-schema.js';
+import { connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { sessionFor, strictBody } from './request-input.js';
+import { ObjectCounts, ObjectDetail, ObjectInventory, ObjectList, rowsAsJson } from './response-schemas.js';
 
 const SHAPES =
   'DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; ' +
   'Container {path, name, kind (schema | database)}; KindCount {path (container), kind, count}; ' +
   'ObjectDetail {object: DatabaseObject, columns: [{name, type, nullable, isPrimary, defaultValue?}], indexes: [{name, columns, unique}], ' +
   'foreignKeys: [{columnName, constraintName, referencedPath, referencedTable, referencedColumn, onUpdate?, onDelete?}], definition?}.';
+
+/** What each object route answers (its response schema). */
+const ANSWERS: Record<string, object> = {
+  list: ObjectList,
+  inventory: ObjectInventory,
+  counts: ObjectCounts,
+  describe: ObjectDetail,
+};
 
 function parsePath(v: unknown, required: boolean): string[] | undefined {
   if (v === undefined || v === null) {
@@ -44,6 +53,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
       `/api/db/objects/${name}`,
       {
         preValidation: strictBody,
+        ...rowsAsJson,
         schema: {
           tags: ['database objects'],
           description: `${description} Shapes: ${SHAPES}`,
@@ -56,6 +66,7 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
             },
             additionalProperties: true,
           },
+          response: { 200: ANSWERS[name], ...DB_ERRORS },
         },
       },
       async (request) => {

@@ -9,7 +9,7 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { resolveTarget, splitChecked } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
-import { connectionSchema } from './connection-schema.js';
+import { connectionSchema, DB_ERRORS } from './connection-schema.js';
 import {
   checkStatementSize,
   clientGone,
@@ -21,6 +21,7 @@ import {
   sessionFor,
   strictBody,
 } from './request-input.js';
+import { QueryResult, rowsAsJson } from './response-schemas.js';
 
 const queryRouteSchema = {
   tags: ['database'],
@@ -52,12 +53,13 @@ const queryRouteSchema = {
     required: ['sql'],
     additionalProperties: true,
   },
+  response: { 200: QueryResult, ...DB_ERRORS },
 } as const;
 
 export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void {
   app.post(
     '/api/db/query',
-    { schema: queryRouteSchema, preValidation: strictBody },
+    { schema: queryRouteSchema, preValidation: strictBody, ...rowsAsJson },
     async (request, reply) => {
       const session = await sessionFor(deps, request);
       const body = (request.body ?? {}) as Record<string, unknown>;

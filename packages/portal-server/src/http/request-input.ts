@@ -138,3 +138,10 @@ export async function strictBody(request: FastifyRequest): Promise<void> {
   const message = missing ? `${missing} is required` : `${path} ${e?.message ?? 'is invalid'}`;
   throw new HttpError(400, message, 'BAD_REQUEST');
 }
+
+/**
+ * Route option for a route whose handler (or a parser below `http/`) already checks its input with the
+ * spec's own messages: the route's request schema then documents the input for the OpenAPI description and
+ * the generated types, and Fastify's validator (which coerces and words errors its own way) stays out of it.
+ */
+export const checkedByHandler = { validatorCompiler: () => () => true } as const;

@@ -1,6 +1,24 @@
-// Response schemas shared by the portal's routes. A response schema both documents the answer in the OpenAPI
-// description (and so the web kit's generated types) and serialises it: fields it does not list are dropped,
-// which is why the error shape keeps every field (`{error, code, statusCode, …}` of kit/errorBody).
+// Response schemas shared by the portal's routes, one per response type, reused by every route that answers
+// it. A response schema both documents the answer in the OpenAPI description (and so the web kit's generated
+// types) and serialises it: fields it does not list are dropped and declared types are coerced. So every
+// object here keeps `additionalProperties: true` unless its fields are closed by the spec, and a field whose
+// value may be null or of several types is declared without a type (`Type.Unknown()`): the black-box tests
+// compare exact bodies, and a schema must never change what a route answers.
+import { type TSchema, Type } from 'typebox';
+
+/**
+ * Route option for answers that carry rows or long object lists: serialised by `JSON.stringify`, the schema
+ * only documents them. The schema serialiser walks open row objects key by key and was ten times slower
+ * (150 ms against 15 ms for a 20,000-row, ten-column body), which `/api/db/query` cannot afford; and it
+ * would coerce a cell to a declared type, where a row's cells are the engine's.
+ */
+export const rowsAsJson = {
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+} as const;
+
+/** An object with the listed fields and whatever else the route adds (never dropped). */
+const Open = <P extends Record<string, TSchema>>(properties: P, description?: string) =>
+  Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
 
 /** The portal error body: `{error, code, statusCode}` plus any detail a route adds (approval, guardrail, …). */
 export const errorShape = {
@@ -12,3 +30,344 @@ export const errorShape = {
 /** The error body under each status code a route documents besides its success. */
 export const errorResponses = (...codes: number[]): Record<number, typeof errorShape> =>
   Object.fromEntries(codes.map((c) => [c, errorShape]));
+
+/** A JSON object whose fields the route's description lists (a shape that varies by engine or provider). */
+export const JsonObject = (description: string) => Open({}, description);
+
+/** A JSON value of any type (a row cell, a plan node, a provider's own report). */
+const Any = Type.Unknown();
+
+export const Success = Open({ success: Type.Boolean() }, '`{success: true}` and any detail the route adds');
+
+/** An HTML page (the single-page app's index) or a redirect to another page. */
+export const HtmlPage = Type.String({ description: 'text/html: the web UI' });
+export const PlainText = Type.String({ description: 'text/plain' });
+export const Redirect = Type.Null({ description: '302 redirect (Location header)' });
+
+// ---------- sign-in and session ----------
+
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('user')]);
+export const SessionUser = Type.Object({ role: Role, username: Type.String() });
+export const LoginAnswer = Open(
+  { success: Type.Boolean(), role: Type.Optional(Role), message: Type.Optional(Type.String()) },
+  '`{success: true, role}`; a refusal is `{success: false, message, totpRequired?}`',
+);
+export const LogoutAnswer = Open({ success: Type.Boolean(), redirectUrl: Type.Optional(Type.String()) });
+export const MeAnswer = Open({ authenticated: Type.Boolean(), user: Type.Optional(SessionUser) });
+export const AuthProviders = Open({ provider: Type.String(), local: Type.Boolean(), oidc: Type.Boolean() });
+
+// ---------- connections and storage ----------
+
+/** A connection as the server shows it: a managed datasource (no secrets) or a stored descriptor. */
+export const Connection = Open(
+  {
+    id: Type.String(),
+    name: Type.Optional(Type.String()),
+    type: Type.Optional(Type.String()),
+    managed: Type.Optional(Type.Boolean()),
+    available: Type.Optional(Type.Boolean()),
+    unavailableReason: Type.Optional(Type.String()),
+    readOnly: Type.Optional(Type.Boolean()),
+    requireTicket: Type.Optional(Type.Boolean()),
+    approvalsRequired: Type.Optional(Type.Number()),
+    canExport: Type.Optional(Type.Boolean()),
+    policy: Type.Optional(Open({})),
+    storedSecrets: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Saved connections: the credentials the server holds sealed',
+      }),
+    ),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+  },
+  'Connection descriptor without secrets (database-portal.md)',
+);
+export const ManagedConnections = Open({
+  connections: Type.Array(Connection),
+  pendingSeeds: Type.Array(
+    Open({ datasourceId: Type.String(), runId: Type.String(), status: Type.String() }),
+  ),
+});
+export const StoredConnections = Open({ connections: Type.Array(Connection) });
+export const StoredConnection = Open({ connection: Connection });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+export const SavedQuery = Open({
+  id: Type.String(),
+  name: Type.String(),
+  sql: Type.String(),
+  connectionId: NullableString,
+  description: NullableString,
+  tags: Type.Array(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export const SavedQueryAnswer = Open({ query: SavedQuery });
+export const HistoryEntry = Open({
+  // PostgreSQL storage keeps the id as a bigint, which its driver reads as a digit string: declared as either,
+  // so the serialiser passes it on as stored.
+  id: Type.Union([Type.Integer(), Type.String({ pattern: '^[0-9]+$' })]),
+  connectionId: NullableString,
+  connectionName: NullableString,
+  sql: Type.String(),
+  status: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+  rowCount: NullableInteger,
+  durationMs: NullableInteger,
+  error: NullableString,
+  executedAt: Type.String(),
+});
+export const HistoryEntryAnswer = Open({ entry: HistoryEntry });
+const PageOf = (key: string, item: TSchema) =>
+  Open({ [key]: Type.Array(item), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
+export const SavedQueryPage = PageOf('queries', SavedQuery);
+export const HistoryPage = PageOf('entries', HistoryEntry);
+export const Deleted = Open({ deleted: Type.Integer() });
+
+// ---------- statements ----------
+
+export const Pagination = Type.Object({
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  hasMore: Type.Boolean(),
+  totalReturned: Type.Integer(),
+  wasLimited: Type.Boolean(),
+});
+/** Rows keep every cell as the provider returned it (a masked cell is its mask). */
+const Rows = Type.Array(Open({}, 'A row: column name → cell'));
+export const QueryResult = Open({
+  rows: Rows,
+  fields: Type.Array(Type.String()),
+  rowCount: Type.Number(),
+  executionTime: Type.Number(),
+  columnTypes: Type.Optional(Any),
+  warnings: Type.Optional(Type.Array(Type.String())),
+  pagination: Pagination,
+  explainFormat: Type.Optional(Type.String()),
+});
+export const ScriptResult = Open({
+  executedCount: Type.Integer(),
+  statements: Type.Array(JsonObject('One statement: `{sql, success, rows?, fields?, rowCount?, error?, …}`')),
+});
+export const TransactionAnswer = JsonObject(
+  '`{transactionId, status}` for begin/commit/rollback, a statement result for `query`',
+);
+export const ExportFile = Type.String({
+  description: 'The file (csv, json, sql): Content-Disposition attachment, X-Export-Rows, X-Export-Extension',
+});
+export const Cancelled = Open({ cancelled: Type.Boolean() });
+export const Disconnected = Open({ disconnected: Any, transactionsRolledBack: Any });
+export const ConnectionTest = Open({ success: Type.Boolean(), latencyMs: Type.Number() });
+
+export const Capabilities = Open({
+  supportsExplain: Type.Boolean(),
+  explainModes: Type.Array(Type.Union([Type.Literal('estimate'), Type.Literal('analyze')])),
+});
+export const ConnectionField = Open({
+  name: Type.String(),
+  label: Type.String(),
+  required: Type.Boolean(),
+  placeholder: Type.Optional(Type.String()),
+});
+export const EngineMeta = Open({
+  engine: Type.String(),
+  dialect: Type.String(),
+  defaultPort: Type.Optional(Type.Number()),
+  fileBased: Type.Boolean(),
+  capabilities: Capabilities,
+  connectionFields: Type.Optional(Type.Array(ConnectionField)),
+});
+export const ProviderMeta = Open(
+  { engines: Type.Optional(Type.Array(EngineMeta)) },
+  'One engine (`EngineMeta`) for `{type}` or `{connection}`; `{engines}` for an empty body',
+);
+export const MaintenanceResult = Open({
+  type: Type.String(),
+  target: Type.Optional(Type.String()),
+  rows: Rows,
+  fields: Type.Array(Type.String()),
+  rowCount: Type.Number(),
+  executionTime: Type.Number(),
+});
+export const HealthReading = JsonObject(
+  'A connection health reading: `{activeConnections, databaseSize, cacheHitRatio, slowQueries, activeSessions}`',
+);
+export const PoolStats = Open({ pools: Type.Array(JsonObject('A connection pool')) });
+
+// ---------- objects ----------
+
+export const DbObject = Open({
+  path: Type.Array(Type.String(), { description: 'containers, then the name' }),
+  name: Type.String(),
+  kind: Type.String(),
+  status: Type.Optional(Type.String()),
+  rowCount: Type.Optional(Type.Number()),
+  sizeBytes: Type.Optional(Type.Number()),
+});
+export const Container = Open({ path: Type.Array(Type.String()), name: Type.String(), kind: Type.String() });
+export const KindCount = Open({ path: Type.Array(Type.String()), kind: Type.String(), count: Type.Number() });
+export const ObjectList = Open({ objects: Type.Array(DbObject) });
+export const ObjectInventory = Open({
+  containers: Type.Array(Container),
+  objects: Type.Array(DbObject),
+  truncated: Type.Boolean(),
+});
+export const ObjectCounts = Open({ counts: Type.Array(KindCount) });
+export const ColumnSchema = Open({
+  name: Type.String(),
+  type: Type.String(),
+  nullable: Type.Boolean(),
+  isPrimary: Type.Boolean(),
+  defaultValue: Type.Optional(Any),
+});
+export const IndexSchema = Open({
+  name: Type.String(),
+  columns: Type.Array(Type.String()),
+  unique: Type.Boolean(),
+});
+export const ForeignKeySchema = Open({
+  columnName: Type.String(),
+  constraintName: Type.Optional(Type.String()),
+  referencedPath: Type.Optional(Type.Array(Type.String())),
+  referencedTable: Type.Optional(Type.String()),
+  referencedColumn: Type.Optional(Type.String()),
+  onUpdate: Type.Optional(Type.String()),
+  onDelete: Type.Optional(Type.String()),
+});
+export const ObjectDetail = Open({
+  object: DbObject,
+  columns: Type.Array(ColumnSchema),
+  indexes: Type.Array(IndexSchema),
+  foreignKeys: Type.Array(ForeignKeySchema),
+  definition: Type.Optional(Type.String({ description: 'view or routine source when the engine keeps it' })),
+});
+
+// ---------- governance ----------
+
+const ReviewerMark = Type.Object({ reviewer: Type.String(), at: Type.String() });
+export const ApprovalStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('rejected'),
+  Type.Literal('expired'),
+]);
+export const Approval = Open({
+  id: Type.String(),
+  datasourceId: Type.String(),
+  datasourceName: Type.String(),
+  requester: Type.String(),
+  statement: Type.String(),
+  route: Type.String(),
+  status: ApprovalStatus,
+  requestedAt: Type.String(),
+  reviewer: Type.Optional(Type.String()),
+  reviewedAt: Type.Optional(Type.String()),
+  windowUntil: Type.Optional(Type.String()),
+  guardrail: Type.Optional(Type.String()),
+  approvals: Type.Optional(Type.Array(ReviewerMark)),
+  approvedBy: Type.Optional(Type.Array(ReviewerMark)),
+  ticket: Type.Optional(Type.String()),
+  note: Type.Optional(Type.String()),
+});
+export const ApprovalList = Open({ approvals: Type.Array(Approval) });
+
+export const ServiceToken = Open(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    groups: Type.Array(Type.String()),
+    datasources: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'null: every datasource the role may use',
+    }),
+    requireApproval: Type.Boolean(),
+    trustedApprovals: Type.Boolean(),
+    created_at: Type.String(),
+    prefix: Type.String(),
+    last_used_at: NullableString,
+  },
+  'A service token (never its secret or hash)',
+);
+export const ServiceTokenList = Open({ tokens: Type.Array(ServiceToken) });
+export const ServiceTokenCreated = Open({
+  token: ServiceToken,
+  secret: Type.String({ description: 'The `pst_…` secret, shown this once' }),
+});
+
+export const FleetHealth = Open({
+  results: Type.Array(
+    Open(
+      { connectionId: Any, status: Type.String() },
+      '`{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}`',
+    ),
+  ),
+});
+
+/** A bot request as its service token sees it (docs/portal-bot.md); fields by state, see the route description. */
+export const BotRecord = Open({
+  id: Type.String(),
+  status: Type.String(),
+  datasourceId: Type.String(),
+  onBehalfOf: Any,
+  createdAt: Type.String(),
+});
+export const BotSubmitted = Open({ execution: BotRecord });
+
+/** A JSON-RPC 2.0 message (MCP over Streamable HTTP answers with JSON, `enableJsonResponse`). */
+export const JsonRpcMessage = Open(
+  { jsonrpc: Type.Literal('2.0'), id: Type.Optional(Any), method: Type.Optional(Type.String()) },
+  'A JSON-RPC 2.0 request, notification or batch member (MCP)',
+);
+
+export const AiAnswer = Open({
+  text: Type.String(),
+  classification: JsonObject(
+    "The server's verdict `{dialect, isWrite, transactionControl, guardrails, statements}` (never the model's)",
+  ),
+});
+export const AiSchemaAnswer = Open({ text: Type.String(), objects: Type.Array(Type.String()) });
+
+export const AgentWorkflow = Open({ workflow: Type.String() });
+/** An agent run as `POST /api/agent/runs` describes it (docs/portal-agent.md). */
+export const AgentRunAnswer = Open({
+  runId: Type.String(),
+  threadId: Type.String(),
+  datasourceId: Type.String(),
+  workflow: Type.String(),
+  objective: Type.String(),
+  status: Type.String(),
+  deadlineAt: Any,
+  events: Type.Optional(Type.String({ description: 'the run’s event-stream address' })),
+});
+export const AgentCancelled = Open({ runId: Type.String(), cancelled: Type.Boolean() });
+/** One statement result of an agent run (masked, at most 200 rows). */
+export const AgentArtifact = Open({
+  correlationId: Type.String(),
+  statement: Type.String(),
+  fields: Type.Array(Type.String()),
+  rows: Rows,
+  rowCount: Type.Number(),
+  truncated: Type.Boolean(),
+  durationMs: Type.Number(),
+});
+export const AgentHandover = Open({ runId: Type.String() }, 'The artifact of the run’s answer statement');
+export const EventStream = Type.String({ description: 'text/event-stream: the run’s events' });
+
+export const AuditEvent = Open(
+  {
+    id: Type.Optional(Type.String()),
+    type: Type.String(),
+    actor: NullableString,
+    connection: Type.Optional(NullableString),
+    result: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+    at: Type.String(),
+  },
+  'An audit line: `{type, actor, result, at, …}` (docs/portal-audit.md)',
+);
+export const AuditPage = Open({
+  events: Type.Array(AuditEvent),
+  total: Type.Number(),
+  limit: Type.Number(),
+  offset: Type.Number(),
+  source: Type.Union([Type.Literal('store'), Type.Literal('buffer')]),
+});
+export const AuditWritten = Open({ success: Type.Boolean(), event: AuditEvent });

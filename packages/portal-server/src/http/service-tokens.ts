@@ -3,9 +3,12 @@
 // revoke. Every change is audited `service_token` (never with the secret).
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { BotAudit } from '../bot/context.js';
 import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
 import { requireAdmin } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { errorResponses, ServiceTokenCreated, ServiceTokenList, Success } from './response-schemas.js';
 
 /** Role of a token created without one: the least privileged (object rules hold it; see docs/portal-bot.md). */
 export const DEFAULT_TOKEN_ROLE = 'user';
@@ -91,12 +94,25 @@ const storageUnavailable = () =>
     'STORAGE_UNAVAILABLE',
   );
 
-const tokenShape = {
-  type: 'object',
-  description:
-    '`{id, name, role, groups, datasources (null: every datasource the role may use), requireApproval, trustedApprovals, created_at, prefix, last_used_at}`',
-  additionalProperties: true,
-};
+const StringList = (max: number, description: string) =>
+  Type.Optional(
+    Type.Union([Type.Array(Type.String({ maxLength: NAME_MAX }), { maxItems: max }), Type.Null()], {
+      description,
+    }),
+  );
+/** The documented create body; `parseTokenBody` checks it (after the administrator check) in its own words. */
+const TokenBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: NAME_MAX, description: 'unique among live tokens' }),
+  role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('user'), Type.Null()])),
+  groups: StringList(GROUPS_MAX, 'groups the token acts with'),
+  datasources: StringList(
+    DATASOURCES_MAX,
+    'allowlist of datasource ids; absent: every datasource the role may use',
+  ),
+  requireApproval: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  trustedApprovals: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+});
+const ERRORS = errorResponses(400, 401, 403, 404, 409, 503);
 
 export function registerServiceTokenRoutes(app: FastifyInstance, deps: ServiceTokenRouteDeps): void {
   const store = () => {
@@ -112,7 +128,7 @@ export function registerServiceTokenRoutes(app: FastifyInstance, deps: ServiceTo
         summary: 'List service tokens',
         description:
           'Administrators only. Answers `{tokens: [token]}` (live tokens, oldest first; never a secret).',
-        response: { 200: { type: 'object', properties: { tokens: { type: 'array', items: tokenShape } } } },
+        response: { 200: ServiceTokenList, ...ERRORS },
       },
     },
     async (request) => {
@@ -132,8 +148,10 @@ export function registerServiceTokenRoutes(app: FastifyInstance, deps: ServiceTo
           'datasources?: string[] (allowlist of datasource ids; absent: every datasource the role may use), requireApproval?: boolean, ' +
           'trustedApprovals?: boolean}`. Answers 201 `{token, secret}`: the secret (`pst_…`) is shown this once; only its hash is kept. ' +
           '400 malformed, 409 name taken, 503 without server storage. Audited `service_token`.',
-        body: { type: 'object', additionalProperties: true },
+        body: TokenBody,
+        response: { 201: ServiceTokenCreated, ...ERRORS },
       },
+      ...checkedByHandler,
     },
     async (request, reply) => {
       const admin = await requireAdmin(request);
@@ -169,6 +187,7 @@ export function registerServiceTokenRoutes(app: FastifyInstance, deps: ServiceTo
         description:
           'Administrators only. Answers `{success: true}`; the token stops working at once. 404 unknown or already revoked. Audited `service_token`.',
         params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
+        response: { 200: Success, ...ERRORS },
       },
     },
     async (request) => {

@@ -9,6 +9,18 @@ import { Type } from 'typebox';
 import { ENGINE_TYPES } from '../datasources/types.js';
 import type { PortalStore } from '../storage/store.js';
 import { requireUser, type SessionReader } from './connections.js';
+import { strictBody } from './request-input.js';
+import {
+  Deleted,
+  errorResponses,
+  HistoryEntryAnswer,
+  HistoryPage,
+  SavedQueryAnswer,
+  SavedQueryPage,
+  StoredConnection,
+  StoredConnections,
+  Success,
+} from './response-schemas.js';
 
 export interface StorageRoutesOptions {
   sessions: SessionReader;
@@ -84,15 +96,36 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
   const owner = async (request: Parameters<SessionReader>[0]) =>
     (await requireUser(sessions, request)).username;
 
+  // Every storage route: 401 without a session, 503 without server storage; bodies checked without coercion.
+  const ERRORS = errorResponses(400, 401, 404, 409, 503);
+  const tags = ['storage'];
+  const withBody = { preValidation: strictBody };
+
   // ---- saved connections ----
-  app.get('/api/storage/connections', async (request) => {
+  const listConnections = {
+    tags,
+    description: "The caller's saved connections (credentials never sent back: `storedSecrets` names them).",
+    response: { 200: StoredConnections, ...ERRORS },
+  };
+  app.get('/api/storage/connections', { schema: listConnections }, async (request) => {
     const user = await owner(request);
     return { connections: await storeOr503().connections.list(user) };
   });
 
   app.put(
     '/api/storage/connections/:id',
-    { bodyLimit: 256 * 1024, schema: { params: Type.Object({ id: Id }), body: Descriptor } },
+    {
+      bodyLimit: 256 * 1024,
+      ...withBody,
+      schema: {
+        tags,
+        description:
+          'Creates (201) or replaces (200) a saved connection; credentials are sealed at rest. 409 the id of a managed datasource.',
+        params: Type.Object({ id: Id }),
+        body: Descriptor,
+        response: { 200: StoredConnection, 201: StoredConnection, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       const user = await owner(request);
       const store = storeOr503();
@@ -109,7 +142,14 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
 
   app.delete(
     '/api/storage/connections/:id',
-    { schema: { params: Type.Object({ id: Id }) } },
+    {
+      schema: {
+        tags,
+        description: 'Deletes a saved connection; 404 unknown id.',
+        params: Type.Object({ id: Id }),
+        response: { 200: Success, ...ERRORS },
+      },
+    },
     async (request) => {
       const user = await owner(request);
       if (!(await storeOr503().connections.delete(user, request.params.id)))
@@ -119,7 +159,13 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
   );
 
   // ---- saved queries ----
-  app.get('/api/storage/queries', { schema: { querystring: Paging } }, async (request) => {
+  const listQueries = {
+    tags,
+    description: "The caller's saved queries, newest first: `{queries, total, limit, offset}`.",
+    querystring: Paging,
+    response: { 200: SavedQueryPage, ...ERRORS },
+  };
+  app.get('/api/storage/queries', { schema: listQueries }, async (request) => {
     const user = await owner(request);
     const { limit, offset } = paging(request.query);
     const page = await storeOr503().queries.list(user, { limit, offset });
@@ -128,7 +174,16 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
 
   app.post(
     '/api/storage/queries',
-    { bodyLimit: 2 * 1024 * 1024, schema: { body: QueryBody } },
+    {
+      bodyLimit: 2 * 1024 * 1024,
+      ...withBody,
+      schema: {
+        tags,
+        description: 'Saves a query (201).',
+        body: QueryBody,
+        response: { 201: SavedQueryAnswer, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       const user = await owner(request);
       return reply.code(201).send({ query: await storeOr503().queries.create(user, request.body) });
@@ -137,7 +192,17 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
 
   app.put(
     '/api/storage/queries/:id',
-    { bodyLimit: 2 * 1024 * 1024, schema: { params: Type.Object({ id: Id }), body: QueryBody } },
+    {
+      bodyLimit: 2 * 1024 * 1024,
+      ...withBody,
+      schema: {
+        tags,
+        description: 'Replaces a saved query; 404 unknown id.',
+        params: Type.Object({ id: Id }),
+        body: QueryBody,
+        response: { 200: SavedQueryAnswer, ...ERRORS },
+      },
+    },
     async (request) => {
       const user = await owner(request);
       const query = await storeOr503().queries.update(user, request.params.id, request.body);
@@ -146,7 +211,13 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
     },
   );
 
-  app.delete('/api/storage/queries/:id', { schema: { params: Type.Object({ id: Id }) } }, async (request) => {
+  const deleteQuery = {
+    tags,
+    description: 'Deletes a saved query; 404 unknown id.',
+    params: Type.Object({ id: Id }),
+    response: { 200: Success, ...ERRORS },
+  };
+  app.delete('/api/storage/queries/:id', { schema: deleteQuery }, async (request) => {
     const user = await owner(request);
     if (!(await storeOr503().queries.delete(user, request.params.id)))
       throw notFound('No saved query with this id');
@@ -156,7 +227,14 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
   // ---- query history ----
   app.get(
     '/api/storage/history',
-    { schema: { querystring: Type.Object({ ...Paging.properties, connectionId: Type.Optional(Id) }) } },
+    {
+      schema: {
+        tags,
+        description: "The caller's query history, newest first: `{entries, total, limit, offset}`.",
+        querystring: Type.Object({ ...Paging.properties, connectionId: Type.Optional(Id) }),
+        response: { 200: HistoryPage, ...ERRORS },
+      },
+    },
     async (request) => {
       const user = await owner(request);
       const { limit, offset } = paging(request.query);
@@ -171,7 +249,16 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
 
   app.post(
     '/api/storage/history',
-    { bodyLimit: 2 * 1024 * 1024, schema: { body: HistoryBody } },
+    {
+      bodyLimit: 2 * 1024 * 1024,
+      ...withBody,
+      schema: {
+        tags,
+        description: 'Appends a history entry (201); the oldest beyond the per-user limit go.',
+        body: HistoryBody,
+        response: { 201: HistoryEntryAnswer, ...ERRORS },
+      },
+    },
     async (request, reply) => {
       const user = await owner(request);
       const b = request.body;
@@ -188,7 +275,12 @@ export function registerStorageRoutes(root: FastifyInstance, options: StorageRou
     },
   );
 
-  app.delete('/api/storage/history', async (request) => {
+  const clearHistory = {
+    tags,
+    description: "Clears the caller's query history: `{deleted}` (how many entries went).",
+    response: { 200: Deleted, ...ERRORS },
+  };
+  app.delete('/api/storage/history', { schema: clearHistory }, async (request) => {
     const user = await owner(request);
     return { deleted: await storeOr503().history.clear(user) };
   });

@@ -72,7 +72,10 @@ export interface Capabilities {
   supportsCancel: boolean;
   supportsTransactions: boolean;
   maintenanceOperations: ReadonlyArray<{ type: string; targetRequired: boolean; description: string }>;
-  /** The engine only reads (the search engines): the portal refuses every write first, whatever the policy. */
+  /**
+   * The engine only reads (the search engines, Druid): the policy refuses every write first, whatever the
+   * datasource policy says, on every route (session, bot, agent, MCP).
+   */
   readOnlyEngine?: boolean;
   /** False when the engine has no SQL DDL to write: the sql-insert and sql-ddl export formats are 400. */
   sqlExport?: boolean;
@@ -265,6 +268,12 @@ export interface ProviderFactory {
    * UPDATE/DELETE/CREATE grammar).
    */
   refuseStatement?(statement: string): string | undefined;
+  /**
+   * How a read-only engine's refusal of a write is answered (its spec row): `policy` (the default) 403
+   * READ_ONLY, or `engine` 400 QUERY_ERROR in the engine's own words (`refuseStatement`), as the engine
+   * itself answers (Druid).
+   */
+  readonly writeRefusal?: 'policy' | 'engine';
   /**
    * Where a managed datasource (PORTAL_DATASOURCES) of this engine is found, i.e. which fields it must give:
    * `server` host or connectionString (the default of a server engine), `file` a database file path or

@@ -26,17 +26,27 @@ let pg: Promise<PgModule> | undefined;
 /** How many times each parser really ran (memo misses): diagnostics, and the proof a statement is parsed once. */
 export const parserRuns = { pg: 0, nsp: 0 };
 
-/** Texts kept at the most, and the longest text kept (a huge script is parsed, not kept). */
+/**
+ * What the memo keeps: at most this many outcomes, of texts of at most this many characters in all (a tree
+ * is some tens of times its text, so a large script's trees are parsed and dropped, not held while idle).
+ */
 const MEMO_ENTRIES = 256;
-const MEMO_MAX_TEXT = 64 * 1024;
+const MEMO_TEXT_BUDGET = 128 * 1024;
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 const memo = new Map<string, Outcome<unknown> | Promise<Outcome<unknown>>>();
+let memoText = 0;
 
-function remember(key: string, text: string, outcome: Outcome<unknown> | Promise<Outcome<unknown>>): void {
-  if (text.length > MEMO_MAX_TEXT) return;
-  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+function remember(key: string, outcome: Outcome<unknown> | Promise<Outcome<unknown>>): void {
+  if (key.length > MEMO_TEXT_BUDGET) return;
+  // The oldest outcomes go first (a script's statements are read in order by each reader in turn).
+  while (memo.size >= MEMO_ENTRIES || (memo.size > 0 && memoText + key.length > MEMO_TEXT_BUDGET)) {
+    const oldest = memo.keys().next().value as string;
+    memo.delete(oldest);
+    memoText -= oldest.length;
+  }
   memo.set(key, outcome);
+  memoText += key.length;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -67,7 +77,7 @@ export async function pgParse(text: string): Promise<PgResult> {
       return { ok: false, error };
     }
   })();
-  remember(key, text, outcome);
+  remember(key, outcome);
   return settle(await outcome);
 }
 
@@ -90,6 +100,6 @@ export function nspParse(text: string, database: string): NspResult {
   } catch (error) {
     outcome = { ok: false, error };
   }
-  remember(key, text, outcome);
+  remember(key, outcome);
   return settle(outcome);
 }

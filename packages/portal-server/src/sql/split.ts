@@ -42,7 +42,7 @@ const PLSQL_BLOCK =
 
 // The executor's split and the classifier's (which splits as the executor does, to classify exactly the
 // texts that run) are one split: the last scripts' statements are kept and handed out as copies.
-const SPLIT_MEMO_ENTRIES = 64;
+const SPLIT_MEMO_ENTRIES = 16;
 const SPLIT_MEMO_MAX_TEXT = 64 * 1024;
 const splits = new Map<string, readonly string[]>();
 

@@ -233,6 +233,8 @@ describe('druid: objects, health, connection', () => {
     const meta = await h.post('/api/db/provider-meta', { connection: { id: 'pm', ...connection } }, ADMIN);
     expect(meta.body).toMatch(/"supportsMaintenance":false/);
     expect(meta.body).toMatch(/"maintenanceOperations":\[\]/);
+    // Read-only is one flag, shown to the UI as the search engines show it.
+    expect(meta.json().capabilities.readOnlyEngine).toBe(true);
     const bad = await h.post(
       '/api/db/query',
       { connection: { id: 'bad', ...connection, password: 'wrong' }, sql: 'SELECT 1' },
@@ -277,7 +279,7 @@ describe('druid: bot API', () => {
   });
   afterAll(() => bot?.close());
 
-  it('a read runs at once masked; a write fails as the engine refuses it and nothing is sent', async () => {
+  it('a read runs at once masked; a write is refused as the engine refuses it and nothing is sent', async () => {
     const r = await bot.submit(secret, {
       datasourceId: 'ddb',
       statement: "SELECT page, editor FROM wiki WHERE page = 'Talk'",
@@ -294,9 +296,11 @@ describe('druid: bot API', () => {
       statement: 'INSERT INTO wiki SELECT * FROM wiki',
       onBehalfOf: 'a@b.c',
     });
-    // No gate holds it (no write approval here): the provider refuses it as Druid would, before sending.
-    expect(w.statusCode, w.body).toBe(200);
-    expect(w.json().execution.execution).toMatchObject({ status: 'failed', error: 'query_error' });
+    // Druid is a read-only engine: the policy refuses the write first, in Druid's words (its spec row: 400
+    // QUERY_ERROR), as the session routes do.
+    expect(w.statusCode, w.body).toBe(400);
+    expect(w.json()).toMatchObject({ code: 'QUERY_ERROR' });
+    expect(w.json().error).toMatch(/INSERT operations are not supported by requested SQL engine/);
     expect(druid.queries.length).toBe(before);
   });
 });

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, engineDescriptor, sqlDialect } from '../../src/providers/registry.js';
+import type { ProviderFactory } from '../../src/providers/types.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -37,6 +38,9 @@ describe('engines', () => {
       expect(e.capabilities.parameterStyle).toBeTruthy();
       // Each engine's dialect is defined by some registered engine (libSQL speaks SQLite's).
       expect(sqlDialect(e.dialect).quote('a')).toMatch(/a/);
+      // Each carries its classifier rules (SQL rules or a request reader); one without is a doubtful write.
+      const rules = (e as ProviderFactory).classifier;
+      expect(Boolean(rules?.sql || rules?.reader), e.engine).toBe(true);
     }
     expect(ENGINES.filter((e) => e.fileBased).map((e) => e.engine)).toEqual([
       'sqlite',

@@ -1,12 +1,9 @@
-// Shapes of the portal API as the UI reads them (spec/database-portal.md, decisions.md, docs/portal-*.md).
-// Only the fields the UI uses are typed; everything else passes through untouched.
-
-export type Role = 'admin' | 'user';
-
-export interface SessionUser {
-  role: Role;
-  username: string;
-}
+// Shapes of the portal API as the UI reads them. What the server answers is generated from its OpenAPI
+// description (`npm run gen:api -w packages/web-kit`), never hand-copied; what stays hand-written here is
+// the UI's own: the engine and environment lists of the connection form and the connection descriptor the
+// browser keeps (a user's own connections live in the browser and carry their credentials).
+import type { ResponseOf } from '@app/web-kit';
+import type { paths } from '@app/web-kit/api/portal';
 
 export const ENGINE_TYPES = [
   'postgres',
@@ -59,128 +56,29 @@ export interface Connection {
   [k: string]: unknown;
 }
 
-export interface Pagination {
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-  totalReturned: number;
-  wasLimited: boolean;
-}
+// ---------- shapes the server answers: generated from its OpenAPI description (@app/web-kit/api/portal) ----------
 
-export interface QueryResult {
-  rows: Record<string, unknown>[];
-  fields: string[];
-  rowCount: number;
-  executionTime: number;
-  columnTypes?: unknown;
-  warnings?: string[];
-  pagination: Pagination;
-  explainFormat?: string;
-}
+type Me = ResponseOf<paths, '/api/auth/me'>;
+/** The signed-in person (`GET /api/auth/me`). */
+export type SessionUser = NonNullable<Me['user']>;
+export type Role = SessionUser['role'];
 
-export interface DbObject {
-  path: string[];
-  name: string;
-  kind: string;
-  status?: string;
-  rowCount?: number;
-  sizeBytes?: number;
-}
+export type QueryResult = ResponseOf<paths, '/api/db/query', 'post'>;
+export type Pagination = QueryResult['pagination'];
 
-export interface ColumnSchema {
-  name: string;
-  type: string;
-  nullable: boolean;
-  isPrimary: boolean;
-  defaultValue?: unknown;
-}
+export type DbObject = ResponseOf<paths, '/api/db/objects/list', 'post'>['objects'][number];
+export type ObjectDetail = ResponseOf<paths, '/api/db/objects/describe', 'post'>;
+export type ColumnSchema = ObjectDetail['columns'][number];
+export type IndexSchema = ObjectDetail['indexes'][number];
+export type ForeignKeySchema = ObjectDetail['foreignKeys'][number];
 
-export interface IndexSchema {
-  name: string;
-  columns: string[];
-  unique: boolean;
-}
+export type Approval = ResponseOf<paths, '/api/approvals/{id}'>;
+export type ApprovalStatus = Approval['status'];
 
-export interface ForeignKeySchema {
-  columnName: string;
-  constraintName?: string;
-  referencedPath?: string[];
-  referencedTable?: string;
-  referencedColumn?: string;
-  onUpdate?: string;
-  onDelete?: string;
-}
+export type AuditPage = ResponseOf<paths, '/api/admin/audit'>;
+export type AuditEvent = AuditPage['events'][number];
 
-export interface ObjectDetail {
-  object: DbObject;
-  columns: ColumnSchema[];
-  indexes: IndexSchema[];
-  foreignKeys: ForeignKeySchema[];
-  definition?: string;
-}
+export type ServiceToken = ResponseOf<paths, '/api/admin/service-tokens'>['tokens'][number];
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired';
-
-export interface Approval {
-  id: string;
-  datasourceId: string;
-  datasourceName?: string;
-  requester: string;
-  statement: string;
-  route: string;
-  status: ApprovalStatus;
-  requestedAt: string;
-  reviewer?: string;
-  reviewedAt?: string;
-  windowUntil?: string;
-  guardrail?: string;
-  approvals?: { reviewer: string; at: string }[];
-  ticket?: string;
-  note?: string;
-}
-
-export interface AuditEvent {
-  id?: string;
-  type: string;
-  actor: string | null;
-  connection?: string | null;
-  result: 'success' | 'failure';
-  at: string;
-  [k: string]: unknown;
-}
-
-export interface AuditPage {
-  events: AuditEvent[];
-  total: number;
-  limit: number;
-  offset: number;
-  source: 'store' | 'buffer';
-}
-
-export interface ServiceToken {
-  id: string;
-  name: string;
-  role: Role;
-  groups: string[];
-  datasources: string[] | null;
-  requireApproval: boolean;
-  trustedApprovals: boolean;
-  created_at: string;
-  prefix?: string;
-  last_used_at?: string | null;
-}
-
-export interface EngineMeta {
-  engine: string;
-  dialect: string;
-  defaultPort?: number;
-  /** A database file under the portal's folder instead of a server (no host or port). */
-  fileBased?: boolean;
-  /** Engine-specific descriptor fields the connection form asks for (Cassandra's data center, Athena's region, …). */
-  connectionFields?: Array<{ name: string; label: string; required: boolean; placeholder?: string }>;
-  capabilities: {
-    supportsExplain: boolean;
-    explainModes: ('estimate' | 'analyze')[];
-    [k: string]: unknown;
-  };
-}
+/** One engine's capability flags and connection-form fields (`POST /api/db/provider-meta` with an empty body). */
+export type EngineMeta = NonNullable<ResponseOf<paths, '/api/db/provider-meta', 'post'>['engines']>[number];

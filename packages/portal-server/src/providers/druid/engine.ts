@@ -23,6 +23,7 @@ export const druidCapabilities: Capabilities = {
   supportsCancel: true,
   supportsTransactions: false,
   maintenanceOperations: [],
+  readOnlyEngine: true,
 };
 
 /** Statement heads Druid's SQL engine runs (reads). */
@@ -79,6 +80,7 @@ export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   capabilities: druidCapabilities,
   validate: validateDruid,
   refuseStatement: druidRefusal,
+  writeRefusal: 'engine',
   sqlDialect: {
     splitter: { ...defaultSplitterOptions },
     // Druid SQL is Calcite's; PostgreSQL's grammar reads the common SELECT (a bare OFFSET counts as a limit,
