@@ -52,12 +52,21 @@ export function trustedConnection(options: TrustOptions) {
         // The pin below replaces chain verification: a self-signed certificate has no chain to check.
         rejectUnauthorized: false,
       });
+      // Destroyed on the next tick, not inside this listener: http2's own 'secureConnect' listener runs
+      // right after this one and hands the socket's handle to its session, and Node aborts the process
+      // (a native assertion) when that handle is already gone. The request is only submitted after the
+      // session's 'connect', which Node emits on a later tick than this one, so nothing reaches the
+      // server. Destroyed without an error: the session would re-emit it where the client library no
+      // longer listens (an uncaught 'error'); `onRefused` is how the connection learns why.
+      const refuse = (err: ServerCertificateError) => {
+        options.onRefused?.(err);
+        process.nextTick(() => socket.destroy());
+      };
       socket.once('secureConnect', () => {
         const raw = socket.getPeerCertificate(false)?.raw;
         if (!raw) {
           const err = new ServerCertificateError('the control plane presented no TLS certificate');
-          options.onRefused?.(err);
-          socket.destroy(err);
+          refuse(err);
           return;
         }
         const seen = new X509Certificate(raw).fingerprint256;
@@ -77,8 +86,7 @@ export function trustedConnection(options: TrustOptions) {
             `the control plane's TLS certificate changed: expected SHA-256 ${pinned}, got ${seen}. Refusing ` +
               `to connect. If the server's certificate was replaced on purpose, update ${where}.`,
           );
-          options.onRefused?.(err);
-          socket.destroy(err);
+          refuse(err);
         }
       });
       return socket;

@@ -4,7 +4,7 @@
 // old token and admits the new one; after a server restart the agent comes back with its credential (the
 // old token would be refused); a revoked agent is disconnected and exits, its running job is re-queued and
 // finished by another agent, and its credential stays refused. Every wait is for a condition.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDENTITY_FILE } from '@app/ci-agent';
 import { freePort, hashToken, waitFor } from '@app/kit';
@@ -156,8 +156,9 @@ jobs:
       const doomed = launch('doomed', { workdir: doomedDir, tags: 'revoke', capacity: 1 });
       await waitForAgents(ci.server, ['doomed']);
       const runId = await client.trigger(ids.build, atHead(repo));
-      await waitFor(async () => client.jobs(await client.run(runId, 0))[0].status === 'running', {
-        what: 'the job to run on the doomed agent',
+      // The script itself runs (it left its mark), not only the job's checkout.
+      await waitFor(async () => existsSync(join(marks, 'first')), {
+        what: 'the job script to run on the doomed agent',
         timeoutMs: LONG,
       });
       const row = await agentRow('doomed');
