@@ -16,6 +16,7 @@ import {
   api,
   atHead,
   type E2eServer,
+  exitCodeOf,
   makeRepo,
   startAgent,
   startServer,
@@ -44,19 +45,6 @@ const launch = (name: string, opts: Parameters<typeof startAgent>[2] = {}) => {
   agents.push(agent);
   return agent;
 };
-
-/** The agent's exit code; fails with its output when it does not exit in time. */
-async function exitOf(agent: AgentProcess, timeoutMs = LONG): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${agent.name} did not exit:\n${agent.output()}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([agent.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 beforeAll(async () => {
   [httpPort, grpcPort] = [await freePort(), await freePort()];
@@ -166,7 +154,7 @@ jobs:
       const revoked = await client.post(`/api/v1/admin/agents/${row.id}/revoke`);
       expect(revoked.status).toBe(200);
       expect(revoked.body).toMatchObject({ id: row.id, name: 'doomed', revoked: true, requeued_job_runs: 1 });
-      expect(await exitOf(doomed)).toBe(3);
+      expect(await exitCodeOf(doomed)).toBe(3);
       expect(doomed.output()).toMatch(/revoked by an administrator/);
       expect(ci.server.agents.list().some((a) => a.name === 'doomed')).toBe(false);
       expect((await agentRow('doomed')).revoked_at).toBeTruthy();
@@ -186,12 +174,12 @@ jobs:
 
       // Its credential stays refused: started again from the same work directory it exits at once.
       const again = launch('doomed', { workdir: doomedDir, tags: 'revoke' });
-      expect(await exitOf(again)).toBe(3);
+      expect(await exitCodeOf(again)).toBe(3);
       expect(again.output()).toMatch(/refused this agent's credential: this agent was revoked/);
       // And its name cannot be registered again with the token.
       token = (await client.post('/api/v1/admin/agents/registration-token')).body.token;
       const fresh = launch('doomed');
-      expect(await exitOf(fresh)).toBe(3);
+      expect(await exitCodeOf(fresh)).toBe(3);
       expect(fresh.output()).toMatch(
         /doomed.{1,4} was revoked by an administrator; register under another name/,
       );

@@ -15,25 +15,20 @@ import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TLS_DIR } from '../../src/agents/tls.js';
 import { loadCiSettings } from '../../src/index.js';
-import { type AgentProcess, type E2eServer, startAgent, startServer, waitForAgents } from '../e2e/harness.js';
+import {
+  type AgentProcess,
+  type E2eServer,
+  exitCodeOf,
+  startAgent,
+  startServer,
+  waitForAgents,
+} from '../e2e/harness.js';
 
 const LONG = 60_000;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-async function exitOf(agent: AgentProcess, timeoutMs = LONG): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${agent.name} did not exit:\n${agent.output()}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([agent.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Types of the HTTP/2 frames a client sent (after the 24-byte connection preface). */
 function http2FrameTypes(bytes: Buffer): number[] {
@@ -79,7 +74,7 @@ describe('gRPC TLS', () => {
       const second = ci.server.grpcTls!;
       expect(second.source).toBe('generated');
       expect(second.fingerprint).not.toBe(first.fingerprint);
-      expect(await exitOf(agent)).toBe(3);
+      expect(await exitCodeOf(agent)).toBe(3);
       expect(agent.output()).toContain(
         `TLS certificate changed: expected SHA-256 ${first.fingerprint}, got ${second.fingerprint}`,
       );
@@ -131,7 +126,7 @@ describe('gRPC TLS', () => {
       await waitForAgents(ci.server, ['by-fingerprint', 'by-ca']);
       // An explicit fingerprint is not pinned on first use.
       expect(JSON.parse(readFileSync(join(byFingerprintDir, IDENTITY_FILE), 'utf8')).servers).toEqual({});
-      expect(await exitOf(wrong)).toBe(3);
+      expect(await exitCodeOf(wrong)).toBe(3);
       expect(wrong.output()).toMatch(/TLS certificate changed: expected SHA-256 (AB:){31}AB, got /);
       expect(wrong.output()).toContain('update CI_SERVER_FINGERPRINT');
       expect(ci.server.agents.list().some((a) => a.name === 'wrong-fingerprint')).toBe(false);

@@ -199,6 +199,19 @@ export function startAgent(
 }
 
 /** Waits until the control plane lists the agents as connected. */
+/** The agent's exit code; fails with its output when it does not exit within `timeoutMs`. */
+export async function exitCodeOf(agent: AgentProcess, timeoutMs = 60_000): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${agent.name} did not exit:\n${agent.output()}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([agent.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function waitForAgents(server: CiServer, names: string[]): Promise<void> {
   await waitFor(async () => names.every((n) => server.agents.connected().some((a) => a.name === n)), {
     what: `agents ${names.join(', ')} connected`,
