@@ -10,7 +10,7 @@ import { api, enc } from '../api/client';
 import type { AgentList } from '../api/schema';
 import { PagedQueryView } from '../components/QueryView';
 import { runHref } from '../components/RunsTable';
-import { ErrorNote, Notice, PageHeader, StatusBadge } from '../components/ui';
+import { ConfirmButton, ErrorNote, Notice, PageHeader, StatusBadge } from '../components/ui';
 import { ago, dateTime, duration } from '../lib/format';
 import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
@@ -130,28 +130,17 @@ export function AgentsPage() {
                     </td>
                     {isAdmin && (
                       <td>
-                        {a.revoked_at ? null : confirming === a.id ? (
-                          <span className="row end">
-                            <button
-                              type="button"
-                              className="danger"
-                              disabled={revoke.isPending}
-                              onClick={() => revoke.mutate(a.id)}
-                            >
-                              Confirm revoke
-                            </button>
-                            <button type="button" onClick={() => setConfirming(null)}>
-                              Keep
-                            </button>
-                          </span>
-                        ) : (
-                          <button
-                            type="button"
-                            aria-label={`Revoke agent ${a.name}`}
-                            onClick={() => setConfirming(a.id)}
-                          >
-                            Revoke
-                          </button>
+                        {!a.revoked_at && (
+                          <ConfirmButton
+                            label="Revoke"
+                            name={`Revoke agent ${a.name}`}
+                            confirmLabel="Confirm revoke"
+                            asking={confirming === a.id}
+                            busy={revoke.isPending}
+                            onAsk={() => setConfirming(a.id)}
+                            onKeep={() => setConfirming(null)}
+                            onConfirm={() => revoke.mutate(a.id)}
+                          />
                         )}
                       </td>
                     )}
