@@ -243,6 +243,9 @@ describe.each(ENGINES)('$type', (engine) => {
     expect(await list({ search: 'ITEM' })).toMatchObject({ truncated: false });
     expect(names(await list({ search: 'ITEM' }))).toEqual(['items']);
     expect(names(await list({ search: 'e' }))).toEqual(['cheap', 'items', 'notes', 'orders']);
+    // The exact name leads, then names starting with the text.
+    expect((await list({ search: 'notes' })).objects[0].name).toBe('notes');
+    expect((await list({ search: 'o' })).objects[0].name).toBe('orders');
     const capped = await list({ search: 'e', limit: 2 });
     expect(capped.objects).toHaveLength(2);
     expect(capped.truncated).toBe(true);
