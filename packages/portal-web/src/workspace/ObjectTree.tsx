@@ -3,7 +3,8 @@
 // lists its objects (`/api/db/objects/list` with the container's `path`) under one folder per kind the engine
 // reports (tables, views, indexes, collections, keys…), with row counts and sizes where it gives them. The
 // filter box asks the server for the objects whose name holds the text (`search`, at most SEARCH_LIMIT), so
-// a 10,000-table catalog is never fetched whole. Rows are one flat array drawn by a virtual list, so 10,000 tables stay smooth.
+// a 10,000-table catalog is never fetched whole. Rows are one flat array drawn by a virtual list, so 10,000
+// tables stay smooth.
 // Object rules (governance) are applied by the server. Clicking an object describes it; the ER button of a
 // container draws its diagram. Arrow keys, Home and End move through the rows as in a tree widget.
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
