@@ -1,7 +1,8 @@
 // The editor's pure parts: statements and the one under the cursor (per engine grammar), completion
 // suggestions from the object surface, and tab bookkeeping.
 import { describe, expect, it } from 'vitest';
-import { suggest, tablesInStatement } from '../src/editor/completion';
+import { suggest, tableRefsInStatement, tablesInStatement } from '../src/editor/completion';
+import { LOOKUP_LIMIT, objectLookup } from '../src/editor/objectLookup';
 import { splitStatements, statementAt } from '../src/editor/statements';
 import { addTab, closeTab, newTab, updateTab } from '../src/editor/tabs';
 
@@ -56,9 +57,20 @@ describe('completion', () => {
       { name: 'city', type: 'TEXT', nullable: true, isPrimary: false },
     ],
   };
-  const source = { objects, keywords: ['SELECT', 'FROM'], columns: (t: string) => cols[t] };
+  /** What the source was asked, to check that completion asks for the word and the schema only. */
+  const asked: Array<[string, string | undefined]> = [];
+  const source = {
+    keywords: ['SELECT', 'FROM'],
+    schemas: ['main'],
+    objects: async (word: string, schema?: string) => {
+      asked.push([word, schema]);
+      const inSchema = objects.filter((o) => schema === undefined || o.path[0] === schema);
+      return { objects: inSchema.filter((o) => o.name.includes(word.toLowerCase())), complete: true };
+    },
+    columns: async (t: string) => cols[t],
+  };
 
-  it('reads tables and aliases a statement names', () => {
+  it('reads tables and aliases a statement names, with their schema', () => {
     expect([
       ...tablesInStatement('select * from main.customers c join orders on x where 1').entries(),
     ]).toEqual([
@@ -66,28 +78,122 @@ describe('completion', () => {
       ['c', 'customers'],
       ['orders', 'orders'],
     ]);
+    expect(tableRefsInStatement('select * from "Main"."Customers" c').get('c')).toEqual({
+      table: 'customers',
+      schema: 'main',
+    });
   });
 
-  it('offers tables, views, schemas and keywords, columns of named tables first', () => {
-    const s = suggest('select ci', 'select ci from customers', source);
-    expect(s[0]).toEqual({ label: 'id', kind: 'column', detail: 'customers.id INTEGER' });
-    expect(s.map((x) => x.label)).toEqual(
-      expect.arrayContaining(['city', 'customers', 'orders', 'big_orders', 'main', 'SELECT']),
-    );
-    expect(s.find((x) => x.label === 'big_orders')?.kind).toBe('view');
+  it('offers the objects holding the typed word, schemas and keywords, columns of named tables first', async () => {
+    asked.length = 0;
+    const s = await suggest('select ci', 'select ci from customers', source);
+    expect(s.items[0]).toEqual({ label: 'id', kind: 'column', detail: 'customers.id INTEGER' });
+    expect(s.items.map((x) => x.label)).toEqual(expect.arrayContaining(['city', 'main', 'SELECT']));
+    expect(s.items.map((x) => x.label)).not.toContain('orders');
+    expect(asked).toEqual([['ci', undefined]]);
+    const all = await suggest('select * from ', 'select * from ', source);
+    expect(all.items.find((x) => x.label === 'big_orders')?.kind).toBe('view');
+    expect(all.complete).toBe(true);
   });
 
-  it('after a schema and a dot offers its objects; after an alias and a dot the columns', () => {
-    expect(suggest('select * from main.', 'select * from main.', source).map((x) => x.label)).toEqual([
+  it('after a schema and a dot offers its objects; after an alias and a dot the columns', async () => {
+    const labels = async (before: string, full: string) =>
+      (await suggest(before, full, source)).items.map((x) => x.label);
+    asked.length = 0;
+    expect(await labels('select * from main.', 'select * from main.')).toEqual([
       'customers',
       'orders',
       'big_orders',
     ]);
-    expect(suggest('select c.', 'select c. from customers c', source).map((x) => x.label)).toEqual([
-      'id',
-      'city',
+    expect(asked).toEqual([['', 'main']]);
+    expect(await labels('select * from MAIN.ord', 'select * from MAIN.ord')).toEqual([
+      'orders',
+      'big_orders',
     ]);
-    expect(suggest('select z.', 'select z. from nowhere z', source)).toEqual([]);
+    expect(await labels('select c.', 'select c. from customers c')).toEqual(['id', 'city']);
+    expect(await labels('select z.', 'select z. from nowhere z')).toEqual([]);
+  });
+
+  it('passes on that more objects matched than were fetched', async () => {
+    const s = await suggest('select * from t', 'select * from t', {
+      ...source,
+      objects: async () => ({ objects: objects.slice(0, 1), complete: false }),
+    });
+    expect(s.complete).toBe(false);
+  });
+});
+
+describe('object lookup', () => {
+  const table = (schema: string, name: string) => ({ path: [schema, name], name, kind: 'table' });
+  // 10,000 tables in `public` and a few in `audit`: the lookup must never list them whole.
+  const catalog = [
+    ...Array.from({ length: 10_000 }, (_, i) => table('public', `t${String(i).padStart(5, '0')}`)),
+    table('audit', 'events'),
+    table('public', 'events'),
+  ];
+  const setup = () => {
+    const lists: Array<{ path?: string[]; search?: string; limit: number }> = [];
+    const describes: string[][] = [];
+    const lookup = objectLookup({
+      async list(body) {
+        lists.push(body);
+        const matched = catalog.filter(
+          (o) =>
+            (!body.path || o.path[0] === body.path[0]) &&
+            (!body.search || o.name.toLowerCase().includes(body.search)),
+        );
+        return { objects: matched.slice(0, body.limit), truncated: matched.length > body.limit };
+      },
+      async describe(path) {
+        describes.push(path);
+        return { columns: [{ name: `${path[0]}_id`, type: 'int', nullable: false, isPrimary: true }] };
+      },
+      containers: () => [['audit'], ['public']],
+    });
+    return { lists, describes, lookup };
+  };
+
+  it('asks for one bounded word at a time, and a complete answer serves longer words without a request', async () => {
+    const { lists, lookup } = setup();
+    const first = await lookup.objects('');
+    expect(first.objects).toHaveLength(LOOKUP_LIMIT);
+    expect(first.complete).toBe(false);
+    expect(lists).toEqual([{ path: ['public'], limit: LOOKUP_LIMIT }]);
+    expect((await lookup.objects('T0999')).objects.map((o) => o.name)).toHaveLength(10);
+    expect(lists[1]).toEqual({ search: 't0999', limit: LOOKUP_LIMIT });
+    expect((await lookup.objects('t09991')).objects.map((o) => o.name)).toEqual(['t09991']);
+    expect((await lookup.objects('t0999')).objects).toHaveLength(10);
+    expect(lists).toHaveLength(2);
+    expect((await lookup.objects('', 'AUDIT')).objects.map((o) => o.name)).toEqual(['events']);
+    expect((await lookup.objects('', 'nowhere')).objects).toEqual([]);
+    expect(lists).toHaveLength(3);
+  });
+
+  it('describes a named table once, in the current schema when the name is in several', async () => {
+    const { describes, lookup } = setup();
+    expect((await lookup.columns('EVENTS'))?.map((c) => c.name)).toEqual(['public_id']);
+    expect((await lookup.columns('events', 'audit'))?.map((c) => c.name)).toEqual(['audit_id']);
+    await lookup.columns('events');
+    expect(describes).toEqual([
+      ['public', 'events'],
+      ['audit', 'events'],
+    ]);
+    expect(await lookup.columns('no_such_table')).toBeUndefined();
+  });
+
+  it('forgets a failed read so the next keystroke asks again', async () => {
+    let fail = true;
+    const lookup = objectLookup({
+      async list() {
+        if (fail) throw new Error('down');
+        return { objects: [table('public', 'a')], truncated: false };
+      },
+      describe: async () => ({ columns: [] }),
+      containers: () => [['public']],
+    });
+    await expect(lookup.objects('a')).rejects.toThrow('down');
+    fail = false;
+    expect((await lookup.objects('a')).objects).toHaveLength(1);
   });
 });
 

@@ -131,10 +131,10 @@ describe('object tree rows', () => {
     expect(summary(treeRows(input({ needle: 'zzz', all })))).toEqual([
       '    (muted: Nothing named like “zzz”.)',
     ]);
-    // Counted objects the bounded listing did not return: the search says it saw only part of them.
-    const partial: Listing = { state: 'done', objects: SALES.slice(0, 2) };
+    // A bounded search answer that held back matches says so.
+    const partial: Listing = { state: 'done', objects: SALES.slice(0, 2), truncated: true };
     expect(summary(treeRows(input({ needle: 'orders', all: partial })))).toEqual([
-      '    (muted: Searched the first 2 of 4 objects)',
+      '    (muted: Showing the first 2 matches: type more of the name)',
       '▾ sales 2 ER',
       '  ▾ Tables 1',
       '    orders',
@@ -143,7 +143,7 @@ describe('object tree rows', () => {
     ]);
     expect(summary(treeRows(input({ needle: 'zzz', all: partial })))).toEqual([
       '    (muted: Nothing named like “zzz”.)',
-      '    (muted: Searched the first 2 of 4 objects)',
+      '    (muted: Showing the first 2 matches: type more of the name)',
     ]);
     expect(summary(treeRows(input({ needle: 'x', all: { state: 'pending' } })))).toEqual([
       '    (muted: Searching every object…)',

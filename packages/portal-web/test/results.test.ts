@@ -1,6 +1,8 @@
 // The results' pure parts: how values show (NULL versus empty, masked), copy formats, column types, pivots.
+
 import { describe, expect, it } from 'vitest';
 import { cellView, columnType, copyText, jsonOf, looksMasked, maskedColumnNames } from '../src/results/cells';
+import { errorTitle } from '../src/results/outcome';
 import { pivot } from '../src/results/pivot';
 
 describe('cells', () => {
@@ -63,5 +65,21 @@ describe('pivot', () => {
       [10, 7, 0],
       [5, 0, 0],
     ]);
+  });
+});
+
+describe('error titles', () => {
+  it('names the governance refusals a user meets in words, with what to do next', () => {
+    for (const code of [
+      'MASKED_COLUMN_PREDICATE',
+      'EXPLAIN_NOT_SELECT',
+      'EXPORT_NOT_ALLOWED',
+      'MULTIPLE_STATEMENTS',
+    ]) {
+      const t = errorTitle(code, 403);
+      expect(t.title).not.toBe('Not allowed');
+      expect(t.hint ?? '').not.toBe('');
+    }
+    expect(errorTitle('SOMETHING_NEW', 403).title).toBe('Not allowed');
   });
 });

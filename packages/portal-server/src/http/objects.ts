@@ -87,11 +87,37 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
 
   route(
     'list',
-    '`{connection, path?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`.',
-    { path: { description: 'string array: a DatabaseObject path' } },
-    async (p, body, ctx) => ({
-      objects: visible(ctx, await p.catalog.listObjects(parsePath(body.path, false))),
-    }),
+    '`{connection, path?, search?, limit?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`. ' +
+      '`search` keeps the objects whose name contains it (case-insensitive; the exact name first, then names starting with it) and `limit` caps the answer; with either, the answer adds `truncated` (more matched than were sent), so an editor can complete a name without fetching a 10,000-table catalog.',
+    {
+      path: { description: 'string array: a DatabaseObject path' },
+      search: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+        description: 'name contains (case-insensitive)',
+      },
+      limit: { type: 'integer', minimum: 1, maximum: 10000, description: 'at most this many objects' },
+    },
+    async (p, body, ctx) => {
+      const objects = visible(ctx, await p.catalog.listObjects(parsePath(body.path, false)));
+      const search = body.search as string | undefined;
+      const limit = body.limit as number | undefined;
+      if (search === undefined && limit === undefined) return { objects };
+      // The catalog read stays whole (no engine filters names the same way); the answer is what is bounded.
+      const needle = search?.toLowerCase();
+      // The exact name first, then names that start with the text: what a completion list wants on top.
+      const rank = (name: string) => (name === needle ? 0 : name.startsWith(needle ?? '') ? 1 : 2);
+      const matched = needle
+        ? objects
+            .filter((o) => o.name.toLowerCase().includes(needle))
+            .map((o) => ({ o, r: rank(o.name.toLowerCase()) }))
+            .sort((a, b) => a.r - b.r)
+            .map((x) => x.o)
+        : objects;
+      const cap = limit ?? matched.length;
+      return { objects: matched.slice(0, cap), truncated: matched.length > cap };
+    },
   );
 
   route(

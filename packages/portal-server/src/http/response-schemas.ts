@@ -205,7 +205,11 @@ export const DbObject = Open({
 });
 export const Container = Open({ path: Type.Array(Type.String()), name: Type.String(), kind: Type.String() });
 export const KindCount = Open({ path: Type.Array(Type.String()), kind: Type.String(), count: Type.Number() });
-export const ObjectList = Open({ objects: Type.Array(DbObject) });
+export const ObjectList = Open({
+  objects: Type.Array(DbObject),
+  /** Present when the request had `search` or `limit`: more objects matched than were sent. */
+  truncated: Type.Optional(Type.Boolean()),
+});
 export const ObjectInventory = Open({
   containers: Type.Array(Container),
   objects: Type.Array(DbObject),

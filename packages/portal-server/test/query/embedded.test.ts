@@ -233,6 +233,35 @@ describe.each(ENGINES)('$type', (engine) => {
     ).toBe(404);
   });
 
+  it('narrows an object listing by a name search and a limit, and says when more matched', async () => {
+    const list = async (extra: Record<string, unknown>) => {
+      const r = await h.post('/api/db/objects/list', { connection, ...extra });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as { objects: Array<{ name: string }>; truncated?: boolean };
+    };
+    const names = (o: { objects: Array<{ name: string }> }) => o.objects.map((x) => x.name).sort();
+    expect(await list({ search: 'ITEM' })).toMatchObject({ truncated: false });
+    expect(names(await list({ search: 'ITEM' }))).toEqual(['items']);
+    expect(names(await list({ search: 'e' }))).toEqual(['cheap', 'items', 'notes', 'orders']);
+    // The exact name leads, then names starting with the text.
+    expect((await list({ search: 'notes' })).objects[0].name).toBe('notes');
+    expect((await list({ search: 'o' })).objects[0].name).toBe('orders');
+    const capped = await list({ search: 'e', limit: 2 });
+    expect(capped.objects).toHaveLength(2);
+    expect(capped.truncated).toBe(true);
+    const schema = (await list({ search: 'items' })).objects[0] as unknown as { path: string[] };
+    expect(names(await list({ path: schema.path.slice(0, -1), search: 'ord', limit: 5 }))).toEqual([
+      'orders',
+    ]);
+    // Without search or limit the answer is the plain listing, with no `truncated`.
+    expect((await list({})).truncated).toBeUndefined();
+    for (const bad of [{ limit: 0 }, { limit: '5' }, { limit: 1.5 }, { search: '' }, { search: 7 }]) {
+      const r = await h.post('/api/db/objects/list', { connection, ...bad });
+      expect(r.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(r.json().error, JSON.stringify(bad)).toMatch(/^(limit|search) /);
+    }
+  });
+
   it('exports CSV with exact quoting and refuses writes', async () => {
     await run(`INSERT INTO notes VALUES (40, 'say "hi", then\nleave')`);
     const r = await h.post('/api/db/export', {

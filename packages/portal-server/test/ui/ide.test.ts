@@ -162,6 +162,21 @@ describe('portal web UI: the IDE', () => {
     await visible(er.getByTestId('er-summary').filter({ hasText: '3 tables · 1 foreign keys' }));
     expect(await er.getByTestId('er-table').count()).toBe(3);
     await visible(er.locator('.react-flow__edge'));
+    // The minimap draws one box per table (it stayed empty while nodes carried no size).
+    await expect.poll(() => er.locator('.react-flow__minimap-node').count(), { timeout: 15_000 }).toBe(3);
+    // Zoom in with the controls: the viewport's scale changes.
+    const viewport = er.locator('.react-flow__viewport');
+    const scale = async () => {
+      const t = (await viewport.getAttribute('style')) ?? '';
+      return Number(/scale\(([\d.]+)\)/.exec(t)?.[1] ?? 'NaN');
+    };
+    const before = await scale();
+    expect(before).toBeGreaterThan(0);
+    await er.getByRole('button', { name: 'Zoom Out' }).click();
+    await expect.poll(scale, { timeout: 15_000 }).toBeLessThan(before);
+    const out = await scale();
+    await er.getByRole('button', { name: 'Zoom In' }).click();
+    await expect.poll(scale, { timeout: 15_000 }).toBeGreaterThan(out);
     await ui.screenshot(page, 'ide-er-diagram');
     await er.getByTestId('er-table').filter({ hasText: 'orders' }).click();
     await visible(

@@ -1,13 +1,14 @@
 // The object tree in a real browser (Chromium) on a managed SQLite datasource of 10,000 tables: containers
 // and kind counts first, a container's objects listed only when it opens (the list request carries its
 // path), a virtual list that keeps the DOM small while scrolling to the last table, a search over every
-// object, the description of a found table with its DDL, and the layout at 1280x720 and 1920x1080.
+// object (the server narrows it), the editor completing a table name without listing the catalog, the
+// description of a found table with its DDL, and the layout at 1280x720 and 1920x1080.
 import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellTexts, fitsWidth, startUi, type UiHarness, USER, visible } from './harness.js';
+import { cellTexts, fitsWidth, setSql, startUi, type UiHarness, USER, visible } from './harness.js';
 
 const TABLES = 10_000;
 const name = (i: number) => `t${String(i).padStart(5, '0')}`;
@@ -16,7 +17,9 @@ describe('portal web UI: the object tree', () => {
   let ui: UiHarness;
   let page: Page;
   /** Bodies of the object-surface requests the page sent, in order. */
-  const calls: Array<{ route: string; path?: string[] }> = [];
+  const calls: Array<{ route: string; path?: string[]; search?: string; limit?: number }> = [];
+  /** The tree's container listings: a path and no limit (the editor's completion asks with a limit). */
+  const treeLists = () => calls.filter((c) => c.route === 'list' && c.path && c.limit === undefined);
 
   beforeAll(async () => {
     const file = join(tempDir('portal-ui-wide-'), 'wide.db');
@@ -43,8 +46,13 @@ describe('portal web UI: the object tree', () => {
     page.on('request', (req) => {
       const m = /\/api\/db\/objects\/(\w+)$/.exec(new URL(req.url()).pathname);
       if (!m) return;
-      const body = req.postDataJSON() as { path?: string[] } | null;
-      calls.push({ route: m[1], ...(body?.path ? { path: body.path } : {}) });
+      const body = req.postDataJSON() as { path?: string[]; search?: string; limit?: number } | null;
+      calls.push({
+        route: m[1],
+        ...(body?.path ? { path: body.path } : {}),
+        ...(body?.search ? { search: body.search } : {}),
+        ...(body?.limit ? { limit: body.limit } : {}),
+      });
     });
     await ui.signIn(page, USER);
   });
@@ -63,14 +71,14 @@ describe('portal web UI: the object tree', () => {
     expect(await main.textContent()).toContain(String(TABLES));
     expect(await main.getAttribute('aria-expanded')).toBe('false');
     expect(calls.some((c) => c.route === 'counts')).toBe(true);
-    expect(calls.filter((c) => c.route === 'list' && c.path)).toEqual([]);
+    expect(treeLists()).toEqual([]);
 
     await main.click();
     const folder = tree().getByRole('button', { name: /^Tables/ });
     await visible(folder);
     expect(await folder.textContent()).toContain(String(TABLES));
     await visible(tree().getByRole('button', { name: name(1), exact: true }));
-    expect(calls.filter((c) => c.route === 'list' && c.path)).toEqual([{ route: 'list', path: ['main'] }]);
+    expect(treeLists()).toEqual([{ route: 'list', path: ['main'] }]);
     expect(await domRows()).toBeLessThan(80);
     await ui.screenshot(page, 'tree-10k-open');
   });
@@ -156,6 +164,20 @@ describe('portal web UI: the object tree', () => {
     await visible(tree().getByText('Nothing named like “no_such_table”.'));
     await tree().getByLabel('Filter objects').fill('');
     await visible(tree().getByRole('button', { name: name(1), exact: true }));
+  });
+
+  it('completes a table name by asking for the typed word, never for the whole catalog', async () => {
+    await setSql(page, 'select * from t0999');
+    await page.keyboard.press('Control+Space');
+    const option = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: name(9991) });
+    await visible(option);
+    await ui.screenshot(page, 'tree-10k-completion');
+    await page.keyboard.press('Escape');
+    const searches = calls.filter((c) => c.route === 'list' && c.search);
+    expect(searches.map((c) => c.search)).toContain('t0999');
+    expect(searches.every((c) => c.limit !== undefined && c.limit <= 1000)).toBe(true);
+    // Every listing named a container or a word: the 10,000-object catalog was never asked for whole.
+    expect(calls.filter((c) => c.route === 'list' && !c.path && !c.search)).toEqual([]);
   });
 
   it('fits 1920x1080 with the tree open', async () => {

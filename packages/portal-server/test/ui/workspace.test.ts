@@ -95,6 +95,7 @@ describe('portal web UI: workspace', () => {
     expect(await plan.getByTestId('plan-node').first().textContent()).toMatch(/SCAN|SEARCH/);
     await page.getByRole('button', { name: 'Show raw rows' }).click();
     await visible(page.getByRole('table', { name: 'Plan rows' }).getByRole('cell', { name: /SCAN|SEARCH/ }));
+    await ui.screenshot(page, 'plan');
   });
 
   it('pages a long result with "Load more" (options.offset)', async () => {

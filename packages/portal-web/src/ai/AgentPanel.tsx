@@ -117,7 +117,10 @@ export function AgentPanel({
     return (
       <aside className="agent-panel" aria-label="Investigation agent">
         <h3>Agent</h3>
-        <p className="muted small">{config.reason ?? 'The agent is not available'}</p>
+        <p className="muted small">
+          {(config.reason ?? 'The agent is not available').replace(/\.$/, '')}. An administrator turns the
+          agent on by configuring an AI provider (docs/portal-ai.md); the editor works without it.
+        </p>
       </aside>
     );
   if (!connection.managed)

@@ -17,6 +17,9 @@ type Editor = ReturnType<Monaco['editor']['create']>;
 const sources = new Map<string, { engine: string; get: SqlEditorProps['completion'] }>();
 const registered = new Set<string>();
 
+const NO_OBJECTS = async () => ({ objects: [], complete: true });
+const NO_COLUMNS = async () => undefined;
+
 function kindOf(k: Suggestion['kind']) {
   const K = monaco.languages.CompletionItemKind;
   return {
@@ -34,7 +37,7 @@ function registerCompletion(language: string): void {
   registered.add(language);
   monaco.languages.registerCompletionItemProvider(language, {
     triggerCharacters: ['.', ' '],
-    provideCompletionItems(model, position) {
+    async provideCompletionItems(model, position) {
       const src = sources.get(model.uri.toString());
       if (!src) return { suggestions: [] };
       const text = model.getValue();
@@ -49,9 +52,14 @@ function registerCompletion(language: string): void {
         startColumn: word.startColumn,
         endColumn: word.endColumn,
       };
-      const list = suggest(before, stmt?.text ?? before, src.get());
+      // A failed read of the object surface leaves keywords only rather than no list at all.
+      const found = await suggest(before, stmt?.text ?? before, src.get()).catch(() =>
+        suggest(before, stmt?.text ?? before, { ...src.get(), objects: NO_OBJECTS, columns: NO_COLUMNS }),
+      );
       return {
-        suggestions: list.map((s, i) => ({
+        // More objects matched than were fetched: Monaco asks again as the word grows.
+        incomplete: !found.complete,
+        suggestions: found.items.map((s, i) => ({
           label: s.label,
           kind: kindOf(s.kind),
           detail: s.detail,

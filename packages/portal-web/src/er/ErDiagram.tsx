@@ -1,6 +1,7 @@
 // The ER diagram of one schema (its own chunk, loaded on first open): every table described through the
 // object surface (at most MAX_TABLES, four requests at a time), laid out by elkjs (layered, left to right
-// along the foreign keys) and drawn with @xyflow/react — pan, zoom, fit, and a click on a table describes it.
+// along the foreign keys) and drawn with @xyflow/react — pan, zoom, fit, a minimap, tables can be dragged,
+// and a click on a table describes it.
 import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -12,15 +13,20 @@ import {
   type Node,
   Position,
   ReactFlow,
+  useNodesState,
 } from '@xyflow/react';
 import ELK from 'elkjs/lib/elk.bundled.js';
+import { useEffect } from 'react';
 import { api, errorText } from '../lib/api';
 import type { DbObject, ObjectDetail } from '../lib/types';
 import { type ErTable, erModel } from './erModel';
 
 const MAX_TABLES = 80;
+// A table box's size (ide.css `.er-table`: 220 px wide, 18 px per column under a ~30 px title); the layout
+// and the minimap use it until the browser has measured the box.
 const ROW = 18;
 const WIDTH = 220;
+const height = (t: ErTable) => 30 + t.columns.length * ROW;
 
 async function describeAll(
   descriptor: Record<string, unknown>,
@@ -53,9 +59,10 @@ async function layout(tables: ErTable[], edges: { id: string; source: string; ta
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
       'elk.spacing.nodeNode': '40',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '80',
+      // Wide enough between layers for an edge's label (`customer_id → id`).
+      'elk.layered.spacing.nodeNodeBetweenLayers': '160',
     },
-    children: tables.map((t) => ({ id: t.id, width: WIDTH, height: 30 + t.columns.length * ROW })),
+    children: tables.map((t) => ({ id: t.id, width: WIDTH, height: height(t) })),
     edges: edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   });
   return new Map((graph.children ?? []).map((c) => [c.id, { x: c.x ?? 0, y: c.y ?? 0 }]));
@@ -105,6 +112,9 @@ export default function ErDiagram(props: {
         id: t.id,
         type: 'table',
         position: pos.get(t.id) ?? { x: 0, y: 0 },
+        // Without a size the minimap draws nothing for a node it has not seen measured.
+        initialWidth: WIDTH,
+        initialHeight: height(t),
         data: { table: t },
       }));
       const edges: Edge[] = model.edges.map((e) => ({
@@ -117,6 +127,9 @@ export default function ErDiagram(props: {
     },
     staleTime: 60_000,
   });
+  // The nodes live in state so the measured sizes and dragged positions reach them (and the minimap).
+  const [nodes, setNodes, onNodesChange] = useNodesState<Node>([]);
+  useEffect(() => setNodes(graph.data?.nodes ?? []), [graph.data, setNodes]);
   const byId = new Map(tablesOnly.map((o) => [o.path.join('.'), o]));
   return (
     <section className="er card" aria-label={`ER diagram ${props.schema}`}>
@@ -143,7 +156,8 @@ export default function ErDiagram(props: {
         {graph.data && graph.data.count === 0 && <p className="muted small">This schema has no tables.</p>}
         {graph.data && graph.data.count > 0 && (
           <ReactFlow
-            nodes={graph.data.nodes}
+            nodes={nodes}
+            onNodesChange={onNodesChange}
             edges={graph.data.edges}
             nodeTypes={nodeTypes}
             colorMode={props.dark ? 'dark' : 'light'}
@@ -158,7 +172,17 @@ export default function ErDiagram(props: {
           >
             <Background />
             <Controls />
-            <MiniMap pannable zoomable position="top-right" style={{ width: 140, height: 90 }} />
+            <MiniMap
+              pannable
+              zoomable
+              position="top-right"
+              ariaLabel="Diagram overview"
+              style={{ width: 160, height: 110 }}
+              nodeColor={props.dark ? '#5b6b86' : '#9db4d8'}
+              nodeStrokeColor={props.dark ? '#c8d3e6' : '#3a5a8c'}
+              nodeStrokeWidth={2}
+              maskColor={props.dark ? 'rgba(10, 14, 22, 0.6)' : 'rgba(235, 240, 248, 0.6)'}
+            />
           </ReactFlow>
         )}
       </div>

@@ -61,6 +61,27 @@ const ERRORS: Record<string, { title: string; hint?: string }> = {
     title: 'The text is too long',
     hint: 'Statements are limited to 1,048,576 characters.',
   },
+  MASKED_COLUMN_PREDICATE: {
+    title: 'A masked column cannot filter, join or sort',
+    hint: 'Use an unmasked column there (ORDER BY by name or alias, not by position when a masked column is selected).',
+  },
+  EXPLAIN_NOT_SELECT: {
+    title: 'Only a reading statement can be explained',
+    hint: 'Put the cursor on a SELECT (or select it) and press Explain.',
+  },
+  EXPORT_NOT_ALLOWED: {
+    title: 'Export is not allowed here',
+    hint: "The datasource policy's export roles leave yours out; ask an administrator.",
+  },
+  NOT_A_READ: { title: 'Only a reading statement can be exported', hint: 'Export a SELECT.' },
+  MULTIPLE_STATEMENTS: {
+    title: 'One statement at a time here',
+    hint: 'Put the cursor on one statement (or select it); Run script runs several.',
+  },
+  DATASOURCE_UNAVAILABLE: {
+    title: 'This datasource is unavailable',
+    hint: 'Its configuration cannot be used right now; an administrator finds the reason in the portal log.',
+  },
   BAD_REQUEST: { title: 'The request was refused' },
 };
 

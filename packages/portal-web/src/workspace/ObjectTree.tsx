@@ -2,8 +2,9 @@
 // and how many objects of each kind they hold come from `POST /api/db/objects/counts`; opening a container
 // lists its objects (`/api/db/objects/list` with the container's `path`) under one folder per kind the engine
 // reports (tables, views, indexes, collections, keys…), with row counts and sizes where it gives them. The
-// filter box searches every object of the connection (the same listing the editor's completion reads, so
-// usually loaded already). Rows are one flat array drawn by a virtual list, so 10,000 tables stay smooth.
+// filter box asks the server for the objects whose name holds the text (`search`, at most SEARCH_LIMIT), so
+// a 10,000-table catalog is never fetched whole. Rows are one flat array drawn by a virtual list, so 10,000
+// tables stay smooth.
 // Object rules (governance) are applied by the server. Clicking an object describes it; the ER button of a
 // container draws its diagram. Arrow keys, Home and End move through the rows as in a tree widget.
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +23,8 @@ import {
 } from './objectTreeRows';
 
 const ROW_HEIGHT = 26;
+/** Matches a search fetches; more say "type more of the name". */
+const SEARCH_LIMIT = 1000;
 
 type ObjectList = { objects: DbObject[] };
 
@@ -37,6 +40,12 @@ export function ObjectTree(props: {
   const [closedKinds, setClosedKinds] = useState<ReadonlySet<string>>(new Set());
   const [filter, setFilter] = useState('');
   const needle = filter.trim();
+  // The request follows the text once typing pauses, not on every key.
+  const [asked, setAsked] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(needle), 200);
+    return () => clearTimeout(timer);
+  }, [needle]);
 
   const counts = useQuery({
     queryKey: ['objects', props.connectionKey, 'counts'],
@@ -58,12 +67,16 @@ export function ObjectTree(props: {
     [opened],
   );
   const lists = useQueries({ queries: openPaths.map(listOf) });
-  // The whole listing: shared with the editor's completion (same key), read here only for a search.
+  // A search asks the server for the names that hold the text (bounded), never for the whole catalog.
   const all = useQuery({
-    queryKey: ['objects', props.connectionKey],
-    queryFn: () => api<ObjectList>('/api/db/objects/list', { body: { connection: props.descriptor } }),
+    queryKey: ['objects', props.connectionKey, 'search', asked.toLowerCase()],
+    queryFn: () =>
+      api<ObjectList & { truncated?: boolean }>('/api/db/objects/list', {
+        body: { connection: props.descriptor, search: asked, limit: SEARCH_LIMIT },
+      }),
     staleTime: 60_000,
-    enabled: needle !== '',
+    enabled: asked !== '',
+    placeholderData: (previous) => previous,
   });
 
   const listings = new Map<string, Listing>();
@@ -81,7 +94,7 @@ export function ObjectTree(props: {
   const allListing: Listing | undefined = all.isError
     ? { state: 'error', message: errorText(all.error) }
     : all.data
-      ? { state: 'done', objects: all.data.objects }
+      ? { state: 'done', objects: all.data.objects, truncated: all.data.truncated }
       : all.isFetching
         ? { state: 'pending' }
         : undefined;

@@ -6,7 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AiTools } from '../ai/AiTools';
 import type { CompletionSource } from '../editor/completion';
-import { tablesInStatement } from '../editor/completion';
 import {
   isSqlEngine,
   LEVELDB_COMMANDS,
@@ -14,6 +13,7 @@ import {
   REDIS_COMMANDS,
   SQL_KEYWORDS,
 } from '../editor/language';
+import { objectLookup } from '../editor/objectLookup';
 import { type RunRequest, SqlEditor, type SqlEditorHandle } from '../editor/SqlEditor';
 import { splitStatements } from '../editor/statements';
 import { addTab, closeTab, loadTabs, saveTabs, type TabsState, updateTab } from '../editor/tabs';
@@ -22,11 +22,12 @@ import { addHistory, saveQuery } from '../history/store';
 import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
 import { useEngines } from '../lib/engines';
-import type { ColumnSchema, Connection, DbObject, ObjectDetail } from '../lib/types';
+import type { Connection, DbObject, ObjectDetail } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
 import { ResultsView } from '../results/ResultsView';
 import { EditorTabs } from './EditorTabs';
+import type { KindCount } from './objectTreeRows';
 import { PAGE, randomId, runExplain, runQuery, runScript } from './queryRunner';
 
 /** The table a statement reads from, for the export's file and INSERT target name. */
@@ -70,40 +71,41 @@ export function QueryPanel(props: {
     if (props.request) setTabs((s) => addTab(s, props.request!.sql));
   }, [props.request]);
 
-  // ---- completion: every object (the listing the tree's search shares), columns described on demand ----
-  const objects = useQuery({
-    queryKey: ['objects', props.connectionKey],
+  // ---- completion: objects looked up per word, columns described on demand (editor/objectLookup.ts) ----
+  // The containers come from the per-kind counts the object tree reads too (same key, one request).
+  const counts = useQuery({
+    queryKey: ['objects', props.connectionKey, 'counts'],
     queryFn: () =>
-      api<{ objects: DbObject[] }>('/api/db/objects/list', { body: { connection: props.descriptor } }),
+      api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
     staleTime: 60_000,
   });
-  const columns = useRef(new Map<string, ColumnSchema[]>());
+  const containers = useRef<string[][]>([]);
+  containers.current = [
+    ...new Map((counts.data?.counts ?? []).map((c) => [c.path.join('\u0000'), c.path])).values(),
+  ];
+  // One lookup per mounted panel: the workspace keys this panel by connection, so its cache is per connection.
+  const [lookup] = useState(() =>
+    objectLookup({
+      list: (body) =>
+        api<{ objects: DbObject[]; truncated?: boolean }>('/api/db/objects/list', {
+          body: { connection: props.descriptor, ...body },
+        }),
+      describe: (path) =>
+        qc.fetchQuery({
+          queryKey: ['describe', props.connectionKey, path],
+          queryFn: () =>
+            api<ObjectDetail>('/api/db/objects/describe', { body: { connection: props.descriptor, path } }),
+          staleTime: 60_000,
+        }),
+      containers: () => containers.current,
+    }),
+  );
+  // The current schema's first objects are read when the editor opens, so the first Ctrl-Space is quick.
   useEffect(() => {
-    if (!isSqlEngine(connection.type)) return;
-    const timer = setTimeout(() => {
-      for (const table of new Set(tablesInStatement(tab.sql).values())) {
-        if (columns.current.has(table)) continue;
-        const o = objects.data?.objects.find((x) => x.name.toLowerCase() === table);
-        if (!o) continue;
-        columns.current.set(table, []);
-        void qc
-          .fetchQuery({
-            queryKey: ['describe', props.connectionKey, o.path],
-            queryFn: () =>
-              api<ObjectDetail>('/api/db/objects/describe', {
-                body: { connection: props.descriptor, path: o.path },
-              }),
-            staleTime: 60_000,
-          })
-          .then((d) => columns.current.set(table, d.columns))
-          .catch(() => columns.current.delete(table));
-      }
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [tab.sql, objects.data, connection.type, props.connectionKey, props.descriptor, qc]);
+    if (counts.data) lookup.objects('').catch(() => undefined);
+  }, [counts.data, lookup]);
   const completion = useCallback(
     (): CompletionSource => ({
-      objects: objects.data?.objects ?? [],
       keywords:
         connection.type === 'mongodb'
           ? MONGO_OPERATIONS
@@ -112,9 +114,11 @@ export function QueryPanel(props: {
             : connection.type === 'leveldb'
               ? LEVELDB_COMMANDS
               : SQL_KEYWORDS,
-      columns: (t) => columns.current.get(t.toLowerCase()),
+      schemas: containers.current.map((p) => p[p.length - 1]),
+      objects: lookup.objects,
+      columns: lookup.columns,
     }),
-    [objects.data, connection.type],
+    [connection.type, lookup],
   );
 
   const base = () => ({ connection: props.descriptor, params: tab.params, ticket });

@@ -28,7 +28,11 @@ export type TreeRow =
 export type Listing =
   | { state: 'pending' }
   | { state: 'error'; message: string }
-  | { state: 'done'; objects: DbObject[] };
+  | {
+      state: 'done';
+      objects: DbObject[] /** A search answer that held back further matches. */;
+      truncated?: boolean;
+    };
 
 export interface TreeInput {
   counts: KindCount[];
@@ -39,7 +43,7 @@ export interface TreeInput {
   closedKinds: ReadonlySet<string>;
   /** The search text (already trimmed); empty for the browsing tree. */
   needle: string;
-  /** Every object of the connection, for a search; undefined while it loads. */
+  /** The objects whose name holds the search text (the server's `search`), undefined while it loads. */
   all: Listing | undefined;
 }
 
@@ -168,18 +172,15 @@ function searchRows(input: TreeInput, containers: ReturnType<typeof containersOf
     list.push(o);
     matches.set(key, list);
   }
-  // The server bounds a listing (10,000 objects): say when the search could not see every counted object.
-  const counted = containers.reduce((n, [, c]) => n + c.count, 0);
-  const listed = input.all.objects.length;
-  const bounded: TreeRow | undefined =
-    counted > listed
-      ? {
-          type: 'note',
-          key: 'search-bounded',
-          text: `Searched the first ${listed} of ${counted} objects`,
-          tone: 'muted',
-        }
-      : undefined;
+  // The search answer is bounded (SEARCH_LIMIT): say so, and how to see the rest.
+  const bounded: TreeRow | undefined = input.all.truncated
+    ? {
+        type: 'note',
+        key: 'search-bounded',
+        text: `Showing the first ${input.all.objects.length} matches: type more of the name`,
+        tone: 'muted',
+      }
+    : undefined;
   if (matches.size === 0) {
     const none: TreeRow = {
       type: 'note',

@@ -5878,7 +5878,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description `{connection, path?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`. Shapes: DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; Container {path, name, kind (schema | database)}; KindCount {path (container), kind, count}; ObjectDetail {object: DatabaseObject, columns: [{name, type, nullable, isPrimary, defaultValue?}], indexes: [{name, columns, unique}], foreignKeys: [{columnName, constraintName, referencedPath, referencedTable, referencedColumn, onUpdate?, onDelete?}], definition?}. */
+        /** @description `{connection, path?, search?, limit?}`: objects of one container (`path` = [schema] or [database]) or of the whole connection → `{objects: DatabaseObject[]}`. `search` keeps the objects whose name contains it (case-insensitive; the exact name first, then names starting with it) and `limit` caps the answer; with either, the answer adds `truncated` (more matched than were sent), so an editor can complete a name without fetching a 10,000-table catalog. Shapes: DatabaseObject {path: string[] (containers then the name), name, kind, status?, rowCount?, sizeBytes?}; Container {path, name, kind (schema | database)}; KindCount {path (container), kind, count}; ObjectDetail {object: DatabaseObject, columns: [{name, type, nullable, isPrimary, defaultValue?}], indexes: [{name, columns, unique}], foreignKeys: [{columnName, constraintName, referencedPath, referencedTable, referencedColumn, onUpdate?, onDelete?}], definition?}. */
         post: {
             parameters: {
                 query?: never;
@@ -5894,8 +5894,12 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         connectionId?: string;
+                        /** @description at most this many objects */
+                        limit?: number;
                         /** @description string array: a DatabaseObject path */
                         path?: unknown;
+                        /** @description name contains (case-insensitive) */
+                        search?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -5920,6 +5924,7 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            truncated?: boolean;
                         } & {
                             [key: string]: unknown;
                         };
