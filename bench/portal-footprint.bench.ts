@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startPostgres, tempDir } from '@app/kit/testing';
 // @ts-expect-error: a plain .mjs script without types
-import { build } from '../scripts/build-servers.mjs';
+import { build, NODE_FLAGS } from '../scripts/build-servers.mjs';
 import { seedBenchRows } from './portal-bench-rows.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -202,8 +202,10 @@ export async function run(): Promise<void> {
           ([name, flags]): [string, string[]] => [name, [...flags, bundle]],
         )
       : undefined;
+    const flags = (NODE_FLAGS as Record<string, string[]>).portal;
     const runners: [string, string[]][] = variants ?? [
-      ['build (npm start)', [bundle]],
+      ['build (npm start)', [...flags, bundle]],
+      ['build, no V8 flags', [bundle]],
       ...(process.env.BENCH_RUNNERS === 'build'
         ? []
         : [

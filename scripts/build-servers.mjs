@@ -22,6 +22,19 @@ export const SERVICES = {
   agent: { pkg: 'ci-agent', entry: 'src/main.ts' },
 };
 
+/**
+ * V8 flags each service starts with. The portal's: garbage of a large export or query is promoted to the
+ * old generation faster than V8's default heap growth collects it; growing the old generation by at most
+ * 30% per major GC (not a limit: the heap still grows as far as live data needs) and keeping Node 20's
+ * 16 MB young semi-space on newer Node (Node 24 sizes it larger) keep a 1,000,000-row export under 200 MB
+ * (bench/README.md "Footprint", docs/portal-runtime.md).
+ */
+export const NODE_FLAGS = {
+  portal: ['--max-semi-space-size=16', '--heap-growing-percent=30'],
+  ci: [],
+  agent: [],
+};
+
 /** Files copied beside the bundle because the sources load them by path at run time. */
 const BESIDE = {
   'portal-server': [['src/providers/embedded/child.mjs', 'child.mjs']],
@@ -109,15 +122,15 @@ export async function build(name) {
   return out;
 }
 
-/** The `node` arguments that start a service: its bundle (rebuilt when stale), or tsx when PORTAL_DEV/DEV is set. */
+/** The `node` arguments that start a service: its flags and bundle (rebuilt when stale), or tsx when DEV=1. */
 export async function serverArgs(name) {
   const { pkg, entry } = SERVICES[name];
-  if (process.env.DEV === '1') return ['--import', 'tsx', join('packages', pkg, entry)];
+  if (process.env.DEV === '1') return [...NODE_FLAGS[name], '--import', 'tsx', join('packages', pkg, entry)];
   if (isStale(name)) {
     console.log(`Building ${pkg}…`);
     await build(name);
   }
-  return [outFile(pkg)];
+  return [...NODE_FLAGS[name], outFile(pkg)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
