@@ -23,14 +23,18 @@ export const SERVICES = {
 };
 
 /**
- * V8 flags each service starts with. The portal's: garbage of a large export or query is promoted to the
- * old generation faster than V8's default heap growth collects it; growing the old generation by at most
- * 30% per major GC (not a limit: the heap still grows as far as live data needs) and keeping Node 20's
- * 16 MB young semi-space on newer Node (Node 24 sizes it larger) keep a 1,000,000-row export under 200 MB
- * (bench/README.md "Footprint", docs/portal-runtime.md).
+ * V8 flags each service starts with (measured in bench/README.md "Footprint"; docs/portal-runtime.md). The
+ * portal's:
+ * - `--liftoff-only`: the PostgreSQL parser (libpg-query) is WebAssembly; once it is hot, V8 recompiles its
+ *   huge parser function with TurboFan in the background, which on Node 24 takes ~500 MB of compiler memory
+ *   for a few seconds (the "Node 24 peak"). The baseline compiler parses a statement in microseconds anyway.
+ * - `--heap-growing-percent=30`: garbage of a large export or query is promoted to the old generation faster
+ *   than V8's default heap growth collects it; the old generation grows by at most 30% per major GC. Not a
+ *   limit: the heap still grows as far as live data needs.
+ * - `--max-semi-space-size=16`: Node 20's young generation on newer Node too (Node 24 sizes it larger).
  */
 export const NODE_FLAGS = {
-  portal: ['--max-semi-space-size=16', '--heap-growing-percent=30'],
+  portal: ['--max-semi-space-size=16', '--heap-growing-percent=30', '--liftoff-only'],
   ci: [],
   agent: [],
 };
