@@ -4,7 +4,8 @@
 // streams (constant memory) so that `X-Export-Rows` can be sent as a header with the exact count, then sent
 // with Content-Disposition, Content-Length and X-Export-Extension and removed.
 import { randomUUID } from 'node:crypto';
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '@app/kit';
@@ -29,6 +30,7 @@ import {
 import { ExportFile } from './response-schemas.js';
 
 export const EXPORT_BATCH = 5_000;
+const SPOOL_BUFFER = 4 * 1024 * 1024;
 
 function parseDelimiter(v: unknown): string {
   if (v === undefined || v === null) return ',';
@@ -140,12 +142,10 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           const plan = await planLimit(target.factory.dialect, statement, bound, 0);
           const provider = exec.provider as Provider;
           let count = 0;
-          // Each batch's text goes to the spool at once, synchronously (a few hundred KB into the page cache):
-          // nothing of a batch waits for a disk write in a queue, so its rows and text are garbage as soon as
-          // the next batch is asked for (docs/portal-runtime.md, "export memory").
-          const fd = openSync(spool, 'w', 0o600);
-          const write = (text: string) => {
-            if (text !== '') writeSync(fd, text);
+          // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.
+          const out = createWriteStream(spool, { highWaterMark: SPOOL_BUFFER });
+          const write = async (text: string) => {
+            if (text !== '' && !out.write(text)) await once(out, 'drain');
           };
           try {
             let masker: ((row: unknown[]) => unknown[]) | undefined;
@@ -158,19 +158,20 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
               if (!headed) {
                 headed = true;
                 masker = exec.exportMasker(batch.fields);
-                write(writer.head(batch.fields, batch.columnTypes));
+                await write(writer.head(batch.fields, batch.columnTypes));
               }
               const batchRows = masker ? batch.rows.map(masker) : batch.rows;
               count += batchRows.length;
-              write(writer.rows(batchRows));
+              await write(writer.rows(batchRows));
             }
-            if (!headed) write(writer.head([], []));
-            write(writer.tail());
+            if (!headed) await write(writer.head([], []));
+            await write(writer.tail());
+            out.end();
+            await once(out, 'finish');
           } catch (err) {
+            out.destroy();
             await rm(spool, { force: true });
             throw err;
-          } finally {
-            closeSync(fd);
           }
           return count;
         },
