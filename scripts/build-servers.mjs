@@ -29,7 +29,7 @@ export const SERVICES = {
  *   huge parser function with TurboFan in the background, which on Node 24 takes ~500 MB of compiler memory
  *   for a few seconds (the "Node 24 peak"). The baseline compiler parses a statement in microseconds anyway.
  * - `--max-semi-space-size=16`: Node 20's young generation on newer Node too (Node 24 sizes it larger, and a
- *   1,000,000-row export then peaks ~60 MB higher).
+ *   1,000,000-row export then peaks ~100 MB higher).
  */
 export const NODE_FLAGS = {
   portal: ['--max-semi-space-size=16', '--liftoff-only'],
