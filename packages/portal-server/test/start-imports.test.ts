@@ -17,6 +17,7 @@ const DEFERRED = [
   'zod',
   '@faker-js/faker',
   'undici',
+  'openid-client',
   // engine drivers and parsers (loaded by the engine's first connection or parse)
   'pg',
   'mysql2',
