@@ -61,6 +61,18 @@ describe('npm start', () => {
       const pids = [...out.matchAll(/(ci-server|ci-agent|portal) (\d+)/g)].map((m) => Number(m[2]));
       expect(pids).toHaveLength(3);
       expect(pids.every(alive)).toBe(true);
+      // The local agent enrols over TLS (the default), pinning the server's self-signed certificate.
+      const agentLog = () => readFileSync(join(dataDir, 'logs', 'ci-agent.log'), 'utf8');
+      await waitFor(
+        async () => agentLog().includes(`registered with the control plane at https://127.0.0.1:${grpc}`),
+        {
+          what: 'the local agent to register over TLS',
+          timeoutMs: 60_000,
+        },
+      );
+      const identity = JSON.parse(readFileSync(join(dataDir, 'agent', 'agent-identity.json'), 'utf8'));
+      expect(identity.credential).toMatch(/^ciac_/);
+      expect(Object.keys(identity.servers)).toEqual([`127.0.0.1:${grpc}`]);
 
       // Credentials: one 0600 file whose path is printed, values printed to the terminal, and they work.
       const file = join(dataDir, 'credentials.json');
@@ -121,6 +133,7 @@ describe('npm start', () => {
         const text = readFileSync(join(logDir, name), 'utf8');
         expect(text.includes(jwt), name).toBe(false);
         expect(text.includes(agentToken), name).toBe(false);
+        expect(text.includes(identity.credential), name).toBe(false);
       }
       child.kill('SIGINT');
       expect(await exited).toBe(0);

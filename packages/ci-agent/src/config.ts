@@ -1,4 +1,4 @@
-// The build agent's settings (spec/RUNTIME.md, "Agent").
+// The build agent's settings (spec/RUNTIME.md, "Agent"; the TLS trust settings are in docs/ci-agents.md).
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { type ConfigOf, loadConfig } from '@app/kit';
@@ -10,13 +10,17 @@ export const agentConfigSpec = {
   tags: { env: 'CI_AGENT_TAGS', kind: 'string', default: '' },
   capacity: { env: 'CI_AGENT_CAPACITY', kind: 'int', default: 2, min: 1, max: 256 },
   workdir: { env: 'CI_AGENT_WORKDIR', kind: 'string', default: './.data/agent' },
+  /** SHA-256 fingerprint the server's certificate must have (instead of pinning on first use). */
+  serverFingerprint: { env: 'CI_SERVER_FINGERPRINT', kind: 'string' },
+  /** PEM file of the CA that signed the server's certificate (ordinary verification instead of a pin). */
+  serverCa: { env: 'CI_SERVER_CA', kind: 'string' },
 } as const;
 
 export interface AgentSettings extends Omit<ConfigOf<typeof agentConfigSpec>, 'tags' | 'name'> {
   name: string;
   tags: string[];
   token: string;
-  /** Base URL of the control plane's gRPC endpoint. */
+  /** Base URL of the control plane's gRPC endpoint: https:// (TLS, the default) or http:// (cleartext). */
   serverUrl: string;
 }
 
@@ -32,6 +36,7 @@ export function loadAgentSettings(env: NodeJS.ProcessEnv = process.env): AgentSe
       .map((t) => t.trim())
       .filter(Boolean),
     workdir: resolve(cfg.workdir),
-    serverUrl: /^https?:\/\//.test(server) ? server : `http://${server}`,
+    // TLS unless the address says http:// explicitly (a server started with CI_GRPC_TLS=off).
+    serverUrl: /^https?:\/\//.test(server) ? server : `https://${server}`,
   };
 }

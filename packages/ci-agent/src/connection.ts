@@ -1,9 +1,10 @@
-// The agent's link to the control plane: register with the shared token (reporting the job runs still in
-// progress, so a restarted server can reconcile), hold the session stream (heartbeats and a drain notice go
-// up; assignments, cancellations and acks come down), and give the other calls (logs, reports, uploads) the
-// current session. When the server cannot be reached or forgets the session, the agent says so plainly
-// and registers again with capped exponential backoff and jitter; calls made meanwhile wait for the new
-// session.
+// The agent's link to the control plane: register (with its own credential, or with the shared registration
+// token the first time, keeping the credential it is given), reporting the job runs still in progress so a
+// restarted server can reconcile; hold the session stream (heartbeats and a drain notice go up; assignments,
+// cancellations and acks come down), and give the other calls (logs, reports, uploads) the current session.
+// When the server cannot be reached or forgets the session, the agent says so plainly and registers again
+// with capped exponential backoff and jitter; calls made meanwhile wait for the new session. A refused
+// credential (revoked) or a changed server certificate is fatal: `run()` ends and `fatal` says why.
 import { hostname } from 'node:os';
 import {
   AGENT_SESSION_HEADER,
@@ -16,6 +17,8 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { type CallOptions, type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { AgentSettings } from './config.js';
+import { type AgentIdentityStore, MemoryIdentityStore } from './identity-file.js';
+import { type ServerCertificateError, trustedConnection } from './server-trust.js';
 
 export const AGENT_VERSION = '0.2.0';
 
@@ -26,12 +29,25 @@ export interface ConnectionEvents {
   onUnreachable?(info: { attempt: number; retryInMs: number; reason: string }): void;
   onRejected?(info: { attempt: number; retryInMs: number; reason: string }): void;
   onServerMessage?(message: ServerMessage): void;
+  /** The server's certificate was pinned on first use. */
+  onPinned?(info: { server: string; fingerprint: string }): void;
+  /** The agent cannot go on (credential refused, certificate changed); `run()` returns after this. */
+  onFatal?(info: { reason: string }): void;
+}
+
+/** Where the agent keeps its credential and pins, and how it checks the server's certificate. */
+export interface ConnectionOptions {
+  /** Default: in memory (tests and embedded agents); main.ts uses the file in the work directory. */
+  identity?: AgentIdentityStore;
 }
 
 export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000): number {
   const exp = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp / 2 + Math.random() * (exp / 2));
 }
+
+/** Trailer of a refused credential: `revoked` (stop) or `unknown` (register again with the token). */
+export const CREDENTIAL_STATUS_HEADER = 'x-agent-credential';
 
 /** Errors worth retrying: the server is away, restarting, or forgot this session. */
 export function isTransient(err: unknown): boolean {
@@ -70,11 +86,61 @@ export class AgentConnection {
   /** Slots free for new jobs, reported on heartbeats; the worker replaces this. */
   freeSlots: () => number = () => this.settings.capacity;
 
+  /** Why the agent stopped for good (credential refused, server certificate changed). */
+  fatal?: string;
+  private readonly identity: AgentIdentityStore;
+  private certificateRefused?: ServerCertificateError;
+
   constructor(
     private readonly settings: AgentSettings,
     private readonly events: ConnectionEvents = {},
+    options: ConnectionOptions = {},
   ) {
-    this.client = createClient(AgentService, createGrpcTransport({ baseUrl: settings.serverUrl }));
+    this.identity = options.identity ?? new MemoryIdentityStore();
+    const url = new URL(settings.serverUrl);
+    const address = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+    const nodeOptions =
+      url.protocol === 'https:'
+        ? trustedConnection({
+            address,
+            caPath: settings.serverCa,
+            fingerprint: settings.serverFingerprint,
+            store: this.identity,
+            onPinned: (fingerprint) => events.onPinned?.({ server: address, fingerprint }),
+            onRefused: (err) => {
+              this.certificateRefused = err;
+            },
+          })
+        : undefined;
+    this.client = createClient(
+      AgentService,
+      createGrpcTransport({ baseUrl: settings.serverUrl, ...(nodeOptions ? { nodeOptions } : {}) }),
+    );
+  }
+
+  /** The bearer of Register: the agent's own credential once it has one, else the registration token. */
+  private bearer(): { token: string; isCredential: boolean } {
+    const record = this.identity.read();
+    if (record.credential && (!record.name || record.name === this.settings.name))
+      return { token: record.credential, isCredential: true };
+    return { token: this.settings.token, isCredential: false };
+  }
+
+  private keepCredential(credential: string): void {
+    if (!credential) return;
+    const record = this.identity.read();
+    this.identity.write({ ...record, credential, name: this.settings.name });
+  }
+
+  private forgetCredential(): void {
+    const { servers } = this.identity.read();
+    this.identity.write({ servers });
+  }
+
+  private stopFatally(reason: string): void {
+    this.fatal = reason;
+    this.events.onFatal?.({ reason });
+    this.stop();
   }
 
   private heartbeat(): AgentMessageInit {
@@ -163,6 +229,7 @@ export class AgentConnection {
     while (!this.stopped) {
       const abort = new AbortController();
       this.sessionAbort = abort;
+      const bearer = this.bearer();
       try {
         const reg = await this.client.register(
           {
@@ -173,8 +240,9 @@ export class AgentConnection {
             hostname: hostname(),
             runningJobIds: this.runningJobIds(),
           },
-          { headers: { authorization: `Bearer ${this.settings.token}` }, timeoutMs: 30_000 },
+          { headers: { authorization: `Bearer ${bearer.token}` }, timeoutMs: 30_000 },
         );
+        this.keepCredential(reg.credential);
         attempt = 0;
         const interval = reg.heartbeatIntervalMs || 10_000;
         const outbound = new AsyncQueue<AgentMessageInit>({ maxItems: 1000 });
@@ -200,6 +268,31 @@ export class AgentConnection {
       } catch (err) {
         if (this.stopped) break;
         const ce = ConnectError.from(err);
+        if (this.certificateRefused) {
+          this.stopFatally(this.certificateRefused.message);
+          break;
+        }
+        const refused = ce.code === Code.Unauthenticated || ce.code === Code.PermissionDenied;
+        const status = ce.metadata.get(CREDENTIAL_STATUS_HEADER);
+        if (refused && status === 'revoked') {
+          const what = bearer.isCredential ? "this agent's credential" : 'this agent';
+          this.stopFatally(`the control plane refused ${what}: ${ce.rawMessage}`);
+          break;
+        }
+        if (bearer.isCredential && !this.sessionId && refused) {
+          // A server whose store was reset does not know the credential: enrol again with the token.
+          if (status === 'unknown' && this.settings.token) {
+            this.forgetCredential();
+            this.events.onRejected?.({
+              attempt,
+              retryInMs: 0,
+              reason: `${ce.rawMessage}; registering again`,
+            });
+            continue;
+          }
+          this.stopFatally(`the control plane refused this agent's credential: ${ce.rawMessage}`);
+          break;
+        }
         attempt += 1;
         // The control plane answered (only its database is down): it is reachable, so retry soon rather
         // than backing off towards 30 s and staying away after the database is back.

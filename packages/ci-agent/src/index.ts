@@ -4,6 +4,8 @@ export { AgentConnection, backoffMs, isTransient } from './connection.js';
 export * from './executor/index.js';
 export { GrpcCacheStore } from './grpc-cache-store.js';
 export { GrpcArtifactUploader } from './grpc-uploader.js';
+export { FileIdentityStore, IDENTITY_FILE, MemoryIdentityStore } from './identity-file.js';
 export * from './job-spec.js';
 export { DROPPED_NOTE, LogShipper, type ShippedLine } from './log-shipper.js';
+export { normalizeFingerprint, ServerCertificateError } from './server-trust.js';
 export { toJobAssignment, Worker } from './worker.js';

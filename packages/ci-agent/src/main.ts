@@ -2,13 +2,17 @@
 // connection (retrying with backoff while the server is unreachable) and runs the jobs it is given. SIGTERM
 // or SIGINT drains: no new jobs, running ones finish and are reported, then the agent exits. A second
 // signal stops the jobs' processes at once and exits; the server re-queues those jobs when their leases
-// lapse.
+// lapse. The agent keeps its credential and the server's pinned certificate in
+// CI_AGENT_WORKDIR/agent-identity.json; a refused credential (revoked) or a changed certificate is logged
+// and the agent exits with code 3.
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from '@app/kit';
 import { loadAgentSettings } from './config.js';
 import { AgentConnection } from './connection.js';
 import { JobExecutor } from './executor/execute-job.js';
 import { GrpcCacheStore } from './grpc-cache-store.js';
+import { FileIdentityStore, IDENTITY_FILE } from './identity-file.js';
 import { Worker, type WorkerLog } from './worker.js';
 
 const log: WorkerLog = (level, msg, extra = {}) => {
@@ -27,28 +31,46 @@ function main() {
     capacity: settings.capacity,
   });
   let worker: Worker | undefined;
-  const connection = new AgentConnection(settings, {
-    onRegistered: ({ agentId, cancelJobIds }) => {
-      log('info', `registered with the control plane at ${settings.serverUrl}`, { agentId });
-      worker?.onRegistered(cancelJobIds);
+  const connection = new AgentConnection(
+    settings,
+    {
+      onRegistered: ({ agentId, cancelJobIds }) => {
+        log('info', `registered with the control plane at ${settings.serverUrl}`, { agentId });
+        worker?.onRegistered(cancelJobIds);
+      },
+      onUnreachable: ({ attempt, retryInMs, reason }) =>
+        log(
+          'warn',
+          `cannot reach the control plane at ${settings.serverUrl}: ${reason}; retrying in ${Math.round(retryInMs / 100) / 10}s`,
+          { attempt },
+        ),
+      onRejected: ({ attempt, retryInMs, reason }) =>
+        log(
+          'error',
+          `the control plane refused registration: ${reason}; check CI_AGENT_TOKEN (it may have been rotated; retrying in ${Math.round(retryInMs / 1000)}s)`,
+          { attempt },
+        ),
+      onServerMessage: (message) => worker?.onServerMessage(message),
+      onPinned: ({ server, fingerprint }) =>
+        log('warn', `trusting the control plane's TLS certificate on first use (pinned for ${server})`, {
+          fingerprint,
+        }),
+      onFatal: ({ reason }) => {
+        log('error', `${reason}; the agent stops`);
+        worker?.abort();
+      },
     },
-    onUnreachable: ({ attempt, retryInMs, reason }) =>
-      log(
-        'warn',
-        `cannot reach the control plane at ${settings.serverUrl}: ${reason}; retrying in ${Math.round(retryInMs / 100) / 10}s`,
-        { attempt },
-      ),
-    onRejected: ({ attempt, retryInMs, reason }) =>
-      log(
-        'error',
-        `the control plane refused registration: ${reason}; check CI_AGENT_TOKEN (retrying in ${Math.round(retryInMs / 1000)}s)`,
-        { attempt },
-      ),
-    onServerMessage: (message) => worker?.onServerMessage(message),
-  });
+    { identity: new FileIdentityStore(join(settings.workdir, IDENTITY_FILE)) },
+  );
   const executor = new JobExecutor({ workdir: settings.workdir, cacheStore: new GrpcCacheStore(connection) });
   worker = new Worker(settings.capacity, connection, executor, log);
   const running = connection.run();
+  void running.then(() => {
+    // Stopped for good (not by a signal): exit once the jobs' processes had a moment to stop.
+    if (!connection.fatal) return;
+    process.exitCode = 3;
+    setTimeout(() => process.exit(3), 500).unref();
+  });
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

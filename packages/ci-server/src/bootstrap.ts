@@ -1,5 +1,6 @@
 // First-start secrets of the control plane: the agent registration token and the key that encrypts secrets
 // at rest. Taken from the settings when given, otherwise generated once into CI_DATA_DIR (mode 0600).
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomHex, randomToken, readOrCreateSecretFile } from '@app/kit';
 import type { CiSettings } from './config.js';
@@ -33,4 +34,10 @@ export function bootstrapSecrets(settings: CiSettings): BootstrapSecrets {
       announcements.push(`Generated the secret-encryption key (CI_SECRET_KEY), stored in ${path}`);
   }
   return { agentToken, secretKey, announcements };
+}
+
+/** Replaces a secret file's value (a rotated registration token), keeping mode 0600. */
+export function writeSecretFile(path: string, value: string): void {
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
 }

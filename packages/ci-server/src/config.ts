@@ -16,6 +16,11 @@ export const ciConfigSpec = {
   adminPassword: { env: 'CI_ADMIN_PASSWORD', kind: 'string', yaml: 'auth.admin_password', secret: true },
   agentToken: { env: 'CI_AGENT_TOKEN', kind: 'string', yaml: 'agent_token', secret: true },
   secretKey: { env: 'CI_SECRET_KEY', kind: 'string', yaml: 'secret_key', secret: true },
+  /** TLS on the agent port (docs/ci-agents.md): on unless turned off explicitly. */
+  grpcTls: { env: 'CI_GRPC_TLS', kind: 'bool', default: true, yaml: 'grpc_tls.enabled' },
+  /** PEM certificate (chain) and key the agent port serves; a self-signed pair is generated when unset. */
+  grpcTlsCert: { env: 'CI_GRPC_TLS_CERT', kind: 'string', yaml: 'grpc_tls.cert' },
+  grpcTlsKey: { env: 'CI_GRPC_TLS_KEY', kind: 'string', yaml: 'grpc_tls.key' },
   /** Webhook secret of every SCM host without its own `webhooks.<host>.secret` (docs/ci-triggers.md). */
   webhookSecret: { env: 'CI_WEBHOOK_SECRET', kind: 'string', yaml: 'webhooks.secret', secret: true },
   logLevel: {

@@ -20,11 +20,22 @@ async function main() {
   log.info(
     {
       http: `http://${settings.host}:${ports.httpPort}`,
-      grpc: `${settings.host}:${ports.grpcPort}`,
+      grpc: `${server.grpcTls ? 'https' : 'http'}://${settings.host}:${ports.grpcPort}`,
       store: server.database.displayUrl,
     },
     'CI control plane listening',
   );
+  // Operators compare this with what agents pinned (or give it to them as CI_SERVER_FINGERPRINT).
+  if (server.grpcTls)
+    log.info(
+      {
+        fingerprint: server.grpcTls.fingerprint,
+        source: server.grpcTls.source,
+        cert: server.grpcTls.certPath,
+      },
+      'agent port serves TLS; certificate SHA-256 fingerprint',
+    );
+  else log.warn('CI_GRPC_TLS=off: the agent port speaks cleartext gRPC (credentials travel unencrypted)');
 }
 
 main().catch((err) => {

@@ -6,8 +6,9 @@ import { createApp, createMetricsRegistry, type Database, migrateToLatest, openD
 import type { FastifyInstance } from 'fastify';
 import { AgentControl, type AgentTiming } from './agents/control-plane.js';
 import type { AgentRegistry } from './agents/registry.js';
+import { loadAgentTls, type TlsMaterial } from './agents/tls.js';
 import { installAuth, recordRouteTable } from './auth/index.js';
-import { bootstrapSecrets } from './bootstrap.js';
+import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerHealthRoutes } from './http/health.js';
@@ -50,6 +51,8 @@ export interface CiServer {
   /** PostgreSQL only: run changes and stored log lines announced to the other replicas (LISTEN/NOTIFY). */
   replicas?: ReplicaSignals;
   settings: CiSettings;
+  /** The agent port's certificate; undefined when it serves cleartext (CI_GRPC_TLS=off). */
+  grpcTls?: Omit<TlsMaterial, 'key'>;
   announcements: string[];
   /** Replaces how /api/v1 requests are authorized (the default opens everything). */
   setAuthorizer(next: Authorizer): void;
@@ -142,6 +145,14 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   // clients, so then the links follow the address each request came in on.
   const publicUrl =
     settings.publicUrl === `http://localhost:${settings.httpPort}` ? undefined : settings.publicUrl;
+  // The agent port's certificate: configured, kept from an earlier start, or generated now (agents/tls.ts).
+  const grpcTls = settings.grpcTls
+    ? await loadAgentTls({
+        dataDir: settings.dataDir,
+        certPath: settings.grpcTlsCert,
+        keyPath: settings.grpcTlsKey,
+      })
+    : undefined;
   const triggers = new Triggers({
     database,
     settings,
@@ -165,6 +176,11 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     data: execution,
     secretKey: secrets.secretKey,
     agentToken: secrets.agentToken,
+    // A generated token lives in the data-dir file `npm start` hands to its agent: keep it current.
+    onTokenRotated: settings.agentToken
+      ? undefined
+      : (token) => writeSecretFile(join(settings.dataDir, AGENT_TOKEN_FILE), token),
+    tls: grpcTls,
     log: app.log,
     timing: options.agentTiming,
   });
@@ -215,6 +231,10 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   await registerRoutes(app, {
     auth: auth.context,
     api: {
+      agentAdmin: {
+        revoke: (id) => control.revoke(id),
+        rotateRegistrationToken: () => control.identity.rotate(),
+      },
       database,
       secretKey: secrets.secretKey,
       runs,
@@ -249,6 +269,12 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     notifications: deliverer,
     replicas,
     settings,
+    grpcTls: grpcTls && {
+      cert: grpcTls.cert,
+      fingerprint: grpcTls.fingerprint,
+      source: grpcTls.source,
+      certPath: grpcTls.certPath,
+    },
     announcements: secrets.announcements,
     setAuthorizer(next) {
       authorizer = next;

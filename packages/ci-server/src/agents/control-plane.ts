@@ -1,7 +1,7 @@
 // Wires the agent side of the control plane: the registry of connected agents, the dispatcher, the lease
-// sweeper, the job transitions and the gRPC endpoint. server.ts creates one, starts it with the HTTP
+// sweeper, the job transitions, agent identity (credentials, revocation, token rotation) and the gRPC
+// endpoint. server.ts creates one, starts it with the HTTP
 // listener and stops it on shutdown; tests and the dispatch benchmark use it the same way.
-import type { Http2Server } from 'node:http2';
 import { createSecretBox, type Database } from '@app/kit';
 import { AssignmentBuilder } from '../dispatch/assignment-builder.js';
 import { Dispatcher, type DispatcherLog } from '../dispatch/dispatcher.js';
@@ -9,15 +9,19 @@ import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
+import { revokeAgentRow } from '../store/agent-identity.js';
 import { extendLeasesAtStart } from '../store/agent-leases.js';
 import type { StoreSchema } from '../store/database.js';
 import {
+  type AgentServerTls,
   type AgentServiceDeps,
   closeAgentServer,
   HEARTBEAT_INTERVAL_MS,
   startAgentServer,
 } from './grpc-server.js';
+import { AgentIdentity } from './identity.js';
 import { AgentRegistry, type ConnectedAgent } from './registry.js';
+import { AgentSessions } from './sessions.js';
 
 export interface AgentTiming {
   /** How often agents heartbeat (sent to them at registration); default 10 s. */
@@ -35,7 +39,12 @@ export interface AgentControlOptions {
   events: RunEvents;
   data: ExecutionData;
   secretKey: string;
+  /** The configured registration token (an admin may rotate it; see agents/identity.ts). */
   agentToken: string;
+  /** Called with a rotated registration token (server.ts rewrites the data-dir token file with it). */
+  onTokenRotated?(token: string): void;
+  /** TLS of the agent port; undefined serves cleartext (tests, or CI_GRPC_TLS=off). */
+  tls?: AgentServerTls;
   log: DispatcherLog;
   timing?: AgentTiming;
   /** Observer of assignments (benchmarks, tests). */
@@ -46,9 +55,12 @@ export class AgentControl {
   readonly registry = new AgentRegistry();
   readonly dispatcher: Dispatcher;
   readonly transitions: JobTransitions;
+  readonly identity: AgentIdentity;
   private readonly sweeper: LeaseSweeper;
   private readonly serviceDeps: AgentServiceDeps;
-  private grpc?: Http2Server;
+  private readonly sessions: AgentSessions;
+  private readonly tls: AgentServerTls;
+  private grpc?: Awaited<ReturnType<typeof startAgentServer>>;
   private stopping = false;
 
   constructor(options: AgentControlOptions) {
@@ -87,7 +99,14 @@ export class AgentControl {
       log: options.log,
       systemLine,
     });
+    this.tls = options.tls;
+    this.identity = new AgentIdentity({
+      db,
+      configuredToken: options.agentToken,
+      onRotated: options.onTokenRotated,
+    });
     this.serviceDeps = {
+      identity: this.identity,
       db,
       registry: this.registry,
       dispatcher: this.dispatcher,
@@ -97,7 +116,6 @@ export class AgentControl {
       heartbeatMs,
       leaseMs,
       systemLine,
-      agentToken: options.agentToken,
       dropGraceMs: options.timing?.dropGraceMs,
       stopping: () => this.stopping,
       // Sweep right after the grace, so a dead agent's job is back in the queue within seconds.
@@ -106,15 +124,30 @@ export class AgentControl {
         timer.unref();
       },
     };
+    this.sessions = new AgentSessions(this.serviceDeps);
+  }
+
+  /**
+   * Revokes an agent (admin route): its credential is refused from now on, its session is closed and the
+   * job runs it held are re-queued. Answers undefined for an unknown agent.
+   */
+  async revoke(agentId: string): Promise<{ name: string; requeued: number; already: boolean } | undefined> {
+    const row = await revokeAgentRow(this.serviceDeps.db, agentId, new Date().toISOString());
+    if (!row) return undefined;
+    const requeued = await this.sessions.revoke(agentId, row.name);
+    this.serviceDeps.log.info({ agent: row.name, agentId, requeued }, 'agent revoked');
+    await this.identity.audit('agent.revoked', `agent:${agentId}`, { name: row.name, requeued });
+    return { ...row, requeued };
   }
 
   /** Starts dispatching and listens for agents; answers the gRPC port. */
   async start(host: string, port: number): Promise<number> {
     // A restarted server gives its agents a full lease period to come back before it sweeps.
     await extendLeasesAtStart(this.serviceDeps.db, this.serviceDeps.leaseMs);
+    await this.identity.start();
     this.dispatcher.start();
     this.sweeper.start();
-    this.grpc = await startAgentServer(this.serviceDeps, host, port);
+    this.grpc = await startAgentServer(this.serviceDeps, this.sessions, host, port, this.tls);
     // Jobs queued before this process started (or while it was down) go to the first free agents.
     await this.sweeper.tick();
     const addr = this.grpc.address();

@@ -1,14 +1,22 @@
-// The agent protocol endpoint: ConnectRPC speaking gRPC over cleartext HTTP/2 on CI_GRPC_PORT. Agents dial
-// out (so they work behind NAT): Register with the shared token, hold the Session stream (assignments and
-// cancellations go down it, heartbeats come up), and send logs, results, service events, test reports,
-// artifacts and caches on their own calls. Every call after Register names the session; every call about a
-// job run is refused unless that agent holds (or held) the job run.
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+// The agent protocol endpoint: ConnectRPC speaking gRPC over HTTP/2 on CI_GRPC_PORT — TLS by default
+// (agents/tls.ts), cleartext only when configured. Agents dial out (so they work behind NAT): Register with
+// the shared registration token the first time and their own credential afterwards (agents/identity.ts),
+// hold the Session stream (assignments and cancellations go down it, heartbeats come up), and send logs,
+// results, service events, test reports, artifacts and caches on their own calls. Every call after Register
+// names the session; every call about a job run is refused unless that agent holds (or held) the job run.
+import {
+  createSecureServer,
+  createServer,
+  type Http2SecureServer,
+  type Http2Server,
+  type ServerHttp2Session,
+} from 'node:http2';
 import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
-import { isDatabaseUnavailable, safeEqual } from '@app/kit';
+import { isDatabaseUnavailable } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ExecutionDataCalls } from './execution-data-calls.js';
+import type { AgentIdentity } from './identity.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -18,8 +26,13 @@ export const LEASE_MS = 3 * HEARTBEAT_INTERVAL_MS;
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export interface AgentServiceDeps extends AgentSessionDeps {
-  agentToken: string;
+  identity: AgentIdentity;
 }
+
+/** What the agent port serves: TLS with this certificate, or cleartext HTTP/2 when undefined. */
+export type AgentServerTls = { cert: string; key: string } | undefined;
+
+type AgentHttp2Server = Http2Server | Http2SecureServer;
 
 function bearer(header: string | null): string {
   const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
@@ -40,8 +53,7 @@ function unavailable(err: unknown): unknown {
 /** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
 export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
 
-export function agentRoutes(deps: AgentServiceDeps) {
-  const sessions = new AgentSessions(deps);
+export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const intake = new ExecutionDataCalls(sessions, deps);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
@@ -75,9 +87,8 @@ export function agentRoutes(deps: AgentServiceDeps) {
   return (router: ConnectRouter) =>
     router.service(AgentService, {
       register: unary('Register', async (req, ctx) => {
-        if (!safeEqual(bearer(ctx.requestHeader.get('authorization')), deps.agentToken))
-          throw new ConnectError('invalid agent registration token', Code.Unauthenticated);
-        return sessions.register(req);
+        const proof = await deps.identity.authenticate(bearer(ctx.requestHeader.get('authorization')));
+        return sessions.register(req, proof);
       }),
       session: streaming('Session', (requests, ctx) => sessions.session(agentOf(ctx), requests, ctx.signal)),
       pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
@@ -94,26 +105,29 @@ export function agentRoutes(deps: AgentServiceDeps) {
 
 export async function startAgentServer(
   deps: AgentServiceDeps,
+  sessions: AgentSessions,
   host: string,
   port: number,
-): Promise<Http2Server> {
-  const server = createServer(
-    connectNodeAdapter({
-      routes: agentRoutes(deps),
-      grpc: true,
-      grpcWeb: false,
-      connect: false,
-      // One message at most: a log batch of long lines, a 256 KiB data chunk, a test report.
-      readMaxBytes: MAX_MESSAGE_BYTES,
-    }),
-  );
-  // Agents hold their HTTP/2 sessions open; remember them so that closing the server can end them.
-  const sessions = new Set<ServerHttp2Session>();
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
+  tls: AgentServerTls,
+): Promise<AgentHttp2Server> {
+  const handler = connectNodeAdapter({
+    routes: agentRoutes(deps, sessions),
+    grpc: true,
+    grpcWeb: false,
+    connect: false,
+    // One message at most: a log batch of long lines, a 256 KiB data chunk, a test report.
+    readMaxBytes: MAX_MESSAGE_BYTES,
   });
-  openSessions.set(server, sessions);
+  const server: AgentHttp2Server = tls
+    ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: false, minVersion: 'TLSv1.2' }, handler)
+    : createServer(handler);
+  // Agents hold their HTTP/2 sessions open; remember them so that closing the server can end them.
+  const open = new Set<ServerHttp2Session>();
+  server.on('session', (session) => {
+    open.add(session);
+    session.once('close', () => open.delete(session));
+  });
+  openSessions.set(server, open);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolveListen());
@@ -121,10 +135,10 @@ export async function startAgentServer(
   return server;
 }
 
-const openSessions = new WeakMap<Http2Server, Set<ServerHttp2Session>>();
+const openSessions = new WeakMap<AgentHttp2Server, Set<ServerHttp2Session>>();
 
 /** Stops accepting, lets in-flight calls finish (bounded), then ends the agents' sessions. */
-export function closeAgentServer(server: Http2Server, graceMs = 5_000): Promise<void> {
+export function closeAgentServer(server: AgentHttp2Server, graceMs = 5_000): Promise<void> {
   return new Promise((done) => {
     server.close(() => done());
     const sessions = openSessions.get(server) ?? new Set();

@@ -29,6 +29,8 @@ export interface ConnectedAgent {
   leased: Set<string>;
   /** Set by a Drain message: the agent finishes its jobs and takes no new ones. */
   draining: boolean;
+  /** Set when an admin revoked the agent: its session stream ends with Unauthenticated. */
+  revoked?: boolean;
   /** Set while the agent holds its session stream open. */
   outbound?: Outbound;
   /** Order of the last assignment, so equally free agents take turns. */
@@ -66,6 +68,15 @@ export class AgentRegistry {
     this.bySession.set(agent.sessionId, agent);
     for (const id of agent.leased) this.holders.set(id, agent.id);
     return agent;
+  }
+
+  /** Forgets the agent (revoked): its session id is refused from now on. */
+  remove(id: string): void {
+    const agent = this.byId.get(id);
+    if (!agent) return;
+    this.byId.delete(id);
+    this.bySession.delete(agent.sessionId);
+    for (const jobRunId of agent.leased) this.holders.delete(jobRunId);
   }
 
   lease(agent: ConnectedAgent, jobRunId: string): void {

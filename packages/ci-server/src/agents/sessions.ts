@@ -10,6 +10,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
+import { isRevoked } from '../store/agent-identity.js';
 import {
   activeLeases,
   jobsToStop,
@@ -21,6 +22,7 @@ import {
 } from '../store/agent-leases.js';
 import type { AgentStatus } from '../store/agent-schema.js';
 import type { StoreDb } from '../store/database.js';
+import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
 import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
 
 export interface AgentSessionDeps {
@@ -39,6 +41,8 @@ export interface AgentSessionDeps {
   /** A stream dropped and its leases now end in `graceMs`: sweep then. */
   onDropped?: (graceMs: number) => void;
   systemLine(jobRunId: string, text: string): Promise<void>;
+  /** Credentials and revocation; without it (unit tests) every registration is a token registration. */
+  identity?: AgentIdentity;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -104,16 +108,22 @@ export class AgentSessions {
   }
 
   /** The agent no longer has the job run: a queued one goes back to the queue, a running one fails/retries. */
-  private async lose(jobRunId: string, agentId: string, message: string): Promise<void> {
-    const outcome = await this.deps.transitions.lost(jobRunId, agentId, message, false);
+  private async lose(jobRunId: string, agentId: string, message: string, reassign = false): Promise<void> {
+    const outcome = await this.deps.transitions.lost(jobRunId, agentId, message, false, reassign);
     this.deps.dispatcher.released(jobRunId);
     if (outcome === 'released') await this.deps.dispatcher.enqueue([jobRunId]);
     else if (outcome) await this.deps.systemLine(jobRunId, `[ci] ${message}`).catch(() => undefined);
   }
 
-  async register(req: RegisterRequest) {
+  async register(req: RegisterRequest, proof: AgentProof = { kind: 'token' }) {
     const name = req.name.trim();
     if (!name) throw invalid('agent name is required');
+    if (proof.kind === 'credential' && proof.name !== name)
+      throw new ConnectError(
+        `this credential belongs to agent "${cut(proof.name, 200)}", not "${cut(name, 200)}"; set CI_AGENT_NAME ` +
+          "back, or delete the agent's identity file to register a new agent",
+        Code.PermissionDenied,
+      );
     if (name.length > 200) throw invalid('agent name is longer than 200 characters');
     const tags = [...new Set(req.tags.map((t) => t.trim()).filter(Boolean))];
     if (tags.length > 64 || tags.some((t) => t.length > 100))
@@ -125,8 +135,11 @@ export class AgentSessions {
       version: req.version,
       hostname: req.hostname,
     };
-    const { db, registry, leaseMs } = this.deps;
+    const { db, registry, leaseMs, identity } = this.deps;
+    if (proof.kind === 'token') await identity?.admit(name);
     const id = await upsertAgent(db, info);
+    // A first registration (or one after the agent lost its identity file) is given its own credential.
+    const credential = proof.kind === 'token' && identity ? await identity.issueCredential(id, name) : '';
     const reported = [...new Set(req.runningJobIds)].filter((j) => UUID.test(j)).slice(0, MAX_JOB_IDS);
     const stop = new Set(await jobsToStop(db, id, reported));
     const keep = reported.filter((j) => !stop.has(j));
@@ -148,7 +161,27 @@ export class AgentSessions {
       heartbeatIntervalMs: this.deps.heartbeatMs,
       leaseMs,
       cancelJobIds: [...stop],
+      credential,
     };
+  }
+
+  /**
+   * An admin revoked the agent: its session ends with `Unauthenticated` (the agent logs it and exits), this
+   * process forgets it, and the job runs it held go back to the queue at once — a running one as a new
+   * attempt that spends no retry. (Another replica holding the agent's stream notices on its next heartbeat.)
+   */
+  async revoke(agentId: string, name: string): Promise<number> {
+    const agent = this.deps.registry.get(agentId);
+    if (agent) {
+      agent.revoked = true;
+      agent.outbound?.close();
+      this.deps.registry.remove(agentId);
+    }
+    const held = await activeLeases(this.deps.db, agentId);
+    for (const job of held)
+      await this.lose(job.id, agentId, `agent ${name} was revoked by an administrator`, true);
+    this.deps.data.metrics.setJobsRunning(this.deps.registry.list().reduce((n, a) => n + a.leased.size, 0));
+    return held.length;
   }
 
   async *session(agent: ConnectedAgent, requests: AsyncIterable<AgentMessage>, signal: AbortSignal) {
@@ -197,11 +230,17 @@ export class AgentSessions {
     })();
     signal.addEventListener('abort', () => outbound.close(), { once: true });
     yield* outbound;
+    if (agent.revoked) throw revokedError();
   }
 
   private async heartbeat(agent: ConnectedAgent, running: string[], outbound: AsyncQueue<ServerMessageInit>) {
     const { db, leaseMs, heartbeatMs } = this.deps;
     agent.lastSeenAt = new Date();
+    // Revoked through another replica: end the session here too (its leases lapse and are re-queued).
+    if (this.deps.identity && (await isRevoked(db, agent.id))) {
+      await this.revoke(agent.id, agent.name);
+      return;
+    }
     const reported = [...new Set(running)].filter((j) => UUID.test(j)).slice(0, MAX_JOB_IDS);
     agent.runningJobIds = reported;
     const stop = await jobsToStop(db, agent.id, reported);

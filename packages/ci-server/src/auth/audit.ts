@@ -62,7 +62,9 @@ export function actionOf(method: string, url: string): string {
 }
 
 export class AuditRecorder {
-  private readonly pending = new Set<Promise<void>>();
+  // Writes run one after another in the order requests finished: with a connection pool, concurrent inserts
+  // could commit out of order and the log (ordered by its sequence) would misstate what happened first.
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: StoreDb,
@@ -70,17 +72,21 @@ export class AuditRecorder {
   ) {}
 
   record(event: AuditEvent): void {
-    const write = insertAudit(this.db, { id: randomUUID(), at: new Date().toISOString(), ...event })
-      .catch((err: Error) => {
+    const entry = { id: randomUUID(), at: new Date().toISOString(), ...event };
+    this.tail = this.tail.then(() =>
+      insertAudit(this.db, entry).catch((err: Error) => {
         // An audit write that fails is logged loudly; it must not turn a finished request into an error.
         this.log.error({ err, action: event.action }, 'audit entry could not be written');
-      })
-      .finally(() => this.pending.delete(write));
-    this.pending.add(write);
+      }),
+    );
   }
 
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    let seen: Promise<void>;
+    do {
+      seen = this.tail;
+      await seen;
+    } while (seen !== this.tail);
   }
 
   /** The entry a finished request produces, or undefined when it is not audited. */

@@ -9,6 +9,7 @@ import {
   type JobResult,
   onJobFinished,
   onJobStarted,
+  reassignJob,
   retryOrFail,
   type Transition,
 } from '../domain/index.js';
@@ -225,13 +226,15 @@ export class JobTransitions {
   /**
    * The agent holding the job run is gone (lease lapsed, or it came back without the job). A job that never
    * started goes back to the queue as it is; a running one is failed — and re-queued as a new attempt while
-   * its `retry` allows. Returns what happened, or null when the lease had moved on meanwhile.
+   * its `retry` allows. Returns what happened, or null when the lease had moved on meanwhile. `reassign`
+   * (a revoked agent) re-queues a running job as a new attempt whatever its `retry` says.
    */
   lost(
     jobRunId: string,
     agentId: string,
     message: string,
     requireLapsed: boolean,
+    reassign = false,
   ): Promise<'released' | 'retried' | 'failed' | null> {
     return this.onJob<'released' | 'retried' | 'failed' | null>(jobRunId, null, async (trx, loaded, job) => {
       if (job.lease_agent_id !== agentId || !ACTIVE.includes(job.status)) return { value: null };
@@ -240,7 +243,7 @@ export class JobTransitions {
         await this.setJob(trx, jobRunId, { ...clearLease, assigned_at: null, agent: null });
         return { value: 'released' };
       }
-      const t = retryOrFail(loaded.snapshot, jobRunId, () => newId());
+      const t = (reassign ? reassignJob : retryOrFail)(loaded.snapshot, jobRunId, () => newId());
       if (!t.ok) return { value: null };
       await persistRun(trx, loaded, t.run);
       await this.setJob(trx, jobRunId, { ...clearLease, error: message.slice(0, 2000) });

@@ -226,16 +226,29 @@ export function onJobFinished(run: RunSnapshot, jobId: string, result: JobResult
 
 /** A job attempt failed: run it again while it has retries left (a new attempt row), else fail it. */
 export function retryOrFail(run: RunSnapshot, jobId: string, newId: () => string): Transition {
+  return nextAttempt(run, jobId, newId, true);
+}
+
+/**
+ * The agent running a job was taken away (an admin revoked it): the attempt ends failed and the job runs
+ * again as a new attempt without spending one of its retries — the job did nothing wrong. A run being
+ * canceled gets no new attempt.
+ */
+export function reassignJob(run: RunSnapshot, jobId: string, newId: () => string): Transition {
+  return nextAttempt(run, jobId, newId, false);
+}
+
+function nextAttempt(run: RunSnapshot, jobId: string, newId: () => string, spendRetry: boolean): Transition {
   return transition(run, (r, fx) => {
     const f = locate(r, jobId, ['queued', 'running']);
     if ('error' in f) return f;
     f.row.status = 'failed';
-    if (f.row.retryLeft <= 0 || r.cancelRequested) return;
+    if ((spendRetry && f.row.retryLeft <= 0) || r.cancelRequested) return;
     const retry: JobRow = {
       ...structuredClone(f.row),
       id: newId(),
       attempt: f.row.attempt + 1,
-      retryLeft: f.row.retryLeft - 1,
+      retryLeft: spendRetry ? f.row.retryLeft - 1 : f.row.retryLeft,
     };
     const jobs = r.stages[f.stageIndex].jobs;
     jobs.splice(jobs.indexOf(f.row) + 1, 0, retry);

@@ -32,6 +32,11 @@ export const AgentView = Type.Object({
   running_jobs: Type.Array(RunningJob),
   last_heartbeat_at: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time' }),
   registered_at: Type.String({ format: 'date-time' }),
+  revoked_at: Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    format: 'date-time',
+    description: 'when an admin revoked the agent (POST /api/v1/admin/agents/{id}/revoke); null otherwise',
+  }),
 });
 
 async function viewsOf(db: StoreDb, agents: AgentRow[], now = Date.now()) {
@@ -64,6 +69,7 @@ async function viewsOf(db: StoreDb, agents: AgentRow[], now = Date.now()) {
       })),
       last_heartbeat_at: a.last_heartbeat_at,
       registered_at: a.registered_at,
+      revoked_at: a.revoked_at ?? null,
     };
   });
 }

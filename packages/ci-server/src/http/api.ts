@@ -11,6 +11,7 @@ import type { RunEvents } from '../services/run-events.js';
 import type { RunService } from '../services/runs.js';
 import type { StoreSchema } from '../store/database.js';
 import { PipelineNames } from '../store/pipeline-names.js';
+import { type AgentAdmin, registerAdminAgentRoutes } from './admin/agents.js';
 import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
 import { registerArtifactRoutes } from './artifacts.js';
@@ -45,6 +46,8 @@ export interface ApiDeps {
   };
   /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
   extras?: OperatorRouteDeps;
+  /** Agent revocation and registration-token rotation (the agent side exists once the server runs). */
+  agentAdmin?: AgentAdmin;
 }
 
 export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<void> {
@@ -78,6 +81,7 @@ export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<
       registerAgentRoutes(api, ctx.db);
     }
     if (deps.extras) registerOperatorRoutes(api, ctx.db, deps.extras);
+    if (deps.agentAdmin) registerAdminAgentRoutes(api, deps.agentAdmin);
     registerOpenApiRoute(api);
   });
 }

@@ -1,4 +1,4 @@
-// Row types of migration 0004_agents: the agent fleet. The lease columns it adds to job_runs are in schema.ts.
+// Row types of migrations 0004_agents and 0010_agent_identity: the agent fleet. The lease columns it adds to job_runs are in schema.ts.
 
 export type AgentStatus = 'online' | 'busy' | 'offline';
 
@@ -14,4 +14,8 @@ export interface AgentsTable {
   status: AgentStatus;
   last_heartbeat_at: string | null;
   registered_at: string;
+  /** SHA-256 hex of the agent's own credential (migration 0010); null until it registers with one. */
+  credential_hash: string | null;
+  /** When an admin revoked the agent; its credential is refused from then on. */
+  revoked_at: string | null;
 }

@@ -84,6 +84,14 @@ export async function startServer(
     agentTiming?: AgentTiming;
     /** Period of the log-archive pass (and so of the retention lease). */
     archiveEveryMs?: number;
+    /**
+     * Serve TLS on the agent port (the product's default). The other e2e tests run cleartext by explicit
+     * configuration: replicas behind one balancer would otherwise each present their own self-signed
+     * certificate; TLS itself is proven by test/agents/agent-tls.test.ts.
+     */
+    tls?: boolean;
+    /** More settings (CI_GRPC_TLS_CERT, …). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<E2eServer> {
   const dataDir = opts.dataDir ?? tempDir('e2e-ci-');
@@ -94,7 +102,9 @@ export async function startServer(
     CI_AGENT_TOKEN: AGENT_TOKEN,
     CI_SECRET_KEY: '1'.repeat(64),
     CI_AUTH_ENABLED: 'false',
+    CI_GRPC_TLS: opts.tls ? 'on' : 'off',
     ...(opts.databaseUrl ? { CI_DATABASE_URL: opts.databaseUrl } : {}),
+    ...opts.env,
   });
   const server = await createCiServer(settings, {
     logger: false,
@@ -126,19 +136,31 @@ process.once('exit', () => {
 export function startAgent(
   grpcPort: number,
   name: string,
-  env: { tags?: string; capacity?: number } = {},
+  env: {
+    tags?: string;
+    capacity?: number;
+    /** Connect over TLS (a server started with `tls: true`); else cleartext, as the harness's servers. */
+    tls?: boolean;
+    /** Work directory (kept across restarts of the agent: its credential and pins live there). */
+    workdir?: string;
+    /** Registration token; default the harness's. */
+    token?: string;
+    /** More variables (CI_SERVER_FINGERPRINT, CI_SERVER_CA, …). */
+    extra?: Record<string, string>;
+  } = {},
 ): AgentProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', AGENT_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
-      CI_SERVER: `127.0.0.1:${grpcPort}`,
-      CI_AGENT_TOKEN: AGENT_TOKEN,
+      CI_SERVER: `${env.tls ? 'https' : 'http'}://127.0.0.1:${grpcPort}`,
+      CI_AGENT_TOKEN: env.token ?? AGENT_TOKEN,
       CI_AGENT_NAME: name,
       CI_AGENT_TAGS: env.tags ?? '',
       CI_AGENT_CAPACITY: String(env.capacity ?? 2),
-      CI_AGENT_WORKDIR: tempDir(`e2e-agent-${name}-`),
+      CI_AGENT_WORKDIR: env.workdir ?? tempDir(`e2e-agent-${name}-`),
+      ...env.extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -177,6 +199,19 @@ export function startAgent(
 }
 
 /** Waits until the control plane lists the agents as connected. */
+/** The agent's exit code; fails with its output when it does not exit within `timeoutMs`. */
+export async function exitCodeOf(agent: AgentProcess, timeoutMs = 60_000): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${agent.name} did not exit:\n${agent.output()}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([agent.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function waitForAgents(server: CiServer, names: string[]): Promise<void> {
   await waitFor(async () => names.every((n) => server.agents.connected().some((a) => a.name === n)), {
     what: `agents ${names.join(', ')} connected`,

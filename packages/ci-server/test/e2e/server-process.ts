@@ -28,7 +28,13 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>, output: 'ignore' | 'inherit' = 'ignore') {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    // Cleartext agent port unless the test asks for TLS (harness.ts says why).
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      CI_GRPC_TLS: 'off',
+      ...env,
+    },
     stdio: ['ignore', output, output],
   });
   children.add(child);

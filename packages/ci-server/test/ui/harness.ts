@@ -27,6 +27,8 @@ export interface UiOptions {
 export async function startUi(options: UiOptions = {}): Promise<UiEnv> {
   await ensureWebBuilt();
   const settings = loadCiSettings({
+    // Cleartext agent port, as the e2e harness whose agents the UI tests start.
+    CI_GRPC_TLS: 'off',
     CI_DATA_DIR: tempDir('ci-ui-'),
     CI_HOST: '127.0.0.1',
     CI_HTTP_PORT: '0',

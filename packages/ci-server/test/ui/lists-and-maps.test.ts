@@ -243,7 +243,7 @@ describe('the project page', () => {
 });
 
 describe('the agents page', () => {
-  it('lists each agent with its state, labels, current job and when it was last seen', async () => {
+  it('lists each agent with its state, labels, current job, when it registered and was last seen; revokes one', async () => {
     const { page } = ui;
     const db = env.server.database.db;
     const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -259,10 +259,8 @@ describe('the agents page', () => {
       registered_at: ago(3_600_000),
     });
     const busy = row('builder-1', 'busy', 1_000, ['linux', 'docker']);
-    await db
-      .insertInto('agents')
-      .values([busy, row('builder-2', 'offline', 7_200_000, ['arm64'])])
-      .execute();
+    const idle = row('builder-2', 'offline', 7_200_000, ['arm64']);
+    await db.insertInto('agents').values([busy, idle]).execute();
     // The running docs job is held by builder-1.
     const runs = await admin.get('/api/v1/runs?project=docs&status=running');
     const runId = runs.body.runs[0].id as string;
@@ -281,7 +279,24 @@ describe('the agents page', () => {
     await two.getByText('offline', { exact: true }).waitFor();
     await two.getByText('2h ago').waitFor();
     await page.getByText('0 online · 1 busy · 1 offline').waitFor();
+    await two.getByText('1h ago').waitFor();
     await shot(page, 'agents.png');
+
+    // Revoking takes a confirmation; the row then shows the agent revoked, without the button.
+    await two.getByRole('button', { name: 'Revoke agent builder-2' }).click();
+    await two.getByRole('button', { name: 'Keep' }).click();
+    await two.getByRole('button', { name: 'Revoke agent builder-2' }).click();
+    await two.getByRole('button', { name: 'Confirm revoke' }).click();
+    await page.getByText('Agent builder-2 was revoked').waitFor();
+    await two.getByText('revoked', { exact: true }).waitFor();
+    expect(await two.getByRole('button').count()).toBe(0);
+    const stored = await db
+      .selectFrom('agents')
+      .select('revoked_at')
+      .where('id', '=', idle.id)
+      .executeTakeFirst();
+    expect(stored?.revoked_at).toEqual(expect.any(String));
+    await one.getByRole('button', { name: 'Revoke agent builder-1' }).waitFor();
 
     // Dark theme: the same pages with the kit's dark tokens.
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { api, enc } from '../api/client';
 import type { Secret } from '../api/types';
 import { SecretForm, SecretsTable } from './Secrets';
-import { Empty, ErrorNote, Loading, Notice } from './ui';
+import { ConfirmButton, Empty, ErrorNote, Loading, Notice } from './ui';
 
 export function SecretsPanel({ slug }: { slug: string }) {
   const client = useQueryClient();
@@ -46,31 +46,18 @@ export function SecretsPanel({ slug }: { slug: string }) {
         <SecretsTable
           label="Secrets"
           secrets={list}
-          action={(s) =>
-            confirming === s.name ? (
-              <span className="row end">
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(s.name)}
-                >
-                  Confirm delete
-                </button>
-                <button type="button" onClick={() => setConfirming(null)}>
-                  Keep
-                </button>
-              </span>
-            ) : (
-              <button
-                type="button"
-                aria-label={`Delete secret ${s.name}`}
-                onClick={() => setConfirming(s.name)}
-              >
-                Delete
-              </button>
-            )
-          }
+          action={(s) => (
+            <ConfirmButton
+              label="Delete"
+              name={`Delete secret ${s.name}`}
+              confirmLabel="Confirm delete"
+              asking={confirming === s.name}
+              busy={remove.isPending}
+              onAsk={() => setConfirming(s.name)}
+              onKeep={() => setConfirming(null)}
+              onConfirm={() => remove.mutate(s.name)}
+            />
+          )}
         />
       )}
       <ErrorNote error={remove.error} />

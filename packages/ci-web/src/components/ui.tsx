@@ -1,5 +1,5 @@
 // Small shared pieces: status badges, error and loading notes, page headers, a pager, a modal dialog,
-// relative timestamps and the one-row forms of the settings pages.
+// relative timestamps, the one-row forms of the settings pages and the two-step button of destructive actions.
 import { type FormEvent, type ReactNode, useEffect, useRef } from 'react';
 import { ago, dateTime } from '../lib/format';
 
@@ -106,6 +106,38 @@ export function Modal(props: { title: string; open: boolean; onClose: () => void
         </>
       )}
     </dialog>
+  );
+}
+
+/**
+ * A destructive action asked twice: the button (`label`, named `name` for assistive technology) turns into
+ * "Confirm <what>" and "Keep". Which row is asking is the caller's state, so one row asks at a time.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  name: string;
+  confirmLabel: string;
+  asking: boolean;
+  busy: boolean;
+  onAsk(): void;
+  onKeep(): void;
+  onConfirm(): void;
+}) {
+  if (!props.asking)
+    return (
+      <button type="button" aria-label={props.name} onClick={props.onAsk}>
+        {props.label}
+      </button>
+    );
+  return (
+    <span className="row end">
+      <button type="button" className="danger" disabled={props.busy} onClick={props.onConfirm}>
+        {props.confirmLabel}
+      </button>
+      <button type="button" onClick={props.onKeep}>
+        Keep
+      </button>
+    </span>
   );
 }
 

@@ -1,17 +1,20 @@
-// The agent fleet (administrators): live state (online, busy, offline), labels, the job each agent is
-// running (a link to its log, with a ticking duration), capacity, version, host and when it was last seen.
-// Agents register themselves over gRPC; this page only reads, refreshing every 5 s.
+// The agent fleet (administrators): live state (online, busy, offline, or revoked), labels, the job each
+// agent is running (a link to its log, with a ticking duration), capacity, version, host, when it registered
+// and was last seen, and a revoke button with a confirmation step (POST /api/v1/admin/agents/{id}/revoke:
+// the agent is disconnected and its jobs re-queued; docs/ci-agents.md). Agents register themselves over
+// gRPC; the list refreshes every 5 s.
 import { EmptyState } from '@app/web-kit';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/client';
+import { api, enc } from '../api/client';
 import type { AgentList } from '../api/schema';
 import { PagedQueryView } from '../components/QueryView';
 import { runHref } from '../components/RunsTable';
-import { PageHeader, StatusBadge } from '../components/ui';
+import { ConfirmButton, ErrorNote, Notice, PageHeader, StatusBadge } from '../components/ui';
 import { ago, dateTime, duration } from '../lib/format';
 import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
+import { useSession } from '../lib/session';
 
 const LIMIT = 50;
 const STATES = ['online', 'busy', 'offline'] as const;
@@ -25,6 +28,17 @@ export function AgentsPage() {
     refetchInterval: 5000,
   });
   const d = agents.data;
+  const client = useQueryClient();
+  const isAdmin = useSession().can('admin');
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const revoke = useMutation({
+    mutationFn: (id: string) =>
+      api.post<{ name: string; requeued_job_runs: number }>(`/api/v1/admin/agents/${enc(id)}/revoke`),
+    onSuccess: () => {
+      setConfirming(null);
+      client.invalidateQueries({ queryKey: ['agents'] });
+    },
+  });
   // "last seen" and the running jobs' durations move between refreshes.
   const now = useNow((d?.agents.length ?? 0) > 0);
   const counts = STATES.map((s) => `${d?.agents.filter((a) => a.status === s).length ?? 0} ${s}`).join(' · ');
@@ -58,7 +72,9 @@ export function AgentsPage() {
                   <th>Current jobs</th>
                   <th>Version</th>
                   <th>Host</th>
+                  <th>Registered</th>
                   <th>Last seen</th>
+                  {isAdmin && <th aria-label="Actions" />}
                 </tr>
               </thead>
               <tbody>
@@ -66,7 +82,13 @@ export function AgentsPage() {
                   <tr key={a.id} data-testid={`agent-${a.name}`}>
                     <td className="strong">{a.name}</td>
                     <td>
-                      <StatusBadge status={a.status} />
+                      {a.revoked_at ? (
+                        <span title={`revoked ${dateTime(a.revoked_at)}`}>
+                          <StatusBadge status="revoked" />
+                        </span>
+                      ) : (
+                        <StatusBadge status={a.status} />
+                      )}
                     </td>
                     <td>
                       {a.tags.length === 0 && <span className="muted">none</span>}
@@ -93,6 +115,11 @@ export function AgentsPage() {
                     <td className="mono small">{a.version}</td>
                     <td className="small">{a.hostname}</td>
                     <td>
+                      <time dateTime={a.registered_at} title={dateTime(a.registered_at)}>
+                        {ago(a.registered_at, now)}
+                      </time>
+                    </td>
+                    <td>
                       {a.last_heartbeat_at ? (
                         <time dateTime={a.last_heartbeat_at} title={dateTime(a.last_heartbeat_at)}>
                           {ago(a.last_heartbeat_at, now)}
@@ -101,10 +128,33 @@ export function AgentsPage() {
                         <span className="muted">never</span>
                       )}
                     </td>
+                    {isAdmin && (
+                      <td>
+                        {!a.revoked_at && (
+                          <ConfirmButton
+                            label="Revoke"
+                            name={`Revoke agent ${a.name}`}
+                            confirmLabel="Confirm revoke"
+                            asking={confirming === a.id}
+                            busy={revoke.isPending}
+                            onAsk={() => setConfirming(a.id)}
+                            onKeep={() => setConfirming(null)}
+                            onConfirm={() => revoke.mutate(a.id)}
+                          />
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
             </table>
+            <ErrorNote error={revoke.error} title="Revoking failed" />
+            {revoke.data && (
+              <Notice kind="success">
+                Agent {revoke.data.name} was revoked: it is disconnected, its credential is refused, and{' '}
+                {revoke.data.requeued_job_runs} job run(s) it held went back to the queue.
+              </Notice>
+            )}
           </>
         )}
       </PagedQueryView>

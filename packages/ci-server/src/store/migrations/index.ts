@@ -9,6 +9,7 @@ import { m0005ExecutionData } from './0005_execution_data.js';
 import { m0006Triggers } from './0006_triggers.js';
 import { m0007ProjectSettings } from './0007_project_settings.js';
 import { m0009Operations } from './0009_operations.js';
+import { m0010AgentIdentity } from './0010_agent_identity.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -19,4 +20,5 @@ export const migrations: Migrations = {
   '0006_triggers': m0006Triggers,
   '0007_project_settings': m0007ProjectSettings,
   '0009_operations': m0009Operations,
+  '0010_agent_identity': m0010AgentIdentity,
 };

@@ -188,6 +188,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/agents/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an agent
+         * @description The agent’s credential is refused from now on and its name cannot be registered again; its gRPC session is closed with `Unauthenticated` (the agent logs it and exits) and the job runs it held are re-queued (a running one as a new attempt that spends no retry). Revoking twice answers the same.
+         *
+         *     Minimum access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            requeued_job_runs: number;
+                            /** @enum {boolean} */
+                            revoked: true;
+                        };
+                    };
+                };
+                /** @description An error a person can act on. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description An error a person can act on. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the agent registration token
+         * @description Generates a new registration token and answers it once (store it where new agents read `CI_AGENT_TOKEN`); the previous token is refused from now on. Registered agents keep working: they connect with their own credentials. A later restart with a different configured `CI_AGENT_TOKEN` makes that one the token in force again.
+         *
+         *     Minimum access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            rotated_at: string;
+                            /** @description the new registration token; shown only in this response */
+                            token: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/audit": {
         parameters: {
             query?: never;
@@ -1828,6 +1946,11 @@ export interface paths {
                                 name: string;
                                 /** Format: date-time */
                                 registered_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description when an admin revoked the agent (POST /api/v1/admin/agents/{id}/revoke); null otherwise
+                                 */
+                                revoked_at: string | null;
                                 running_jobs: {
                                     job_name: string;
                                     /**
@@ -1919,6 +2042,11 @@ export interface paths {
                             name: string;
                             /** Format: date-time */
                             registered_at: string;
+                            /**
+                             * Format: date-time
+                             * @description when an admin revoked the agent (POST /api/v1/admin/agents/{id}/revoke); null otherwise
+                             */
+                            revoked_at: string | null;
                             running_jobs: {
                                 job_name: string;
                                 /**
