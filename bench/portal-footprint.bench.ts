@@ -4,8 +4,11 @@
 // answer of GET /api/health (wall, and the server's own CPU time, which the machine's load moves less),
 // idle RSS (VmRSS after the first answer and 2 s of rest), then a sign-in, a first query and a CSV export of
 // every row, with the process's peak RSS (VmHWM, the kernel's high-water mark, so no sampling can miss a
-// peak). Linux only (/proc). `BENCH_EXPORT_ROWS` changes the size.
-import { spawn } from 'node:child_process';
+// peak). Linux only (/proc). `BENCH_EXPORT_ROWS` changes the size; `BENCH_NODE=/path/to/node` runs the portal
+// under another Node binary (the benchmark itself stays on the current one); `BENCH_PG_URL` reuses a server
+// that already holds `bench_rows` (seeded with EXPORT_ROWS rows) instead of starting and seeding one;
+// `BENCH_RUNNERS=build` skips the tsx runner.
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -13,10 +16,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startPostgres, tempDir } from '@app/kit/testing';
 // @ts-expect-error: a plain .mjs script without types
-import { build } from '../scripts/build-servers.mjs';
+import { build, NODE_FLAGS } from '../scripts/build-servers.mjs';
 import { seedBenchRows } from './portal-bench-rows.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const NODE = process.env.BENCH_NODE ?? process.execPath;
 const root = join(import.meta.dirname, '..');
 const ADMIN = { email: 'bench@example.test', password: 'bench-password-0123' };
 
@@ -95,7 +99,7 @@ interface Figures {
 async function measure(args: string[], env: Record<string, string>): Promise<Figures> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(NODE, args, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), PORTAL_DATA_DIR: tempDir('bench-footprint-') },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -160,8 +164,9 @@ async function measure(args: string[], env: Record<string, string>): Promise<Fig
 }
 
 export async function run(): Promise<void> {
-  const server = await startPostgres();
-  await seedBenchRows(server.url, EXPORT_ROWS);
+  const reuse = process.env.BENCH_PG_URL;
+  const server = reuse ? { url: reuse, stop: async () => {} } : await startPostgres();
+  if (!reuse) await seedBenchRows(server.url, EXPORT_ROWS);
   const u = new URL(server.url);
   const dir = tempDir('bench-footprint-config-');
   const datasources = join(dir, 'datasources.yaml');
@@ -197,12 +202,22 @@ export async function run(): Promise<void> {
           ([name, flags]): [string, string[]] => [name, [...flags, bundle]],
         )
       : undefined;
+    const flags = (NODE_FLAGS as Record<string, string[]>).portal;
     const runners: [string, string[]][] = variants ?? [
-      ['build (npm start)', [bundle]],
-      ['tsx (development)', ['--import', 'tsx', 'packages/portal-server/src/main.ts']],
+      ['build (npm start)', [...flags, bundle]],
+      ['build, no V8 flags', [bundle]],
+      ...(process.env.BENCH_RUNNERS === 'build'
+        ? []
+        : [
+            ['tsx (development)', ['--import', 'tsx', 'packages/portal-server/src/main.ts']] as [
+              string,
+              string[],
+            ],
+          ]),
     ];
+    const version = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
     console.log(
-      `Node ${process.version}; portal as a separate process; ${EXPORT_ROWS.toLocaleString('en-US')}-row CSV export`,
+      `Node ${version} (${NODE}); portal as a separate process; ${EXPORT_ROWS.toLocaleString('en-US')}-row CSV export`,
     );
     console.log(
       'runner               first answer  start CPU  idle RSS  first query  export    export peak RSS',

@@ -138,6 +138,12 @@ export async function run(): Promise<void> {
   const port = (app.server.address() as { port: number }).port;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+  // pool.end() resolves once its clients are asked to end, before their sockets close; an idle client keeps
+  // the pool's error listener, so a server stopping in that gap (57P01, admin shutdown) would be an unhandled
+  // 'error'. Every client's own end is awaited before the server stops, and a late error is ignored.
+  const clientsEnded: Promise<void>[] = [];
+  pool.on('connect', (client) => clientsEnded.push(new Promise((r) => client.once('end', () => r()))));
+  pool.on('error', () => undefined);
 
   try {
     // 1. /api/db/query for 10,000 rows versus a raw pg fetch (objects, as the pg driver hands them out).
@@ -201,6 +207,7 @@ export async function run(): Promise<void> {
   } finally {
     agent.destroy();
     await pool.end();
+    await Promise.all(clientsEnded);
     await app.close();
     await deps.close();
     await server.stop();

@@ -22,6 +22,21 @@ export const SERVICES = {
   agent: { pkg: 'ci-agent', entry: 'src/main.ts' },
 };
 
+/**
+ * V8 flags each service starts with (measured in bench/README.md "Footprint"; docs/portal-runtime.md). The
+ * portal's:
+ * - `--liftoff-only`: the PostgreSQL parser (libpg-query) is WebAssembly; once it is hot, V8 recompiles its
+ *   huge parser function with TurboFan in the background, which on Node 24 takes ~500 MB of compiler memory
+ *   for a few seconds (the "Node 24 peak"). The baseline compiler parses a statement in microseconds anyway.
+ * - `--max-semi-space-size=16`: Node 20's young generation on newer Node too (Node 24 sizes it larger, and a
+ *   1,000,000-row export then peaks ~100 MB higher).
+ */
+export const NODE_FLAGS = {
+  portal: ['--max-semi-space-size=16', '--liftoff-only'],
+  ci: [],
+  agent: [],
+};
+
 /** Files copied beside the bundle because the sources load them by path at run time. */
 const BESIDE = {
   'portal-server': [['src/providers/embedded/child.mjs', 'child.mjs']],
@@ -40,15 +55,37 @@ function newest(dir) {
   return t;
 }
 
-/** Every npm dependency of the workspace packages: left to Node's resolver at run time. */
-function externals() {
+/**
+ * Pure-JavaScript dependencies bundled into a service instead of resolved by Node at every start. Fastify with
+ * its plugins and schema compilers is ~40 packages; resolving and reading each file cost the portal ~0.45 s of
+ * its 1.2 s start CPU and ~20 MB (docs/portal-runtime.md). Only the portal for now: its start is what the
+ * footprint aims measure. Packages with native code, WASM or files loaded by path stay external.
+ */
+const BUNDLED = {
+  'portal-server': new Set([
+    'fastify',
+    '@fastify/cookie',
+    '@fastify/static',
+    '@fastify/swagger',
+    '@fastify/ajv-compiler',
+    '@fastify/fast-json-stringify-compiler',
+    'typebox',
+    'yaml',
+    'find-my-way',
+  ]),
+  'ci-server': new Set(),
+  'ci-agent': new Set(),
+};
+
+/** Every other npm dependency of the workspace packages: left to Node's resolver at run time. */
+function externals(service) {
   const names = new Set();
   for (const pkg of readdirSync(join(root, 'packages'))) {
     const file = join(root, 'packages', pkg, 'package.json');
     if (!existsSync(file)) continue;
     const json = JSON.parse(readFileSync(file, 'utf8'));
     for (const dep of Object.keys({ ...json.dependencies, ...json.optionalDependencies })) {
-      if (!dep.startsWith('@app/')) names.add(dep);
+      if (!dep.startsWith('@app/') && !BUNDLED[service].has(dep)) names.add(dep);
     }
   }
   return [...names].flatMap((n) => [n, `${n}/*`]);
@@ -92,7 +129,7 @@ export async function build(name) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: externals(),
+    external: externals(pkg),
     // CommonJS dependencies bundled into an ES module still call require(); give them one.
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
@@ -109,15 +146,15 @@ export async function build(name) {
   return out;
 }
 
-/** The `node` arguments that start a service: its bundle (rebuilt when stale), or tsx when PORTAL_DEV/DEV is set. */
+/** The `node` arguments that start a service: its flags and bundle (rebuilt when stale), or tsx when DEV=1. */
 export async function serverArgs(name) {
   const { pkg, entry } = SERVICES[name];
-  if (process.env.DEV === '1') return ['--import', 'tsx', join('packages', pkg, entry)];
+  if (process.env.DEV === '1') return [...NODE_FLAGS[name], '--import', 'tsx', join('packages', pkg, entry)];
   if (isStale(name)) {
     console.log(`Building ${pkg}…`);
     await build(name);
   }
-  return [outFile(pkg)];
+  return [...NODE_FLAGS[name], outFile(pkg)];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

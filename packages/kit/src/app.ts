@@ -7,6 +7,7 @@ import FindMyWay from 'find-my-way';
 import { registerCompression } from './compression.js';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db-unavailable.js';
 import { type ErrorShape, errorBody, HttpError } from './http-errors.js';
+import { lazySchemaCompilers } from './lazy-schemas.js';
 import { loggerOptions } from './logger.js';
 
 export interface AppOptions {
@@ -24,6 +25,12 @@ export interface AppOptions {
   coerceTypes?: false | 'array';
   /** Longest path parameter the router matches (default 100); longer ones answer 400 in the service's shape. */
   maxParamLength?: number;
+  /**
+   * Compile each route's request and response schemas on its first request instead of at start (the
+   * portal's first answer; lazy-schemas.ts). Header schemas are then not lower-cased by Fastify, so a service
+   * turning this on must not declare `headers` schemas.
+   */
+  lazySchemas?: boolean;
 }
 
 interface FastifyReplyLike {
@@ -69,6 +76,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
+    ...(options.lazySchemas ? { schemaController: { compilersFactory: lazySchemaCompilers() } } : {}),
     ajv: {
       customOptions: {
         removeAdditional: false,

@@ -3,8 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { createApp, createMetricsRegistry, deriveKey } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { ExecutionAdapter } from './agent/execution-adapter.js';
-import { type AgentOptions, AgentService } from './agent/service.js';
-import { createAiClient } from './ai/client.js';
+import type { AgentOptions, AgentService } from './agent/service.js';
+import type { AiClient } from './ai/client.js';
+import { aiOffReason } from './ai/settings.js';
 import { AuditLog } from './audit/audit-log.js';
 import { bootstrapAuthSecrets } from './bootstrap.js';
 import { type BotApi, createBotApi } from './bot/index.js';
@@ -13,7 +14,6 @@ import { ManagedDatasources } from './datasources/registry.js';
 import { createQueryDeps, type ManagedDatasource as QueryManaged } from './execution/contracts.js';
 import { createGovernance, type Governance } from './governance/index.js';
 import { registerAccountProvisioningRoutes } from './http/account-provisioning.js';
-import { registerAgentRoutes } from './http/agent.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
 import { registerApprovalRoutes } from './http/approvals.js';
@@ -84,6 +84,8 @@ export async function createPortalServer(
     errorShape: 'portal',
     logger: options.logger ?? true,
     bodyLimit: 8 * 1024 * 1024,
+    // Route schemas compile on first use: ~0.4 s less before the first answer (docs/portal-runtime.md).
+    lazySchemas: true,
   });
   for (const line of authSecrets.announcements) app.log.warn(line);
   // Role filter, guard, sign-in routes and pages; before every other route so their hooks run first.
@@ -181,8 +183,11 @@ export async function createPortalServer(
     mcp: bot.context ? { bot: bot.context, adapter, datasources, version: PORTAL_VERSION } : undefined,
     tokens: store?.serviceTokens,
   });
-  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md).
-  const ai = createAiClient(settings);
+  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md). The AI SDK, its
+  // providers and the agent are loaded only when a model is configured (docs/portal-runtime.md).
+  const aiOff = aiOffReason(settings);
+  const ai: { client: AiClient } | { reason: string } =
+    aiOff !== undefined ? { reason: aiOff } : (await import('./ai/client.js')).createAiClient(settings);
   // `npm start` keeps this in the portal's log: which model answers, or why AI is off.
   app.log.info(
     'client' in ai ? { aiProvider: ai.client.provider, aiModel: ai.client.model } : { ai: 'not configured' },
@@ -192,7 +197,7 @@ export async function createPortalServer(
   registerAgentConfigRoute(app, { aiConfigured: 'client' in ai });
   const agent =
     'client' in ai
-      ? new AgentService({
+      ? new (await import('./agent/service.js')).AgentService({
           client: ai.client,
           adapter,
           audit,
@@ -201,7 +206,7 @@ export async function createPortalServer(
           ...options.agent,
         })
       : undefined;
-  if (agent) registerAgentRoutes(app, agent);
+  if (agent) (await import('./http/agent.js')).registerAgentRoutes(app, agent);
   registerAuditExportRoute(app, { audit });
   if (jobs) bot.registerJobs(jobs);
   // Seed data and account provisioning (docs/portal-seed-and-accounts.md).

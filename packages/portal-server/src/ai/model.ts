@@ -8,26 +8,9 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
+import { type AiProviderName, type AiSettings, aiOffReason, DEFAULT_BASE_URLS } from './settings.js';
 
-export type AiProviderName = 'openai' | 'ollama' | 'gemini' | 'anthropic';
-
-export interface AiSettings {
-  aiProvider?: string;
-  aiBaseUrl?: string;
-  aiModel?: string;
-  aiApiKey?: string;
-}
-
-export const AI_NOT_CONFIGURED =
-  'AI is not configured: set AI_PROVIDER, AI_BASE_URL, AI_MODEL (and AI_API_KEY)';
-
-/** Where each provider's API lives when AI_BASE_URL is unset (the SDK path suffix is added below). */
-export const DEFAULT_BASE_URLS: Record<AiProviderName, string> = {
-  openai: 'https://api.openai.com/v1',
-  ollama: 'http://127.0.0.1:11434',
-  gemini: 'https://generativelanguage.googleapis.com',
-  anthropic: 'https://api.anthropic.com',
-};
+export { AI_NOT_CONFIGURED, type AiProviderName, type AiSettings, DEFAULT_BASE_URLS } from './settings.js';
 
 export interface ConfiguredModel {
   provider: AiProviderName;
@@ -56,10 +39,11 @@ export function createModel(
   settings: AiSettings,
   options: { fetch?: typeof fetch } = {},
 ): ConfiguredModel | { reason: string } {
-  const provider = settings.aiProvider as AiProviderName | undefined;
-  if (!provider || !(provider in DEFAULT_BASE_URLS) || !settings.aiModel)
-    return { reason: AI_NOT_CONFIGURED };
-  const modelId = settings.aiModel;
+  const reason = aiOffReason(settings);
+  if (reason !== undefined) return { reason };
+  // aiOffReason checked both: a known provider and a model name.
+  const provider = settings.aiProvider as AiProviderName;
+  const modelId = settings.aiModel as string;
   const base = (settings.aiBaseUrl ?? DEFAULT_BASE_URLS[provider]).replace(/\/+$/, '');
   const apiKey = settings.aiApiKey;
   const fetchFn = guardedFetch(options.fetch ?? fetch);

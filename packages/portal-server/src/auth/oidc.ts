@@ -3,10 +3,17 @@
 // callback's checks and role mapping, and the provider's end-session URL for logout.
 import { ConfigError, deriveKey } from '@app/kit';
 import { jwtVerify, SignJWT } from 'jose';
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import type { PortalSettings } from '../config.js';
 import { mapOidcRole, parseAdminRoles, readClaim } from './role-claim.js';
 import { isLoopbackHost, type Role } from './session.js';
+
+/** openid-client is loaded by the first sign-in through the provider, not at every start (docs/portal-runtime.md). */
+let openIdClient: Promise<typeof OpenId> | undefined;
+const loadOpenId = (): Promise<typeof OpenId> => {
+  openIdClient ??= import('openid-client');
+  return openIdClient;
+};
 
 export const OIDC_STATE_COOKIE = 'oidc-state';
 export const OIDC_STATE_TTL_SECONDS = 5 * 60;
@@ -97,8 +104,8 @@ export interface OidcIdentity {
 }
 
 export class OidcClient {
-  private cached?: { config: client.Configuration; at: number };
-  private inflight?: Promise<client.Configuration>;
+  private cached?: { config: OpenId.Configuration; at: number };
+  private inflight?: Promise<OpenId.Configuration>;
   private readonly stateKey: Uint8Array;
 
   constructor(
@@ -111,10 +118,11 @@ export class OidcClient {
   }
 
   /** The provider's configuration, discovered at most once per five minutes (failures are not cached). */
-  async configuration(): Promise<client.Configuration> {
+  async configuration(): Promise<OpenId.Configuration> {
     if (this.cached && this.now() - this.cached.at < DISCOVERY_TTL_MS) return this.cached.config;
     this.inflight ??= (async () => {
       try {
+        const client = await loadOpenId();
         const config = await client.discovery(
           this.options.issuer,
           this.options.clientId,
@@ -139,6 +147,7 @@ export class OidcClient {
   /** The provider URL to send the browser to, and the signed value of the `oidc-state` cookie. */
   async begin(redirectUri: string): Promise<{ url: string; stateCookie: string }> {
     const config = await this.configuration();
+    const client = await loadOpenId();
     const verifier = client.randomPKCECodeVerifier();
     const payload: StatePayload = {
       state: client.randomState(),
@@ -202,9 +211,10 @@ export class OidcClient {
     }
     if (!params.get('code')) throw new OidcFailure('missing_code', 'the callback carries no code');
     const config = await this.configuration();
+    const client = await loadOpenId();
     const currentUrl = new URL(stored.redirectUri);
     currentUrl.search = params.toString();
-    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof OpenId.authorizationCodeGrant>>;
     try {
       tokens = await client.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: stored.verifier,
@@ -239,6 +249,7 @@ export class OidcClient {
   /** The provider's logout URL returning to `postLogoutRedirectUri`, when it advertises one. */
   async endSessionUrl(postLogoutRedirectUri: string): Promise<string | undefined> {
     const config = await this.configuration();
+    const client = await loadOpenId();
     if (!config.serverMetadata().end_session_endpoint) return undefined;
     return client.buildEndSessionUrl(config, { post_logout_redirect_uri: postLogoutRedirectUri }).href;
   }

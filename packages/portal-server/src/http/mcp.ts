@@ -1,12 +1,12 @@
 // The MCP endpoint `/mcp` (Streamable HTTP, stateless): served in the studio and agent roles, authenticated
 // with a service token (`Authorization: Bearer pst_…`, 401 otherwise) and rate limited like a person under
 // the token's own name, before any MCP message is read. POST carries JSON-RPC messages; with no sessions
-// there is no server-initiated stream, so GET and DELETE answer 405.
+// there is no server-initiated stream, so GET and DELETE answer 405. The MCP SDK and zod (~25 MB, ~0.3 s)
+// are loaded by the first MCP call, not at start: most portals never receive one.
 import { errorBody, HttpError } from '@app/kit';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createMcpServer, type McpDeps } from '../mcp/server.js';
+import type { McpDeps } from '../mcp/server.js';
 import type { ServiceTokenRepository } from '../storage/service-tokens.js';
 import { checkedByHandler } from './request-input.js';
 import { errorResponses, errorShape, JsonRpcMessage } from './response-schemas.js';
@@ -45,6 +45,10 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
         );
       const token = await admitServiceToken(request, reply, deps.tokens);
       if (!token) return reply;
+      const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        import('../mcp/server.js'),
+      ]);
       const server = createMcpServer(deps.mcp, token);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

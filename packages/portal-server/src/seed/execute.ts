@@ -4,7 +4,7 @@
 // finally fills the keys deferred to break cycles. After every table the per-table progress is handed to
 // `snapshot`. The first failing table stops the run; what committed before it stays (reported per table).
 import { createHash } from 'node:crypto';
-import { en, Faker } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import { readSeedSchema } from './catalog.js';
 import { planSeed } from './plan.js';
@@ -81,7 +81,9 @@ export async function executeSeed(x: SeedExecution): Promise<SeedOutcome> {
     status: 'pending',
   }));
   await x.snapshot(tables);
-  const faker = new Faker({ locale: [en] });
+  // faker (~35 MB with its English locale) is loaded by the first seed run, not at every start.
+  const { en, Faker } = await import('@faker-js/faker');
+  const faker: Faker = new Faker({ locale: [en] });
   faker.seed(createHash('sha256').update(x.runId).digest().readUInt32BE(0));
   const runTag = createHash('sha256').update(x.runId).digest('hex').slice(0, 4);
   const session = await x.target.openSession();

@@ -131,6 +131,40 @@ describe('POST /api/db/export', () => {
     expect(own.headers['x-export-rows']).toBe('100');
   });
 
+  it('streams several cursor batches in order, and a failure or timeout mid-stream frees the connection', async () => {
+    // 12,000 rows are three FETCHes of 5,000 (the provider gathers each batch from pg's row events).
+    const many = await exp({ sql: 'SELECT g AS n FROM generate_series(1, 12000) g', format: 'csv' });
+    expect(many.statusCode).toBe(200);
+    expect(many.headers['x-export-rows']).toBe('12000');
+    const lines = many.body.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(12001);
+    expect(lines[5000]).toBe('5000');
+    expect(lines[5001]).toBe('5001');
+    expect(lines[12000]).toBe('12000');
+    // The second FETCH divides by zero: an error in the portal's shape, not a truncated file.
+    const broken = await exp({
+      sql: 'SELECT 1 / (g - 7000) AS n FROM generate_series(1, 12000) g',
+      format: 'csv',
+    });
+    expect(broken.statusCode).toBeGreaterThanOrEqual(400);
+    expect(broken.statusCode).toBeLessThan(500);
+    expect(broken.json().error).toMatch(/division by zero/);
+    expect(broken.headers['x-export-rows']).toBeUndefined();
+    const slow = await exp({
+      connection: { ...connection, queryTimeout: 500 },
+      sql: 'SELECT pg_sleep(5)',
+      format: 'csv',
+    });
+    expect(slow.statusCode).toBe(408);
+    expect(slow.json().code).toBe('QUERY_TIMEOUT');
+    // The same connection identity exports again: the failed streams released their clients.
+    for (let i = 0; i < 12; i++) {
+      const again = await exp({ sql: 'SELECT id FROM t ORDER BY id', format: 'csv' });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['x-export-rows']).toBe('4');
+    }
+  });
+
   it('refuses a statement that does not only read, and binds parameters', async () => {
     for (const sql of [
       'DELETE FROM t',

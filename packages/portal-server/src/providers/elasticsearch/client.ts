@@ -9,8 +9,7 @@ import { parseExactJson } from '../exact-json.js';
 import { normalizeSsl, tlsOptions } from '../ssl.js';
 import type { ResolvedConnection } from '../types.js';
 import { errorMessage } from './flavor.js';
-
-export const SEARCH_DEFAULT_PORT = 9200;
+import { SEARCH_DEFAULT_PORT } from './search-engine.js';
 
 /** Digits of an integer literal beyond which a double loses precision (2^53 has 16 digits). */
 

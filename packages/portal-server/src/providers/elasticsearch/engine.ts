@@ -4,9 +4,13 @@
 // The shared search client, pager, catalog and provider live in this folder; OpenSearch reuses them.
 import { searchSqlRules } from '../classifier-rules.js';
 import { type EngineDescriptor, quoteStyles } from '../engine.js';
-import { SEARCH_DEFAULT_PORT } from './client.js';
 import { elasticsearchFlavor } from './flavor.js';
-import { searchCapabilities, searchDialect, validateSearchDescriptor } from './search-engine.js';
+import {
+  SEARCH_DEFAULT_PORT,
+  searchCapabilities,
+  searchDialect,
+  validateSearchDescriptor,
+} from './search-engine.js';
 
 export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsearch'> = {
   engine: 'elasticsearch',

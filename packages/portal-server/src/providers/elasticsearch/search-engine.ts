@@ -9,6 +9,10 @@ import { configError, unsupported } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
 import type { SearchFlavor } from './flavor.js';
 
+/** Elasticsearch's and OpenSearch's HTTP port. Here, not in client.ts, so the engine descriptors (loaded at
+ * start) do not pull in undici with the client. */
+export const SEARCH_DEFAULT_PORT = 9200;
+
 export const searchCapabilities: Capabilities = {
   supportsExplain: false,
   explainModes: [],

@@ -4,8 +4,8 @@
 // OFFSET, so further pages are ordinary statements (`LIMIT n OFFSET m`).
 
 import { searchSqlRules } from '../classifier-rules.js';
-import { SEARCH_DEFAULT_PORT } from '../elasticsearch/client.js';
 import {
+  SEARCH_DEFAULT_PORT,
   searchCapabilities,
   searchDialect,
   validateSearchDescriptor,
