@@ -5,7 +5,8 @@
 // itself is returned (and masked): the select list of the outermost SELECT (lineage masks every expression
 // there that reads it), and the write positions INSERT … (columns) VALUES …, UPDATE … SET, RETURNING.
 // A qualified star (`u.*`) in a steering position counts too: a whole row cast to text carries the column; so
-// does a positional `ORDER BY 1` / `GROUP BY 1` when the outer select list shows a masked column or `*`.
+// does a positional `ORDER BY 2` / `GROUP BY 2` when the outer select list's second item reads a masked column,
+// or a star (`*`, `u.*`) stands at or before it (its columns are not known here); `count(*)` is no star.
 // Pure (tokens in, verdict out) so the rule is tested table-driven.
 import type { MaskingRule } from '../datasources/types.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './classify/dialects.js';
@@ -93,24 +94,41 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
     keyword: 'statement',
   });
   const frames = [start(tokens[0])];
-  // Whether the outer select list shows a masked column (or every column), and a positional ORDER/GROUP BY.
-  let outerShowsMasked = false;
-  let positional: MaskedPredicate | undefined;
+  // The outer select list, item by item: whether each reads a masked column or is a star (the select lists
+  // of a UNION's branches are merged position by position, as their columns are); and the positional
+  // ORDER/GROUP BY references, checked against those items at the end.
+  let items: { masked: boolean; star: boolean }[] = [];
+  let cur = -1;
+  let positions: { at: number; found: MaskedPredicate }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const frame = frames[frames.length - 1];
     if (t.kind === 'semi') {
+      const hit = positionalHit(items, positions);
+      if (hit) return hit;
+      items = [];
+      cur = -1;
+      positions = [];
       frames.length = 1;
       frames[0] = start(tokens[i + 1]);
       continue;
     }
     if (frame.keyword === 'select' && frame.clause === 'showing') {
-      if ((t.kind === 'word' || t.kind === 'qident') && masked.has(t.value.toLowerCase()))
-        outerShowsMasked = true;
-      if (t.kind === 'op' && t.value === '*') outerShowsMasked = true;
+      const item = items[cur];
+      if (item && (t.kind === 'word' || t.kind === 'qident') && masked.has(t.value.toLowerCase()))
+        item.masked = true;
+      if (item && t.kind === 'op' && t.value === '*' && isStar(tokens[i - 1], frames.length))
+        item.star = true;
+      if (frames.length === 1 && t.kind === 'op' && t.value === ',') {
+        cur += 1;
+        items[cur] ??= { masked: false, star: false };
+      }
     }
-    if (t.kind === 'number' && (frame.keyword === 'order' || frame.keyword === 'group') && !positional) {
-      positional = { column: `position ${t.value}`, clause: frame.keyword };
+    if (t.kind === 'number' && (frame.keyword === 'order' || frame.keyword === 'group')) {
+      positions.push({
+        at: Number(t.value),
+        found: { column: `position ${t.value}`, clause: frame.keyword },
+      });
     }
     if (t.kind === 'op' && t.value === '(') {
       // A parenthesis inherits its clause (`upper(email)` in the select list stays in the select list).
@@ -130,6 +148,10 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
         // Only the outermost select list returns (masked) values; a subquery's feeds the query around it.
         frame.clause = frames.length === 1 ? 'showing' : 'steering';
         frame.keyword = frames.length === 1 ? 'select' : 'subquery';
+        if (frames.length === 1) {
+          cur = 0;
+          items[0] ??= { masked: false, star: false };
+        }
         continue;
       }
       if (!qualified && SHOWING.has(t.value)) {
@@ -154,7 +176,30 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
       return { column: '*', clause: frame.keyword };
     }
   }
-  return outerShowsMasked ? positional : undefined;
+  return positionalHit(items, positions);
+}
+
+/** `*` selects every column after SELECT/DISTINCT/ALL or a comma at the top level, or after `alias.` anywhere. */
+function isStar(prev: Token | undefined, depth: number): boolean {
+  if (prev?.kind === 'op' && prev.value === '.') return true;
+  if (depth !== 1) return false;
+  if (prev?.kind === 'op' && prev.value === ',') return true;
+  return (
+    prev?.kind === 'word' && (prev.value === 'SELECT' || prev.value === 'DISTINCT' || prev.value === 'ALL')
+  );
+}
+
+/** The first positional reference to a masked item, or to a position a star may cover. */
+function positionalHit(
+  items: readonly { masked: boolean; star: boolean }[],
+  positions: readonly { at: number; found: MaskedPredicate }[],
+): MaskedPredicate | undefined {
+  const starAt = items.findIndex((item) => item.star);
+  for (const { at, found } of positions) {
+    if (items[at - 1]?.masked) return found;
+    if (starAt >= 0 && starAt < at) return found;
+  }
+  return undefined;
 }
 
 /** The refusal a person can act on (403 `MASKED_COLUMN_PREDICATE`). */

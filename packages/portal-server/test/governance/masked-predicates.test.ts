@@ -31,6 +31,9 @@ describe('masked columns may be shown', () => {
     // A table rule applies only where its table is reached.
     'SELECT email FROM contacts WHERE email LIKE $1',
     'SELECT count(*) FROM users GROUP BY id HAVING count(*) > 1',
+    // A positional reference is checked against the item it names; count(*) is no star.
+    'SELECT name, count(*) AS n FROM users GROUP BY 1 ORDER BY 2 DESC',
+    'SELECT id, email FROM users ORDER BY 1',
     'CREATE TABLE users (id int PRIMARY KEY, email varchar(100), phone text)',
     'CREATE INDEX users_email ON users (email)',
     'ALTER TABLE users DROP COLUMN phone',
@@ -47,6 +50,11 @@ describe('masked columns may not steer', () => {
     ['SELECT id, name FROM users ORDER BY email', 'email', 'order'],
     ['SELECT email FROM users ORDER BY 1', 'position 1', 'order'],
     ['SELECT * FROM users ORDER BY 3 DESC', 'position 3', 'order'],
+    ['SELECT id, u.* FROM users u ORDER BY 2', 'position 2', 'order'],
+    ['SELECT id, lower(email) FROM users ORDER BY 2', 'position 2', 'order'],
+    ['SELECT email FROM users UNION SELECT name FROM users ORDER BY 1', 'position 1', 'order'],
+    ['SELECT name FROM users UNION SELECT phone FROM users ORDER BY 1', 'position 1', 'order'],
+    ['SELECT name, email FROM users GROUP BY 2', 'position 2', 'group'],
     ['SELECT count(*) FROM users GROUP BY phone', 'phone', 'group'],
     ["SELECT count(*) FROM users HAVING max(email) > 'b'", 'email', 'having'],
     ['SELECT o.id FROM orders o JOIN users u ON u.email = o.email', 'email', 'on'],
