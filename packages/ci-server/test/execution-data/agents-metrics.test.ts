@@ -70,6 +70,8 @@ describe.each(STORES)('agents API on %s', (kind) => {
       running_jobs: [],
       last_heartbeat_at: expect.any(String),
       registered_at: expect.any(String),
+      // Set when an administrator revokes the agent (agent identity); a working agent has none.
+      revoked_at: null,
     });
     expect(byName['agent-b'].status).toBe('busy');
     expect(byName['agent-b'].running_jobs).toEqual(
