@@ -83,6 +83,16 @@ describe('portal web UI: the IDE', () => {
     const domRows = () => grid().locator('tbody tr').count();
     expect(await domRows()).toBeLessThan(80);
     const scroller = page.getByTestId('grid-scroll');
+    // At 1280×720 the grid takes the height the editor and toolbars leave: it lies wholly in the window and
+    // the main area has nothing to scroll (its rows are reached in the grid, not below a page scroll).
+    expect(page.viewportSize()).toEqual({ width: 1280, height: 720 });
+    const box = await scroller.boundingBox();
+    expect(box?.height).toBeGreaterThan(140);
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(720);
+    const main = await page
+      .locator('.main-area')
+      .evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+    expect(main.scroll).toBeLessThanOrEqual(main.client + 1);
     for (const fraction of [0.25, 0.5, 0.75, 1]) {
       await scroller.evaluate((el, f) => {
         const e = el as unknown as { scrollTop: number; scrollHeight: number };

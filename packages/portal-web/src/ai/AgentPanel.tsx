@@ -115,7 +115,7 @@ export function AgentPanel({
 
   if (!config.enabled)
     return (
-      <aside className="agent-panel" aria-label="Investigation agent">
+      <aside className="agent-panel compact" aria-label="Investigation agent">
         <h3>Agent</h3>
         <p className="muted small">
           {(config.reason ?? 'The agent is not available').replace(/\.$/, '')}. An administrator turns the
@@ -125,7 +125,7 @@ export function AgentPanel({
     );
   if (!connection.managed)
     return (
-      <aside className="agent-panel" aria-label="Investigation agent">
+      <aside className="agent-panel compact" aria-label="Investigation agent">
         <h3>Agent</h3>
         <p className="muted small">The agent works on managed datasources.</p>
       </aside>
