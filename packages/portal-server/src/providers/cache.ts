@@ -66,7 +66,16 @@ export class ProviderCache {
     const port = conn.port ?? defaultPort;
     if (!conn.host || !port) throw configError('An SSH tunnel needs the database host and port');
     const tunnel = await openTunnel(ssh, { host: conn.host, port }, timeouts.connectTimeoutMs);
-    return { resolved: { descriptor: conn, ...timeouts, host: tunnel.host, port: tunnel.port }, tunnel };
+    return {
+      resolved: {
+        descriptor: conn,
+        ...timeouts,
+        host: tunnel.host,
+        port: tunnel.port,
+        reach: (target) => tunnel.forward(target),
+      },
+      tunnel,
+    };
   }
 
   /** A provider for the descriptor; the caller must `release()` the lease when done with it. */

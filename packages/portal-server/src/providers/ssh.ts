@@ -12,6 +12,12 @@ import type { SshTunnelConfig } from './types.js';
 export interface Tunnel {
   host: string;
   port: number;
+  /**
+   * Another address behind the bastion, over the same SSH connection: a new loopback listener forwarding to
+   * it (an engine that discovers a second service at run time, e.g. Couchbase's query port). Closed with
+   * the tunnel.
+   */
+  forward(target: { host: string; port: number }): Promise<{ host: string; port: number }>;
   close(): Promise<void>;
 }
 
@@ -67,32 +73,49 @@ export async function openTunnel(
         : undefined,
     });
   });
-  const server: Server = createServer((sock) => {
-    ssh.forwardOut(
-      sock.remoteAddress ?? '127.0.0.1',
-      sock.remotePort ?? 0,
-      target.host,
-      target.port,
-      (err, stream) => {
-        if (err) {
-          sock.destroy();
-          return;
-        }
-        sock.pipe(stream).pipe(sock);
-        stream.on('error', () => sock.destroy());
-        sock.on('error', () => stream.destroy());
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  ssh.on('close', () => server.close());
+  const listeners: Server[] = [];
+  const listen = async (target: { host: string; port: number }) => {
+    const server: Server = createServer((sock) => {
+      ssh.forwardOut(
+        sock.remoteAddress ?? '127.0.0.1',
+        sock.remotePort ?? 0,
+        target.host,
+        target.port,
+        (err, stream) => {
+          if (err) {
+            sock.destroy();
+            return;
+          }
+          sock.pipe(stream).pipe(sock);
+          stream.on('error', () => sock.destroy());
+          sock.on('error', () => stream.destroy());
+        },
+      );
+    });
+    listeners.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const addr = server.address();
+    return { host: '127.0.0.1', port: typeof addr === 'object' && addr ? addr.port : 0 };
+  };
+  const closeAll = () =>
+    Promise.all(listeners.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  const primary = await listen(target);
+  ssh.on('close', () => void closeAll());
+  // One listener per address, however often an engine asks for it.
+  const forwarded = new Map<string, Promise<{ host: string; port: number }>>();
   return {
-    host: '127.0.0.1',
-    port,
+    ...primary,
+    forward: (t) => {
+      const key = `${t.host}:${t.port}`;
+      let reached = forwarded.get(key);
+      if (!reached) {
+        reached = listen(t);
+        forwarded.set(key, reached);
+      }
+      return reached;
+    },
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeAll();
       ssh.end();
     },
   };

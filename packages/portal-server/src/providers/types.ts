@@ -318,4 +318,9 @@ export interface ResolvedConnection {
   /** Where to connect (a tunnel's loopback end when one is configured). */
   host?: string;
   port?: number;
+  /**
+   * Set when an SSH tunnel is configured: where to connect for another address of the database's network
+   * that the engine discovers at run time (Couchbase's query service), through the same bastion.
+   */
+  reach?(target: { host: string; port: number }): Promise<{ host: string; port: number }>;
 }

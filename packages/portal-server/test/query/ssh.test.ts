@@ -1,6 +1,7 @@
 // SSH tunnels against an in-process SSH server (ssh2's own server, password auth, direct-tcpip forwarding to
 // the harness PostgreSQL): inline `sshTunnel`, a named `sshProfile` from the server's YAML file, a wrong
-// password and a wrong host key.
+// password and a wrong host key; and Couchbase, whose query port is discovered behind the bastion (a host
+// name only the SSH server resolves) and forwarded through the same tunnel.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
@@ -10,12 +11,17 @@ import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createQueryDeps } from '../../src/execution/contracts.js';
 import { openTunnel, sshProfilesFromFile } from '../../src/providers/ssh.js';
+import { CouchbaseDouble } from '../doubles/couchbase.js';
 import { descriptorFromUrl } from './harness.js';
 
 let sshServer: ssh2.Server;
 let sshPort: number;
 let hostKeySha256: string;
 let forwarded = 0;
+/** Each forward's destination as the client asked for it. */
+const destinations: string[] = [];
+/** A database host name that only the bastion resolves (to loopback), as on a private network. */
+const PRIVATE_HOST = 'couchbase.internal';
 
 beforeAll(async () => {
   // ssh2 now and then generates an ed25519 key its own parser refuses (parseKey returns an Error): draw again.
@@ -39,8 +45,9 @@ beforeAll(async () => {
     client.on('ready', () => {
       client.on('tcpip', (accept, _reject, info) => {
         forwarded++;
+        destinations.push(`${info.destIP}:${info.destPort}`);
         const stream = accept();
-        const sock = netConnect(info.destPort, info.destIP);
+        const sock = netConnect(info.destPort, info.destIP === PRIVATE_HOST ? '127.0.0.1' : info.destIP);
         stream.pipe(sock).pipe(stream);
         sock.on('error', () => stream.destroy());
         stream.on('error', () => sock.destroy());
@@ -93,6 +100,51 @@ describe('SSH tunnels', () => {
       ).rejects.toThrow(/Unknown SSH profile/);
     } finally {
       await deps.close();
+    }
+  });
+
+  it('reaches the query port Couchbase advertises through the same tunnel', async () => {
+    const cb = new CouchbaseDouble({
+      user: 'portal',
+      password: 'secret-pw',
+      bucket: 'shop',
+      data: { inventory: { products: { p1: { name: 'Lamp' }, p2: { name: 'Desk' } } } },
+    });
+    await cb.start();
+    const deps = await createQueryDeps({
+      dataDir: tempDir('ssh-cb-'),
+      sessions: { requireSession: () => ({ username: 'a', role: 'user' }) },
+      managed: { getManaged: () => undefined },
+      audit: { record: () => undefined },
+    });
+    try {
+      const conn = {
+        id: 'cb',
+        type: 'couchbase',
+        host: PRIVATE_HOST,
+        port: cb.mgmtPort,
+        user: 'portal',
+        password: 'secret-pw',
+        database: 'shop',
+        sshTunnel: {
+          host: '127.0.0.1',
+          port: sshPort,
+          username: 'tunnel',
+          password: 'secret',
+          hostKeySha256,
+        },
+      };
+      const r = await deps.providers.use(conn, (p) =>
+        p.query('SELECT p.name FROM `shop`.`inventory`.`products` p ORDER BY p.name', [], { maxRows: 10 }),
+      );
+      expect(r.rows).toEqual([{ name: 'Desk' }, { name: 'Lamp' }]);
+      // The management port and the discovered query port were both asked of the bastion, by the private
+      // name: the portal itself cannot resolve it.
+      expect(destinations).toContain(`${PRIVATE_HOST}:${cb.mgmtPort}`);
+      expect(destinations).toContain(`${PRIVATE_HOST}:${cb.queryPort}`);
+    } finally {
+      await deps.close();
+      await cb.stop();
     }
   });
 

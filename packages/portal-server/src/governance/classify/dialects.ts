@@ -5,7 +5,6 @@
 // An engine naming no rules has no entry here, so classifyScript fails closed on it.
 import type {
   ClassifierRules,
-  LexOptions,
   RequestReader,
   SplitterPreset,
   SqlClassifierRules,

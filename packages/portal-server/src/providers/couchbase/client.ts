@@ -114,10 +114,15 @@ export class CouchbaseClient {
     const node = nodes.find((n) => n.thisNode) ?? nodes[0];
     if (!node)
       throw new ProviderError('connection', 'No node of this Couchbase cluster runs the query service');
-    const port = node.services?.[this.tls ? 'n1qlSSL' : 'n1ql'];
-    // A node's hostname is absent when it is the one we asked (single-node clusters).
-    const host = node.thisNode || !node.hostname ? this.host : node.hostname;
-    this.queryBase = `${this.tls ? 'https' : 'http'}://${hostPart(host)}:${port}`;
+    const port = node.services?.[this.tls ? 'n1qlSSL' : 'n1ql'] as number;
+    // A node's hostname is absent when it is the one we asked (single-node clusters): the configured host,
+    // which behind an SSH tunnel only the bastion reaches, so the query port is forwarded through it too.
+    const target = {
+      host: node.thisNode || !node.hostname ? (this.conn.descriptor.host ?? this.host) : node.hostname,
+      port,
+    };
+    const reached = this.conn.reach ? await this.conn.reach(target) : target;
+    this.queryBase = `${this.tls ? 'https' : 'http'}://${hostPart(reached.host)}:${reached.port}`;
     return this.queryBase;
   }
 
