@@ -199,7 +199,8 @@ function MaterialBox({ node: n, at }: { node: VsmNode; at: Point }) {
       <text x={12} y={66} className="vsm-sub mono">
         {mod
           ? cut(`${shortSha(mod.revision)}${mod.author ? ` · ${mod.author}` : ''}`, 34)
-          : 'no revision seen yet'}
+          : // Modifications come from webhooks and polling; a manual run resolves the head without one.
+            'no push or poll yet'}
       </text>
     </g>
   );
