@@ -346,6 +346,53 @@ describe('the administrators’ settings and webhook pages', () => {
     expect((await once.locator('code').textContent())?.length).toBeGreaterThan(20);
   });
 
+  it('chooses an S3-compatible bucket for storage (applied at restart, secret write-only) and resets it', async () => {
+    const { page } = ui;
+    await nav(page, 'Settings').click();
+    await page.getByRole('tab', { name: 'Storage' }).click();
+    const storage = page.getByLabel('Artifact storage');
+    await storage.getByText('default', { exact: true }).waitFor();
+    const form = page.getByRole('form', { name: 'Change storage' });
+    await form.getByRole('combobox', { name: /^Backend/ }).selectOption('s3');
+    await form.getByLabel('Bucket', { exact: true }).fill('ci-artifacts');
+    await form.getByLabel('Endpoint (empty for AWS)').fill('http://127.0.0.1:9000');
+    await form.getByLabel('Region', { exact: true }).fill('eu-west-1');
+    await form.getByLabel('Access key id').fill('ui-access-key');
+    await form.getByLabel('Secret access key').fill('ui-secret-never-shown');
+    await form.getByLabel(/Path-style addressing/).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'restart required' }).waitFor();
+    await storage.getByText('ci-artifacts (http://127.0.0.1:9000)').waitFor();
+    await storage.getByText('stored', { exact: true }).waitFor();
+    expect(await form.getByLabel('Secret access key').inputValue()).toBe('');
+    expect(await form.getByLabel('Secret access key').getAttribute('placeholder')).toBe(
+      'stored; leave empty to keep',
+    );
+    expect(await page.content()).not.toContain('ui-secret-never-shown');
+    await shot(page, 'settings-storage-s3.png');
+    const stored = await admin.get('/api/v1/admin/storage');
+    expect(stored.body).toMatchObject({
+      backend: 's3',
+      source: 'stored',
+      restart_required: true,
+      s3: {
+        bucket: 'ci-artifacts',
+        region: 'eu-west-1',
+        force_path_style: true,
+        access_key_id: 'ui-access-key',
+        secret_access_key_set: true,
+      },
+    });
+
+    await form.getByRole('button', { name: 'Reset to the configured default' }).click();
+    await storage.getByText('default', { exact: true }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'restart required' }).count()).toBe(0);
+    expect((await admin.get('/api/v1/admin/storage')).body).toMatchObject({
+      backend: 'local',
+      source: 'default',
+    });
+  });
+
   it('lists an inbound webhook delivery and opens it with its payload', async () => {
     const { page } = ui;
     const res = await fetch(`${env.base}/api/webhooks/github`, {
