@@ -206,6 +206,30 @@ describe('the project page', () => {
     await page.getByText('No delivered deliveries.').waitFor();
     await page.getByLabel('Outcome', { exact: true }).selectOption('failed');
     await started.waitFor();
+
+    // A maintainer adds a channel in the form and removes it again; the API holds what the page shows.
+    const add = page.getByRole('form', { name: 'Add a notification channel' });
+    const channels = page.getByRole('list', { name: 'Notification channels' });
+    await add.getByRole('combobox', { name: /^Channel/ }).selectOption('email');
+    await add.getByLabel('Address').fill('team@example.com');
+    await add.getByLabel('gate waiting').check();
+    await add.getByRole('button', { name: 'Add channel' }).click();
+    await channels.getByText('team@example.com').waitFor();
+    expect((await admin.get('/api/v1/projects/docs/notifications')).body.channels).toContainEqual({
+      kind: 'email',
+      target: 'team@example.com',
+      events: ['run.failed', 'run.fixed', 'gate.waiting'],
+    });
+    // A target the server refuses is explained in its words, and nothing is saved.
+    await add.getByRole('combobox', { name: /^Channel/ }).selectOption('webhook');
+    await add.getByLabel('URL', { exact: true }).fill('ftp://example.com/x');
+    await add.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByText('The channels were not saved').waitFor();
+    await shot(page, 'project-notification-channels.png');
+    expect((await admin.get('/api/v1/projects/docs/notifications')).body.channels).toHaveLength(2);
+    await channels.getByRole('button', { name: 'Remove email channel team@example.com' }).click();
+    await channels.getByText('team@example.com').waitFor({ state: 'detached' });
+    expect((await admin.get('/api/v1/projects/docs/notifications')).body.channels).toHaveLength(1);
   });
 
   it('lays out the value-stream map with upstream and downstream and the revision that flowed', async () => {

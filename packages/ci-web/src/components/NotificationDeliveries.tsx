@@ -1,22 +1,20 @@
-// A project's notifications: its channels (GET /projects/{slug}/notifications) and the delivery history
-// (GET /projects/{slug}/notifications/deliveries): each event sent to each channel with its outcome — pending (the next attempt's time), delivered, or failed with the receiver's
-// status and the last error — newest first, filtered by outcome, paged, refreshed every 10 s.
+// A project's notifications: its channels (NotificationChannels.tsx) and the delivery history
+// (GET /projects/{slug}/notifications/deliveries): each event sent to each channel with its outcome —
+// pending (the next attempt's time), delivered, or failed with the receiver's status and the last error —
+// newest first, filtered by outcome, paged, refreshed every 10 s.
 import { EmptyState } from '@app/web-kit';
-import { useQuery } from '@tanstack/react-query';
-import { api, enc } from '../api/client';
+import { enc } from '../api/client';
 import type { NotificationDeliveries as Deliveries } from '../api/schema';
 import { usePagedList } from '../lib/paged-list';
 import { Link } from '../lib/router';
 import { FilterSelect } from './FilterSelect';
-import { PagedQueryView, QueryView } from './QueryView';
+import { NotificationChannels } from './NotificationChannels';
+import { PagedQueryView } from './QueryView';
 import { runHref } from './RunsTable';
 import { StatusBadge, Time } from './ui';
 
 const LIMIT = 20;
 
-interface Channels {
-  channels: { kind: string; target: string; events: string[] }[];
-}
 const OUTCOMES = ['pending', 'delivered', 'failed'].map((s) => ({ value: s, label: s }));
 
 export function NotificationDeliveries({ slug }: { slug: string }) {
@@ -97,35 +95,11 @@ export function NotificationDeliveries({ slug }: { slug: string }) {
   );
 }
 
-export function ProjectNotifications({ slug }: { slug: string }) {
-  const q = useQuery({
-    queryKey: ['notifications', slug],
-    queryFn: () => api.get<Channels>(`/api/v1/projects/${enc(slug)}/notifications`),
-  });
+export function ProjectNotifications({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   return (
     <>
       <h3>Channels</h3>
-      <QueryView
-        query={q}
-        isEmpty={(d) => d.channels.length === 0}
-        empty={
-          <p className="muted">
-            No channels: notifications are off. Set them with{' '}
-            <code>PUT /api/v1/projects/{slug}/notifications</code>.
-          </p>
-        }
-      >
-        {(d) => (
-          <ul className="plain-list" aria-label="Notification channels">
-            {d.channels.map((c) => (
-              <li key={`${c.kind}-${c.target}`}>
-                <strong>{c.kind}</strong> <span className="mono">{c.target}</span>{' '}
-                <span className="muted">({c.events.join(', ')})</span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryView>
+      <NotificationChannels slug={slug} canEdit={canEdit} />
       <h3>Deliveries</h3>
       <NotificationDeliveries slug={slug} />
     </>

@@ -50,7 +50,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
         <div className="tab-body">
           {tab === 'triggers' && <Triggers project={project} />}
           {tab === 'settings' && <SettingsView slug={project.slug} />}
-          {tab === 'notifications' && <ProjectNotifications slug={project.slug} />}
+          {tab === 'notifications' && <ProjectNotifications slug={project.slug} canEdit={canEdit} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
       </Tabs>
