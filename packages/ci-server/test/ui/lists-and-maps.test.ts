@@ -188,6 +188,32 @@ describe('the project page', () => {
     expect(await page.getByLabel('Project settings', { exact: true }).last().textContent()).toMatch(
       /Poll interval.*Log archive/,
     );
+    // A maintainer overrides polling and the log archive in the forms; the facts and the API follow.
+    const pollForm = page.getByRole('form', { name: 'Poll interval' });
+    await pollForm.getByRole('combobox', { name: /^Polling/ }).selectOption('every');
+    await pollForm.getByLabel('Interval').fill('10m');
+    await pollForm.getByRole('button', { name: 'Save polling' }).click();
+    await page.getByText('every 10m').waitFor();
+    expect((await admin.get('/api/v1/projects/docs/poll-interval')).body).toEqual({ interval: '10m' });
+    const archiveForm = page.getByRole('form', { name: 'Log archive' });
+    await archiveForm.getByRole('combobox', { name: /^Log archive/ }).selectOption('after');
+    await archiveForm.getByLabel('Delay').fill('soon');
+    await archiveForm.getByRole('button', { name: 'Save log archive' }).click();
+    await page.getByText('after must be a duration', { exact: false }).waitFor();
+    await archiveForm.getByLabel('Delay').fill('12h');
+    await archiveForm.getByRole('button', { name: 'Save log archive' }).click();
+    await page.getByText('after 12h').waitFor();
+    expect((await admin.get('/api/v1/projects/docs/log-archive')).body.override).toMatchObject({
+      enabled: true,
+      after: '12h',
+    });
+    await shot(page, 'project-settings-overrides.png');
+    await archiveForm.getByRole('combobox', { name: /^Log archive/ }).selectOption('default');
+    await archiveForm.getByRole('button', { name: 'Save log archive' }).click();
+    await page.getByText('(server default)', { exact: false }).waitFor();
+    await pollForm.getByRole('combobox', { name: /^Polling/ }).selectOption('materials');
+    await pollForm.getByRole('button', { name: 'Save polling' }).click();
+    await page.getByText("each material's own").waitFor();
 
     await tabs.getByRole('tab', { name: 'Notifications' }).click();
     await page

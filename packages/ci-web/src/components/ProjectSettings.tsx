@@ -1,7 +1,7 @@
 // A project's triggers and settings, one tab each: how runs start (the pipelines' materials, cron schedules
 // and the webhook addresses to give an SCM host), its settings (poll interval, log archive), its
-// notifications (channels and the delivery history) and its caches with their sizes. Reads the
-// project-extras routes; maintainers may delete a cache entry.
+// notifications (channels and the delivery history) and its caches with their sizes. Maintainers may set
+// the polling and log-archive overrides and delete a cache entry.
 import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import { bytes } from '../lib/format';
 import { materialText } from '../lib/materials';
 import { ProjectNotifications } from './NotificationDeliveries';
 import { QueryView } from './QueryView';
-import { Time } from './ui';
+import { ErrorNote, InlineForm, Time } from './ui';
 
 const SCM_HOSTS = [
   { id: 'github', label: 'GitHub' },
@@ -26,9 +26,14 @@ interface Caches {
   caches: { id: string; key: string; size_bytes: number; last_used_at: string }[];
   total: number;
 }
+interface ArchiveSetting {
+  enabled: boolean;
+  after: string;
+  after_days: number;
+}
 interface Settings {
   poll: { interval: string | null };
-  archive: { effective: { enabled: boolean; after_days: number }; override: unknown };
+  archive: { effective: ArchiveSetting; override: ArchiveSetting | null };
 }
 
 export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
@@ -49,7 +54,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
       >
         <div className="tab-body">
           {tab === 'triggers' && <Triggers project={project} />}
-          {tab === 'settings' && <SettingsView slug={project.slug} />}
+          {tab === 'settings' && <SettingsView slug={project.slug} canEdit={canEdit} />}
           {tab === 'notifications' && <ProjectNotifications slug={project.slug} canEdit={canEdit} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
@@ -109,7 +114,7 @@ function Triggers({ project }: { project: ProjectDetail }) {
   );
 }
 
-function SettingsView({ slug }: { slug: string }) {
+function SettingsView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   const q = useQuery({
     queryKey: ['project-settings', slug],
     queryFn: async (): Promise<Settings> => {
@@ -121,7 +126,16 @@ function SettingsView({ slug }: { slug: string }) {
       return { poll, archive };
     },
   });
-  return <QueryView query={q}>{(d) => <SettingsFacts settings={d} />}</QueryView>;
+  return (
+    <QueryView query={q}>
+      {(d) => (
+        <>
+          <SettingsFacts settings={d} />
+          {canEdit && <SettingsForms slug={slug} settings={d} />}
+        </>
+      )}
+    </QueryView>
+  );
 }
 
 function SettingsFacts({ settings: { poll, archive } }: { settings: Settings }) {
@@ -129,16 +143,112 @@ function SettingsFacts({ settings: { poll, archive } }: { settings: Settings }) 
     <dl className="facts" aria-label="Project settings">
       <div>
         <dt>Poll interval</dt>
-        <dd>{poll.interval ?? 'server default'}</dd>
+        <dd>
+          {poll.interval === null
+            ? "each material's own"
+            : poll.interval === ''
+              ? 'off (webhooks only)'
+              : `every ${poll.interval}`}
+        </dd>
       </div>
       <div>
         <dt>Log archive</dt>
         <dd>
-          {archive.effective.enabled ? `after ${archive.effective.after_days} days` : 'off'}
+          {archive.effective.enabled ? `after ${archive.effective.after}` : 'off'}
           {archive.override ? '' : ' (server default)'}
         </dd>
       </div>
     </dl>
+  );
+}
+
+/**
+ * The two overrides a maintainer sets here: how often the project's git materials are polled (the
+ * materials' own `poll_interval`, a fixed interval, or never) and when finished jobs' logs are archived (the
+ * server's setting, never, or a delay). Each form saves through its route and shows its 400 in words.
+ */
+function SettingsForms({ slug, settings }: { slug: string; settings: Settings }) {
+  const client = useQueryClient();
+  const base = `/api/v1/projects/${enc(slug)}`;
+  const refresh = () => client.invalidateQueries({ queryKey: ['project-settings', slug] });
+  const interval = settings.poll.interval;
+  const [pollMode, setPollMode] = useState(
+    interval === null ? 'materials' : interval === '' ? 'off' : 'every',
+  );
+  const [pollEvery, setPollEvery] = useState(interval || '5m');
+  const override = settings.archive.override;
+  const [archiveMode, setArchiveMode] = useState(
+    override === null ? 'default' : override.enabled ? 'after' : 'off',
+  );
+  const [archiveAfter, setArchiveAfter] = useState(override?.after ?? settings.archive.effective.after);
+  const poll = useMutation({
+    mutationFn: () =>
+      api.put(`${base}/poll-interval`, {
+        interval: pollMode === 'materials' ? null : pollMode === 'off' ? '' : pollEvery.trim(),
+      }),
+    onSuccess: refresh,
+  });
+  const archive = useMutation({
+    mutationFn: () =>
+      api.put(`${base}/log-archive`, {
+        override:
+          archiveMode === 'default' ? null : { enabled: archiveMode === 'after', after: archiveAfter.trim() },
+      }),
+    onSuccess: refresh,
+  });
+  return (
+    <div className="stack">
+      <InlineForm label="Poll interval" onSubmit={() => poll.mutate()}>
+        <label className="inline">
+          Polling
+          <select value={pollMode} onChange={(e) => setPollMode(e.target.value)}>
+            <option value="materials">as each material says</option>
+            <option value="every">every</option>
+            <option value="off">never (webhooks only)</option>
+          </select>
+        </label>
+        {pollMode === 'every' && (
+          <label className="inline">
+            Interval
+            <input
+              value={pollEvery}
+              onChange={(e) => setPollEvery(e.target.value)}
+              placeholder="5m"
+              size={8}
+            />
+          </label>
+        )}
+        <Button type="submit" busy={poll.isPending}>
+          Save polling
+        </Button>
+      </InlineForm>
+      <ErrorNote error={poll.error} title="Polling was not changed" />
+      <InlineForm label="Log archive" onSubmit={() => archive.mutate()}>
+        <label className="inline">
+          Log archive
+          <select value={archiveMode} onChange={(e) => setArchiveMode(e.target.value)}>
+            <option value="default">the server's setting</option>
+            <option value="after">archive after</option>
+            <option value="off">never</option>
+          </select>
+        </label>
+        {archiveMode === 'after' && (
+          <label className="inline">
+            Delay
+            <input
+              value={archiveAfter}
+              onChange={(e) => setArchiveAfter(e.target.value)}
+              placeholder="30d"
+              size={8}
+            />
+          </label>
+        )}
+        <Button type="submit" busy={archive.isPending}>
+          Save log archive
+        </Button>
+      </InlineForm>
+      <ErrorNote error={archive.error} title="The log archive was not changed" />
+    </div>
   );
 }
 
