@@ -443,6 +443,35 @@ describe('the administrators’ settings and webhook pages', () => {
     });
   });
 
+  it('adds an OpenID Connect provider with a write-only secret and deletes it', async () => {
+    const { page } = ui;
+    await nav(page, 'Settings').click();
+    await page.getByRole('tab', { name: 'Identity providers' }).click();
+    await page.getByText('No identity providers.').waitFor();
+    const form = page.getByRole('form', { name: 'Add an identity provider' });
+    await form.getByLabel('Name (in the callback URL)').fill('corp-sso');
+    await form.getByLabel('Button text').fill('Corporate SSO');
+    await form.getByLabel('Issuer URL').fill('http://example.com/realm');
+    await form.getByLabel('Client id').fill('ci-portal');
+    await form.getByLabel('Client secret').fill('idp-secret-never-shown');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    // Plain http is refused for an issuer that is not loopback, in the server's words.
+    await page.getByText('issuer must be an https URL', { exact: false }).waitFor();
+    await form.getByLabel('Issuer URL').fill('https://login.example.com/realms/ci');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const table = page.getByRole('table', { name: 'Identity providers' });
+    const row = table.getByRole('row').filter({ hasText: 'Corporate SSO' });
+    await row.getByText('secret set').waitFor();
+    expect(await page.content()).not.toContain('idp-secret-never-shown');
+    const listed = await admin.get('/api/v1/admin/auth/providers');
+    expect(listed.body.providers).toMatchObject([
+      { name: 'corp-sso', issuer: 'https://login.example.com/realms/ci', has_client_secret: true },
+    ]);
+    await row.getByRole('button', { name: 'Delete provider corp-sso' }).click();
+    await page.getByText('No identity providers.').waitFor();
+    expect((await admin.get('/api/v1/admin/auth/providers')).body.providers).toEqual([]);
+  });
+
   it('lists an inbound webhook delivery and opens it with its payload', async () => {
     const { page } = ui;
     const res = await fetch(`${env.base}/api/webhooks/github`, {
