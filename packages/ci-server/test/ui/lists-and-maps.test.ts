@@ -348,6 +348,16 @@ describe('the agents page', () => {
     expect(stored?.revoked_at).toEqual(expect.any(String));
     await one.getByRole('button', { name: 'Revoke agent builder-1' }).waitFor();
 
+    // Rotating the registration token takes a confirmation and shows the new token once.
+    await page.getByRole('button', { name: 'Rotate registration token' }).click();
+    await page.getByRole('button', { name: 'Rotate: new agents need the new token' }).click();
+    const once = page.getByRole('status').filter({ hasText: 'New registration token (shown once' });
+    const token = (await once.locator('code').last().textContent()) ?? '';
+    expect(token.length).toBeGreaterThan(20);
+    const audit = await admin.get('/api/v1/admin/audit?limit=5');
+    expect(JSON.stringify(audit.body)).toContain('agent.registration_token.rotate');
+    expect(JSON.stringify(audit.body)).not.toContain(token);
+
     // Dark theme: the same pages with the kit's dark tokens.
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');

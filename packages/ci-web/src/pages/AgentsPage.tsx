@@ -2,7 +2,8 @@
 // agent is running (a link to its log, with a ticking duration), capacity, version, host, when it registered
 // and was last seen, and a revoke button with a confirmation step (POST /api/v1/admin/agents/{id}/revoke:
 // the agent is disconnected and its jobs re-queued; docs/ci-agents.md). Agents register themselves over
-// gRPC; the list refreshes every 5 s.
+// gRPC with the registration token, which an administrator rotates here (shown once); the list refreshes
+// every 5 s.
 import { EmptyState } from '@app/web-kit';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -39,6 +40,14 @@ export function AgentsPage() {
       client.invalidateQueries({ queryKey: ['agents'] });
     },
   });
+  // The registration token new agents use: rotated here, answered once; registered agents keep working
+  // with their own credentials.
+  const [askingRotate, setAskingRotate] = useState(false);
+  const rotate = useMutation({
+    mutationFn: () =>
+      api.post<{ token: string; rotated_at: string }>('/api/v1/admin/agents/registration-token'),
+    onSuccess: () => setAskingRotate(false),
+  });
   // "last seen" and the running jobs' durations move between refreshes.
   const now = useNow((d?.agents.length ?? 0) > 0);
   const counts = STATES.map((s) => `${d?.agents.filter((a) => a.status === s).length ?? 0} ${s}`).join(' · ');
@@ -49,7 +58,28 @@ export function AgentsPage() {
         sub={
           d && d.agents.length > 0 ? counts : 'Build agents connect to the gRPC port with the agent token.'
         }
+        actions={
+          isAdmin && (
+            <ConfirmButton
+              label="Rotate registration token"
+              name="Rotate registration token"
+              confirmLabel="Rotate: new agents need the new token"
+              asking={askingRotate}
+              busy={rotate.isPending}
+              onAsk={() => setAskingRotate(true)}
+              onKeep={() => setAskingRotate(false)}
+              onConfirm={() => rotate.mutate()}
+            />
+          )
+        }
       />
+      <ErrorNote error={rotate.error} />
+      {rotate.data && (
+        <div className="note note-success" role="status">
+          New registration token (shown once; give it to new agents as <code>CI_AGENT_TOKEN</code>, registered
+          agents keep working): <code>{rotate.data.token}</code>
+        </div>
+      )}
       <PagedQueryView
         query={agents}
         onPage={setOffset}
