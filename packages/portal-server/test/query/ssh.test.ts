@@ -58,6 +58,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => sshServer.listen(0, '127.0.0.1', resolve));
   sshPort = (sshServer.address() as { port: number }).port;
 });
+/** The in-process SSH server as an inline `sshTunnel`, its host key pinned. */
+const bastion = () => ({
+  host: '127.0.0.1',
+  port: sshPort,
+  username: 'tunnel',
+  password: 'secret',
+  hostKeySha256,
+});
+
 afterAll(() => new Promise<void>((resolve) => (sshServer ? sshServer.close(() => resolve()) : resolve())));
 
 describe('SSH tunnels', () => {
@@ -80,13 +89,7 @@ describe('SSH tunnels', () => {
       const inline = {
         ...base,
         id: 'inline',
-        sshTunnel: {
-          host: '127.0.0.1',
-          port: sshPort,
-          username: 'tunnel',
-          password: 'secret',
-          hostKeySha256,
-        },
+        sshTunnel: bastion(),
       };
       const r1 = await deps.providers.use(inline, (p) => p.query('SELECT 1 AS one', [], { maxRows: 10 }));
       expect(r1.rows).toEqual([{ one: 1 }]);
@@ -126,13 +129,7 @@ describe('SSH tunnels', () => {
         user: 'portal',
         password: 'secret-pw',
         database: 'shop',
-        sshTunnel: {
-          host: '127.0.0.1',
-          port: sshPort,
-          username: 'tunnel',
-          password: 'secret',
-          hostKeySha256,
-        },
+        sshTunnel: bastion(),
       };
       const r = await deps.providers.use(conn, (p) =>
         p.query('SELECT p.name FROM `shop`.`inventory`.`products` p ORDER BY p.name', [], { maxRows: 10 }),
