@@ -120,7 +120,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       schema: {
         tags: ['database'],
         description:
-          'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; ' +
+          'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, label, dialect, defaultPort?, fileBased, capabilities}` (label: the name people know it by, e.g. PostgreSQL); ' +
           'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
           'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
           'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
@@ -138,6 +138,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         const f = deps.providers.registry.get(engine);
         return {
           engine: f.engine,
+          label: f.label,
           dialect: f.dialect,
           ...(f.defaultPort ? { defaultPort: f.defaultPort } : {}),
           fileBased: f.fileBased === true,

@@ -170,6 +170,7 @@ export const ConnectionField = Open({
 });
 export const EngineMeta = Open({
   engine: Type.String(),
+  label: Type.String({ description: 'the name people know the engine by (PostgreSQL, SQL Server)' }),
   dialect: Type.String(),
   defaultPort: Type.Optional(Type.Number()),
   fileBased: Type.Boolean(),

@@ -245,6 +245,8 @@ export interface ProviderContext {
 
 export interface ProviderFactory {
   readonly engine: EngineId;
+  /** The name people know the engine by, for the UI (`PostgreSQL`, `SQL Server`); `engine` is the id. */
+  readonly label: string;
   readonly capabilities: Capabilities;
   /** The dialect the sql helpers use for splitting, parsing and quoting. */
   readonly dialect: import('../sql/dialects.js').Dialect;

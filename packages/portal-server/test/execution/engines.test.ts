@@ -31,6 +31,11 @@ describe('engines', () => {
   it('every registered engine is one descriptor with its dialect, capabilities and flags', () => {
     const ids = ENGINES.map((e) => e.engine);
     expect(new Set(ids).size).toBe(ids.length);
+    // Each has the name people know it by, for the UI, and no two share one.
+    const labels = ENGINES.map((e) => e.label);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.every((l) => typeof l === 'string' && l.length > 0)).toBe(true);
+    expect(engineDescriptor('postgres').label).toBe('PostgreSQL');
     for (const e of ENGINES) {
       expect(engineDescriptor(e.engine)).toBe(e);
       expect(typeof e.create).toBe('function');

@@ -12,6 +12,7 @@ function fakeRegistry() {
   const closed: string[] = [];
   const factory: ProviderFactory = {
     engine: 'sqlite',
+    label: 'SQLite',
     dialect: 'sqlite',
     capabilities: sqliteCapabilities,
     async create(conn) {

@@ -144,6 +144,9 @@ describe('portal web UI: workspace', () => {
     await page.getByRole('button', { name: '+ New' }).click();
     const form = page.getByRole('form', { name: 'New connection' });
     await form.getByLabel('Name').fill('Notes');
+    // Engines are offered by the names people know them by (provider-meta `label`), valued by id.
+    const mssql = form.getByLabel('Engine').locator('option[value="mssql"]');
+    await expect.poll(() => mssql.textContent()).toBe('SQL Server');
     await form.getByLabel('Engine').selectOption('sqlite');
     await form.getByLabel('Database file').fill('notes.db');
     await form.getByLabel('Environment').selectOption('development');

@@ -123,7 +123,7 @@ export function ConnectionForm(props: {
       <select id="cf-type" value={type} onChange={(e) => setType(e.target.value as EngineType)}>
         {offered.map((t) => (
           <option key={t} value={t}>
-            {t}
+            {engines.data?.find((e) => e.engine === t)?.label ?? t}
           </option>
         ))}
       </select>

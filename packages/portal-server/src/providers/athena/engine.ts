@@ -72,6 +72,7 @@ export function athenaSettings(conn: ConnectionDescriptor): {
 
 export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
   engine: 'athena',
+  label: 'Amazon Athena',
   dialect: 'athena',
   datasourceAddress: 'fields',
   classifier: {

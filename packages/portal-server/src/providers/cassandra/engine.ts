@@ -32,6 +32,7 @@ const BATCH_WORDS = new Set(['BATCH', 'UNLOGGED', 'COUNTER']);
 
 export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
   engine: 'cassandra',
+  label: 'Apache Cassandra',
   dialect: 'cassandra',
   acceptsConnectionString: false,
   classifier: {

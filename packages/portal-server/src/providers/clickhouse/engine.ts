@@ -51,6 +51,7 @@ export function clickhouseUrl(connectionString: string): URL {
 
 export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
   engine: 'clickhouse',
+  label: 'ClickHouse',
   dialect: 'clickhouse',
   classifier: {
     sql: {

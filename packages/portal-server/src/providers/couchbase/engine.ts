@@ -51,6 +51,7 @@ export function couchbaseBucket(database: string | undefined): string {
 
 export const couchbaseEngine: EngineDescriptor<'couchbase', 'couchbase'> = {
   engine: 'couchbase',
+  label: 'Couchbase',
   dialect: 'couchbase',
   classifier: {
     sql: {

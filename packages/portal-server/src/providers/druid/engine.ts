@@ -63,6 +63,7 @@ export function validateDruid(conn: ConnectionDescriptor): void {
 
 export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   engine: 'druid',
+  label: 'Apache Druid',
   dialect: 'druid',
   acceptsConnectionString: false,
   classifier: {

@@ -26,6 +26,7 @@ export const duckdbCapabilities: Capabilities = {
 
 export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   engine: 'duckdb',
+  label: 'DuckDB',
   dialect: 'duckdb',
   // DuckDB's parser derives from PostgreSQL's; its own forms (FROM-first, DESCRIBE, PRAGMA) have fallbacks.
   classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true } },

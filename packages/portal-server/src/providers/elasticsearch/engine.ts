@@ -14,6 +14,7 @@ import {
 
 export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsearch'> = {
   engine: 'elasticsearch',
+  label: 'Elasticsearch',
   dialect: 'elasticsearch',
   acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },

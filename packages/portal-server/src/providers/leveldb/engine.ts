@@ -33,6 +33,7 @@ export function levelFacts(statement: string): StatementFacts {
 
 export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
   engine: 'leveldb',
+  label: 'LevelDB',
   dialect: 'leveldb',
   classifier: { reader: 'ordered-keys' },
   fileBased: true,

@@ -25,6 +25,7 @@ export function libsqlUrl(conn: ConnectionDescriptor): string | undefined {
 
 export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   engine: 'libsql',
+  label: 'libSQL / Turso',
   dialect: 'sqlite',
   datasourceAddress: 'file-or-url',
   classifier: { sql: sqliteFamilyRules },

@@ -77,6 +77,7 @@ export function mongoLimit(statement: string, limit: number, offset: number): st
 
 export const mongodbEngine: EngineDescriptor<'mongodb', 'mongodb'> = {
   engine: 'mongodb',
+  label: 'MongoDB',
   dialect: 'mongodb',
   classifier: { reader: 'document-request' },
   fileBased: false,

@@ -7,6 +7,7 @@ import { mssqlCapabilities } from './statements.js';
 
 export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   engine: 'mssql',
+  label: 'SQL Server',
   dialect: 'mssql',
   classifier: {
     sql: {

@@ -27,6 +27,7 @@ export const mysqlCapabilities: Capabilities = {
 
 export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   engine: 'mysql',
+  label: 'MySQL / MariaDB',
   dialect: 'mysql',
   classifier: {
     sql: {

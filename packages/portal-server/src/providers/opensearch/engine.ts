@@ -15,6 +15,7 @@ import { opensearchFlavor } from './flavor.js';
 
 export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
   engine: 'opensearch',
+  label: 'OpenSearch',
   dialect: 'opensearch',
   acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },

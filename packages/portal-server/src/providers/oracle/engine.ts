@@ -7,6 +7,7 @@ import { oracleCapabilities } from './statements.js';
 
 export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   engine: 'oracle',
+  label: 'Oracle',
   dialect: 'oracle',
   // node-sql-parser has no Oracle grammar: DB2's is closest, PostgreSQL's reads the ANSI remainder.
   classifier: {

@@ -26,6 +26,7 @@ export const postgresCapabilities: Capabilities = {
 
 export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   engine: 'postgres',
+  label: 'PostgreSQL',
   dialect: 'postgres',
   classifier: { sql: pgFamilyRules },
   defaultPort: 5432,

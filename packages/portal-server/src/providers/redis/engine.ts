@@ -51,6 +51,7 @@ export function redisFacts(statement: string): StatementFacts {
 
 export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
   engine: 'redis',
+  label: 'Redis',
   dialect: 'redis',
   // Judged from the command flags the client library ships.
   classifier: { reader: 'command-flags' },

@@ -18,6 +18,7 @@ export const sqliteCapabilities = sqliteFamilyCapabilities([
 
 export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   engine: 'sqlite',
+  label: 'SQLite',
   dialect: 'sqlite',
   classifier: { sql: sqliteFamilyRules },
   fileBased: true,

@@ -47,6 +47,7 @@ export function validateTrino(conn: ConnectionDescriptor): void {
 
 export const trinoEngine: EngineDescriptor<'trino', 'trino'> = {
   engine: 'trino',
+  label: 'Trino',
   dialect: 'trino',
   acceptsConnectionString: false,
   passwordNeedsTls: true,

@@ -6387,7 +6387,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, dialect, defaultPort?, fileBased, capabilities}`; an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export). */
+        /** @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, label, dialect, defaultPort?, fileBased, capabilities}` (label: the name people know it by, e.g. PostgreSQL); an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export). */
         post: {
             parameters: {
                 query?: never;
@@ -6435,6 +6435,8 @@ export interface paths {
                                 dialect: string;
                                 engine: string;
                                 fileBased: boolean;
+                                /** @description the name people know the engine by (PostgreSQL, SQL Server) */
+                                label: string;
                             } & {
                                 [key: string]: unknown;
                             })[];
