@@ -222,13 +222,19 @@ function printingAgent(grpcPort: number, name: string, seconds: () => number, go
   const stored: number[] = [];
   const conn: AgentConnection = new AgentConnection(
     loadAgentSettings({
-      CI_SERVER: `127.0.0.1:${grpcPort}`,
+      // The replicas serve cleartext gRPC (startServerProcess sets CI_GRPC_TLS=off): say so with the scheme.
+      CI_SERVER: `http://127.0.0.1:${grpcPort}`,
       CI_AGENT_TOKEN: TOKEN,
       CI_AGENT_NAME: name,
       CI_AGENT_CAPACITY: String(MATRIX),
       CI_AGENT_TAGS: 'printer',
     }),
     {
+      // A benchmark that cannot connect would wait for ever without a word: say why.
+      onUnreachable: (e) =>
+        console.error(`  ${name}: control plane unreachable (${e.reason}), retry in ${e.retryInMs} ms`),
+      onRejected: (e) => console.error(`  ${name}: registration refused (${e.reason})`),
+      onFatal: (e) => console.error(`  ${name}: stopped (${e.reason})`),
       onServerMessage: (m) => {
         if (m.kind.case !== 'assignment') return;
         const id = m.kind.value.jobRunId;
