@@ -20,6 +20,10 @@ const CAPACITY = 4;
 const MATRIX = 20;
 const RUNS = Math.ceil(JOBS / MATRIX);
 export const TOKEN = 'bench-dispatch-token';
+/** gRPC over TLS, as deployed by default; `BENCH_GRPC_TLS=off` measures the cleartext port instead. */
+export const GRPC_TLS = process.env.BENCH_GRPC_TLS !== 'off';
+/** Server settings naming the same transport as the simulated agents. */
+export const grpcTlsEnv = (): Record<string, string> => (GRPC_TLS ? {} : { CI_GRPC_TLS: 'off' });
 
 export const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -44,7 +48,8 @@ pipelines:
 export function simAgent(grpcPort: number, name: string, assigned: Map<string, number>) {
   const conn = new AgentConnection(
     loadAgentSettings({
-      CI_SERVER: `127.0.0.1:${grpcPort}`,
+      // No scheme: TLS, the certificate pinned on first use; http://: the cleartext port.
+      CI_SERVER: `${GRPC_TLS ? '' : 'http://'}127.0.0.1:${grpcPort}`,
       CI_AGENT_TOKEN: TOKEN,
       CI_AGENT_NAME: name,
       CI_AGENT_CAPACITY: String(CAPACITY),
@@ -157,6 +162,7 @@ async function benchStore(store: string, url: string) {
     CI_AGENT_TOKEN: TOKEN,
     CI_SECRET_KEY: '0'.repeat(64),
     CI_AUTH_ENABLED: 'false',
+    ...grpcTlsEnv(),
   });
   const server = await createCiServer(settings, { logger: false });
   const agents: ReturnType<typeof simAgent>[] = [];

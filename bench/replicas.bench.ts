@@ -19,7 +19,7 @@ import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-se
 import { type ServerProcess, startServerProcess } from '../packages/ci-server/test/e2e/server-process.js';
 import { freePort } from '../packages/kit/src/index.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
-import { quantile, simAgent, TOKEN } from './dispatch.bench.js';
+import { grpcTlsEnv, quantile, simAgent, TOKEN } from './dispatch.bench.js';
 
 const AGENTS = 50;
 const MATRIX = 20;
@@ -58,6 +58,7 @@ async function replica(url: string): Promise<{ server: CiServer; grpcPort: numbe
     CI_AGENT_TOKEN: TOKEN,
     CI_SECRET_KEY: '0'.repeat(64),
     CI_AUTH_ENABLED: 'false',
+    ...grpcTlsEnv(),
   });
   const server = await createCiServer(settings, { logger: false });
   const { grpcPort, httpPort } = await server.listen();

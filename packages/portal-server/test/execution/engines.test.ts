@@ -35,7 +35,7 @@ describe('engines', () => {
     const labels = ENGINES.map((e) => e.label);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.every((l) => typeof l === 'string' && l.length > 0)).toBe(true);
-    expect(engineDescriptor('postgres').label).toBe('PostgreSQL');
+    expect(engineDescriptor('postgres')?.label).toBe('PostgreSQL');
     for (const e of ENGINES) {
       expect(engineDescriptor(e.engine)).toBe(e);
       expect(typeof e.create).toBe('function');
