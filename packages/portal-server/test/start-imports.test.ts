@@ -2,8 +2,9 @@
 // from src/main.ts (type-only imports are erased; `import()` is deferred to first use). The stacks the start
 // deliberately leaves for later (docs/portal-runtime.md) must not come back through a static import — an
 // engine descriptor importing its client for a constant, a route file importing an SDK at the top.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { moduleFile, typeOnly } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../src');
@@ -38,30 +39,6 @@ const DEFERRED = [
 
 const STATIC =
   /(?:^|\n)\s*(?:import|export)\s+([^'";]*?)\s*from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-function typeOnly(clause: string): boolean {
-  const c = clause.trim();
-  if (c.startsWith('type ')) return true;
-  const braces = /^\{([^}]*)\}$/.exec(c);
-  if (!braces) return false;
-  const names = braces[1]
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return names.length > 0 && names.every((n) => n.startsWith('type '));
-}
-
-function moduleFile(from: string, spec: string): string | undefined {
-  const base = resolve(dirname(from), spec.replace(/\.js$/, ''));
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not this form
-    }
-  }
-  return undefined;
-}
 
 /** Every package reached by static value imports from `entry`, with the source file that imports it. */
 function staticPackages(entry: string): Map<string, string> {

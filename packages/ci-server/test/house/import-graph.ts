@@ -1,40 +1,15 @@
 // The control plane's module graph read from its source files, for the house tests: which module imports
 // which at run time (type-only imports are erased by the compiler and make no cycle), and the cycles in it.
 // A small walk of our own: the files are few and the import forms we write are few.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { sourceFiles } from '@app/kit/testing';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { moduleFile, sourceFiles, typeOnly } from '@app/kit/testing';
 
 /** file (relative to src) -> the relative modules it imports with a value import. */
 export type ImportGraph = Map<string, Set<string>>;
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+([^'";]*?)\s*from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
-
-/** True when the import clause brings in types only (`type { A }`, `{ type A, type B }`). */
-export function typeOnly(clause: string): boolean {
-  const c = clause.trim();
-  if (c.startsWith('type ')) return true;
-  const braces = /^\{([^}]*)\}$/.exec(c);
-  if (!braces) return false;
-  const names = braces[1]
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return names.length > 0 && names.every((n) => n.startsWith('type '));
-}
-
-function moduleFile(from: string, spec: string): string | undefined {
-  const base = resolve(dirname(from), spec.replace(/\.js$/, ''));
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not this form
-    }
-  }
-  return undefined;
-}
 
 export function importGraph(src: string): ImportGraph {
   const graph: ImportGraph = new Map();

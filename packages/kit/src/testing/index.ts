@@ -1,7 +1,7 @@
 // Test helpers: real servers, isolated databases, temporary directories.
 export * from './databases.js';
 export type { TestServices } from './global-setup.js';
-export { importsInto, importsOf, sourceFiles } from './layers.js';
+export { importsInto, importsOf, moduleFile, sourceFiles, typeOnly } from './layers.js';
 export * from './processes.js';
 export * from './servers.js';
 export { tempDir } from './temp.js';

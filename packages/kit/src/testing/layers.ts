@@ -1,7 +1,7 @@
 // House-rule checks on source files themselves: which modules import which. Used by each service's layer
 // test so "arrows point down" is proven, not hoped for.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 /** Every `.ts` file under `dir`, recursively. */
 export function sourceFiles(dir: string): string[] {
@@ -36,4 +36,30 @@ export function importsInto(src: string, layer: string, roots: readonly string[]
     }
   }
   return offenders;
+}
+
+/** True when an import clause brings in types only (`type { A }`, `{ type A, type B }`): erased at run time. */
+export function typeOnly(clause: string): boolean {
+  const c = clause.trim();
+  if (c.startsWith('type ')) return true;
+  const braces = /^\{([^}]*)\}$/.exec(c);
+  if (!braces) return false;
+  const names = braces[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+}
+
+/** The source file a relative specifier of `from` names (`./x.js` → `x.ts` or `x/index.ts`), if any. */
+export function moduleFile(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec.replace(/\.js$/, ''));
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not this form
+    }
+  }
+  return undefined;
 }

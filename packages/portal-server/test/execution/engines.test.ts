@@ -1,21 +1,14 @@
 // One engine = one folder: the registry's descriptors carry what the rest of the server asks about an engine
 // (id, dialect, capabilities, file-based flag, read-only switch), and outside providers/ no source file
 // names an engine id, except the places listed below with their reason.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sourceFiles } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, engineDescriptor, sqlDialect } from '../../src/providers/registry.js';
 import type { ProviderFactory } from '../../src/providers/types.js';
 
 const SRC = join(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /**
  * Files outside providers/ allowed to name an engine id, and why. The store's own backends (STORAGE_PROVIDER sqlite|postgres) are not database
