@@ -3,9 +3,8 @@
 // retries (one call means one call) and errors that never carry the API key or the provider's raw answer.
 import { HttpError } from '@app/kit';
 import { APICallError, generateText, type LanguageModel } from 'ai';
-import { type AiProviderName, type AiSettings, createModel } from './model.js';
-
-export { AI_NOT_CONFIGURED, type AiProviderName, type AiSettings, DEFAULT_BASE_URLS } from './model.js';
+import { createModel } from './model.js';
+import type { AiProviderName, AiSettings } from './settings.js';
 
 /** How long one model call may take unless the caller says otherwise. */
 export const AI_TIMEOUT_MS = 60_000;

@@ -10,8 +10,6 @@ import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { type AiProviderName, type AiSettings, aiOffReason, DEFAULT_BASE_URLS } from './settings.js';
 
-export { AI_NOT_CONFIGURED, type AiProviderName, type AiSettings, DEFAULT_BASE_URLS } from './settings.js';
-
 export interface ConfiguredModel {
   provider: AiProviderName;
   modelId: string;

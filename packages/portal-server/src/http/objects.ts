@@ -107,11 +107,12 @@ export function registerObjectRoutes(app: FastifyInstance, deps: QueryDeps): voi
       // The catalog read stays whole (no engine filters names the same way); the answer is what is bounded.
       const needle = search?.toLowerCase();
       // The exact name first, then names that start with the text: what a completion list wants on top.
-      const rank = (name: string) => (name === needle ? 0 : name.startsWith(needle ?? '') ? 1 : 2);
+      const rank = (name: string, text: string) => (name === text ? 0 : name.startsWith(text) ? 1 : 2);
       const matched = needle
         ? objects
-            .filter((o) => o.name.toLowerCase().includes(needle))
-            .map((o) => ({ o, r: rank(o.name.toLowerCase()) }))
+            .map((o) => ({ o, name: o.name.toLowerCase() }))
+            .filter((x) => x.name.includes(needle))
+            .map((x) => ({ o: x.o, r: rank(x.name, needle) }))
             .sort((a, b) => a.r - b.r)
             .map((x) => x.o)
         : objects;
