@@ -1,7 +1,7 @@
 // The editor's pure parts: statements and the one under the cursor (per engine grammar), completion
 // suggestions from the object surface, and tab bookkeeping.
 import { describe, expect, it } from 'vitest';
-import { suggest, tableRefsInStatement, tablesInStatement } from '../src/editor/completion';
+import { suggest, tableRefsInStatement } from '../src/editor/completion';
 import { LOOKUP_LIMIT, objectLookup } from '../src/editor/objectLookup';
 import { splitStatements, statementAt } from '../src/editor/statements';
 import { addTab, closeTab, newTab, updateTab } from '../src/editor/tabs';
@@ -71,9 +71,11 @@ describe('completion', () => {
   };
 
   it('reads tables and aliases a statement names, with their schema', () => {
-    expect([
-      ...tablesInStatement('select * from main.customers c join orders on x where 1').entries(),
-    ]).toEqual([
+    expect(
+      [...tableRefsInStatement('select * from main.customers c join orders on x where 1')].map(
+        ([name, ref]) => [name, ref.table],
+      ),
+    ).toEqual([
       ['customers', 'customers'],
       ['c', 'customers'],
       ['orders', 'orders'],

@@ -73,11 +73,6 @@ export function tableRefsInStatement(text: string): Map<string, TableRef> {
   return out;
 }
 
-/** Tables the statement names, with their aliases (`orders o` → o → orders). */
-export function tablesInStatement(text: string): Map<string, string> {
-  return new Map([...tableRefsInStatement(text)].map(([k, v]) => [k, v.table]));
-}
-
 export interface Suggestions {
   items: Suggestion[];
   /** False when more objects match than were fetched: typing further asks again. */
