@@ -79,10 +79,13 @@ export function QueryPanel(props: {
       api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
     staleTime: 60_000,
   });
+  // One path per container (counts come per kind), worked out when the counts change, not on every render.
+  const containerPaths = useMemo(
+    () => [...new Map((counts.data?.counts ?? []).map((c) => [c.path.join('\u0000'), c.path])).values()],
+    [counts.data],
+  );
   const containers = useRef<string[][]>([]);
-  containers.current = [
-    ...new Map((counts.data?.counts ?? []).map((c) => [c.path.join('\u0000'), c.path])).values(),
-  ];
+  containers.current = containerPaths;
   // One lookup per mounted panel: the workspace keys this panel by connection, so its cache is per connection.
   const [lookup] = useState(() =>
     objectLookup({
