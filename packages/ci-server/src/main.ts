@@ -1,6 +1,6 @@
 // Entry point of the CI control plane (`npm run start:ci`): settings from the environment (and CI_CONFIG),
 // first-start secrets, store, HTTP on CI_HTTP_PORT and the agent endpoint on CI_GRPC_PORT.
-import { ConfigError, installGracefulShutdown } from '@app/kit';
+import { ConfigError, installCrashHandlers, installGracefulShutdown } from '@app/kit';
 import { loadCiSettings } from './config.js';
 import { createCiServer } from './server.js';
 
@@ -11,6 +11,7 @@ async function main() {
   for (const line of server.announcements) log.warn(line);
   if (!settings.authEnabled)
     log.warn('CI_AUTH_ENABLED=false: every /api/v1 route is open to anyone who can reach it');
+  installCrashHandlers(server.app.log);
   // Signals are handled before listening, so a SIGTERM during start-up still drains.
   installGracefulShutdown(server.app, {
     onClose: [() => server.close()],

@@ -207,3 +207,28 @@ export function installGracefulShutdown(
   }
   return shutdown;
 }
+
+/**
+ * What both services do with an uncaught exception or an unhandled rejection: log it with its context and
+ * exit 1 so the supervisor (systemd, Kubernetes, `npm start`'s parent) starts a clean process. Node's own
+ * advice: after an exception nobody caught, the process state is unknown (a half-written file, a pool
+ * client never released), so serving on would trade a visible restart for silent corruption. Streams the
+ * services create keep an error listener for their whole life (`openSpoolFile`), so none of them is a way
+ * for a client to reach this handler on purpose.
+ */
+export function installCrashHandlers(
+  log: { fatal: (obj: object, msg: string) => void },
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  process.on('uncaughtException', (err, origin) => {
+    log.fatal({ err, origin }, 'uncaught exception; exiting so the supervisor restarts a clean process');
+    exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    log.fatal(
+      { err: reason },
+      'unhandled promise rejection; exiting so the supervisor restarts a clean process',
+    );
+    exit(1);
+  });
+}

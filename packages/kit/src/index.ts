@@ -12,3 +12,4 @@ export * from './logger.js';
 export * from './metrics.js';
 export * from './net.js';
 export * from './secret-forms.js';
+export * from './spool-file.js';

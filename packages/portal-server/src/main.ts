@@ -1,5 +1,5 @@
 // Entry point of the database portal (`npm run start:portal`).
-import { ConfigError, installGracefulShutdown } from '@app/kit';
+import { ConfigError, installCrashHandlers, installGracefulShutdown } from '@app/kit';
 import { StartupError } from './bootstrap.js';
 import { loadPortalSettings } from './config.js';
 import { createPortalServer } from './server.js';
@@ -7,6 +7,7 @@ import { createPortalServer } from './server.js';
 async function main() {
   const settings = loadPortalSettings();
   const server = await createPortalServer(settings);
+  installCrashHandlers(server.app.log);
   // Signals are handled before listening, so a SIGTERM during start-up still drains.
   installGracefulShutdown(server.app, {
     onClose: [() => server.close()],

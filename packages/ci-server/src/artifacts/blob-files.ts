@@ -2,10 +2,10 @@
 // its size and SHA-256 are computed, then renamed into place only when it is complete (and, for artifacts,
 // matches what the agent declared). A refused or failed upload leaves nothing behind.
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { mkdirSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openSpoolFile } from '@app/kit';
 
 export type BlobErrorKind = 'invalid' | 'not_found' | 'too_large' | 'mismatch';
 
@@ -37,7 +37,7 @@ export async function writeTempBlob(
 ): Promise<WrittenBlob> {
   mkdirSync(tmpDir, { recursive: true });
   const tempPath = join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
-  const out = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 });
+  const out = openSpoolFile(tempPath, { flags: 'wx', mode: 0o600 });
   const hash = createHash('sha256');
   let size = 0;
   try {
@@ -48,27 +48,14 @@ export async function writeTempBlob(
         throw new BlobRejectedError('too_large', `the upload is larger than ${maxBytes} bytes`);
       hash.update(chunk);
       // Respect the disk's pace: a fast sender waits rather than filling memory.
-      if (!out.write(chunk))
-        await new Promise<void>((resolve, reject) => {
-          out.once('drain', resolve);
-          out.once('error', reject);
-        });
+      await out.write(chunk);
     }
-    out.end();
-    await finished(out);
+    await out.finish();
     return { tempPath, sizeBytes: size, sha256: hash.digest('hex') };
   } catch (err) {
-    out.destroy();
-    await finished(out).catch(() => {});
-    await unlink(tempPath).catch(() => {});
+    await out.discard();
     throw err;
   }
-}
-
-/** Moves a complete temporary file to its final place. */
-export async function placeBlob(tempPath: string, finalPath: string): Promise<void> {
-  mkdirSync(dirname(finalPath), { recursive: true });
-  await rename(tempPath, finalPath);
 }
 
 export async function removeQuietly(path: string): Promise<void> {

@@ -4,11 +4,10 @@
 // streams (constant memory) so that `X-Export-Rows` can be sent as a header with the exact count, then sent
 // with Content-Disposition, Content-Length and X-Export-Extension and removed.
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HttpError } from '@app/kit';
+import { HttpError, openSpoolFile } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
@@ -143,10 +142,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           const provider = exec.provider as Provider;
           let count = 0;
           // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.
-          const out = createWriteStream(spool, { highWaterMark: SPOOL_BUFFER });
-          const write = async (text: string) => {
-            if (text !== '' && !out.write(text)) await once(out, 'drain');
-          };
+          const out = openSpoolFile(spool, { highWaterMark: SPOOL_BUFFER });
           try {
             let masker: ((row: unknown[]) => unknown[]) | undefined;
             let headed = false;
@@ -158,19 +154,18 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
               if (!headed) {
                 headed = true;
                 masker = exec.exportMasker(batch.fields);
-                await write(writer.head(batch.fields, batch.columnTypes));
+                await out.write(writer.head(batch.fields, batch.columnTypes));
               }
               const batchRows = masker ? batch.rows.map(masker) : batch.rows;
               count += batchRows.length;
-              await write(writer.rows(batchRows));
+              await out.write(writer.rows(batchRows));
             }
-            if (!headed) await write(writer.head([], []));
-            await write(writer.tail());
-            out.end();
-            await once(out, 'finish');
+            if (!headed) await out.write(writer.head([], []));
+            await out.write(writer.tail());
+            await out.finish();
           } catch (err) {
-            out.destroy();
-            await rm(spool, { force: true });
+            // Waits for writes in flight before the file goes, so none of them fails on a destroyed stream.
+            await out.discard();
             throw err;
           }
           return count;

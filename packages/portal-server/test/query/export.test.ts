@@ -150,6 +150,24 @@ describe('POST /api/db/export', () => {
     expect(broken.statusCode).toBeLessThan(500);
     expect(broken.json().error).toMatch(/division by zero/);
     expect(broken.headers['x-export-rows']).toBeUndefined();
+    // Failing mid-stream again and again (a write of the spool in flight each time) raises no uncaught
+    // exception: before the spool kept an error listener for its whole life, this killed the process.
+    const escaped: unknown[] = [];
+    const onUncaught = (err: unknown) => escaped.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const again = await exp({
+          sql: `SELECT repeat('x', 200) || (1 / (g - ${5001 + i * 37})) AS n FROM generate_series(1, 12000) g`,
+          format: 'csv',
+        });
+        expect(again.statusCode).toBe(400);
+      }
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(escaped).toEqual([]);
     const slow = await exp({
       connection: { ...connection, queryTimeout: 500 },
       sql: 'SELECT pg_sleep(5)',
