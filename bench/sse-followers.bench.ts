@@ -2,8 +2,10 @@
 // process so their memory is not the server's, follow `GET /api/v1/runs/{id}/logs/stream` of a running run
 // while simulated agents push its lines through `LogStore.appendLogBatch` (what the PushLogs handler calls).
 // Figures: the server's memory per attached follower (RSS and V8 heap, before and after they attach, idle),
-// and ingestion lines/s into the followed run as a ratio to the same push into a run nobody follows, in the
-// same server and the same run of the benchmark; every follower must receive every line. SQLite file.
+// ingestion lines/s into the followed run as a ratio to the same push into a run nobody follows, and the
+// server's CPU time from the first pushed line until every follower has every line, as a ratio to the CPU of
+// the unfollowed push (the aim: at most 2× for 1,000 followers of 10,000 lines), all in the same server and
+// the same run of the benchmark; every follower must receive every line. SQLite file.
 // Run with `npm run bench` or `node --expose-gc --import tsx bench/sse-followers.bench.ts` (the heap figure
 // is taken after a collection when `gc` is exposed; without it the figure is noisy).
 import { spawn } from 'node:child_process';
@@ -15,7 +17,7 @@ import { newJobRuns, PIPELINE, text } from './log-ingest.bench.js';
 import { withServer } from './runs-list.bench.js';
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1_000);
-const LINES = Number(process.env.BENCH_FOLLOW_LINES ?? 100); // per job; the pipeline has 20 jobs
+const LINES = Number(process.env.BENCH_FOLLOW_LINES ?? 500); // per job; the pipeline has 20 jobs
 const BATCH = 50;
 
 // The followers: plain http.get streams counting `event: log` blocks; prints `ready` once every stream is
@@ -78,6 +80,10 @@ export interface FollowerResult {
   baseline: number;
   target: number;
   ratio: number;
+  /** Server CPU ms of the unfollowed push, and from the followed push's start until every follower had every line. */
+  baselineCpuMs: number;
+  followedCpuMs: number;
+  cpuRatio: number;
   everyLineToEveryFollower: boolean;
 }
 
@@ -93,7 +99,9 @@ export async function run(): Promise<FollowerResult> {
     const { httpPort } = await server.listen();
     // Warm-up, then the baseline: a run nobody follows.
     await push(server, await newJobRuns(server));
+    const cpu0 = process.cpuUsage();
     const baseline = await push(server, await newJobRuns(server));
+    const baselineCpu = process.cpuUsage(cpu0);
 
     const followed = await newJobRuns(server);
     const { run_id: runId } = await server.database.db
@@ -121,8 +129,11 @@ export async function run(): Promise<FollowerResult> {
     });
     await ready;
     const attached = await memory();
+    const cpu1 = process.cpuUsage();
     const target = await push(server, followed);
     await once(child, 'exit');
+    const followedCpu = process.cpuUsage(cpu1);
+    const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
     const report = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{"min":0,"max":0}');
     const result: FollowerResult = {
       followers: FOLLOWERS,
@@ -131,17 +142,20 @@ export async function run(): Promise<FollowerResult> {
       baseline,
       target,
       ratio: target / baseline,
+      baselineCpuMs: cpuMs(baselineCpu),
+      followedCpuMs: cpuMs(followedCpu),
+      cpuRatio: cpuMs(followedCpu) / cpuMs(baselineCpu),
       everyLineToEveryFollower: report.min === 20 * LINES && report.max === 20 * LINES,
     };
     console.log(
       `  server memory: RSS ${mb(before.rss).toFixed(0)} → ${mb(attached.rss).toFixed(0)} MB, heap ${mb(before.heap).toFixed(0)} → ${mb(attached.heap).toFixed(0)} MB`,
     );
     console.log(
-      '\n| followers | RSS per follower | heap per follower | ingest, nobody following | ingest, followed | ratio | every line to every follower |',
+      '\n| followers | lines | RSS per follower | heap per follower | ingest, nobody following | ingest, followed | ratio | server CPU, unfollowed | server CPU, followed until delivered | CPU ratio | every line to every follower |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|---|');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     console.log(
-      `| ${FOLLOWERS} | ${result.rssPerFollowerKb.toFixed(1)} KB | ${result.heapPerFollowerKb.toFixed(1)} KB | ${Math.round(baseline)} lines/s | ${Math.round(target)} lines/s | ${(result.ratio * 100).toFixed(0)} % | ${result.everyLineToEveryFollower ? 'yes' : `no (min ${report.min}, max ${report.max})`} |`,
+      `| ${FOLLOWERS} | ${20 * LINES} | ${result.rssPerFollowerKb.toFixed(1)} KB | ${result.heapPerFollowerKb.toFixed(1)} KB | ${Math.round(baseline)} lines/s | ${Math.round(target)} lines/s | ${(result.ratio * 100).toFixed(0)} % | ${result.baselineCpuMs.toFixed(0)} ms | ${result.followedCpuMs.toFixed(0)} ms | ${result.cpuRatio.toFixed(2)}× | ${result.everyLineToEveryFollower ? 'yes' : `no (min ${report.min}, max ${report.max})`} |`,
     );
     return result;
   });

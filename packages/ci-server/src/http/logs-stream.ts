@@ -7,7 +7,8 @@ import { badRequest, notFound } from '@app/kit';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
-import { type StoredLogLine, toLogLineJson } from '../logs/types.js';
+import type { LogBatch } from '../logs/hub.js';
+import { toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { StoreDb } from '../store/database.js';
 import { runStatusOf } from '../store/lookups.js';
@@ -25,17 +26,21 @@ export interface LogStreamOptions {
 
 const CURSOR = /^\d{1,15}$/;
 
-// Live lines reach every follower of a run as the same objects (the hub hands each subscriber the published
-// batch): encode each line once, not once per follower. Replayed lines are fresh objects and are encoded once
-// for their one reader.
-const encoded = new WeakMap<StoredLogLine, string>();
-function sseEvent(line: StoredLogLine): string {
-  let event = encoded.get(line);
-  if (event === undefined) {
-    event = `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
-    encoded.set(line, event);
+// Live lines reach every follower of a run as the same batch arrays (the hub hands each follower the
+// published batch, and the ring serves late ones the same arrays): each batch is encoded once into a Buffer
+// that every follower's socket writes as is — no per-follower strings, byte counts or copies. Replayed pages
+// are fresh arrays, encoded once for their one reader.
+const encoded = new WeakMap<LogBatch, Buffer>();
+function sseChunk(batch: LogBatch): Buffer {
+  let chunk = encoded.get(batch);
+  if (chunk === undefined) {
+    let text = '';
+    for (const line of batch)
+      text += `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
+    chunk = Buffer.from(text, 'utf8');
+    encoded.set(batch, chunk);
   }
-  return event;
+  return chunk;
 }
 
 /** `Last-Event-ID` as a cursor: absent or empty is the start; anything but a cursor is a 400. */
@@ -98,6 +103,12 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
       const abort = new AbortController();
       res.on('close', () => abort.abort());
       let blocked = false;
+      let corked = false;
+      const uncork = () => {
+        if (!corked) return;
+        corked = false;
+        res.uncork();
+      };
       const keepAlive = setInterval(() => {
         if (!blocked && !res.writableEnded) res.write(': keep-alive\n\n');
       }, keepAliveMs);
@@ -112,10 +123,17 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           signal: abort.signal,
         })) {
           if (abort.signal.aborted) break;
-          let chunk = '';
-          for (const line of batch) chunk += sseEvent(line);
-          if (!res.write(chunk)) {
-            // The reader is slow: wait for it (live lines pile up in the hub and overflow to replay).
+          // The batches a follower takes at one wake arrive here back to back (no I/O between them): corked,
+          // they leave in one write. Every cork is matched by exactly one uncork (an extra uncork of an
+          // http response leaves its chunk buffer stuck).
+          if (!corked) {
+            corked = true;
+            res.cork();
+            process.nextTick(uncork);
+          }
+          if (!res.write(sseChunk(batch))) {
+            uncork();
+            // The reader is slow: wait for it (live lines pile up in the hub and overflow to the ring).
             blocked = true;
             await new Promise<void>((resolve) => {
               const done = () => {

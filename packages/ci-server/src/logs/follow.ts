@@ -1,13 +1,16 @@
 // Following a run's log: replay from a cursor, then live lines from the hub, until the run is terminal and
-// its tail is read. The hub is only a fast path: whenever it cannot prove it has every line after the
-// cursor (its buffer overflowed, or cursors jump — lines written by another server replica, a resent
-// duplicate), the follower reads the store from its cursor instead. Lines another replica stored are
+// its tail is read. Live lines come as the hub's shared batches (yielded as they are, so the SSE route can
+// encode each once for every follower). The hub is only a fast path: whenever a follower's own queue
+// cannot prove it has every line after the cursor (it overflowed, or cursors jump — lines written by another
+// server replica, a resent duplicate), the follower catches up from the hub's ring of recent batches, and
+// only when the ring cannot prove it either, from the store from its cursor. Wakes are coalesced: a follower
+// that just yielded waits `coalesceMs` before taking again, so a busy run costs each follower at most one
+// write per period while a line after a quiet spell goes out at once. Lines another replica stored are
 // announced by a `stored` wake (PostgreSQL NOTIFY, replicas/); a periodic read covers what no notification
 // announced (SQLite has none; a listener reconnecting may have missed some). Each line is yielded once, in
 // cursor order.
-import type { LogHub } from './hub.js';
+import { chainAfter, type LogBatch, type LogHub } from './hub.js';
 import type { LogStore } from './store.js';
-import type { StoredLogLine } from './types.js';
 
 export interface FollowOptions {
   store: LogStore;
@@ -24,11 +27,17 @@ export interface FollowOptions {
   /** Buffer of the hub subscription. */
   capacity?: number;
   signal?: AbortSignal;
+  /** Least time between two yields of live lines (default 50 ms; 0 yields every wake). */
+  coalesceMs?: number;
 }
 
-export async function* followRunLogs(options: FollowOptions): AsyncGenerator<StoredLogLine[]> {
+/** Least time between two writes of live lines to one follower. */
+export const DEFAULT_COALESCE_MS = 50;
+
+export async function* followRunLogs(options: FollowOptions): AsyncGenerator<LogBatch> {
   const { store, hub, runId, signal } = options;
   const pollMs = options.pollMs ?? 1_000;
+  const coalesceMs = options.coalesceMs ?? DEFAULT_COALESCE_MS;
   const pageSize = options.pageSize ?? 500;
   // Subscribe before the first replay, so nothing committed in between is missed.
   const sub = hub.subscribe(runId, options.capacity);
@@ -36,7 +45,7 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Sto
   signal?.addEventListener('abort', onAbort);
   let cursor = options.after;
 
-  async function* replay(): AsyncGenerator<StoredLogLine[]> {
+  async function* replay(): AsyncGenerator<LogBatch> {
     while (!signal?.aborted) {
       const page = await store.readRunLogs(runId, cursor, pageSize);
       if (page.length === 0) return;
@@ -52,14 +61,19 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Sto
     yield* replay();
     if (finished) return;
     let lastCheck = Date.now();
+    let lastYield = 0;
     while (!signal?.aborted) {
-      const { lines, overflowed } = sub.take();
-      const fresh = overflowed ? [] : lines.filter((l) => l.cursor > cursor);
-      if (overflowed || !contiguous(fresh, cursor)) {
+      const { batches, overflowed } = sub.take();
+      const chain = (overflowed ? undefined : chainAfter(batches, cursor)) ?? hub.recent(runId, cursor);
+      if (chain === undefined) {
         yield* replay();
-      } else if (fresh.length > 0) {
-        cursor = fresh[fresh.length - 1].cursor;
-        yield fresh;
+        lastYield = Date.now();
+      } else if (chain.length > 0) {
+        for (const batch of chain) {
+          cursor = batch[batch.length - 1].cursor;
+          yield batch;
+        }
+        lastYield = Date.now();
       }
       if (finished) {
         // The run was terminal before this read began: whatever its jobs stored is now in hand.
@@ -68,6 +82,11 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Sto
       }
       const why = await sub.wait(pollMs);
       if (signal?.aborted) break;
+      if (why === 'data' && coalesceMs > 0) {
+        // More lines right after a write: let them gather, one write for the lot.
+        const since = Date.now() - lastYield;
+        if (since < coalesceMs) await new Promise((r) => setTimeout(r, coalesceMs - since));
+      }
       if (why === 'stored') {
         // Another replica stored lines (NOTIFY): read them now rather than at the next periodic check.
         if (!sub.pending) yield* replay();
@@ -85,13 +104,4 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Sto
     signal?.removeEventListener('abort', onAbort);
     sub.close();
   }
-}
-
-function contiguous(lines: StoredLogLine[], cursor: number): boolean {
-  let expected = cursor + 1;
-  for (const line of lines) {
-    if (line.cursor !== expected) return false;
-    expected++;
-  }
-  return true;
 }

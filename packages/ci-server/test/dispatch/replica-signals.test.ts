@@ -116,7 +116,12 @@ describe('replica signals over LISTEN/NOTIFY', () => {
     // `stored`, not `timeout`: the notification ended the wait.
     expect(await onB.wait(LONG)).toBe('stored');
     // The writer's own follower has the lines in hand, and no `stored` hint from its own notification.
-    expect(onA.take().lines.map((l) => l.cursor)).toEqual([1, 2]);
+    expect(
+      onA
+        .take()
+        .batches.flat()
+        .map((l) => l.cursor),
+    ).toEqual([1, 2]);
     b.hub.publish('another-run', [line(1)]);
     expect(await other.wait(LONG)).toBe('data');
     await waitFor(async () => a.signals.stats.received >= 1, { what: 'B → A', timeoutMs: LONG });

@@ -13,7 +13,7 @@ import type { StoredLogLine } from '../../src/logs/types.js';
 import { STORES } from '../api-helpers.js';
 import { type DataFixture, lines, startDataFixture } from './fixture.js';
 
-async function collect(gen: AsyncGenerator<StoredLogLine[]>): Promise<StoredLogLine[]> {
+async function collect(gen: AsyncGenerator<readonly StoredLogLine[]>): Promise<StoredLogLine[]> {
   const out: StoredLogLine[] = [];
   for await (const batch of gen) out.push(...batch);
   return out;
@@ -212,7 +212,8 @@ describe.each(STORES)('log store on %s', (kind) => {
 
     it('delivers live lines once, in order, through overflows, until the run is over', async () => {
       const { runId, compile, lint } = await f.newRun();
-      const hub = new LogHub();
+      // A ring smaller than what piles up: the follower has to go back to the store.
+      const hub = new LogHub(30);
       const live = new LogStore({ db: f.server.database.db, postgres, hub });
       await live.appendLogBatch(compile, lines(5));
       let finished = false;
@@ -262,6 +263,63 @@ describe.each(STORES)('log store on %s', (kind) => {
         Array.from({ length: 205 }, (_, i) => i + 1),
       );
       expect(hub.subscriberCount(runId)).toBe(0);
+    });
+
+    it('catches a follower that fell far behind up from the shared ring, not the store', async () => {
+      const { runId, compile, lint } = await f.newRun();
+      const hub = new LogHub();
+      const live = new LogStore({ db: f.server.database.db, postgres, hub });
+      let storeReads = 0;
+      const read = live.readRunLogs.bind(live);
+      live.readRunLogs = (...args) => {
+        storeReads++;
+        return read(...args);
+      };
+      let finished = false;
+      const slow = followRunLogs({
+        store: live,
+        hub,
+        runId,
+        after: 0,
+        isFinished: async () => finished,
+        capacity: 25,
+        pollMs: 60_000,
+        coalesceMs: 0,
+      });
+      // A second follower that keeps up: it gets the very arrays the hub published.
+      const fast = hub.subscribe(runId);
+      // The log is empty: the follower's first replay yields nothing and it waits for the hub.
+      const pending = slow.next();
+      while (hub.subscriberCount(runId) < 2) await new Promise((r) => setImmediate(r));
+      for (let i = 0; i < 20; i++) {
+        await live.appendLogBatch(compile, lines(10, 1 + i * 10, 'c'));
+        await live.appendLogBatch(lint, lines(10, 1 + i * 10, 'l'));
+      }
+      const published = fast.take();
+      expect(published.overflowed).toBe(false);
+      const seen: StoredLogLine[] = [];
+      const batches: (readonly StoredLogLine[])[] = [];
+      const first = await pending;
+      batches.push(first.value as readonly StoredLogLine[]);
+      const reader = (async () => {
+        for (;;) {
+          const r = await slow.next();
+          if (r.done) return;
+          batches.push(r.value);
+        }
+      })();
+      while (batches.flat().length < 400) await new Promise((r) => setImmediate(r));
+      finished = true;
+      hub.wake(runId);
+      await reader;
+      for (const b of batches) seen.push(...b);
+      expect(seen.map((l) => l.cursor)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+      // Only the first replay (of an empty log) and the final tail read touched the store: the 400 lines it
+      // missed came from the ring, as the same shared batches the fast follower holds.
+      expect(storeReads).toBeLessThanOrEqual(2);
+      const shared = new Set(published.batches);
+      expect(batches.filter((b) => shared.has(b)).length).toBeGreaterThanOrEqual(39);
+      fast.close();
     });
 
     it('picks up lines another replica stored, which this hub never saw', async () => {

@@ -25,6 +25,12 @@ async function readUntil(
 }
 
 const logEvents = (text: string) => parseSse(text).filter((e) => e.event === 'log');
+/** Complete `log` events in text that may end mid-event (without parsing the unfinished one). */
+const completeLogEvents = (text: string) =>
+  text
+    .split('\n\n')
+    .slice(0, -1)
+    .filter((b) => b.startsWith('event: log')).length;
 
 describe.each(STORES)('log stream on %s', (kind) => {
   let f: DataFixture;
@@ -133,6 +139,37 @@ describe.each(STORES)('log stream on %s', (kind) => {
       );
       expect(logEvents(state2.text).map((e) => e.id)).toEqual(all.slice(60).map((e) => e.id));
       expect(f.server.execution.hub.subscriberCount(runId)).toBe(0);
+    });
+
+    it('many followers of big batches each get every line while the run is still going', async () => {
+      const { runId, compile } = await f.newRun();
+      const logs = f.server.execution.logs;
+      const followers = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`);
+          return { reader: res.body!.getReader(), state: { text: '' } };
+        }),
+      );
+      while (f.server.execution.hub.subscriberCount(runId) < followers.length)
+        await new Promise((r) => setTimeout(r, 5));
+      // Batches far larger than a response's buffer: writes meet back-pressure and the followers wait for
+      // 'drain' between them (a cork left unbalanced there once stranded lines in the response's buffer).
+      const pad = 'x'.repeat(4_000);
+      for (let i = 0; i < 20; i++)
+        await logs.appendLogBatch(
+          compile,
+          lines(25, 1 + i * 25).map((l) => ({ ...l, text: `${l.text} ${pad}` })),
+        );
+      const expected = Array.from({ length: 500 }, (_, i) => i + 1);
+      for (const { reader, state } of followers) {
+        expect(await readUntil(reader, state, (t) => completeLogEvents(t) >= 500)).toBe(true);
+        expect(
+          logEvents(state.text.slice(0, state.text.lastIndexOf('\n\n') + 2)).map((e) => Number(e.id)),
+        ).toEqual(expected);
+      }
+      await f.finishRun(runId);
+      for (const { reader, state } of followers)
+        expect(await readUntil(reader, state, () => false)).toBe(false);
     });
 
     it('sends keep-alive comments while nothing happens', async () => {

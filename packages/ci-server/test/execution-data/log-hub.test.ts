@@ -1,0 +1,79 @@
+// The log hub's shared batches: every follower holds the published array itself, the ring keeps the recent
+// ones for followers that fell behind, and chainAfter only answers when it can prove there is no gap.
+import { describe, expect, it } from 'vitest';
+import { chainAfter, type LogBatch, LogHub } from '../../src/logs/hub.js';
+import type { StoredLogLine } from '../../src/logs/types.js';
+
+const line = (cursor: number): StoredLogLine => ({
+  cursor,
+  job_run_id: 'j',
+  seq: cursor,
+  stream: 'stdout',
+  at: '2026-01-01T00:00:00.000Z',
+  text: `l${cursor}`,
+});
+const batch = (from: number, to: number): LogBatch =>
+  Array.from({ length: to - from + 1 }, (_, i) => line(from + i));
+const cursors = (chain: LogBatch[] | undefined) => chain?.map((b) => b.map((l) => l.cursor));
+
+describe('chainAfter', () => {
+  const cases: [string, LogBatch[], number, number[][] | undefined][] = [
+    ['nothing published', [], 0, []],
+    [
+      'whole batches after the cursor',
+      [batch(1, 3), batch(4, 5)],
+      0,
+      [
+        [1, 2, 3],
+        [4, 5],
+      ],
+    ],
+    ['a batch wholly before the cursor is left out', [batch(1, 3), batch(4, 5)], 3, [[4, 5]]],
+    ['the straddling batch is cut', [batch(1, 3), batch(4, 6)], 4, [[5, 6]]],
+    ['nothing newer than the cursor', [batch(1, 3)], 3, []],
+    ['a gap before the first batch', [batch(5, 6)], 2, undefined],
+    ['a gap between batches (out-of-order publishes)', [batch(1, 2), batch(4, 5)], 0, undefined],
+    ['a batch with a hole inside', [[line(1), line(3)]], 0, undefined],
+  ];
+  it.each(cases)('%s', (_name, batches, cursor, expected) => {
+    expect(cursors(chainAfter(batches, cursor))).toEqual(expected);
+  });
+
+  it('hands whole batches over as the same arrays', () => {
+    const b = batch(1, 3);
+    expect(chainAfter([b], 0)?.[0]).toBe(b);
+  });
+});
+
+describe('LogHub', () => {
+  it('gives every follower the published array itself, and a slow one catches up from the ring', () => {
+    const hub = new LogHub(10);
+    const fast = hub.subscribe('r');
+    const slow = hub.subscribe('r', 4);
+    const published = [batch(1, 3), batch(4, 6), batch(7, 9), batch(10, 12)];
+    for (const b of published) hub.publish('r', b);
+    const got = fast.take();
+    expect(got.overflowed).toBe(false);
+    got.batches.forEach((b, i) => expect(b).toBe(published[i]));
+    // The slow one's queue of 4 lines overflowed; the ring (10 lines) still proves everything after 3.
+    expect(slow.take()).toEqual({ batches: [], overflowed: true });
+    expect(cursors(hub.recent('r', 3))).toEqual([
+      [4, 5, 6],
+      [7, 8, 9],
+      [10, 11, 12],
+    ]);
+    // Older than the ring reaches: only the store can say.
+    expect(hub.recent('r', 0)).toBeUndefined();
+  });
+
+  it('keeps no ring for a run nobody follows', () => {
+    const hub = new LogHub();
+    hub.publish('quiet', batch(1, 3));
+    expect(hub.recent('quiet', 0)).toBeUndefined();
+    const sub = hub.subscribe('quiet');
+    hub.publish('quiet', batch(4, 5));
+    expect(cursors(hub.recent('quiet', 3))).toEqual([[4, 5]]);
+    sub.close();
+    expect(hub.recent('quiet', 3)).toBeUndefined();
+  });
+});
