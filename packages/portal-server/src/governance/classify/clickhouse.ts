@@ -166,6 +166,12 @@ function selectClauses(text: string, lx: Token[]): string {
       const end = listEnd(lx, d, k + 2);
       if (hasSelectIn(k, end)) continue;
       edits.push({ from, to: end < lx.length ? lx[end].start : text.length, with: ' ' });
+    } else if (isName(t) && isOp(lx[k + 1], '(') && !isOp(lx[k - 1], '.')) {
+      // A parametric aggregate `quantile(0.5)(x)`: its parameters are constants; read as `quantile(x)`.
+      let c = k + 1;
+      while (c < lx.length && !(isOp(lx[c], ')') && d[c] === d[k + 1])) c++;
+      if (isOp(lx[c + 1], '(') && !hasSelectIn(k + 1, c))
+        edits.push({ from: lx[k + 1].start, to: lx[c].end, with: '' });
     } else if (isOp(t, '[')) {
       const prev = lx[k - 1];
       const indexes = prev && (isName(prev) || isOp(prev, ')') || isOp(prev, ']'));

@@ -210,7 +210,7 @@ function statementRules(tokens: readonly AllowlistToken[]): AllowlistFinding[] {
     });
   if (
     (head === 'CREATE' || head === 'ALTER') &&
-    w.some((x) => ['FUNCTION', 'USER', 'ROLE', 'QUOTA', 'ROW', 'SETTINGS'].includes(x))
+    ['FUNCTION', 'USER', 'ROLE', 'QUOTA', 'ROW', 'SETTINGS', 'POLICY', 'PROFILE'].includes(w[1] ?? '')
   )
     out.push({
       effect: 'unverifiable',

@@ -22,6 +22,7 @@ import type {
 import { clickhouseCatalog } from './catalog.js';
 import { mapClickhouseError, openClickhouse, type RawAnswer, readBody, trailingException } from './client.js';
 import { clickhouseCapabilities } from './engine.js';
+import { clickhouseAccountPrivileges } from './privileges.js';
 import { answerResult } from './result.js';
 
 /** Asks for JSON without touching the statement text (a statement's own FORMAT wins). */
@@ -179,6 +180,13 @@ class ClickhouseProvider implements Provider {
       },
     });
     return view;
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return clickhouseAccountPrivileges(async (sql) => {
+      const r = await this.query(sql, [], { maxRows: 1000 });
+      return r.rows.map((row) => String(row[r.fields[0]] ?? ''));
+    });
   }
 
   catalog = clickhouseCatalog(this);

@@ -170,8 +170,10 @@ function statementRules(tokens: readonly AllowlistToken[], _text: string): Allow
     const from = tokens.some((t) => isWord(t, 'FROM') || isWord(t, 'IN'));
     if (lists && !from)
       out.push({ effect: 'reach', subject: 'SHOW', reason: 'lists objects of the current database' });
-    if (tokens.some((t) => isWord(t, 'PROCESSLIST')))
+    if (tokens.some((t) => isWord(t, 'PROCESSLIST'))) {
       out.push({ effect: 'opaque', subject: 'SHOW PROCESSLIST', reason: 'statement texts hold values' });
+      out.push({ effect: 'reach', subject: 'SHOW PROCESSLIST', reason: 'names every session and database' });
+    }
   }
   tokens.forEach((t, k) => {
     if (

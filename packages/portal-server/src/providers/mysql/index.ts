@@ -22,6 +22,7 @@ import { arrayResult, isIntegerParam } from '../values.js';
 import { mysqlCatalog } from './catalog.js';
 import { mysqlCapabilities } from './engine.js';
 import { mapMysqlError, mysqlTypeName } from './errors.js';
+import { mysqlAccountPrivileges } from './privileges.js';
 
 /** mysql2 sends a JS number as DOUBLE; a JSON integer is bound as BIGINT so `LIMIT ?` and integer maths work. */
 function bindValues(params: readonly ParamValue[]): mysql.ExecuteValues[] {
@@ -254,6 +255,10 @@ class MysqlProvider implements Provider {
         await this.release(c);
       },
     });
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return mysqlAccountPrivileges(async (sql) => (await this.pool.query(sql))[0] as unknown[]);
   }
 
   catalog = mysqlCatalog(this);

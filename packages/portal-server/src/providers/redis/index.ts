@@ -23,6 +23,7 @@ import { mapRedisError, openClient } from './client.js';
 import { parseRedisCommand } from './command.js';
 import { isReadCommand } from './commands.js';
 import { REDIS_TRANSACTION_WORDS, redisCapabilities, redisDatabaseIndex } from './engine.js';
+import { redisAccountPrivileges } from './privileges.js';
 
 const REFUSED = new Set([
   'SUBSCRIBE',
@@ -169,6 +170,12 @@ export class RedisProvider implements Provider {
       },
     });
     return view;
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return redisAccountPrivileges((...args) =>
+      this.guarded(() => this.client.call(args[0], ...args.slice(1))),
+    );
   }
 
   async explain(): Promise<never> {
