@@ -17,6 +17,7 @@ import {
   engineEntries,
   type Form,
   leak,
+  listingsHide,
   read,
   runCorpus,
   w,
@@ -226,6 +227,10 @@ afterAll(async () => {
 });
 
 describe('clickhouse adversarial corpus', () => {
+  it('object listings name no hidden object to a user', async () => {
+    expect(await listingsHide(h, 'ch', 'hush_vault')).toEqual([]);
+  });
+
   it('holds at least one hundred forms across the classes', () => {
     expect(forms().length).toBeGreaterThanOrEqual(100);
   });

@@ -182,3 +182,19 @@ export async function runCorpus(
   await h.drain();
   return out;
 }
+
+/** Object listings of the rules datasource as the user never name the hidden object; the administrator's do. */
+export async function listingsHide(h: BotHarness, prefix: string, hidden: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const route of ['/api/db/objects/list', '/api/db/objects/inventory']) {
+    const user = await post(h, route, { connectionId: `${prefix}-rules` });
+    const admin = await post(h, route, { connectionId: `${prefix}-rules` }, 'admin');
+    if (user.statusCode !== 200) problems.push(`${route} user ${user.statusCode} ${user.body.slice(0, 200)}`);
+    if (user.body.includes(hidden)) problems.push(`${route} names ${hidden} to the user`);
+    if (admin.statusCode === 200 && !admin.body.includes(hidden))
+      problems.push(
+        `${route} does not name ${hidden} to the administrator either (the check proves nothing)`,
+      );
+  }
+  return problems;
+}

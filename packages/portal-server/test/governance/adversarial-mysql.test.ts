@@ -18,6 +18,7 @@ import {
   engineEntries,
   type Form,
   leak,
+  listingsHide,
   read,
   runCorpus,
   w,
@@ -251,6 +252,10 @@ afterAll(async () => {
 });
 
 describe('mariadb adversarial corpus', () => {
+  it('object listings name no hidden object to a user', async () => {
+    expect(await listingsHide(h, 'my', 'hush_vault')).toEqual([]);
+  });
+
   it('holds at least one hundred forms across the classes', () => {
     expect(FORMS.length).toBeGreaterThanOrEqual(100);
     for (const kind of ['write', 'change', 'leak', 'read'])

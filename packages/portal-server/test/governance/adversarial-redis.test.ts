@@ -17,6 +17,7 @@ import {
   engineEntries,
   type Form,
   leak,
+  listingsHide,
   read,
   runCorpus,
   w,
@@ -225,6 +226,10 @@ afterAll(async () => {
 });
 
 describe('redis adversarial corpus', () => {
+  it('object listings name no hidden object to a user', async () => {
+    expect(await listingsHide(h, 'rd', 'hush')).toEqual([]);
+  });
+
   it('holds at least one hundred forms across the classes', () => {
     expect(FORMS.length).toBeGreaterThanOrEqual(100);
   });
