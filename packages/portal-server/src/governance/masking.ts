@@ -181,8 +181,10 @@ export async function statementMasker(
 ): Promise<StatementMasker> {
   const masked = applicableRules(rules, statement);
   if (masked.size === 0) return new StatementMasker(undefined, key);
-  if (!dialect) {
-    // No lineage: fields keep their stored names unless the engine computed them, then nothing can be traced.
+  // No lineage (an engine without SQL grammar), or output no lineage can trace (whole-row serialisers,
+  // statistics catalogs, keys a script picks — the engine allowlist says so): fields keep their stored names
+  // unless the engine computed them, then every field is masked.
+  if (!dialect || statement?.opaqueOutput) {
     const all = statement?.opaqueOutput ? anyKind([...masked.values()]) : undefined;
     return new StatementMasker({ byName: masked, ...(all ? { all } : {}) }, key, masked);
   }

@@ -1,7 +1,8 @@
 // The database as the last line (DESIGN §5; database-portal.md "read-only datasources"): statements the
 // policy let through as reads run where the engine itself refuses writes — PostgreSQL in a READ ONLY
 // transaction, MySQL/MariaDB in a READ ONLY session (a READ ONLY transaction would not stop DDL there: its
-// implicit commit ends the transaction first), SQLite and libSQL with `PRAGMA query_only = ON` — so a write
+// implicit commit ends the transaction first), SQLite and libSQL with `PRAGMA query_only = ON`, ClickHouse with
+// `readonly=2` on every request and Redis behind its read-only command filter (the provider's `readOnlyView`) — so a write
 // the classifier missed (a user function that writes, a parser gap) fails in the engine instead of landing.
 // Implemented as a wrapper around a provider: `query` runs on a short-lived read-only session; sessions
 // (scripts, explicit transactions) are opened read-only. Nothing is left behind on pooled connections: the
@@ -24,7 +25,7 @@ export function readOnlyMode(engine: string): Mode | undefined {
  */
 export function readOnlyIsCheap(engine: string): boolean {
   const mode = readOnlyMode(engine);
-  return mode === 'transaction' || mode === 'session';
+  return mode === 'transaction' || mode === 'session' || mode === 'provider';
 }
 
 const NO_ROWS: ExecOptions = { maxRows: 0 };
@@ -86,6 +87,8 @@ async function openReadOnly(provider: Provider, mode: Mode): Promise<ProviderSes
 export function readOnlyProvider(provider: Provider): Provider {
   const mode = readOnlyMode(provider.engine);
   if (!mode) return provider;
+  // ClickHouse's `readonly=2` on every request, Redis's read-only command filter: the provider's own view.
+  if (mode === 'provider') return provider.readOnlyView?.() ?? provider;
   return new Proxy(provider, {
     get(target, prop) {
       if (prop === 'query') {

@@ -29,6 +29,19 @@ export interface FleetResult {
   serverVersion?: string;
   error?: string;
   code?: string;
+  /** Privileges of the datasource's account beyond what the portal needs (superuser, FILE, SUPER, …). */
+  privileges?: string[];
+  /** Set with `privileges`: what to do about them. */
+  warning?: string;
+}
+
+/** Where a least-privilege account comes from. */
+export const PROVISIONING_HINT =
+  'create a least-privilege account with account provisioning (Admin → Accounts; docs/portal-seed-and-accounts.md)';
+
+/** The warning for an account holding `privileges`. */
+export function privilegeWarning(privileges: readonly string[]): string {
+  return `The datasource account holds ${privileges.join(', ')}: every signed-in user reaches the server through it; ${PROVISIONING_HINT}`;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
@@ -68,13 +81,18 @@ async function testOne(deps: QueryDeps, session: SessionUser, item: unknown): Pr
           ? { connectionId }
           : { connection: item };
     const target = await resolveTarget(deps, session, body);
-    const profile = await deps.providers.probe(target.descriptor, (p) => p.catalog.profile());
+    const { profile, privileges } = await deps.providers.probe(target.descriptor, async (p) => ({
+      profile: await p.catalog.profile(),
+      // A check the account may not run leaves it unjudged rather than failing the health check.
+      privileges: (await p.accountPrivileges?.().catch(() => [])) ?? [],
+    }));
     return {
       connectionId,
       status: 'ok',
       latencyMs: elapsed(),
       engine: profile.engine,
       ...(profile.serverVersion ? { serverVersion: profile.serverVersion } : {}),
+      ...(privileges.length > 0 ? { privileges, warning: privilegeWarning(privileges) } : {}),
     };
   } catch (err) {
     const e = toHttpError(err);
@@ -103,7 +121,8 @@ export function registerFleetHealthRoute(app: FastifyInstance, deps: QueryDeps):
         tags: ['admin'],
         description:
           `Tests each connection of \`{connections: [descriptor | connectionId, …]}\` (at most ${FLEET_MAX_CONNECTIONS}) like /api/db/test-connection, ` +
-          `${FLEET_CONCURRENCY} at a time: \`{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}]}\` in request order. ` +
+          `${FLEET_CONCURRENCY} at a time: \`{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}]}\` in request order; ` +
+          '`privileges` names what the datasource account holds beyond a data account (superuser, FILE, SUPER, admin commands) and `warning` points to account provisioning. ' +
           '400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin.',
         body: Type.Object({
           connections: Type.Array(

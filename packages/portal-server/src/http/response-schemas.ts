@@ -302,7 +302,7 @@ export const FleetHealth = Open({
   results: Type.Array(
     Open(
       { connectionId: Any, status: Type.String() },
-      '`{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}`',
+      '`{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}`',
     ),
   ),
 });

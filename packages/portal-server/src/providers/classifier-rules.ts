@@ -59,6 +59,56 @@ export interface SqlClassifierRules {
   providerSessionStatements?: boolean;
   /** Columnar forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) read as the SQL they mean. */
   columnarForms?: boolean;
+  /**
+   * The engine's own read forms no grammar knows, rewritten as the SQL they mean before the parser reads them
+   * (MariaDB's NATURAL JOIN, CHECKSUM TABLE). The allowlist still judges the statement as written.
+   */
+  reading?: (text: string) => string;
+  /** Fail closed by allowlist: what is positively known to read; anything else is a doubtful write. */
+  allowlist?: SqlAllowlist;
+}
+
+/** A lexer token as the classifier hands it to an engine's allowlist (governance/classify/lexer.ts). */
+export interface AllowlistToken {
+  kind: 'word' | 'qident' | 'string' | 'number' | 'op' | 'semi' | 'param';
+  /** Upper-cased for words; unquoted content for strings and quoted identifiers. */
+  value: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * What an engine's allowlist finds in one statement (governance/classify/allowlist.ts applies it):
+ * `unverifiable` something not positively known to read (an unknown or user function, dynamic SQL, a
+ * script, a file or network address): a doubtful write of the most dangerous class; `write` a known
+ * change of state; `guarded` a write held by `guardrails`; `reach` objects the server cannot place (a
+ * catalog naming every object): refused under object rules; `opaque` output a by-name masker cannot trace
+ * (whole-row serialisers, statistics, user variables): every field masked under masking rules.
+ */
+export interface AllowlistFinding {
+  effect: 'unverifiable' | 'write' | 'guarded' | 'reach' | 'opaque';
+  subject: string;
+  reason: string;
+  /** Guardrail values (database-portal.md) a `guarded` finding holds the statement by. */
+  guardrails?: readonly string[];
+}
+
+/**
+ * An engine's allowlist (providers/<engine>/allowlist.ts): the functions and table functions known to be
+ * reads, the words that may stand before `(` without being a call (syntax, types, table engines), and the
+ * engine's own statement rules. A call to anything not listed is `unverifiable`.
+ */
+export interface SqlAllowlist {
+  /** Functions and table functions known to read only (lower-case). */
+  readFunctions: ReadonlySet<string>;
+  /** Upper-case words before `(` that are syntax, type names or table engines, not calls. */
+  syntax: ReadonlySet<string>;
+  /** Calls with a known effect other than reading (lower-case name → finding without subject). */
+  knownCalls?: ReadonlyMap<string, Omit<AllowlistFinding, 'subject'>>;
+  /** Aggregate-function suffixes that keep a function's effect (ClickHouse combinators: -If, -State, …). */
+  combinators?: readonly string[];
+  /** The engine's own statement rules over the statement's code tokens. */
+  statementRules?: (tokens: readonly AllowlistToken[], text: string) => AllowlistFinding[];
 }
 
 /**

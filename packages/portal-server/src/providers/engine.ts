@@ -39,7 +39,11 @@ export interface SqlDialect {
 }
 
 /** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */
-export type ReadOnlyMode = 'transaction' | 'session' | 'pragma';
+/**
+ * How the engine refuses writes: a READ ONLY transaction, a READ ONLY session, `PRAGMA query_only`, or
+ * `provider`: the provider's own `readOnlyView()` (per-request settings, a command filter).
+ */
+export type ReadOnlyMode = 'transaction' | 'session' | 'pragma' | 'provider';
 
 /**
  * One engine, everything about it: the provider factory's fields (id, capabilities, default port, descriptor

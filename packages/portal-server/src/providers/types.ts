@@ -234,6 +234,16 @@ export interface Provider {
   readonly catalog: import('./catalog.js').Catalog;
   poolStats(): PoolStats;
   close(): Promise<void>;
+  /**
+   * The same provider with the engine itself refusing writes on every request (descriptor `readOnly:
+   * 'provider'`): ClickHouse sends `readonly=2`, Redis filters commands by its read allowlist.
+   */
+  readOnlyView?(): Provider;
+  /**
+   * Privileges of the datasource's account beyond what the portal needs (superuser, FILE, SUPER, admin
+   * commands); empty for a least-privilege account. Fleet health and the datasource page warn on them.
+   */
+  accountPrivileges?(): Promise<string[]>;
 }
 
 /** Server-side settings a provider may need (bastions, where embedded files live, who asks). */

@@ -1,6 +1,7 @@
 // Managed datasources for administrators: each with its engine, environment and policy in words (read-only,
 // approvals, reviewers, tickets, freeze windows, masking, limits), the fleet's health (`POST
-// /api/admin/fleet-health`, one fresh connection per datasource) and the engine's maintenance operations
+// /api/admin/fleet-health`, one fresh connection per datasource, with a warning when the datasource account is
+// privileged: superuser, FILE, SUPER, admin commands) and the engine's maintenance operations
 // (`POST /api/db/maintenance`, offered from provider-meta `maintenanceOperations`, hidden where an engine has
 // none).
 import { useMutation } from '@tanstack/react-query';
@@ -16,6 +17,10 @@ interface FleetResult {
   latencyMs: number;
   serverVersion?: string;
   error?: string;
+  /** Privileges of the datasource account beyond a data account (superuser, FILE, SUPER, …). */
+  privileges?: string[];
+  /** What to do about them (points to account provisioning). */
+  warning?: string;
 }
 
 interface MaintenanceOp {
@@ -178,7 +183,20 @@ export function Datasources() {
                 <td data-testid={`health-${c.id}`}>
                   {h ? (
                     h.status === 'ok' ? (
-                      <span className="badge status-approved">ok · {h.latencyMs} ms</span>
+                      <>
+                        <span className="badge status-approved">ok · {h.latencyMs} ms</span>
+                        {h.privileges && h.privileges.length > 0 && (
+                          <div
+                            className="error-text small"
+                            role="alert"
+                            data-testid={`privileges-${c.id}`}
+                            title={h.warning}
+                          >
+                            Privileged account: {h.privileges.join(', ')}. Create a least-privilege account
+                            under Accounts (account provisioning).
+                          </div>
+                        )}
+                      </>
                     ) : (
                       <span className="badge status-rejected" title={h.error}>
                         error

@@ -90,10 +90,135 @@ function mutationAsDml(text: string, lx: Token[]): string | undefined {
   return undefined;
 }
 
+/** `EXISTS [TEMPORARY] [TABLE|DICTIONARY|VIEW] name` reads whether the object exists: as DESCRIBE name. */
+function existsAsDescribe(text: string, lx: Token[]): string | undefined {
+  if (!isWord(lx[0], 'EXISTS')) return undefined;
+  let k = 1;
+  if (isWord(lx[k], 'TEMPORARY')) k++;
+  if (isWord(lx[k], 'TABLE') || isWord(lx[k], 'DICTIONARY') || isWord(lx[k], 'VIEW')) k++;
+  if (!isName(lx[k])) return undefined;
+  let end = k + 1;
+  while (isOp(lx[end], '.') && isName(lx[end + 1])) end += 2;
+  if (end !== lx.length) return undefined;
+  return `DESCRIBE ${text.slice(lx[k].start, lx[end - 1].end)}`;
+}
+
+/** Words that end a LIMIT … BY list or an ARRAY JOIN list at the same depth. */
+const CLAUSE_WORDS = new Set([
+  'LIMIT',
+  'SETTINGS',
+  'FORMAT',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'WHERE',
+  'PREWHERE',
+  'GROUP',
+  'ORDER',
+  'HAVING',
+  'JOIN',
+  'LEFT',
+  'INNER',
+  'ARRAY',
+  'WINDOW',
+  'QUALIFY',
+]);
+
+/** Index of the first token after a comma list starting at `from` (at the depth of `from`). */
+function listEnd(lx: Token[], d: number[], from: number): number {
+  let k = from;
+  for (; k < lx.length; k++) {
+    if (d[k] < d[from]) break;
+    if (d[k] === d[from] && lx[k].kind === 'word' && CLAUSE_WORDS.has(lx[k].value) && k > from) break;
+  }
+  return k;
+}
+
+/**
+ * Read-only SELECT clauses of ClickHouse that no SQL grammar the classifier has knows, as standard SQL:
+ * `PREWHERE a [WHERE b]` as `WHERE a [AND b]`, `LIMIT n BY …` and `[LEFT] ARRAY JOIN …` dropped (they
+ * reshape rows, never reach another table: a list holding a subquery is left as written), `WITH expr AS
+ * name` as a CTE, and array literals `[…]` as `array(…)` (indexing `x[i]` as arithmetic). The allowlist still
+ * reads the statement as written.
+ */
+function selectClauses(text: string, lx: Token[]): string {
+  const d = depths(lx);
+  const edits: Array<{ from: number; to: number; with: string }> = [];
+  const hasSelectIn = (a: number, b: number) => lx.slice(a, b).some((t) => isWord(t, 'SELECT'));
+  for (let k = 0; k < lx.length; k++) {
+    const t = lx[k];
+    if (isWord(t, 'PREWHERE')) {
+      edits.push({ from: t.start, to: t.end, with: 'WHERE (' });
+      const where = lx.findIndex((x, i) => i > k && d[i] === d[k] && isWord(x, 'WHERE'));
+      const end = listEnd(lx, d, k + 1);
+      const close = where > 0 ? where : end;
+      const at = close < lx.length ? lx[close].start : text.length;
+      edits.push({ from: at, to: where > 0 ? lx[where].end : at, with: where > 0 ? ') AND ' : ') ' });
+    } else if (isWord(t, 'LIMIT') && lx[k + 1]?.kind === 'number') {
+      let by = k + 2;
+      if ((isOp(lx[by], ',') || isWord(lx[by], 'OFFSET')) && lx[by + 1]?.kind === 'number') by += 2;
+      if (!isWord(lx[by], 'BY')) continue;
+      const end = listEnd(lx, d, by + 1);
+      if (hasSelectIn(by, end)) continue;
+      edits.push({ from: t.start, to: end < lx.length ? lx[end].start : text.length, with: ' ' });
+    } else if (isWord(t, 'ARRAY') && isWord(lx[k + 1], 'JOIN')) {
+      const from = isWord(lx[k - 1], 'LEFT') || isWord(lx[k - 1], 'INNER') ? lx[k - 1].start : t.start;
+      const end = listEnd(lx, d, k + 2);
+      if (hasSelectIn(k, end)) continue;
+      edits.push({ from, to: end < lx.length ? lx[end].start : text.length, with: ' ' });
+    } else if (isName(t) && isOp(lx[k + 1], '(') && !isOp(lx[k - 1], '.')) {
+      // A parametric aggregate `quantile(0.5)(x)`: its parameters are constants; read as `quantile(x)`.
+      let c = k + 1;
+      while (c < lx.length && !(isOp(lx[c], ')') && d[c] === d[k + 1])) c++;
+      if (isOp(lx[c + 1], '(') && !hasSelectIn(k + 1, c))
+        edits.push({ from: lx[k + 1].start, to: lx[c].end, with: '' });
+    } else if (isOp(t, '[')) {
+      const prev = lx[k - 1];
+      const indexes = prev && (isName(prev) || isOp(prev, ')') || isOp(prev, ']'));
+      edits.push({ from: t.start, to: t.end, with: indexes ? ' + (' : 'array(' });
+    } else if (isOp(t, ']')) {
+      edits.push({ from: t.start, to: t.end, with: ')' });
+    }
+  }
+  // `WITH <expression> AS name[, …] SELECT`: ClickHouse's expression aliases, read as CTEs of one value.
+  if (isWord(lx[0], 'WITH') && !(isName(lx[1]) && isWord(lx[2], 'AS') && isOp(lx[3], '('))) {
+    const select = lx.findIndex((x, i) => d[i] === 0 && isWord(x, 'SELECT'));
+    if (select > 1) {
+      const items: string[] = [];
+      let start = 1;
+      for (let i = 1; i <= select; i++) {
+        if (i === select || (d[i] === 0 && isOp(lx[i], ','))) {
+          const as = i - 2;
+          if (!isWord(lx[as], 'AS') || !isName(lx[i - 1]) || as <= start) return text;
+          items.push(
+            `${text.slice(lx[i - 1].start, lx[i - 1].end)} AS (SELECT ${text.slice(lx[start].start, lx[as - 1].end)})`,
+          );
+          start = i + 1;
+        }
+      }
+      edits.push({ from: lx[1].start, to: lx[select].start, with: `${items.join(', ')} ` });
+    }
+  }
+  if (edits.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const e of edits.sort((a, b) => a.from - b.from)) {
+    if (e.from < at) return text;
+    out += text.slice(at, e.from) + e.with;
+    at = e.to;
+  }
+  return out + text.slice(at);
+}
+
 /** The text the classifier judges for one columnar-engine statement. */
 export function columnarReading(text: string, lexOptions: LexOptions): string {
   const first = lex(text, lexOptions).tokens;
   const trimmed = withoutTail(text, first);
   const tokens = trimmed === text ? first : lex(trimmed, lexOptions).tokens;
-  return mutationAsDml(trimmed, tokens) ?? trimmed;
+  const exists = existsAsDescribe(trimmed, tokens);
+  if (exists) return exists;
+  const mutation = mutationAsDml(trimmed, tokens);
+  if (mutation) return mutation;
+  const head = tokens.find((t) => t.kind === 'word')?.value;
+  return head === 'SELECT' || head === 'WITH' ? selectClauses(trimmed, tokens) : trimmed;
 }

@@ -7,6 +7,7 @@ import { lexicalRules, type RequestReader } from '../../providers/classifier-rul
 import { engineDescriptor } from '../../providers/registry.js';
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import { splitScript } from '../../sql/split.js';
+import { judgedByAllowlist } from './allowlist.js';
 import { columnarReading } from './clickhouse.js';
 import { classifyN1ql } from './couchbase.js';
 import {
@@ -126,9 +127,12 @@ export async function classifyScript(
       statements.push(session);
       continue;
     }
-    const reading = info.columnarForms ? columnarReading(pieces[i], info.lex) : pieces[i];
+    const reading = info.columnarForms
+      ? columnarReading(pieces[i], info.lex)
+      : (info.reading?.(pieces[i]) ?? pieces[i]);
     const c = await classifyStatement(reading, i, id, state);
-    statements.push(reading === pieces[i] ? c : { ...c, text: pieces[i] });
+    // The engine's allowlist judges the statement as written (fail closed: what it does not know writes).
+    statements.push(judgedByAllowlist(reading === pieces[i] ? c : { ...c, text: pieces[i] }, id));
   }
   // The splitter and the engine's lexer must agree on the script's code: text the splitter dropped or
   // merged (a MariaDB `/*M! … */`, a comment style it does not know) is classified as one doubtful whole.

@@ -9,6 +9,7 @@ import { lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
+import { clickhouseAllowlist } from './allowlist.js';
 
 export const clickhouseCapabilities: Capabilities = {
   // EXPLAIN exists from ClickHouse 20.6; an older server answers its own syntax error (400 QUERY_ERROR).
@@ -62,10 +63,12 @@ export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
       alternatives: [{ backslashEscapes: false }],
       pipesAreOr: false,
       columnarForms: true,
+      allowlist: clickhouseAllowlist,
     },
   },
   defaultPort: 8123,
   fileBased: false,
+  readOnly: 'provider', // readonly=2 on every request (ClickhouseProvider.readOnlyView)
   capabilities: clickhouseCapabilities,
   validate(conn) {
     if (conn.connectionString) clickhouseUrl(conn.connectionString);

@@ -22,10 +22,14 @@ import type {
 import { clickhouseCatalog } from './catalog.js';
 import { mapClickhouseError, openClickhouse, type RawAnswer, readBody, trailingException } from './client.js';
 import { clickhouseCapabilities } from './engine.js';
+import { clickhouseAccountPrivileges } from './privileges.js';
 import { answerResult } from './result.js';
 
 /** Asks for JSON without touching the statement text (a statement's own FORMAT wins). */
 const JSON_ANSWER = { default_format: 'JSONCompact' } as unknown as ClickHouseSettings;
+
+/** The server refuses writes and DDL; settings other than `readonly` may still be sent. */
+const READ_ONLY = { readonly: '2' } as unknown as ClickHouseSettings;
 
 const MUTATION =
   /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/|#[^\n]*\n)\s*)*ALTER\s+TABLE\b[\s\S]*\b(?:DELETE|UPDATE)\b/i;
@@ -94,11 +98,21 @@ class ClickhouseProvider implements Provider {
   }
 
   async query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult> {
+    return this.queryWith(sql, params, opts, {});
+  }
+
+  /** Runs one statement with extra server settings (the read-only view's `readonly=2`). */
+  async queryWith(
+    sql: string,
+    params: ParamValue[],
+    opts: ExecOptions,
+    settings: ClickHouseSettings,
+  ): Promise<ExecResult> {
     if (params.length > 0)
       throw unsupported(
         'ClickHouse binds named {name:Type} parameters only; positional params are not accepted',
       );
-    const answer = await this.raw(sql, {}, opts.onStart);
+    const answer = await this.raw(sql, settings, opts.onStart);
     // A mutation is queued, not done: the server reports no rows for it.
     const affected = MUTATION.test(sql) ? 0 : (answer.writtenRows ?? 0);
     const result = answerResult(answer.text, opts.maxRows, affected);
@@ -145,6 +159,34 @@ class ClickhouseProvider implements Provider {
       (sql, params, opts) => this.query(sql, params, opts),
       'ClickHouse has no transactions over HTTP',
     );
+  }
+
+  /**
+   * Every statement with `readonly=2`: the server refuses writes, DDL and changing `readonly` itself, while
+   * the settings the provider sends (format, execution time) still pass (`readonly=1` would refuse them).
+   * Table functions stay allowed at 2, so remote()/url()/file() are the classifier's to refuse.
+   */
+  readOnlyView(): Provider {
+    const query = (sql: string, params: ParamValue[], opts: ExecOptions) =>
+      this.queryWith(sql, params, opts, READ_ONLY);
+    const view: Provider = new Proxy(this as Provider, {
+      get: (target, prop) => {
+        if (prop === 'query') return query;
+        if (prop === 'openSession')
+          return async () => sessionWithoutTransactions(query, 'ClickHouse has no transactions over HTTP');
+        if (prop === 'readOnlyView') return () => view;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return view;
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return clickhouseAccountPrivileges(async (sql) => {
+      const r = await this.query(sql, [], { maxRows: 1000 });
+      return r.rows.map((row) => String(row[r.fields[0]] ?? ''));
+    });
   }
 
   catalog = clickhouseCatalog(this);

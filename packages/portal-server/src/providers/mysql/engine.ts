@@ -4,6 +4,7 @@ import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
+import { mysqlAllowlist, mysqlReading } from './allowlist.js';
 
 export const mysqlCapabilities: Capabilities = {
   supportsExplain: true,
@@ -37,6 +38,8 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
       lex: lexicalRules.mysql,
       alternatives: alternativeReadings.mysql,
       pipesAreOr: true,
+      allowlist: mysqlAllowlist,
+      reading: mysqlReading,
     },
     aliases: ['mariadb'],
   },

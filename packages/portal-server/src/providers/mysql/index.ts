@@ -1,7 +1,8 @@
 // MySQL and MariaDB provider (mysql2): a pool per identity, one statement per round-trip
 // (multipleStatements off), parameters bound server-side through prepared statements, a client deadline that
 // stops the statement with KILL QUERY from a second connection, and exports streamed row by row inside a
-// READ ONLY transaction.
+// READ ONLY transaction. Every connection is reset (COM_RESET_CONNECTION: user variables, session variables,
+// prepared statements, temporary tables) before it returns to the pool, so no `@v` outlives its request.
 import mysql from 'mysql2/promise';
 import { withDeadline } from '../deadline.js';
 import { configError } from '../errors.js';
@@ -21,6 +22,7 @@ import { arrayResult, isIntegerParam } from '../values.js';
 import { mysqlCatalog } from './catalog.js';
 import { mysqlCapabilities } from './engine.js';
 import { mapMysqlError, mysqlTypeName } from './errors.js';
+import { mysqlAccountPrivileges } from './privileges.js';
 
 /** mysql2 sends a JS number as DOUBLE; a JSON integer is bound as BIGINT so `LIMIT ?` and integer maths work. */
 function bindValues(params: readonly ParamValue[]): mysql.ExecuteValues[] {
@@ -52,6 +54,19 @@ export function mysqlOptions(conn: ResolvedConnection): mysql.PoolOptions {
   };
 }
 
+/** The database the datasource names (its `database` field or the connection string's path). */
+function configuredDatabase(conn: ResolvedConnection): string | undefined {
+  const d = conn.descriptor;
+  if (d.database) return d.database;
+  if (!d.connectionString) return undefined;
+  try {
+    const path = decodeURIComponent(new URL(d.connectionString).pathname.replace(/^\/+/, ''));
+    return path || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class MysqlProvider implements Provider {
   readonly engine = 'mysql' as const;
   readonly capabilities = mysqlCapabilities;
@@ -72,6 +87,23 @@ class MysqlProvider implements Provider {
     } catch (err) {
       throw mapMysqlError(err, this.timeoutMs);
     }
+  }
+
+  /**
+   * Gives a connection back to the pool reset (COM_RESET_CONNECTION), so user variables, session settings,
+   * prepared statements and temporary tables never reach the next request; one that cannot be reset is closed.
+   */
+  async release(c: Conn): Promise<void> {
+    try {
+      await c.reset();
+      // The statement may have switched databases (USE): back to the datasource's own.
+      const database = configuredDatabase(this.conn);
+      if (database) await c.query(`USE \`${database.replace(/`/g, '``')}\``);
+    } catch {
+      c.destroy();
+      return;
+    }
+    c.release();
   }
 
   /** KILL QUERY from a separate connection: the statement ends with ER_QUERY_INTERRUPTED, the session stays. */
@@ -128,7 +160,7 @@ class MysqlProvider implements Provider {
     try {
       return await this.run(c, sql, params, opts);
     } finally {
-      c.release();
+      await this.release(c);
     }
   }
 
@@ -153,7 +185,7 @@ class MysqlProvider implements Provider {
         await c.query('ROLLBACK').catch(() => c.destroy());
       }
     } finally {
-      c.release();
+      await this.release(c);
     }
   }
 
@@ -204,7 +236,7 @@ class MysqlProvider implements Provider {
     } finally {
       if (finished) {
         await c.query('ROLLBACK').catch(() => undefined);
-        c.release();
+        await this.release(c);
       } else {
         // Stopped before the end of the result (row cap, error, client gone): the session cannot be reused.
         c.destroy();
@@ -220,9 +252,13 @@ class MysqlProvider implements Provider {
       control: (sql) => this.run(c, sql, [], { maxRows: 0 }),
       release: async (inTx) => {
         if (inTx) await c.query('ROLLBACK').catch(() => c.destroy());
-        c.release();
+        await this.release(c);
       },
     });
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return mysqlAccountPrivileges(async (sql) => (await this.pool.query(sql))[0] as unknown[]);
   }
 
   catalog = mysqlCatalog(this);

@@ -20,6 +20,7 @@ import { arrayResult } from '../values.js';
 import { pgCatalog } from './catalog.js';
 import { postgresCapabilities } from './engine.js';
 import { mapPgError } from './errors.js';
+import { pgAccountPrivileges } from './privileges.js';
 import { pgTypeName, pgTypes } from './types.js';
 
 type PgClient = pg.PoolClient & { activeQuery?: unknown; processID?: number };
@@ -232,6 +233,11 @@ class PostgresProvider implements Provider {
         client.release(broken);
       },
     });
+  }
+
+  /** Superuser, server-file roles and the like (privileges.ts), for fleet health. */
+  async accountPrivileges(): Promise<string[]> {
+    return pgAccountPrivileges(async (sql) => (await this.pool.query<{ risky: string[] }>(sql)).rows);
   }
 
   catalog = pgCatalog(this);

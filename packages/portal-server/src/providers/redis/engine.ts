@@ -4,13 +4,13 @@
 // statement (the command reader refuses a second command), never injects a limit (the provider bounds every
 // answer; `redisFacts` tells the export route which commands are plain reads) and names
 // MULTI/EXEC/DISCARD/WATCH/UNWATCH as transaction control.
-import { exists, hasFlag } from '@ioredis/commands';
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
 import type { StatementFacts } from '../../sql/analyze.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { parseRedisCommand } from './command.js';
+import { isReadCommand } from './commands.js';
 
 export const REDIS_TRANSACTION_WORDS = new Set(['MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH']);
 
@@ -38,14 +38,13 @@ export function redisDatabaseIndex(database: string | undefined): number {
 }
 
 /**
- * Statement facts for the routes that need a plain read (export): a command the server's own command table
- * flags `readonly` reads, and its answer is bounded by the provider (so no limit is injected). Scripts and
+ * Statement facts for the routes that need a plain read (export): a command the allowlist (commands.ts)
+ * knows to read, and its answer is bounded by the provider (so no limit is injected). Scripts and
  * functions never count as plain reads; the classifier stays the judge of writes for every other route.
  */
 export function redisFacts(statement: string): StatementFacts {
   const parsed = parseRedisCommand(statement);
-  const name = parsed.ok ? parsed.command.name.toLowerCase() : '';
-  const reads = name !== '' && exists(name) && hasFlag(name, 'readonly') && !/^(eval|fcall)/.test(name);
+  const reads = parsed.ok && isReadCommand(parsed.command.name, parsed.command.args);
   return { kind: reads ? 'select' : 'other', readOnly: reads, hasLimit: reads, hasOrderBy: false };
 }
 
@@ -56,6 +55,7 @@ export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
   // Judged from the command flags the client library ships.
   classifier: { reader: 'command-flags' },
   fileBased: false,
+  readOnly: 'provider', // the read-only command filter (RedisProvider.readOnlyView)
   defaultPort: 6379,
   capabilities: redisCapabilities,
   validate(conn) {

@@ -21,7 +21,9 @@ import { jsonValue } from '../values.js';
 import { RedisCatalog } from './catalog.js';
 import { mapRedisError, openClient } from './client.js';
 import { parseRedisCommand } from './command.js';
+import { isReadCommand } from './commands.js';
 import { REDIS_TRANSACTION_WORDS, redisCapabilities, redisDatabaseIndex } from './engine.js';
+import { redisAccountPrivileges } from './privileges.js';
 
 const REFUSED = new Set([
   'SUBSCRIBE',
@@ -134,6 +136,46 @@ export class RedisProvider implements Provider {
     } finally {
       this.running--;
     }
+  }
+
+  /**
+   * The read-only command filter: only commands on the read allowlist (commands.ts) reach the server. The
+   * datasource's account can also be a read-only ACL user (docs/portal-governance.md), which the server enforces.
+   */
+  readOnlyView(): Provider {
+    const query = async (sql: string, params: ParamValue[], opts: ExecOptions) => {
+      const parsed = parseRedisCommand(sql);
+      if (parsed.ok && !isReadCommand(parsed.command.name, parsed.command.args))
+        throw queryError(
+          `${parsed.command.name} is refused by the read-only command filter of this datasource`,
+        );
+      return this.query(sql, params, opts);
+    };
+    const view: Provider = new Proxy(this as Provider, {
+      get: (target, prop) => {
+        if (prop === 'query') return query;
+        if (prop === 'stream')
+          return async function* (
+            sql: string,
+            params: ParamValue[],
+            opts: { maxRows: number; batchSize: number },
+          ) {
+            yield* resultBatches(await query(sql, params, { maxRows: opts.maxRows }), opts.batchSize);
+          };
+        if (prop === 'openSession')
+          return async () => sessionWithoutTransactions(query, 'Redis datasources have no transactions here');
+        if (prop === 'readOnlyView') return () => view;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return view;
+  }
+
+  accountPrivileges(): Promise<string[]> {
+    return redisAccountPrivileges((...args) =>
+      this.guarded(() => this.client.call(args[0], ...args.slice(1))),
+    );
   }
 
   async explain(): Promise<never> {
