@@ -35,6 +35,7 @@ import { registerQueryRoutes } from './http/query.js';
 import { PlainText } from './http/response-schemas.js';
 import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
+import { registerTableDataRoutes } from './http/table-data.js';
 import { registerWebUi } from './http/web.js';
 import { createAccountService } from './provisioning/index.js';
 import { createSeedService, type SeedService } from './seed/index.js';
@@ -157,6 +158,7 @@ export async function createPortalServer(
     registerScriptRoutes(scope, db);
     registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
+    registerTableDataRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);
   });
