@@ -88,7 +88,8 @@ const FilterSchema = {
   properties: {
     column: { type: 'string' },
     op: { type: 'string', enum: [...FILTER_OPS] },
-    value: { type: ['string', 'number', 'boolean', 'null'] },
+    // Untyped in the schema: the validator would coerce a union to its first type ('1' for 1, '' for null).
+    value: { description: 'string, number, boolean or null' },
   },
   required: ['column', 'op'],
   additionalProperties: false,
@@ -99,7 +100,11 @@ const SortSchema = {
   required: ['column', 'direction'],
   additionalProperties: false,
 };
-const RowSchema = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } };
+const RowSchema = {
+  type: 'object',
+  // Cells untyped in the schema: the validator would coerce a union to its first type ('1' for 1, '' for null).
+  additionalProperties: { description: 'a cell: string, number, boolean or null (checked by the route)' },
+};
 const ChangeSchema = {
   type: 'object',
   properties: {
