@@ -172,7 +172,12 @@ export function ApprovalsPage({ user }: { user: SessionUser }) {
   }, [hash, list.data]);
 
   const unavailable = list.error instanceof ApiError && list.error.code === 'STORAGE_UNAVAILABLE';
-  const approvals = list.data?.approvals ?? [];
+  // An administrator reviews every datasource, so the server's review list holds their own requests too:
+  // those wait for someone else and live under "My requests".
+  const me = user.username.toLowerCase();
+  const approvals = (list.data?.approvals ?? []).filter(
+    (a) => scope === 'mine' || a.requester.toLowerCase() !== me,
+  );
   return (
     <div className="page-body">
       <div className="page-head">

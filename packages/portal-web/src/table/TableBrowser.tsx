@@ -287,7 +287,11 @@ export function TableBrowser(props: {
                     >
                       {c.name}
                       {c.isPrimary && <span className="badge pk">PK</span>}
-                      {c.masked && <span title="masked by policy"> 🔒</span>}
+                      {c.masked && (
+                        <span className="badge" title="masked by policy">
+                          masked
+                        </span>
+                      )}
                       {dir && <span className="sort-mark">{dir === 'asc' ? ' ▲' : ' ▼'}</span>}
                     </button>
                   </th>
@@ -361,7 +365,7 @@ export function TableBrowser(props: {
                         title={deleted ? 'Keep this row' : 'Delete this row'}
                         onClick={() => setPending(toggleDelete(pending, k, row))}
                       >
-                        {deleted ? '↺' : '🗑'}
+                        {deleted ? 'Keep' : 'Delete'}
                       </button>
                     </td>
                   )}
