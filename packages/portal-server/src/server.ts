@@ -16,6 +16,7 @@ import { createGovernance, type Governance } from './governance/index.js';
 import { registerAccountProvisioningRoutes } from './http/account-provisioning.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
+import { registerApprovalWithdrawRoute } from './http/approval-withdraw.js';
 import { registerApprovalRoutes } from './http/approvals.js';
 import { registerAuditRoutes } from './http/audit.js';
 import { registerAuditExportRoute } from './http/audit-export.js';
@@ -126,6 +127,11 @@ export async function createPortalServer(
     log: app.log,
   });
   registerApprovalRoutes(app, { sessions, approvals: governance.approvals });
+  registerApprovalWithdrawRoute(app, {
+    sessions,
+    repository: store?.approvals,
+    audit: { record: (event) => audit.record(event).then(() => undefined) },
+  });
   // Query execution, export and the object surface (docs/portal-engines.md), rate limited per person.
   const db = await createQueryDeps({
     dataDir: settings.dataDir,

@@ -3,6 +3,7 @@
 // rejects, with an optional note (`POST /api/approvals/{id}/decision`).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { WithdrawButton } from '../governance/WithdrawButton';
 import { ApiError, api, errorText } from '../lib/api';
 import { useLocation } from '../lib/router';
 import type { Approval, SessionUser } from '../lib/types';
@@ -148,6 +149,7 @@ function ApprovalCard(props: {
       {props.review && a.status === 'pending' && mine && (
         <p className="muted small">You asked for this one; another reviewer decides.</p>
       )}
+      {a.status === 'pending' && mine && <WithdrawButton approval={a} onDone={props.onDecided} />}
     </article>
   );
 }

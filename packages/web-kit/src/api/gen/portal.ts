@@ -3259,7 +3259,7 @@ export interface paths {
                                 reviewer?: string;
                                 route: string;
                                 statement: string;
-                                status: "pending" | "approved" | "rejected" | "expired";
+                                status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                                 ticket?: string;
                                 windowUntil?: string;
                             } & {
@@ -3368,7 +3368,7 @@ export interface paths {
                             reviewer?: string;
                             route: string;
                             statement: string;
-                            status: "pending" | "approved" | "rejected" | "expired";
+                            status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                             ticket?: string;
                             windowUntil?: string;
                         } & {
@@ -3485,7 +3485,7 @@ export interface paths {
                             reviewer?: string;
                             route: string;
                             statement: string;
-                            status: "pending" | "approved" | "rejected" | "expired";
+                            status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                             ticket?: string;
                             windowUntil?: string;
                         } & {
@@ -3502,6 +3502,140 @@ export interface paths {
                         "application/json": {
                             code?: string;
                             error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The requester withdraws their own pending request: answers the record with status `withdrawn` (audited `approval_withdrawn`). 403 for anyone but the requester, 404 unknown id, 409 already decided (the record in `approval`), 503 without server storage. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description approval request id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvals?: {
+                                at: string;
+                                reviewer: string;
+                            }[];
+                            approvedBy?: {
+                                at: string;
+                                reviewer: string;
+                            }[];
+                            datasourceId: string;
+                            datasourceName: string;
+                            guardrail?: string;
+                            id: string;
+                            note?: string;
+                            requestedAt: string;
+                            requester: string;
+                            reviewedAt?: string;
+                            reviewer?: string;
+                            route: string;
+                            statement: string;
+                            status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+                            ticket?: string;
+                            windowUntil?: string;
                         } & {
                             [key: string]: unknown;
                         };
