@@ -32,6 +32,7 @@ export function registerApprovalWithdrawRoute(app: FastifyInstance, options: App
           'The requester withdraws their own pending request: answers the record with status `withdrawn` (audited `approval_withdrawn`). ' +
           '403 for anyone but the requester, 404 unknown id, 409 already decided (the record in `approval`), 503 without server storage.',
         params: Type.Object({ id: Type.String({ description: 'approval request id' }) }),
+        body: Type.Object({}, { additionalProperties: false, description: 'an empty object `{}`' }),
         response: { 200: Approval, ...errorResponses(401, 403, 404, 409, 503) },
       },
     },

@@ -39,7 +39,12 @@ describe('withdrawing an approval request', () => {
     });
     await app.ready();
     const withdraw = (id: string, who?: string) =>
-      app.inject({ method: 'POST', url: `/api/approvals/${id}/withdraw`, headers: who ? as(who) : {} });
+      app.inject({
+        method: 'POST',
+        url: `/api/approvals/${id}/withdraw`,
+        payload: {},
+        headers: who ? as(who) : {},
+      });
     return { approvals, withdraw, events };
   }
 
