@@ -61,6 +61,17 @@ const TablePage = Type.Object(
     ),
     editable: Type.Boolean(),
     readOnlyReason: Type.Optional(Type.String()),
+    foreignKeys: Type.Array(
+      Type.Object(
+        {
+          columnName: Type.String(),
+          referencedPath: Type.Array(Type.String()),
+          referencedColumn: Type.String(),
+        },
+        { additionalProperties: true },
+      ),
+      { description: "the table's foreign keys: a cell of `columnName` names a row of `referencedPath`" },
+    ),
     fields: Type.Array(Type.String()),
     rows: Type.Array(Type.Record(Type.String(), Cell)),
     total: Type.Integer({ description: 'rows matching the filters' }),
@@ -233,7 +244,7 @@ export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): 
           `with op one of ${FILTER_OPS.join(', ')} (contains and starts_with compare the value as text, case-insensitive). ` +
           'Columns are checked against the table (400 otherwise), identifiers quoted, values bound as parameters; the key orders ties so pages are stable. ' +
           'Runs governed like /api/db/query (masked columns are answered masked and may not filter or sort: 403 MASKED_COLUMN_PREDICATE). ' +
-          'Answers the columns (with `masked`), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), ' +
+          'Answers the columns (with `masked`), the foreign keys (`foreignKeys: [{columnName, referencedPath, referencedColumn}]`, for navigating to the referenced row), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), ' +
           'the page `{fields, rows}` and `total`, the number of rows matching the filters.',
         TablePage,
         {
@@ -291,6 +302,11 @@ export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): 
             ...(info.shape.rowId ? { rowId: ROW_ID_FIELD } : {}),
             editable: info.editable,
             ...(info.readOnlyReason ? { readOnlyReason: info.readOnlyReason } : {}),
+            foreignKeys: info.detail.foreignKeys.map((f) => ({
+              columnName: f.columnName,
+              referencedPath: f.referencedPath,
+              referencedColumn: f.referencedColumn,
+            })),
             fields: page.fields,
             rows: exec.mask(page.fields, page.rows),
             total,

@@ -1,8 +1,8 @@
 // The table browser in a real browser on the managed SQLite datasources of the UI harness, each effect read
 // from the database file itself: a server-side filter and sort, cells edited and a row added (applied after
 // the statements are shown), a delete that the datasource's guardrails hold until an administrator approves
-// it from another browser — then applied on the requester's page without a click — and a masked column that
-// offers no editor.
+// it from another browser — then applied on the requester's page without a click —, a foreign-key cell that
+// opens the row it names, and a masked column that offers no editor.
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,17 @@ describe('portal web UI: table browser', () => {
     // The requester's page sees the approval and applies the same batch.
     await visible(t.getByText('Applied 1 statement(s).'), 20_000);
     expect(customers(ui.files.sales).map((c) => c.id)).toEqual([1, 2, 3]);
+  });
+
+  it('follows a foreign key from a cell to the row it names', async () => {
+    const t = await browse(user, /^Sales/, 'orders');
+    await visible(t.getByText('1–2 of 2 rows'));
+    await bodyRows(t).first().getByRole('button', { name: 'Open referenced row 1' }).click();
+    const customers = await visible(user.getByRole('region', { name: 'Table customers' }));
+    await visible(customers.getByText('1–1 of 1 rows'));
+    expect(await customers.getByLabel('Filter id').inputValue()).toBe('=1');
+    expect(await bodyRows(customers).first().textContent()).toContain('Ada Lovelace');
+    await ui.screenshot(user, 'table-browser-foreign-key');
   });
 
   it('offers no editor on a masked column', async () => {

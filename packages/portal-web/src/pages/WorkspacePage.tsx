@@ -48,7 +48,9 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
   const [openObject, setOpenObject] = useState<DbObject | null>(null);
   const [diagram, setDiagram] = useState<{ schema: string; objects: DbObject[] } | null>(null);
   const [request, setRequest] = useState<{ sql: string; nonce: number } | undefined>();
-  const [browsing, setBrowsing] = useState<DbObject | null>(null);
+  const [browsing, setBrowsing] = useState<{ object: DbObject; filters?: Record<string, string> } | null>(
+    null,
+  );
   const engines = useEngines();
 
   const all = useMemo(() => [...(managed.data ?? []), ...(own.data ?? [])], [managed.data, own.data]);
@@ -140,7 +142,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
                 onBrowse={
                   browsable
                     ? (o) => {
-                        setBrowsing(o);
+                        setBrowsing({ object: o });
                         setOpenObject(null);
                       }
                     : undefined
@@ -149,10 +151,17 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
             )}
             {browsing && descriptor && (
               <TableBrowser
-                key={`${connectionKey}\u0000${browsing.path.join('\u0000')}`}
+                key={`${connectionKey}\u0000${browsing.object.path.join('\u0000')}\u0000${JSON.stringify(browsing.filters ?? {})}`}
                 connectionKey={connectionKey}
                 descriptor={descriptor}
-                object={browsing}
+                object={browsing.object}
+                initialFilters={browsing.filters}
+                onFollow={(path, column, value) =>
+                  setBrowsing({
+                    object: { path, name: path[path.length - 1] ?? '', kind: 'table' },
+                    filters: { [column]: `=${String(value)}` },
+                  })
+                }
                 approvalsRequired={connection.approvalsRequired}
                 onClose={() => setBrowsing(null)}
               />

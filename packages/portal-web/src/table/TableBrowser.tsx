@@ -57,13 +57,17 @@ export function TableBrowser(props: {
   descriptor: Record<string, unknown>;
   object: DbObject;
   approvalsRequired?: number;
+  /** Filter boxes filled when the table opens (a foreign key followed here: `=value` on the key column). */
+  initialFilters?: Record<string, string>;
+  /** Opens the row a foreign-key cell names (the referenced table, filtered to that value). */
+  onFollow?: (path: string[], column: string, value: unknown) => void;
   onClose: () => void;
 }) {
   const { object } = props;
   const qc = useQueryClient();
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<Sort | null>(null);
-  const [filterText, setFilterText] = useState<Record<string, string>>({});
+  const [filterText, setFilterText] = useState<Record<string, string>>(props.initialFilters ?? {});
   const filters = useDebounced(filterText, 300);
   const [pending, setPending] = useState<PendingEdits>(NO_EDITS);
   const [editing, setEditing] = useState<{ row: string; column: string } | null>(null);
@@ -103,6 +107,7 @@ export function TableBrowser(props: {
   const key = d?.key ?? [];
   const rowId = d?.rowId;
   const columns = d?.columns ?? [];
+  const references = new Map((d?.foreignKeys ?? []).map((f) => [f.columnName, f]));
   const count = pendingCount(pending);
 
   const changes = () => changesOf(pending, rows, key, rowId);
@@ -389,6 +394,24 @@ export function TableBrowser(props: {
                         ) : (
                           <CellText value={value} masked={c.masked} />
                         )}
+                        {!here &&
+                          value !== null &&
+                          value !== undefined &&
+                          props.onFollow &&
+                          references.has(c.name) && (
+                            <button
+                              type="button"
+                              className="fk-link"
+                              title={`Open the ${references.get(c.name)?.referencedPath.join('.')} row`}
+                              aria-label={`Open referenced row ${String(value)}`}
+                              onClick={() => {
+                                const f = references.get(c.name);
+                                if (f) props.onFollow?.(f.referencedPath, f.referencedColumn, value);
+                              }}
+                            >
+                              ↗
+                            </button>
+                          )}
                       </td>
                     );
                   })}

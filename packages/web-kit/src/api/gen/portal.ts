@@ -7111,7 +7111,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The table browser: one page of a table `{connection, path, offset?, limit? (1..1000, default 100), filters?: [{column, op, value?}], sorts?: [{column, direction}]}` with op one of contains, starts_with, equals, not_equals, gt, gte, lt, lte, is_null, not_null (contains and starts_with compare the value as text, case-insensitive). Columns are checked against the table (400 otherwise), identifiers quoted, values bound as parameters; the key orders ties so pages are stable. Runs governed like /api/db/query (masked columns are answered masked and may not filter or sort: 403 MASKED_COLUMN_PREDICATE). Answers the columns (with `masked`), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), the page `{fields, rows}` and `total`, the number of rows matching the filters. */
+        /** @description The table browser: one page of a table `{connection, path, offset?, limit? (1..1000, default 100), filters?: [{column, op, value?}], sorts?: [{column, direction}]}` with op one of contains, starts_with, equals, not_equals, gt, gte, lt, lte, is_null, not_null (contains and starts_with compare the value as text, case-insensitive). Columns are checked against the table (400 otherwise), identifiers quoted, values bound as parameters; the key orders ties so pages are stable. Runs governed like /api/db/query (masked columns are answered masked and may not filter or sort: 403 MASKED_COLUMN_PREDICATE). Answers the columns (with `masked`), the foreign keys (`foreignKeys: [{columnName, referencedPath, referencedColumn}]`, for navigating to the referenced row), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), the page `{fields, rows}` and `total`, the number of rows matching the filters. */
         post: {
             parameters: {
                 query?: never;
@@ -7169,6 +7169,14 @@ export interface paths {
                             editable: boolean;
                             executionTime: number;
                             fields: string[];
+                            /** @description the table's foreign keys: a cell of `columnName` names a row of `referencedPath` */
+                            foreignKeys: ({
+                                columnName: string;
+                                referencedColumn: string;
+                                referencedPath: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description primary-key columns, empty when rows are keyed by rowId */
                             key: string[];
                             limit: number;
