@@ -6,6 +6,7 @@ import {
   browseStatements,
   editStatements,
   literal,
+  type RowChange,
   type TableShape,
 } from '../../src/sql/table-statements.js';
 
@@ -135,7 +136,7 @@ describe('browseStatements', () => {
 
 describe('editStatements', () => {
   const original = { id: 7, 'we"ird `col`': "it's", city: null, score: 0.1 };
-  const changes = [
+  const changes: RowChange[] = [
     { op: 'update' as const, original, values: { city: 'Berlin', 'we"ird `col`': "it's" } },
     { op: 'insert' as const, values: { id: 8, city: "O'Hare\\", 'we"ird `col`': null } },
     { op: 'delete' as const, original },
