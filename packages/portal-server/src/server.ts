@@ -16,6 +16,7 @@ import { createGovernance, type Governance } from './governance/index.js';
 import { registerAccountProvisioningRoutes } from './http/account-provisioning.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
 import { registerAiRoutes } from './http/ai.js';
+import { registerApprovalWithdrawRoute } from './http/approval-withdraw.js';
 import { registerApprovalRoutes } from './http/approvals.js';
 import { registerAuditRoutes } from './http/audit.js';
 import { registerAuditExportRoute } from './http/audit-export.js';
@@ -35,6 +36,7 @@ import { registerQueryRoutes } from './http/query.js';
 import { PlainText } from './http/response-schemas.js';
 import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
+import { registerTableDataRoutes } from './http/table-data.js';
 import { registerWebUi } from './http/web.js';
 import { createAccountService } from './provisioning/index.js';
 import { createSeedService, type SeedService } from './seed/index.js';
@@ -125,6 +127,11 @@ export async function createPortalServer(
     log: app.log,
   });
   registerApprovalRoutes(app, { sessions, approvals: governance.approvals });
+  registerApprovalWithdrawRoute(app, {
+    sessions,
+    repository: store?.approvals,
+    audit: { record: (event) => audit.record(event).then(() => undefined) },
+  });
   // Query execution, export and the object surface (docs/portal-engines.md), rate limited per person.
   const db = await createQueryDeps({
     dataDir: settings.dataDir,
@@ -157,6 +164,7 @@ export async function createPortalServer(
     registerScriptRoutes(scope, db);
     registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
+    registerTableDataRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);
   });

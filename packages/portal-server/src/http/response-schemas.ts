@@ -254,6 +254,7 @@ export const ApprovalStatus = Type.Union([
   Type.Literal('approved'),
   Type.Literal('rejected'),
   Type.Literal('expired'),
+  Type.Literal('withdrawn'),
 ]);
 export const Approval = Open({
   id: Type.String(),

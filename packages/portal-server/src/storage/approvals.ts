@@ -4,7 +4,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { ApprovalTable, PortalDatabase } from './schema.js';
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired';
+/** `withdrawn`: the requester took a pending request back (http/approval-withdraw.ts). */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'withdrawn';
 
 export interface ReviewerMark {
   reviewer: string;

@@ -16,6 +16,7 @@ import { registerScriptRoutes } from '../../src/http/db-scripts.js';
 import { registerExportRoutes } from '../../src/http/export.js';
 import { registerObjectRoutes } from '../../src/http/objects.js';
 import { registerQueryRoutes } from '../../src/http/query.js';
+import { registerTableDataRoutes } from '../../src/http/table-data.js';
 
 export interface Harness {
   app: FastifyInstance;
@@ -66,6 +67,7 @@ export async function harness(
   registerConnectionOperationRoutes(app, deps);
   registerObjectRoutes(app, deps);
   registerExportRoutes(app, deps);
+  registerTableDataRoutes(app, deps);
   await app.ready();
   return {
     app,

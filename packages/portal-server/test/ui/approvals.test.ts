@@ -39,8 +39,8 @@ describe('portal web UI: approvals and administration', () => {
     await ui?.close();
   });
 
-  it('lands the administrator on /admin with an Admin link', async () => {
-    expect(new URL(admin.url()).pathname).toBe('/admin');
+  it('lands the administrator on the workspace with an Admin link', async () => {
+    expect(new URL(admin.url()).pathname).toBe('/');
     await visible(admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }));
   });
 

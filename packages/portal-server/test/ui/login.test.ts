@@ -45,6 +45,6 @@ describe('portal web UI: sign-in page', () => {
     await code.fill(totp.generate());
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await visible(page.getByTestId('username').filter({ hasText: ADMIN.email }));
-    expect(new URL(page.url()).pathname).toBe('/admin');
+    expect(new URL(page.url()).pathname).toBe('/');
   });
 });

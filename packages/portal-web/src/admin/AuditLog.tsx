@@ -3,10 +3,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, Fragment, useState } from 'react';
 import { api, errorText } from '../lib/api';
+import { useManagedConnections } from '../lib/connections';
 import type { AuditEvent, AuditPage } from '../lib/types';
 
 const PAGE = 50;
-const SHOWN = new Set(['id', 'type', 'actor', 'connection', 'result', 'at']);
+const SHOWN = new Set(['id', 'type', 'actor', 'connection', 'connectionName', 'result', 'at']);
+
+/** A datasource's name where one is known: the event's own `connectionName`, else the managed list's. */
+export function connectionLabel(
+  e: { connection?: unknown; connectionName?: unknown },
+  names: ReadonlyMap<string, string>,
+): string {
+  if (typeof e.connectionName === 'string' && e.connectionName) return e.connectionName;
+  const id = typeof e.connection === 'string' ? e.connection : '';
+  return names.get(id) ?? id;
+}
 
 interface Filters {
   type: string;
@@ -40,6 +51,8 @@ export function AuditLog() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
+  const managed = useManagedConnections();
+  const names = new Map((managed.data ?? []).map((c) => [c.id, c.name]));
 
   const page = useQuery({
     queryKey: ['audit', filters, offset],
@@ -154,7 +167,12 @@ export function AuditLog() {
                       <span className="badge">{e.type}</span>
                     </td>
                     <td>{e.actor ?? ''}</td>
-                    <td className="mono">{e.connection ?? ''}</td>
+                    <td
+                      title={e.connection ? `id ${e.connection}` : undefined}
+                      data-testid="audit-connection"
+                    >
+                      {connectionLabel(e, names)}
+                    </td>
                     <td>
                       <span className={`badge result-${e.result}`}>{e.result}</span>
                     </td>

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { api } from '../lib/api';
 import { Link } from '../lib/router';
 import type { Approval } from '../lib/types';
+import { WithdrawButton } from './WithdrawButton';
 
 export function ApprovalNotice(props: {
   approval: Approval;
@@ -80,6 +81,8 @@ export function ApprovalNotice(props: {
         <p>A reviewer rejected the request{a.note ? `: ${a.note}` : ''}. Nothing ran.</p>
       )}
       {a.status === 'expired' && <p>The request expired before anyone decided. Run it again to ask anew.</p>}
+      {a.status === 'withdrawn' && <p>You withdrew the request. Nothing ran; run it again to ask anew.</p>}
+      {a.status === 'pending' && <WithdrawButton approval={a} onDone={() => void live.refetch()} />}
     </div>
   );
 }

@@ -12,7 +12,7 @@ export function InboxCount({ username }: { username: string }) {
     retry: false,
   });
   const waiting = (inbox.data?.approvals ?? []).filter(
-    (a) => a.status === 'pending' && a.requester !== username,
+    (a) => a.status === 'pending' && a.requester.toLowerCase() !== username.toLowerCase(),
   ).length;
   if (waiting === 0) return null;
   return (

@@ -21,6 +21,8 @@ export function useMe() {
 }
 
 /** Where a person lands after signing in (the server's OIDC callback does the same). */
-export function landingFor(user: SessionUser): string {
-  return user.role === 'admin' ? '/admin' : '/';
+export function landingFor(_user: SessionUser): string {
+  // Everyone lands on the workspace, administrators too (issue 30: they landed on the audit log); the admin
+  // pages are one click away in the top bar.
+  return '/';
 }

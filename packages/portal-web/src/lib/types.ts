@@ -82,3 +82,9 @@ export type ServiceToken = ResponseOf<paths, '/api/admin/service-tokens'>['token
 
 /** One engine's capability flags and connection-form fields (`POST /api/db/provider-meta` with an empty body). */
 export type EngineMeta = NonNullable<ResponseOf<paths, '/api/db/provider-meta', 'post'>['engines']>[number];
+
+/** One page of the table browser (`POST /api/db/table/rows`). */
+export type TablePage = ResponseOf<paths, '/api/db/table/rows', 'post'>;
+export type TableColumn = TablePage['columns'][number];
+/** The edit batch's answer (`POST /api/db/table/edits`): the statements, and whether they ran. */
+export type TableEditAnswer = ResponseOf<paths, '/api/db/table/edits', 'post'>;

@@ -3,6 +3,7 @@
 // rejects, with an optional note (`POST /api/approvals/{id}/decision`).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { WithdrawButton } from '../governance/WithdrawButton';
 import { ApiError, api, errorText } from '../lib/api';
 import { useLocation } from '../lib/router';
 import type { Approval, SessionUser } from '../lib/types';
@@ -148,6 +149,7 @@ function ApprovalCard(props: {
       {props.review && a.status === 'pending' && mine && (
         <p className="muted small">You asked for this one; another reviewer decides.</p>
       )}
+      {a.status === 'pending' && mine && <WithdrawButton approval={a} onDone={props.onDecided} />}
     </article>
   );
 }
@@ -172,7 +174,12 @@ export function ApprovalsPage({ user }: { user: SessionUser }) {
   }, [hash, list.data]);
 
   const unavailable = list.error instanceof ApiError && list.error.code === 'STORAGE_UNAVAILABLE';
-  const approvals = list.data?.approvals ?? [];
+  // An administrator reviews every datasource, so the server's review list holds their own requests too:
+  // those wait for someone else and live under "My requests".
+  const me = user.username.toLowerCase();
+  const approvals = (list.data?.approvals ?? []).filter(
+    (a) => scope === 'mine' || a.requester.toLowerCase() !== me,
+  );
   return (
     <div className="page-body">
       <div className="page-head">

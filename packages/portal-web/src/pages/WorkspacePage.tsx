@@ -10,7 +10,9 @@ import {
   useOwnConnections,
   useStorageConfig,
 } from '../lib/connections';
+import { useEngines } from '../lib/engines';
 import type { Connection, DbObject, SessionUser } from '../lib/types';
+import { TableBrowser } from '../table/TableBrowser';
 import { ConnectionsPanel, EnvBadge } from '../workspace/ConnectionsPanel';
 import { qualifiedName } from '../workspace/ddl';
 import { ObjectDetailPanel } from '../workspace/ObjectDetailPanel';
@@ -46,9 +48,16 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
   const [openObject, setOpenObject] = useState<DbObject | null>(null);
   const [diagram, setDiagram] = useState<{ schema: string; objects: DbObject[] } | null>(null);
   const [request, setRequest] = useState<{ sql: string; nonce: number } | undefined>();
+  const [browsing, setBrowsing] = useState<{ object: DbObject; filters?: Record<string, string> } | null>(
+    null,
+  );
+  const engines = useEngines();
 
   const all = useMemo(() => [...(managed.data ?? []), ...(own.data ?? [])], [managed.data, own.data]);
   const connection = all.find((c) => c.id === selectedId);
+  // The table browser is offered where the engine edits rows in the grid (the SQL engines it is built for).
+  const browsable =
+    engines.data?.find((e) => e.engine === connection?.type)?.capabilities?.supportsInlineRowEdit === true;
 
   useEffect(() => {
     if (selectedId) window.sessionStorage.setItem(SELECTED_KEY, selectedId);
@@ -60,6 +69,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
       setOpenObject(null);
       setDiagram(null);
       setRequest(undefined);
+      setBrowsing(null);
     }
     setSelectedId(c.id);
   };
@@ -129,6 +139,31 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
                 object={openObject}
                 onClose={() => setOpenObject(null)}
                 onQuery={(o) => setRequest({ sql: selectOf(connection, o), nonce: Date.now() })}
+                onBrowse={
+                  browsable
+                    ? (o) => {
+                        setBrowsing({ object: o });
+                        setOpenObject(null);
+                      }
+                    : undefined
+                }
+              />
+            )}
+            {browsing && descriptor && (
+              <TableBrowser
+                key={`${connectionKey}\u0000${browsing.object.path.join('\u0000')}\u0000${JSON.stringify(browsing.filters ?? {})}`}
+                connectionKey={connectionKey}
+                descriptor={descriptor}
+                object={browsing.object}
+                initialFilters={browsing.filters}
+                onFollow={(path, column, value) =>
+                  setBrowsing({
+                    object: { path, name: path[path.length - 1] ?? '', kind: 'table' },
+                    filters: { [column]: `=${String(value)}` },
+                  })
+                }
+                approvalsRequired={connection.approvalsRequired}
+                onClose={() => setBrowsing(null)}
               />
             )}
             <QueryPanel

@@ -85,6 +85,10 @@ export function ResultGrid(props: ResultGridProps) {
     onGlobalFilterChange: setFilter,
     onColumnSizingChange: setSizing,
     columnResizeMode: 'onChange',
+    // TanStack's defaults judge a column by its first row: a first value of NULL left the column out of the
+    // filter ("Berlin" found nothing), and a first value that is not text sorted descending on the first click.
+    getColumnCanGlobalFilter: () => true,
+    sortDescFirst: false,
     globalFilterFn: (row, columnId, value: string) => {
       const v = row.original[columnId];
       if (v === null || v === undefined) return 'null'.includes(value.toLowerCase());
@@ -292,6 +296,15 @@ export function ResultGrid(props: ResultGridProps) {
 
 function ValueViewer(props: { field: string; value: unknown; onClose: () => void }) {
   const json = jsonOf(props.value);
+  // Escape closes it wherever the focus is (it stays on the grid cell that was double-clicked).
+  const { onClose } = props;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   const text =
     json !== undefined
       ? JSON.stringify(json, null, 2)
@@ -300,13 +313,7 @@ function ValueViewer(props: { field: string; value: unknown; onClose: () => void
         : String(props.value);
   return (
     <div className="modal-backdrop">
-      <div
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Value of ${props.field}`}
-        onKeyDown={(e) => e.key === 'Escape' && props.onClose()}
-      >
+      <div className="modal" role="dialog" aria-modal="true" aria-label={`Value of ${props.field}`}>
         <div className="section-head">
           <h2>
             {props.field} <span className="badge">{json !== undefined ? 'JSON' : 'text'}</span>

@@ -18,6 +18,8 @@ export function ObjectDetailPanel(props: {
   object: DbObject;
   onClose: () => void;
   onQuery: (o: DbObject) => void;
+  /** Opens the object in the table browser (absent where the engine has none). */
+  onBrowse?: (o: DbObject) => void;
 }) {
   const { object } = props;
   const detail = useQuery({
@@ -37,6 +39,15 @@ export function ObjectDetailPanel(props: {
           <span className="badge kind-badge">{object.kind}</span> {object.path.join('.')}
         </h2>
         <span className="spacer" />
+        {props.onBrowse && /table|view/i.test(object.kind) && (
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => props.onBrowse?.(object)}
+          >
+            Browse data
+          </button>
+        )}
         <button type="button" className="btn btn-small" onClick={() => props.onQuery(object)}>
           Query this
         </button>
