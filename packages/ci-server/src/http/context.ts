@@ -13,6 +13,7 @@ import type {
 import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { Decider } from '../services/gate-approvers.js';
 import type { RunService } from '../services/runs.js';
+import { findUserById } from '../store/auth-users.js';
 import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 
@@ -44,10 +45,7 @@ export async function deciderOf(request: FastifyRequest, db: StoreDb): Promise<D
   const p = request.principal;
   if (!p || p.kind === 'anonymous')
     return { username: actorOf(request), role: p?.role ?? 'admin', email: null, anonymous: true };
-  const user =
-    p.kind === 'service_account'
-      ? undefined
-      : await db.selectFrom('users').select('email').where('id', '=', p.id).executeTakeFirst();
+  const user = p.kind === 'service_account' ? undefined : await findUserById(db, p.id);
   return { username: p.username, role: p.role, email: user?.email ?? null, anonymous: false };
 }
 
