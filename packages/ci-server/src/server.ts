@@ -2,7 +2,14 @@
 // what tests drive (with `app.inject` or on real ports).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, createMetricsRegistry, type Database, migrateToLatest, openDatabase } from '@app/kit';
+import {
+  createApp,
+  createMetricsRegistry,
+  createSecretBox,
+  type Database,
+  migrateToLatest,
+  openDatabase,
+} from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { AgentControl, type AgentTiming } from './agents/control-plane.js';
 import type { AgentRegistry } from './agents/registry.js';
@@ -28,6 +35,7 @@ import { RunEvents } from './services/run-events.js';
 import { RunService } from './services/runs.js';
 import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
 import type { StoreSchema } from './store/database.js';
+import { KnownSecrets } from './store/known-secrets.js';
 import { migrations } from './store/migrations/index.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
@@ -218,6 +226,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     publicUrl: settings.publicUrl,
     pollMs: options.notificationPollMs,
     log: app.log,
+    secrets: new KnownSecrets(database.db, createSecretBox(secrets.secretKey)),
   });
   const retentionScheduler = new RetentionScheduler({
     db: database.db,

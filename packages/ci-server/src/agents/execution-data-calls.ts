@@ -55,10 +55,12 @@ export class ExecutionDataCalls {
 
   async reportTests(agent: ConnectedAgent, req: TestReport) {
     const info = await this.sessions.jobFor(agent, req.jobRunId);
+    // Every free text of a report is masked, not only the message (which carries the stack trace): a test
+    // named after a value, or a suite printing one, must not show it either.
     const cases = req.cases.slice(0, MAX_TEST_CASES).map((c) => ({
-      suite: c.suite,
-      classname: c.classname,
-      name: c.name,
+      suite: info.mask(c.suite),
+      classname: info.mask(c.classname),
+      name: info.mask(c.name),
       status: c.status,
       durationS: Number.isFinite(c.durationS) && c.durationS >= 0 ? c.durationS : 0,
       message: info.mask(cut(c.message, 16_384)),
@@ -66,7 +68,7 @@ export class ExecutionDataCalls {
     await this.deps.data.reports.storeTestReport({
       jobRunId: info.ref.jobRunId,
       cases,
-      unreadableFiles: req.unreadableFiles.slice(0, 1000),
+      unreadableFiles: req.unreadableFiles.slice(0, 1000).map((f) => info.mask(f)),
     });
     return {};
   }
@@ -78,9 +80,10 @@ export class ExecutionDataCalls {
       throw invalid('an artifact upload starts with its header');
     const h = first.value.kind.value;
     const info = await this.sessions.jobFor(agent, h.jobRunId);
+    // Artifact metadata is shown to every viewer: a path that spells a secret is stored masked.
     const header = {
       jobRunId: info.ref.jobRunId,
-      path: h.path,
+      path: info.mask(h.path),
       sizeBytes: h.sizeBytes,
       contentSha256: h.contentSha256,
     };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { insertAudit } from '../store/auth-audit.js';
 import type { StoreDb } from '../store/database.js';
+import type { KnownSecrets } from '../store/known-secrets.js';
 import { isStateChanging } from './cookies.js';
 import type { Principal } from './roles.js';
 
@@ -69,15 +70,31 @@ export class AuditRecorder {
   constructor(
     private readonly db: StoreDb,
     private readonly log: FastifyBaseLogger,
+    /** Every stored secret: a value someone typed into a comment or a field is masked in the entry. */
+    private readonly secrets?: KnownSecrets,
   ) {}
+
+  private async masked<T extends AuditEvent>(entry: T): Promise<T> {
+    if (!this.secrets) return entry;
+    const m = await this.secrets.masker();
+    if (!m.active) return entry;
+    return {
+      ...entry,
+      target: entry.target === null ? null : m.mask(entry.target),
+      details: await this.secrets.maskValue(entry.details),
+    };
+  }
 
   record(event: AuditEvent): void {
     const entry = { id: randomUUID(), at: new Date().toISOString(), ...event };
     this.tail = this.tail.then(() =>
-      insertAudit(this.db, entry).catch((err: Error) => {
-        // An audit write that fails is logged loudly; it must not turn a finished request into an error.
-        this.log.error({ err, action: event.action }, 'audit entry could not be written');
-      }),
+      // A masking failure (store unreachable) must not write the unmasked entry: it is logged instead.
+      this.masked(entry)
+        .then((e) => insertAudit(this.db, e))
+        .catch((err: Error) => {
+          // An audit write that fails is logged loudly; it must not turn a finished request into an error.
+          this.log.error({ err, action: event.action }, 'audit entry could not be written');
+        }),
     );
   }
 

@@ -5,6 +5,7 @@ import { createSecretBox, type Database, deriveKey, HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import type { CiSettings } from '../config.js';
 import type { StoreSchema } from '../store/database.js';
+import { KnownSecrets } from '../store/known-secrets.js';
 import { AuditRecorder } from './audit.js';
 import { createAuthorizer, identify } from './authorizer.js';
 import { ensureBootstrapAdmin } from './bootstrap-admin.js';
@@ -43,7 +44,7 @@ export async function installAuth(options: InstallAuthOptions): Promise<AuthInst
   const registry = new ProviderRegistry(db, secretBox, providersFromConfig(settings.file));
   const sessions = new SessionStore(db);
   const publicUrl = settings.publicUrl;
-  const audit = new AuditRecorder(db, app.log);
+  const audit = new AuditRecorder(db, app.log, new KnownSecrets(db, secretBox));
 
   let readiness: Promise<void> | undefined;
   let announce = (line: string): void => void options.announcements.push(line);

@@ -26,7 +26,15 @@ export interface JobContext {
 }
 
 export type BuildOutcome =
-  | { ok: true; assignment: AssignmentMessage; secretValues: string[]; context: JobContext; tags: string[] }
+  | {
+      ok: true;
+      assignment: AssignmentMessage;
+      secretValues: string[];
+      context: JobContext;
+      tags: string[];
+      /** A line for the job's log before it starts (secrets withheld from a fork's run). */
+      notice?: string;
+    }
   | { ok: false; error: string; context: JobContext | null };
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -85,7 +93,9 @@ export class AssignmentBuilder {
       .innerJoin('runs as r', 'r.id', 'j.run_id')
       .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
       .innerJoin('projects as pr', 'pr.id', 'r.project_id')
+      .leftJoin('fork_runs as f', 'f.run_id', 'j.run_id')
       .select([
+        'f.secrets_withheld',
         'j.id',
         'j.name',
         'j.matrix',
@@ -163,6 +173,7 @@ export class AssignmentBuilder {
       git_ref: string | null;
       revision: string | null;
       parameters: string;
+      secrets_withheld: number | null;
     },
     doc: PipelineDocument,
     job: JobSpec,
@@ -207,7 +218,12 @@ export class AssignmentBuilder {
     );
     const secretNames = new Set(job.secrets);
     for (const name of referencedNames(templated)) if (!defined.has(name)) secretNames.add(name);
-    const available = await this.loadSecrets(context.projectId, secretNames);
+    // A fork's pull request (services/fork-runs.ts) gets no project or global secret: each name the job asks
+    // for reads as empty, nothing is exported, and the log says why.
+    const withheld = row.secrets_withheld === 1;
+    const available = withheld
+      ? new Map([...secretNames].map((n) => [n, '']))
+      : await this.loadSecrets(context.projectId, secretNames);
     for (const name of job.secrets) {
       if (!available.has(name))
         return {
@@ -231,7 +247,8 @@ export class AssignmentBuilder {
         : undefined,
     }));
     const secrets: Record<string, string> = {};
-    for (const name of [...job.secrets, ...resolver.used]) secrets[name] = available.get(name)!;
+    if (!withheld)
+      for (const name of [...job.secrets, ...resolver.used]) secrets[name] = available.get(name)!;
     const assignment: AssignmentMessage = {
       jobRunId: row.id,
       attempt: row.attempt,
@@ -252,6 +269,10 @@ export class AssignmentBuilder {
       testReports: job.test_reports,
       timeoutMs: BigInt(job.timeout ?? 0),
     };
-    return { ok: true, assignment, secretValues: Object.values(secrets), context, tags: job.tags };
+    const notice =
+      withheld && secretNames.size > 0
+        ? `[ci] secrets withheld (${[...secretNames].join(', ')}): this run builds a pull request from a fork`
+        : undefined;
+    return { ok: true, assignment, secretValues: Object.values(secrets), context, tags: job.tags, notice };
   }
 }

@@ -295,6 +295,7 @@ export class Dispatcher {
       await this.enqueue([jobRunId]).catch(() => undefined);
       return;
     }
+    if (built.notice) await this.deps.systemLine(jobRunId, built.notice).catch(() => undefined);
     this.deps.metrics.jobScheduled({ pipeline: ctx.pipelineName, project: ctx.projectSlug });
     this.deps.onAssigned?.(jobRunId, agent);
   }

@@ -136,6 +136,24 @@ describe('defaults and normalisation', () => {
       { approval: { required: 1 }, retry: 0, needs: [] },
     ],
     [
+      'gate approvers, roles, self-approval and a gocdnext timeout',
+      '  g: { stage: build, approval: { approvers: [alice, bob@example.com, alice], approver_groups: admin, allow_self_approval: true, timeout: 168h } }\n',
+      {
+        approval: {
+          required: 1,
+          timeout: 604_800_000,
+          approvers: ['alice', 'bob@example.com'],
+          approver_groups: ['admin'],
+          allow_self_approval: true,
+        },
+      },
+    ],
+    [
+      'gate timeout never: no timeout; allow_self_approval false is the default',
+      '  g: { stage: build, approval: { timeout: never, allow_self_approval: false } }\n',
+      { approval: { required: 1 } },
+    ],
+    [
       'duplicate needs collapse',
       '  a: { stage: build, script: [x] }\n  b: { stage: build, script: [x], needs: [a, a] }\n',
       { needs: ['a'] },
@@ -145,6 +163,12 @@ describe('defaults and normalisation', () => {
     if (!result.ok) throw new Error(result.errors.map(formatBundleError).join('\n'));
     const job = Object.values(result.pipeline.document.jobs).at(-1);
     expect(job).toMatchObject(expected);
+  });
+
+  it('a gate with `timeout: never` waits until answered (no timeout stored)', () => {
+    const result = parsePipelineDocument(pipeline('  g: { stage: build, approval: { timeout: never } }\n'));
+    if (!result.ok) throw new Error(result.errors.map(formatBundleError).join('\n'));
+    expect(result.pipeline.document.jobs.g.approval).toEqual({ required: 1 });
   });
 
   it('allows needs on an earlier stage and a stage without jobs', () => {

@@ -34,7 +34,7 @@ export const BUNDLE_KEYS = {
   ],
   artifacts: ['paths', 'when', 'expire_in'],
   cache: ['key', 'paths'],
-  approval: ['description', 'required', 'timeout'],
+  approval: ['description', 'required', 'timeout', 'approvers', 'approver_groups', 'allow_self_approval'],
 } as const;
 
 export const NAME_MAX = 200;
@@ -52,6 +52,10 @@ export const UPSTREAM_STATUS = ['success', 'failed', 'canceled'] as const;
 export const RETRY_MAX = 10;
 /** Keys a manual gate may carry; anything else on a gate would be accepted and never enforced. */
 export const GATE_KEYS = ['stage', 'needs', 'approval'];
+/** `approval.approver_groups` names roles of this control plane (identity-provider groups are not kept). */
+export const APPROVER_GROUPS = ['maintainer', 'admin'] as const;
+/** Largest `approval.approvers` / `approver_groups` list. */
+export const APPROVERS_MAX = 100;
 
 export const nameOpts = { max: NAME_MAX, pattern: DISPLAY_NAME, patternHint: DISPLAY_HINT };
 

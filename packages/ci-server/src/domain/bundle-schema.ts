@@ -188,7 +188,31 @@ export const PIPELINE_BUNDLE_SCHEMA = {
       properties: {
         description: { type: 'string' },
         required: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
-        timeout: ref('duration'),
+        timeout: {
+          description:
+            'an unanswered gate cancels the run past it; `never` (gocdnext): it waits until answered',
+          anyOf: [ref('duration'), { const: 'never' }],
+        },
+        approvers: {
+          description: 'who may approve or reject: user names or e-mail addresses (any case)',
+          anyOf: [
+            { type: 'string', minLength: 1, maxLength: 320 },
+            { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 320 } },
+          ],
+        },
+        approver_groups: {
+          description:
+            "gocdnext's key, as roles of this control plane: maintainer (maintainers and admins) or admin",
+          anyOf: [
+            { enum: ['maintainer', 'admin'] },
+            { type: 'array', maxItems: 100, items: { enum: ['maintainer', 'admin'] } },
+          ],
+        },
+        allow_self_approval: {
+          type: 'boolean',
+          default: false,
+          description: 'whether whoever triggered the run may approve this gate',
+        },
       },
     },
   },

@@ -76,8 +76,14 @@ export interface ApprovalSpec {
   description?: string;
   /** Distinct approvers needed, >= 1, default 1. */
   required: number;
-  /** ms; an unanswered gate cancels the run past it. */
+  /** ms; an unanswered gate cancels the run past it. Absent (or `never`): it waits until answered. */
   timeout?: number;
+  /** Who may decide: user names or e-mail addresses (any case). With `approver_groups`, either admits. */
+  approvers?: string[];
+  /** gocdnext's key, mapped to this control plane's roles: `maintainer` (maintainers and admins), `admin`. */
+  approver_groups?: string[];
+  /** Whether whoever triggered the run may approve its gate (default no); stored only when true. */
+  allow_self_approval?: boolean;
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 
 import {
+  APPROVER_GROUPS,
+  APPROVERS_MAX,
   ARTIFACT_WHEN,
   BUNDLE_KEYS,
   ENV_HINT,
@@ -73,7 +75,33 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   if (a.description)
     out.description = r.str(a.description.node, a.description.path, { allowEmpty: true }) ?? undefined;
   if (a.required) out.required = r.int(a.required.node, a.required.path, 1, 100) ?? 1;
-  if (a.timeout) out.timeout = r.duration(a.timeout.node, a.timeout.path, 1000) ?? undefined;
+  // gocdnext writes `never` for a gate that waits until answered; durations like 24h and 168h as usual.
+  if (a.timeout && r.resolve(a.timeout.node)?.toJSON() !== 'never')
+    out.timeout = r.duration(a.timeout.node, a.timeout.path, 1000) ?? undefined;
+  if (a.approvers) {
+    const list = r.strList(a.approvers.node, a.approvers.path, { max: 320, allowScalar: true });
+    if (list && list.length > APPROVERS_MAX)
+      r.fail(a.approvers.node, a.approvers.path, `at most ${APPROVERS_MAX} approvers`);
+    if (list && list.length > 0) out.approvers = [...new Set(list)];
+  }
+  if (a.approver_groups) {
+    const e = a.approver_groups;
+    const list = r.strList(e.node, e.path, { allowScalar: true });
+    const unknown = list?.find((g) => !(APPROVER_GROUPS as readonly string[]).includes(g));
+    if (unknown !== undefined)
+      r.fail(
+        e.node,
+        e.path,
+        `"${unknown}" is not a role of this control plane; approver_groups takes ${APPROVER_GROUPS.join(', ')} (groups of an identity provider are not kept)`,
+      );
+    else if (list && list.length > 0) out.approver_groups = [...new Set(list)];
+  }
+  if (a.allow_self_approval) {
+    const e = a.allow_self_approval;
+    const v = r.resolve(e.node)?.toJSON();
+    if (typeof v !== 'boolean') r.fail(e.node, e.path, 'must be true or false');
+    else if (v) out.allow_self_approval = true;
+  }
   return out;
 }
 

@@ -11,7 +11,9 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
+import type { Decider } from '../services/gate-approvers.js';
 import type { RunService } from '../services/runs.js';
+import { findUserById } from '../store/auth-users.js';
 import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
 
@@ -36,6 +38,15 @@ export interface ApiContext {
 /** Who did it, for `triggered_by` and gate decisions. */
 export function actorOf(request: FastifyRequest): string {
   return request.principal?.username || 'anonymous';
+}
+
+/** Who decides a gate: name, role and e-mail (a gate may name its approvers by address). */
+export async function deciderOf(request: FastifyRequest, db: StoreDb): Promise<Decider> {
+  const p = request.principal;
+  if (!p || p.kind === 'anonymous')
+    return { username: actorOf(request), role: p?.role ?? 'admin', email: null, anonymous: true };
+  const user = p.kind === 'service_account' ? undefined : await findUserById(db, p.id);
+  return { username: p.username, role: p.role, email: user?.email ?? null, anonymous: false };
 }
 
 /** Limits of the multipart apply: enough for a large project, bounded in memory. */

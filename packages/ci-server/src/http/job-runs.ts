@@ -1,7 +1,7 @@
 // Job-run routes: rerun as a new attempt in the same run (201), and approve or reject a gate (200) with an
 // optional comment that is recorded with the decision.
 import { Type } from 'typebox';
-import { type Api, type ApiContext, actorOf } from './context.js';
+import { type Api, type ApiContext, deciderOf } from './context.js';
 import { errors, IdParams, RunStatus, Uuid } from './schemas.js';
 
 const DecisionBody = Type.Object(
@@ -47,19 +47,24 @@ export function registerJobRunRoutes(api: Api, ctx: ApiContext): void {
         description:
           decision === 'approve'
             ? 'Releases the gate once `approval.required` distinct people approved. The body is optional. ' +
-              'A job that is not awaiting approval is 409, and so is a second approval by the same person.'
+              'A job that is not awaiting approval is 409, and so is a second approval by the same person and ' +
+              'a job of a run that still waits for its fork approval (`POST /runs/{id}/approve` first). 403 ' +
+              '`{error}` naming why when the gate lists `approval.approvers` / `approval.approver_groups` and ' +
+              'the caller is none of them, or when the caller triggered the run and the gate does not set ' +
+              '`approval.allow_self_approval: true`.'
             : 'The gate fails and the run winds down to `failed`. The body is optional. A job that is not ' +
-              'awaiting approval is 409.',
+              'awaiting approval is 409. 403 `{error}` when the gate lists its approvers and the caller is ' +
+              'none of them (rejecting a gate of a run one triggered is allowed).',
         'x-body-optional': true,
         params: IdParams,
         body: DecisionBody,
-        response: { 200: DecisionResult, ...errors(400, 404, 409) },
+        response: { 200: DecisionResult, ...errors(400, 403, 404, 409) },
       },
       handler: async (request) =>
         ctx.runs.decide(
           request.params.id.toLowerCase(),
           decision,
-          actorOf(request),
+          await deciderOf(request, ctx.db),
           request.body.comment ?? null,
         ),
     });

@@ -103,6 +103,45 @@ export function registerRunRoutes(api: Api, ctx: ApiContext): void {
     },
   });
 
+  api.post('/api/v1/runs/:id/approve', {
+    config: { access: 'maintainer' },
+    schema: {
+      tags: ['runs'],
+      summary: "Approve a run of a fork's pull request that waits for a maintainer",
+      description:
+        "A run built from a fork's pull request waits (`queued`, its first jobs `awaiting_approval`, " +
+        "RunDetail's `fork.reason` says why) until a maintainer approves it, unless the project's fork " +
+        'policy trusts the author or runs forks at once. Approving queues its jobs for agents; their secrets ' +
+        "stay withheld unless the project's fork policy had `allow_secrets: true` when the run was created. " +
+        'Who approved (and the comment) is kept on the run and in the audit log (`run.approve`). The body is ' +
+        'optional. 409 for a run that is not waiting for approval or already finished.',
+      'x-body-optional': true,
+      params: IdParams,
+      body: Type.Object(
+        {
+          comment: Type.Optional(Type.String({ maxLength: 10_000, description: 'kept with the approval' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: {
+        200: Type.Object({
+          run_id: Uuid,
+          status: RunStatus,
+          approved_by: Type.String(),
+          secrets_withheld: Type.Boolean({ description: 'whether its jobs run without secrets' }),
+        }),
+        ...errors(400, 404, 409),
+      },
+    },
+    handler: async (request) => {
+      const id = request.params.id.toLowerCase();
+      request.auditNote = { action: 'run.approve', target: `run:${id}` };
+      const result = await ctx.runs.approveRun(id, actorOf(request), request.body?.comment ?? null);
+      request.auditNote.details = { secrets_withheld: result.secrets_withheld };
+      return result;
+    },
+  });
+
   api.post('/api/v1/runs/:id/rerun', {
     config: { access: 'maintainer' },
     schema: {

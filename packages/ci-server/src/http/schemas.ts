@@ -122,6 +122,16 @@ export const JobRunView = Type.Object({
           }),
           { description: 'every decision on this attempt, oldest first' },
         ),
+        approvers: Type.Array(Type.String(), {
+          description: 'user names or e-mail addresses that may decide (approval.approvers)',
+        }),
+        approver_groups: Type.Array(Type.String(), {
+          description:
+            'roles that may decide (approval.approver_groups); both lists empty: any maintainer or admin',
+        }),
+        allow_self_approval: Type.Boolean({
+          description: 'whether whoever triggered the run may approve (approval.allow_self_approval)',
+        }),
       }),
       Type.Null(),
     ],
@@ -134,6 +144,24 @@ export const RunDetail = Type.Object({
   ...RunSummary.properties,
   parameters: StringMap,
   triggered_by: Type.String(),
+  fork: Type.Union(
+    [
+      Type.Object({
+        head_repository: orNull<string>('string', { description: 'the fork the code comes from' }),
+        author: orNull<string>('string', { description: 'who opened the pull request' }),
+        reason: Type.String({ description: 'why the run waits or runs without secrets, in one sentence' }),
+        awaiting_approval: Type.Boolean({
+          description: 'the run waits for a maintainer: POST /api/v1/runs/{id}/approve',
+        }),
+        secrets_withheld: Type.Boolean({ description: 'its jobs get no project or global secret' }),
+        approved_by: orNull<string>('string'),
+        approved_at: maybeTimestamp,
+        comment: orNull<string>('string', { description: "the approver's comment" }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'a run of a pull request from a fork (null for every other run)' },
+  ),
   stages: Type.Array(
     Type.Object({
       name: Type.String(),

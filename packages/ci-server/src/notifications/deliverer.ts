@@ -6,6 +6,7 @@
 // receivers drop the repeat.
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
+import type { KnownSecrets } from '../store/known-secrets.js';
 import type { NotificationOutboxTable } from '../store/operations-schema.js';
 import { ChannelSender, type Payload } from './channels.js';
 import { backoffAfter, type NotificationSettings } from './settings.js';
@@ -20,6 +21,8 @@ export interface DelivererDeps {
   /** How long a claimed row is held before another replica may retry it (default 60 s). */
   claimMs?: number;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Every stored secret: masked in the payload sent and in the error kept (a run's ref, a receiver's echo). */
+  secrets?: KnownSecrets;
 }
 
 const BATCH = 20;
@@ -89,13 +92,18 @@ export class NotificationDeliverer {
       .where('attempts', '=', row.attempts)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return;
-    const payload = JSON.parse(row.payload) as Payload;
+    const stored = JSON.parse(row.payload) as Payload;
+    const payload = this.deps.secrets ? await this.deps.secrets.maskValue(stored) : stored;
     payload.run.url = `${this.deps.publicUrl}/runs/${payload.run.id}`;
-    const result = await this.sender.send(row, payload, attempt).catch((err: Error) => ({
+    const sent = await this.sender.send(row, payload, attempt).catch((err: Error) => ({
       outcome: 'retry' as const,
       error: err.message,
       status: undefined,
     }));
+    const result =
+      sent.outcome !== 'delivered' && this.deps.secrets
+        ? { ...sent, error: await this.deps.secrets.maskText(sent.error) }
+        : sent;
     if (result.outcome === 'delivered') {
       await this.db
         .updateTable('notification_outbox')

@@ -49,6 +49,9 @@ function pullRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedDe
   const target = str(obj(obj(pr.destination).branch).name);
   const sourceBranch = str(obj(source.branch).name);
   const hash = str(obj(source.commit).hash);
+  const sourceRepo = str(obj(source.repository).full_name);
+  const targetRepo = str(obj(obj(pr.destination).repository).full_name);
+  const author = obj(pr.author);
   if (!target || !sourceBranch || !hash)
     throw new PayloadError(
       'a pull request payload needs pullrequest.destination.branch.name, source.branch.name and source.commit.hash',
@@ -66,6 +69,15 @@ function pullRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedDe
         message: clip(str(pr.title)),
         author: str(obj(pr.author).display_name),
         committedAt: str(pr.updated_on),
+        // A pull request from a fork names another source repository than its destination.
+        pullRequest: {
+          fromFork:
+            sourceRepo === null ||
+            targetRepo === null ||
+            sourceRepo.toLowerCase() !== targetRepo.toLowerCase(),
+          headRepository: sourceRepo,
+          author: str(author.nickname) ?? str(author.account_id) ?? str(author.display_name),
+        },
       },
     ],
   };

@@ -65,6 +65,8 @@ function pullRequest(payload: Record<string, unknown>, base: ParsedDelivery): Pa
   const pr = obj(payload.pull_request);
   const number = pr.number ?? payload.number;
   const head = obj(pr.head);
+  const baseRepo = str(obj(obj(pr.base).repo).full_name);
+  const headRepo = str(obj(head.repo).full_name);
   const baseRef = str(obj(pr.base).ref);
   const sha = str(head.sha);
   if (typeof number !== 'number' || !baseRef || !sha)
@@ -81,6 +83,13 @@ function pullRequest(payload: Record<string, unknown>, base: ParsedDelivery): Pa
         message: clip(str(pr.title)),
         author: str(obj(pr.user).login),
         committedAt: str(pr.updated_at),
+        // GitHub's own test for "approve and run": the head repository is not the base repository.
+        pullRequest: {
+          fromFork:
+            headRepo === null || baseRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+          headRepository: headRepo,
+          author: str(obj(pr.user).login),
+        },
       },
     ],
   };

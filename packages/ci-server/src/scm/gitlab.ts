@@ -80,6 +80,14 @@ function mergeRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedD
         message: clip(str(attrs.title) ?? str(last.message)),
         author: person(last.author) ?? str(obj(p.user).username),
         committedAt: str(last.timestamp),
+        // A merge request from a fork has a source project other than its target project.
+        pullRequest: {
+          fromFork:
+            typeof attrs.source_project_id !== 'number' ||
+            attrs.source_project_id !== attrs.target_project_id,
+          headRepository: str(obj(attrs.source).path_with_namespace),
+          author: str(obj(p.user).username),
+        },
       },
     ],
   };

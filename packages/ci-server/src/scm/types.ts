@@ -17,6 +17,19 @@ export interface RefChange {
   message: string | null;
   author: string | null;
   committedAt: string | null;
+  /** Pull requests: where the proposed code lives and who proposed it (the fork policy reads both). */
+  pullRequest?: PullRequestOrigin;
+}
+
+/**
+ * Where a pull request's code comes from. `fromFork` compares the head (source) repository with the base
+ * (target) one as each host reports them; a head repository the payload does not name (a deleted fork) counts
+ * as a fork. `author` is the account that opened it (GitHub login, GitLab username, Bitbucket nickname).
+ */
+export interface PullRequestOrigin {
+  fromFork: boolean;
+  headRepository: string | null;
+  author: string | null;
 }
 
 export interface ParsedDelivery {

@@ -8,6 +8,7 @@ import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
+import { type ForkRunInfo, holdStartedRun, insertForkRun } from './fork-runs.js';
 
 export interface NewRun {
   cause: RunCause;
@@ -18,6 +19,8 @@ export interface NewRun {
   rerunOf: string | null;
   /** The pipeline version to run (a rerun runs its origin's); default the pipeline's current one. */
   versionId?: string;
+  /** A run of a fork's pull request: recorded, held for approval and/or built without secrets. */
+  fork?: ForkRunInfo;
 }
 
 export interface CreatedRun {
@@ -57,9 +60,13 @@ export async function createRunIn(
   const started = startRun(planRun(document, newId));
   if (!started.ok) throw new Error(`a planned run could not start: ${started.message}`);
   const snapshot = started.run;
+  let effects = started.effects;
+  // A held run stays `queued` (waiting for a maintainer, not for an agent) with its jobs awaiting approval.
+  const held = req.fork?.awaitingApproval === true;
+  if (held) effects = holdStartedRun(snapshot, effects);
   const now = nowIso();
   const runId = newId();
-  const status = storedStatus(snapshot);
+  const status = held ? 'queued' : storedStatus(snapshot);
   const terminal = status === 'success' || status === 'failed' || status === 'canceled';
   await trx
     .insertInto('runs')
@@ -97,6 +104,7 @@ export async function createRunIn(
     s.jobs.map((row, position) => newJobRow(row, { runId, stageRunId: stageRows[i].id, position }, now)),
   );
   await insertJobRows(trx, jobRows);
+  if (req.fork) await insertForkRun(trx, runId, req.fork);
   // A run may start waiting on a gate (or already be running or over) the moment it is created.
   await enqueueRunNotifications(
     trx,
@@ -111,7 +119,10 @@ export async function createRunIn(
     },
     'queued',
     status,
-    jobRows.filter((j) => j.status === 'awaiting_approval').map((j) => ({ id: j.id, name: j.name })),
+    // Gates only: a held run's build jobs are approved through the run (POST /runs/{id}/approve).
+    jobRows
+      .filter((j) => j.status === 'awaiting_approval' && j.is_gate === 1)
+      .map((j) => ({ id: j.id, name: j.name })),
   );
-  return { id: runId, counter: bumped.counter, effects: started.effects };
+  return { id: runId, counter: bumped.counter, effects };
 }

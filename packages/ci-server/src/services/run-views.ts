@@ -15,6 +15,7 @@ import {
   runSummary,
   versionDefinition,
 } from '../store/runs-query.js';
+import { type ForkRunView, forkRunOf } from './fork-runs.js';
 
 export type RunSummary = RunSummaryRow;
 
@@ -58,11 +59,19 @@ export interface GateView {
   /** Distinct people who approved this attempt so far. */
   approvals: number;
   decisions: GateDecision[];
+  /** Who may decide (approval.approvers); empty with approver_groups empty: any maintainer. */
+  approvers: string[];
+  /** Roles that may decide (approval.approver_groups). */
+  approver_groups: string[];
+  /** Whether whoever triggered the run may approve (approval.allow_self_approval). */
+  allow_self_approval: boolean;
 }
 
 export interface RunDetail extends RunSummary {
   parameters: Record<string, string>;
   triggered_by: string;
+  /** A run of a fork's pull request: where from, why it waits or has no secrets, who approved. */
+  fork: ForkRunView | null;
   stages: { name: string; status: string; jobs: JobRunView[] }[];
 }
 
@@ -156,10 +165,11 @@ export async function getRunDetail(
   logLines: number,
   archives?: ArchivedLogs,
 ): Promise<RunDetail> {
-  const [summary, rows, archived] = await Promise.all([
+  const [summary, rows, archived, fork] = await Promise.all([
     runSummary(db, runId),
     runDetailRows(db, runId, logLines),
     logLines > 0 && archives ? archives.ofRun(runId) : [],
+    forkRunOf(db, runId),
   ]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
   const logs = groupLogs(rows.logs, logLines);
@@ -198,6 +208,12 @@ export async function getRunDetail(
     ...summary,
     parameters: JSON.parse(rows.parameters) as Record<string, string>,
     triggered_by: rows.triggered_by,
+    // A held run that was canceled (or whose gate expired) no longer waits for anyone.
+    fork: fork && {
+      ...fork,
+      awaiting_approval:
+        fork.awaiting_approval && !['success', 'failed', 'canceled'].includes(summary.status),
+    },
     stages,
   };
 }
@@ -248,6 +264,9 @@ async function gateViews(
       required: j.required_approvals ?? spec?.required ?? 1,
       approvals: new Set(mine.filter((d) => d.decision === 'approve').map((d) => d.actor)).size,
       decisions: mine,
+      approvers: spec?.approvers ?? [],
+      approver_groups: spec?.approver_groups ?? [],
+      allow_self_approval: spec?.allow_self_approval === true,
     });
   }
   return out;

@@ -1,7 +1,7 @@
 // Run and job-run actions: trigger, rerun, run-all, cancel, job rerun, approve and reject. Each is one
 // transaction that loads the run (row-locked on PostgreSQL), applies a state-machine transition, persists
 // what changed and records decisions; effects are published only after the commit.
-import { conflict, HttpError, notFound } from '@app/kit';
+import { conflict, forbidden, HttpError, notFound } from '@app/kit';
 import {
   approveGate,
   cancelRun,
@@ -18,6 +18,8 @@ import {
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
+import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
+import { type Decider, refuseDecision } from './gate-approvers.js';
 import { createRunIn } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
@@ -122,6 +124,23 @@ export class RunService {
       .executeTakeFirst();
     if (!origin) throw notFound(`run ${runId} not found`);
     const pipeline = await this.pipeline(origin.pipeline_id);
+    // A rerun of a fork's run builds the same foreign code: still without secrets unless the run had them,
+    // but a maintainer asked for it, so it does not wait for approval again.
+    const forkOrigin = await forkRunOf(this.deps.db, origin.id);
+    const fork: ForkRunInfo | undefined = forkOrigin
+      ? {
+          headRepository: forkOrigin.head_repository,
+          author: forkOrigin.author,
+          reason: `rerun by ${actor} of a run of a pull request from fork ${forkOrigin.head_repository ?? '(unknown)'}; ${
+            forkOrigin.secrets_withheld
+              ? 'its jobs get no secrets'
+              : 'its jobs get the secrets (allow_secrets)'
+          }`,
+          awaitingApproval: false,
+          secretsWithheld: forkOrigin.secrets_withheld,
+          approvedBy: actor,
+        }
+      : undefined;
     const req = rerunRun({
       id: origin.id,
       pipelineId: origin.pipeline_id,
@@ -129,11 +148,14 @@ export class RunService {
       revision: origin.revision,
       parameters: JSON.parse(origin.parameters),
     });
-    const created = await this.deps.db
-      .transaction()
-      .execute((trx) =>
-        createRunIn(trx, origin.pipeline_id, { ...req, triggeredBy: actor, versionId: origin.version_id }),
-      );
+    const created = await this.deps.db.transaction().execute((trx) =>
+      createRunIn(trx, origin.pipeline_id, {
+        ...req,
+        triggeredBy: actor,
+        versionId: origin.version_id,
+        fork,
+      }),
+    );
     if (!created) throw conflict(archivedMessage(pipeline.name));
     this.deps.events.publish({ runId: created.id, effects: created.effects });
     return { run_id: created.id, counter: created.counter };
@@ -220,14 +242,84 @@ export class RunService {
     return { job_run_id: result.job.id, run_id: job.run_id, attempt: result.job.attempt };
   }
 
-  /** Approve or reject a gate; the decision and its comment are recorded with the transition. */
+  /**
+   * Approves a run of a fork's pull request that waits for a maintainer: its waiting jobs are queued for
+   * agents, and who approved (with the comment) is kept on the run. Secrets stay withheld unless the
+   * project's fork policy allowed them when the run was created. 409 when the run is not waiting.
+   */
+  async approveRun(
+    runId: string,
+    actor: string,
+    comment: string | null,
+  ): Promise<{ run_id: string; status: RunStatus; approved_by: string; secrets_withheld: boolean }> {
+    let withheld = true;
+    const { status } = await this.transition(
+      runId,
+      (s) => releaseHeldRun(s),
+      async (trx, loaded) => {
+        const fork = await trx
+          .selectFrom('fork_runs')
+          .select(['awaiting_approval', 'secrets_withheld'])
+          .where('run_id', '=', runId)
+          .executeTakeFirst();
+        if (fork?.awaiting_approval !== 1) throw conflict(`run ${runId} is not waiting for approval`);
+        if (['success', 'failed', 'canceled'].includes(loaded.run.status))
+          throw conflict(`run ${runId} already finished (${loaded.run.status})`);
+        withheld = fork.secrets_withheld === 1;
+        await trx
+          .updateTable('fork_runs')
+          .set({ awaiting_approval: 0, approved_by: actor, approved_at: nowIso(), comment })
+          .where('run_id', '=', runId)
+          .execute();
+      },
+    );
+    return { run_id: runId, status, approved_by: actor, secrets_withheld: withheld };
+  }
+
+  /**
+   * Approve or reject a gate; the decision and its comment are recorded with the transition. Refused (403)
+   * when the gate names its approvers and the decider is not one of them, or when the decider triggered the
+   * run and the gate does not allow self-approval; 409 for a job that is not a gate or a run still waiting
+   * for its fork approval.
+   */
   async decide(
     jobRunId: string,
     decision: 'approve' | 'reject',
-    actor: string,
+    decider: Decider,
     comment: string | null,
   ): Promise<{ job_run_id: string; run_id: string; status: string; run_status: RunStatus }> {
-    const job = await this.jobRun(jobRunId);
+    const actor = decider.username;
+    const job = await this.deps.db
+      .selectFrom('job_runs as j')
+      .innerJoin('runs as r', 'r.id', 'j.run_id')
+      .leftJoin('fork_runs as f', 'f.run_id', 'j.run_id')
+      .select([
+        'j.id',
+        'j.run_id',
+        'j.name',
+        'j.is_gate',
+        'r.version_id',
+        'r.triggered_by',
+        'f.awaiting_approval',
+      ])
+      .where('j.id', '=', jobRunId)
+      .executeTakeFirst();
+    if (!job) throw notFound(`job run ${jobRunId} not found`);
+    if (job.awaiting_approval === 1)
+      throw conflict(
+        `the run waits for a maintainer to approve it (a pull request from a fork): POST /api/v1/runs/${job.run_id}/approve first`,
+      );
+    if (job.is_gate !== 1) throw conflict(`job "${job.name}" is not a manual gate`);
+    const version = await this.deps.db
+      .selectFrom('pipeline_versions')
+      .select('definition')
+      .where('id', '=', job.version_id)
+      .executeTakeFirst();
+    const spec = version
+      ? (JSON.parse(version.definition) as PipelineDocument).jobs[job.name]?.approval
+      : undefined;
+    const refusal = refuseDecision(job.name, spec, decision, decider, job.triggered_by);
+    if (refusal) throw forbidden(refusal);
     const step = (s: RunSnapshot) =>
       decision === 'approve' ? approveGate(s, jobRunId, actor) : rejectGate(s, jobRunId, actor);
     const { result, status } = await this.transition(job.run_id, step, async (trx) => {

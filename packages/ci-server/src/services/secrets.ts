@@ -3,6 +3,7 @@
 // only for the dispatcher through `openProjectSecrets`. A value never appears in a response or a log.
 import { badRequest, notFound, type SecretBox } from '@app/kit';
 import { ENV_NAME, NAME_MAX } from '../domain/index.js';
+import { projectSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import { projectIdOf } from '../store/lookups.js';
@@ -10,7 +11,7 @@ import { projectIdOf } from '../store/lookups.js';
 /** Largest secret value accepted (bytes of UTF-8): certificates and keys fit, whole files do not. */
 export const SECRET_VALUE_MAX = 64 * 1024;
 
-const associated = (projectId: string, name: string) => `project-secret\u0000${projectId}\u0000${name}`;
+const associated = projectSecretAad;
 
 export function checkSecretName(name: string): void {
   if (name.length > NAME_MAX)

@@ -5,6 +5,9 @@ import type { StoreDb } from './database.js';
 
 /** Associated data binding a sealed value to its name: `box.open(sealed, globalSecretAad(name))`. */
 export const globalSecretAad = (name: string) => `global_secret:${name}`;
+/** Associated data binding a project secret to its project and name. */
+export const projectSecretAad = (projectId: string, name: string) =>
+  `project-secret\u0000${projectId}\u0000${name}`;
 
 export interface SecretMeta {
   name: string;

@@ -40,6 +40,7 @@ import type {
 import type {
   CronFiringsTable,
   CronStateTable,
+  ForkRunsTable,
   LeaderLeasesTable,
   MaterialModificationsTable,
   MaterialPollStateTable,
@@ -102,6 +103,8 @@ export interface StoreSchema {
   log_archives: LogArchivesTable;
   blob_deletions: BlobDeletionsTable;
   notification_outbox: NotificationOutboxTable;
+  // 0012
+  fork_runs: ForkRunsTable;
 }
 
 export type StoreDb = Kysely<StoreSchema>;

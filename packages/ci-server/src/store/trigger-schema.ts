@@ -116,3 +116,22 @@ export interface LeaderLeasesTable {
   acquired_at: string;
   expires_at: string;
 }
+
+/** 0012: a run built from a fork's pull request (one row per such run). */
+export interface ForkRunsTable {
+  run_id: string;
+  /** The fork (`owner/repo`) the pull request's code comes from; null when the host did not say. */
+  head_repository: string | null;
+  /** Who opened the pull request (host account name). */
+  author: string | null;
+  /** Why the run is held or runs without secrets, in one sentence. */
+  reason: string;
+  /** 1 while the run waits for a maintainer to approve it. */
+  awaiting_approval: number;
+  /** 1 when the project's and global secrets are not given to its jobs. */
+  secrets_withheld: number;
+  approved_by: string | null;
+  approved_at: string | null;
+  comment: string | null;
+  created_at: string;
+}

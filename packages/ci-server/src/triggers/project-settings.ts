@@ -7,6 +7,7 @@ import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { projectIdOf } from '../store/lookups.js';
 import type { ProjectCronsTable } from '../store/trigger-schema.js';
+import { type ForkPolicy, readForkPolicy, writeForkPolicy } from './fork-policy.js';
 
 export interface CronSchedule {
   id: string;
@@ -48,6 +49,15 @@ export class ProjectSettings {
     private readonly db: StoreDb,
     private readonly now: () => Date,
   ) {}
+
+  /** The project's fork policy (fork-policy.ts); the default when none was set. */
+  forkPolicy(slug: string) {
+    return readForkPolicy(this.db, slug);
+  }
+
+  setForkPolicy(slug: string, input: Partial<ForkPolicy>) {
+    return writeForkPolicy(this.db, slug, input);
+  }
 
   private async views(rows: ProjectCronsTable[]): Promise<CronSchedule[]> {
     const keys = rows.map((r) => `cron:${r.id}`);

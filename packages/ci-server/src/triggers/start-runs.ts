@@ -2,6 +2,7 @@
 // claim row that makes the trigger fire once; the state machine's effects are published only after commit.
 import { createHash } from 'node:crypto';
 import { mergeParameters, type PipelineDocument, type RunCause } from '../domain/index.js';
+import type { ForkRunInfo } from '../services/fork-runs.js';
 import { type CreatedRun, createRunIn } from '../services/run-create.js';
 import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb } from '../store/database.js';
@@ -15,6 +16,8 @@ export interface RunRequest {
   ref:
     | { gitRef: string | null; revision: string | null }
     | ((doc: PipelineDocument) => { gitRef: string | null; revision: string | null });
+  /** A fork's pull request: held for approval and/or without secrets (services/fork-runs.ts). */
+  fork?: ForkRunInfo;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<
         revision: ref.revision,
         parameters: mergeParameters(doc.parameters, {}),
         rerunOf: null,
+        fork: r.fork,
       };
     });
     if (run) out.push(run);

@@ -28,6 +28,7 @@ import { openProjectSecrets } from '../services/secrets.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import type { Deliveries, DeliveryStatus } from './deliveries.js';
+import { decideForkRun, type ForkPolicy, forkPolicyOf } from './fork-policy.js';
 import { type GitMaterialRow, materialsOfRepository } from './materials.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
@@ -185,6 +186,14 @@ export class WebhookService {
     const modifications: { m: GitMaterialRow; c: RefChange }[] = [];
     const notes: string[] = [];
     const triggeredBy = `${host}:${parsed.sender ?? 'webhook'}`.slice(0, 200);
+    const policies = new Map<string, ForkPolicy>();
+    const policyOf = async (projectId: string) => {
+      const known = policies.get(projectId);
+      if (known) return known;
+      const read = await forkPolicyOf(this.deps.db, projectId);
+      policies.set(projectId, read);
+      return read;
+    };
     for (const change of parsed.changes) {
       if (change.kind === 'push' && wantsSkip(change.message)) {
         notes.push(`${change.gitRef}: skipped by the commit message ([skip ci])`);
@@ -205,6 +214,15 @@ export class WebhookService {
       for (const m of watching) {
         if (seen.has(m.pipelineId)) continue;
         seen.add(m.pipelineId);
+        // A fork's pull request runs someone else's code: the project's fork policy decides (fork-policy.ts).
+        const origin = change.pullRequest;
+        const fork = origin?.fromFork
+          ? decideForkRun(await policyOf(m.projectId), origin.author, origin.headRepository)
+          : null;
+        if (fork && !fork.start) {
+          notes.push(`pipeline ${m.pipelineId}: ${fork.reason}`);
+          continue;
+        }
         if (change.kind === 'push') modifications.push({ m, c: change });
         const key =
           change.kind === 'push'
@@ -218,6 +236,16 @@ export class WebhookService {
           key,
           source: 'webhook',
           detail: `${change.gitRef}@${change.revision}`,
+          fork:
+            fork?.start && origin
+              ? {
+                  headRepository: origin.headRepository,
+                  author: origin.author,
+                  reason: fork.reason,
+                  awaitingApproval: fork.awaitingApproval,
+                  secretsWithheld: fork.secretsWithheld,
+                }
+              : undefined,
         });
       }
     }

@@ -138,7 +138,15 @@ describe.each(STORES)('job-run routes on %s', (store) => {
   it('needs distinct approvers when a gate requires two', async () => {
     const runId = await newRun(ids.guarded);
     const gate = (await detail(runId)).stages[0].jobs[0];
-    expect(gate.gate).toEqual({ description: 'Ship it?', required: 2, approvals: 0, decisions: [] });
+    expect(gate.gate).toEqual({
+      description: 'Ship it?',
+      required: 2,
+      approvals: 0,
+      decisions: [],
+      approvers: [],
+      approver_groups: [],
+      allow_self_approval: false,
+    });
     const first = await api.post(`/api/v1/job_runs/${gate.id}/approve`, { comment: 'first look' });
     expect(first.body.status).toBe('awaiting_approval');
     // The run detail shows the gate's description, approvals needed and received, and who approved why.
@@ -148,6 +156,9 @@ describe.each(STORES)('job-run routes on %s', (store) => {
       required: 2,
       approvals: 1,
       decisions: [{ decision: 'approve', actor: 'anonymous', comment: 'first look', at: expect.any(String) }],
+      approvers: [],
+      approver_groups: [],
+      allow_self_approval: false,
     });
     const same = await api.post(`/api/v1/job_runs/${gate.id}/approve`);
     expect(same.status).toBe(409);

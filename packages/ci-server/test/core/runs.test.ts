@@ -21,6 +21,7 @@ const DETAIL_KEYS = [
   'counter',
   'created_at',
   'finished_at',
+  'fork',
   'git_ref',
   'id',
   'parameters',

@@ -184,7 +184,7 @@ pipelines:
     jobs:
       approve:
         stage: gate
-        approval: { description: Ship it?, required: 1 }
+        approval: { description: Ship it?, required: 1, allow_self_approval: true }
       ship:
         stage: ship
         script: ["echo shipping"]

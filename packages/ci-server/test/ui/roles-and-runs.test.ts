@@ -3,6 +3,9 @@
 // rerun and canceled; artifacts and test results show; secrets are set and deleted without their values;
 // an administrator manages users and reads the audit log. Jobs are moved by the same store functions the
 // agent intake uses (test/core/agent-sim.ts), so nothing here waits for a real agent.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import {
@@ -173,6 +176,60 @@ describe('a run page', () => {
     await page.getByLabel('Approval for approve').getByLabel('Comment').fill('not today');
     await page.getByLabel('Approval for approve').getByRole('button', { name: 'Reject' }).click();
     await page.getByRole('heading', { name: /deploy #\d+ failed/ }).waitFor();
+  });
+
+  it("approves a fork's pull request run from its page; the gate says who may approve", async () => {
+    const { page } = adminUi;
+    const yaml = `project: { slug: forks, name: Forks }
+pipelines:
+  - name: pr
+    materials:
+      - git: { url: "https://github.com/acme/shop", branch: main, on: [pull_request] }
+    stages: [check]
+    jobs:
+      lint: { stage: check, script: [make lint] }`;
+    expect((await admin.post('/api/v1/projects/apply', { yaml })).status).toBe(200);
+    expect(
+      (await admin.post('/api/v1/projects/forks/secrets', { name: 'WEBHOOK_SECRET', value: 'ui-hook' }))
+        .status,
+    ).toBe(201);
+    const fixture = join(import.meta.dirname, '../triggers/fixtures/github-pull-request.json');
+    const payload = JSON.parse(readFileSync(fixture, 'utf8'));
+    payload.pull_request.head.repo.full_name = 'mallory/shop';
+    const body = JSON.stringify(payload);
+    const res = await fetch(`${env.base}/api/webhooks/github`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': 'ui-fork-delivery-1',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', 'ui-hook').update(body).digest('hex')}`,
+      },
+      body,
+    });
+    const runId = ((await res.json()) as { runs: string[] }).runs[0];
+    await page.goto(`/runs/${runId}`);
+    const fork = page.getByLabel('Pull request from a fork');
+    await fork.getByText('mallory/shop').first().waitFor(WAIT);
+    expect(await fork.textContent()).toContain('Its jobs get no secrets.');
+    await fork.getByLabel('Approval for this run').getByLabel('Comment').fill('diff read');
+    await fork.getByRole('button', { name: 'Approve run' }).click();
+    await fork.getByText(/Approved by admin/).waitFor(WAIT);
+    expect(await page.getByLabel('Approval for this run').count()).toBe(0);
+    const run = await admin.get(`/api/v1/runs/${runId}`);
+    expect(run.body.fork).toMatchObject({
+      approved_by: 'admin',
+      comment: 'diff read',
+      awaiting_approval: false,
+    });
+    expect(run.body.stages[0].jobs[0].status).toBe('queued');
+    const audit = await admin.get('/api/v1/admin/audit?action=run.approve');
+    expect(audit.body.entries[0]).toMatchObject({ actor: 'admin', target: `run:${runId}` });
+
+    // The deploy gate allows self-approval (harness BUNDLE) and names no approvers.
+    const gated = await trigger('deploy');
+    await page.goto(`/runs/${gated}`);
+    await page.getByText('May approve: any maintainer or admin').waitFor(WAIT);
   });
 
   it('reruns a run and cancels the new one', async () => {

@@ -146,6 +146,13 @@ function JobRow({
   );
 }
 
+/** Who the gate admits, as the server enforces it (approval.approvers and approval.approver_groups). */
+function mayApprove(gate: NonNullable<JobRun['gate']>): string {
+  const all = [...gate.approvers, ...gate.approver_groups.map((g) => `role ${g}`)];
+  if (all.length === 0) return 'any maintainer or admin';
+  return all.length === 1 ? all[0] : `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
+}
+
 /** What the gate asks, how many approvals it has of how many, and who decided what, with their comments. */
 function GateDetails({ job }: { job: JobRun }) {
   const gate = job.gate;
@@ -158,6 +165,10 @@ function GateDetails({ job }: { job: JobRun }) {
           {gate.approvals} of {gate.required}
         </strong>{' '}
         approval{gate.required === 1 ? '' : 's'} received
+      </p>
+      <p className="small gate-approvers">
+        May approve: {mayApprove(gate)}
+        {gate.allow_self_approval ? '' : ' (not whoever triggered the run)'}
       </p>
       {gate.decisions.length > 0 && (
         <ul className="gate-decisions" aria-label={`Decisions on ${job.name}`}>

@@ -6,6 +6,7 @@ import { lazy, Suspense } from 'react';
 import { api } from '../api/client';
 import { type RunDetail, TERMINAL } from '../api/types';
 import { ArtifactsPanel } from '../components/ArtifactsPanel';
+import { ForkApproval } from '../components/ForkApproval';
 import { JobsPanel } from '../components/JobsPanel';
 import { LogViewer } from '../components/LogViewer';
 import { runHref } from '../components/RunsTable';
@@ -128,6 +129,7 @@ export function RunPage({ id }: { id: string }) {
         }
       />
       <ErrorNote error={cancel.error ?? rerun.error ?? rerunFailed.error} />
+      <ForkApproval run={r} canApprove={can('maintainer')} onDone={refresh} />
       <dl className="facts">
         <div>
           <dt>Ref</dt>

@@ -10,6 +10,7 @@ import { m0006Triggers } from './0006_triggers.js';
 import { m0007ProjectSettings } from './0007_project_settings.js';
 import { m0009Operations } from './0009_operations.js';
 import { m0010AgentIdentity } from './0010_agent_identity.js';
+import { m0012ForkRuns } from './0012_fork_runs.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -21,4 +22,5 @@ export const migrations: Migrations = {
   '0007_project_settings': m0007ProjectSettings,
   '0009_operations': m0009Operations,
   '0010_agent_identity': m0010AgentIdentity,
+  '0012_fork_runs': m0012ForkRuns,
 };
