@@ -550,7 +550,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Tests each connection of `{connections: [descriptor | connectionId, …]}` (at most 100) like /api/db/test-connection, 4 at a time: `{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}]}` in request order. 400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin. */
+        /** @description Tests each connection of `{connections: [descriptor | connectionId, …]}` (at most 100) like /api/db/test-connection, 4 at a time: `{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}]}` in request order; `privileges` names what the datasource account holds beyond a data account (superuser, FILE, SUPER, admin commands) and `warning` points to account provisioning. 400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin. */
         post: {
             parameters: {
                 query?: never;
