@@ -11,6 +11,7 @@ import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js'
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
+import { gocdnextBuiltins } from './gocdnext-env.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
@@ -187,6 +188,7 @@ export class AssignmentBuilder {
       // Empty until the first checkout resolves the branch; the agent fills in the commit it checked out.
       CI_COMMIT_SHA: sha,
       CI_COMMIT_BRANCH: branch,
+      ...gocdnextBuiltins({ projectId: context.projectId, branch, sha, matrix }),
     };
     const layers = {
       builtins,

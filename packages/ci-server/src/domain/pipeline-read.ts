@@ -44,6 +44,9 @@ export interface ReadPipeline {
   upstreams: UpstreamRef[];
 }
 
+/** Git materials whose `on` was not written: gocdnext's pipeline `when.event` decides it for them. */
+const defaultOn = new WeakSet<GitMaterial>();
+
 function readMaterial(
   r: Reader,
   raw: YNode,
@@ -68,6 +71,7 @@ function readMaterial(
     const url = g.url ? r.str(g.url.node, g.url.path, { max: 2048 }) : null;
     const branch = g.branch ? r.str(g.branch.node, g.branch.path, { max: 255 }) : 'main';
     const git: GitMaterial = { url: url ?? '', branch: normaliseBranch(branch ?? 'main'), on: ['push'] };
+    if (!g.on) defaultOn.add(git);
     if (g.on) {
       const events = r.strList(g.on.node, g.on.path, { allowScalar: true }) ?? [];
       events.forEach((ev, i) => {
@@ -219,6 +223,9 @@ export function readPipeline(
       r.fail(p.concurrency.node, p.concurrency.path, `"${c}" must be parallel`);
   }
   if (p.when) doc.when = readWhen(r, p.when) ?? undefined;
+  const gitEvents = GIT_EVENTS.filter((ev) => doc.when?.event.includes(ev));
+  if (gitEvents.length > 0)
+    for (const m of doc.materials) if ('git' in m && defaultOn.has(m.git)) m.git.on = gitEvents;
   if (manual) {
     if (doc.when?.event.some((e) => e !== 'manual'))
       r.fail(
