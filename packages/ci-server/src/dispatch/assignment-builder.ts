@@ -11,7 +11,7 @@ import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js'
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
-import { gocdnextBuiltins } from './gocdnext-env.js';
+import { gocdnextBuiltins, unsupportedAtDispatch } from './gocdnext-env.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
@@ -142,6 +142,8 @@ export class AssignmentBuilder {
     };
     const doc = await this.definition(row.version_id);
     const job = doc?.jobs[row.name];
+    const unsupported = job ? unsupportedAtDispatch(job, row.name) : null;
+    if (unsupported) return { ok: false, error: unsupported, context };
     if (!doc || !job?.script)
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
     // A pipeline without a git material (cron-only or manual maintenance) runs in an empty workspace.
