@@ -3,6 +3,7 @@
  * bundle-schema.ts. Keys this control plane refuses are listed too, as properties no value satisfies, with
  * the refusal as their description: an editor then flags them with the reason the parser gives.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: descriptions show the `${{ … }}` reference syntax.
 import { BUNDLE_KEYS, REFUSED_KEYS } from './bundle-rules.js';
 
 const envName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 200 };
