@@ -207,6 +207,7 @@ export class JobExecutor {
         });
         commit = co.commit;
         if (!env.CI_COMMIT_SHA) env.CI_COMMIT_SHA = commit;
+        if (!env.CI_COMMIT_SHORT_SHA) env.CI_COMMIT_SHORT_SHA = commit.slice(0, 8);
       } else {
         log.note('no git material: the job runs in an empty workspace');
       }

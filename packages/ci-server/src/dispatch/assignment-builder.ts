@@ -11,6 +11,7 @@ import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js'
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
+import { gocdnextBuiltins, unsupportedAtDispatch } from './gocdnext-env.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
@@ -151,6 +152,8 @@ export class AssignmentBuilder {
     };
     const doc = await this.definition(row.version_id);
     const job = doc?.jobs[row.name];
+    const unsupported = job ? unsupportedAtDispatch(job, row.name) : null;
+    if (unsupported) return { ok: false, error: unsupported, context };
     if (!doc || !job?.script)
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
     // A pipeline without a git material (cron-only or manual maintenance) runs in an empty workspace.
@@ -198,6 +201,7 @@ export class AssignmentBuilder {
       // Empty until the first checkout resolves the branch; the agent fills in the commit it checked out.
       CI_COMMIT_SHA: sha,
       CI_COMMIT_BRANCH: branch,
+      ...gocdnextBuiltins({ projectId: context.projectId, branch, sha, matrix }),
     };
     const layers = {
       builtins,

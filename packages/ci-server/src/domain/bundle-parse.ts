@@ -200,10 +200,18 @@ export function parseBundle(yamlText: string): BundleResult {
   return finish(project, reads, errors, []);
 }
 
+/** gocdnext names a pipeline without `name` after its file: `.gocdnext/build.yaml` is "build". */
+function nameFromFile(file: string | undefined): string | undefined {
+  if (!file || /^files\[\d+\]$/.test(file)) return undefined;
+  const base = file.split(/[\\/]/).pop() ?? '';
+  const name = base.replace(/\.(ya?ml)$/i, '');
+  return name === '' ? undefined : name;
+}
+
 function readFile(text: string, errors: BundleError[], file?: string): Read | null {
   const loaded = load(text, errors, file);
   if (!loaded) return null;
-  const read = readPipeline(loaded.r, loaded.root, '');
+  const read = readPipeline(loaded.r, loaded.root, '', nameFromFile(file));
   if (!read) return null;
   return { r: loaded.r, read, path: '', rawYaml: text, rawReconstructed: false };
 }

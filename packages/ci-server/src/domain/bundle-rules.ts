@@ -9,8 +9,18 @@ import type { Entry, Reader } from './yaml-reader.js';
 export const BUNDLE_KEYS = {
   bundle: ['project', 'pipelines'],
   project: ['slug', 'name', 'description'],
-  pipeline: ['name', 'materials', 'parameters', 'variables', 'stages', 'services', 'jobs'],
-  material: ['git', 'upstream', 'cron'],
+  pipeline: [
+    'name',
+    'materials',
+    'parameters',
+    'variables',
+    'stages',
+    'services',
+    'jobs',
+    'when',
+    'concurrency',
+  ],
+  material: ['git', 'upstream', 'cron', 'manual'],
   git: ['url', 'branch', 'on', 'poll_interval'],
   upstream: ['pipeline', 'stage', 'status'],
   cron: ['expression'],
@@ -31,11 +41,85 @@ export const BUNDLE_KEYS = {
     'retry',
     'tags',
     'approval',
+    'image',
+    'uses',
+    'with',
+    'settings',
+    'extends',
+    'when',
+    'parallel',
+    'needs_artifacts',
+    'outputs',
+    'resources',
+    'agent',
+    'docker',
   ],
-  artifacts: ['paths', 'when', 'expire_in'],
+  artifacts: ['paths', 'when', 'expire_in', 'optional'],
   cache: ['key', 'paths'],
   approval: ['description', 'required', 'timeout', 'approvers', 'approver_groups', 'allow_self_approval'],
+  when: ['event', 'events', 'branch', 'branches', 'paths'],
+  parallel: ['matrix'],
+  neededArtifacts: ['from_job', 'from_pipeline', 'paths', 'dest'],
+  output: ['env', 'masked'],
+  resources: ['requests', 'limits'],
+  resourceAmounts: ['cpu', 'memory'],
+  agent: ['profile', 'tags'],
 } as const;
+
+/**
+ * gocdnext keys this control plane refuses, each with the reason given in the 400 (spec/pipeline-yaml.md:
+ * never silently ignored). Keyed like BUNDLE_KEYS; docs/ci-gocdnext.md lists the same table.
+ */
+export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<string, string>>> = {
+  pipeline: {
+    notifications:
+      'post-run plugin notifications are not run by this control plane; use the project notification channels (Settings → Notifications) instead',
+    include:
+      'includes of other files are not resolved: put the jobs in this file, or use extends with a hidden ".name" job',
+    template: 'pipeline templates are not supported: use extends with a hidden ".name" job',
+    version: 'the file format has no versions here; remove the key',
+    supersede: 'latest-wins supersede of gated runs is not implemented',
+  },
+  git: {
+    auto_register_webhook:
+      'this control plane does not register webhooks on the host: add the webhook in the repository settings (POST /api/v1/webhooks/<host>) and remove the key',
+    secret_ref:
+      'per-material credentials are not named in the pipeline here: set the repository credential in the project settings',
+  },
+  job: {
+    rules: 'rules are not evaluated: use when (event, branch, paths) or an approval gate',
+    cluster: 'there is no deploy-target cluster registry here: pass a kubeconfig as a secret',
+    deploy: 'deployment tracking (environments, rollback) is not implemented',
+    environment: 'deployment environments and change freezes are not implemented',
+    coverage_report: 'coverage reports are not parsed: keep the file as an artifact',
+    id_tokens:
+      'per-job OIDC tokens are not minted by this control plane yet: store the cloud credential as a secret',
+    strategy: 'use parallel.matrix (or matrix) for a matrix',
+  },
+  when: {
+    status: 'a status condition is not enforced at this level; remove it',
+  },
+  parallel: {
+    count: 'identical parallel copies are not supported: use parallel.matrix with an index dimension',
+  },
+  service: {
+    image: 'service containers are not available in this build: give the service a command',
+    env: 'service environment is not supported: pass settings on the command line',
+    node_selector: 'Kubernetes scheduling does not apply: agents run the services',
+    tolerations: 'Kubernetes scheduling does not apply: agents run the services',
+  },
+  approval: {
+    quorum_by_label: 'label-based quorums are not supported',
+  },
+};
+
+/** gocdnext's trigger events (`when.event`). */
+export const WHEN_EVENTS = ['push', 'pull_request', 'tag', 'manual', 'cron', 'upstream'] as const;
+/** Output aliases, as gocdnext writes them: lowercase first, then letters, digits, `_` and `-`. */
+export const OUTPUT_ALIAS = /^[a-z][a-zA-Z0-9_-]*$/;
+export const MAX_OUTPUTS = 64;
+/** Built-in variable prefixes no user-chosen name may take. */
+export const RESERVED_PREFIXES = ['CI_', 'GOCDNEXT_'];
 
 export const NAME_MAX = 200;
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;

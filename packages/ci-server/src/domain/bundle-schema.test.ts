@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BUNDLE_KEYS, parseBundle } from './bundle-parse.js';
+import { REFUSED_KEYS } from './bundle-rules.js';
 import { PIPELINE_BUNDLE_SCHEMA, SCHEMA_OBJECT_OF_KEYS } from './bundle-schema.js';
 import { SPEC_BUNDLE_EXAMPLE, SPEC_PIPELINE_EXAMPLE } from './spec-example.fixture.js';
 
@@ -27,9 +28,11 @@ describe('the bundle JSON Schema', () => {
       const schema = (
         def === '' ? PIPELINE_BUNDLE_SCHEMA : PIPELINE_BUNDLE_SCHEMA.$defs[def]
       ) as SchemaObject;
-      expect(Object.keys(schema.properties ?? {})).toEqual([
-        ...BUNDLE_KEYS[keys as keyof typeof BUNDLE_KEYS],
-      ]);
+      // Accepted keys first, then gocdnext's refused ones (properties nothing satisfies, with the reason).
+      const kind = keys as keyof typeof BUNDLE_KEYS;
+      const allowed: readonly string[] = BUNDLE_KEYS[kind];
+      const refused = Object.keys(REFUSED_KEYS[kind] ?? {}).filter((k) => !allowed.includes(k));
+      expect(Object.keys(schema.properties ?? {})).toEqual([...allowed, ...refused]);
       expect(schema.additionalProperties).toBe(false);
     },
   );

@@ -8,6 +8,8 @@
  * unique, and cron fields are in range.
  */
 
+import { GOCDNEXT_DEFS, GOCDNEXT_JOB_PROPERTIES, refusedProperties } from './bundle-schema-gocdnext.js';
+
 const name = {
   type: 'string',
   minLength: 1,
@@ -24,6 +26,30 @@ const nonEmptyStringList = { type: 'array', items: item, minItems: 1 };
 const envMap = { type: 'object', propertyNames: envName, additionalProperties: value };
 const ref = (def: string) => ({ $ref: `#/$defs/${def}` });
 
+const jobProperties = {
+  stage: name,
+  script: { oneOf: [{ type: 'string', minLength: 1 }, nonEmptyStringList] },
+  needs: { type: 'array', items: name },
+  variables: envMap,
+  secrets: { type: 'array', items: envName },
+  services: stringList,
+  artifacts: ref('artifacts'),
+  cache: { type: 'array', items: ref('cache') },
+  test_reports: stringList,
+  matrix: {
+    type: 'object',
+    minProperties: 1,
+    propertyNames: envName,
+    additionalProperties: { type: 'array', items: value, minItems: 1, uniqueItems: true },
+  },
+  timeout: ref('duration'),
+  retry: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
+  tags: stringList,
+  approval: ref('approval'),
+  ...GOCDNEXT_JOB_PROPERTIES,
+  ...refusedProperties('job'),
+};
+
 export const PIPELINE_BUNDLE_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   title: 'Pipeline bundle',
@@ -34,7 +60,8 @@ export const PIPELINE_BUNDLE_SCHEMA = {
   additionalProperties: false,
   properties: {
     project: ref('project'),
-    pipelines: { type: 'array', items: ref('pipeline') },
+    // A file of the multipart variant may leave out `name` (its file name is used); a bundle may not.
+    pipelines: { type: 'array', items: { allOf: [ref('pipeline'), { type: 'object', required: ['name'] }] } },
   },
   $defs: {
     duration: {
@@ -56,7 +83,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
     },
     pipeline: {
       type: 'object',
-      required: ['name', 'stages', 'jobs'],
+      required: ['jobs'],
       additionalProperties: false,
       properties: {
         name,
@@ -65,7 +92,20 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         variables: envMap,
         stages: { type: 'array', items: name, minItems: 1, uniqueItems: true },
         services: { type: 'array', items: ref('service') },
-        jobs: { type: 'object', minProperties: 1, propertyNames: name, additionalProperties: ref('job') },
+        jobs: {
+          type: 'object',
+          minProperties: 1,
+          propertyNames: name,
+          // A name starting with "." is a template: only extended, never run, so nothing is required of it.
+          patternProperties: { '^\\.': ref('jobTemplate') },
+          additionalProperties: ref('job'),
+        },
+        when: ref('when'),
+        concurrency: {
+          enum: ['parallel'],
+          description: 'runs of a pipeline run in parallel; "serial" is not supported',
+        },
+        ...refusedProperties('pipeline'),
       },
     },
     material: {
@@ -73,7 +113,12 @@ export const PIPELINE_BUNDLE_SCHEMA = {
       minProperties: 1,
       maxProperties: 1,
       additionalProperties: false,
-      properties: { git: ref('gitMaterial'), upstream: ref('upstreamMaterial'), cron: ref('cronMaterial') },
+      properties: {
+        git: ref('gitMaterial'),
+        upstream: ref('upstreamMaterial'),
+        cron: ref('cronMaterial'),
+        manual: { type: 'boolean', description: 'true: only manual runs (when.event [manual])' },
+      },
     },
     gitMaterial: {
       type: 'object',
@@ -90,6 +135,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
           default: ['push'],
         },
         poll_interval: ref('duration'),
+        ...refusedProperties('git'),
       },
     },
     upstreamMaterial: {
@@ -121,6 +167,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$' },
         command: nonEmptyStringList,
         ready: ref('serviceReady'),
+        ...refusedProperties('service'),
       },
     },
     serviceReady: {
@@ -137,43 +184,36 @@ export const PIPELINE_BUNDLE_SCHEMA = {
     },
     job: {
       type: 'object',
-      required: ['stage'],
       additionalProperties: false,
-      // A build job has a script; a manual gate has an approval and nothing but stage and needs.
-      oneOf: [
-        { required: ['script'], not: { required: ['approval'] } },
-        { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval'] } },
-      ],
-      properties: {
-        stage: name,
-        script: { oneOf: [{ type: 'string', minLength: 1 }, nonEmptyStringList] },
-        needs: { type: 'array', items: name },
-        variables: envMap,
-        secrets: { type: 'array', items: envName },
-        services: stringList,
-        artifacts: ref('artifacts'),
-        cache: { type: 'array', items: ref('cache') },
-        test_reports: stringList,
-        matrix: {
-          type: 'object',
-          minProperties: 1,
-          propertyNames: envName,
-          additionalProperties: { type: 'array', items: value, minItems: 1, uniqueItems: true },
+      // A build job has a script, a plugin job uses (or image + settings), a manual gate has an approval and
+      // nothing but stage and needs. A job that extends another may inherit any of them. `stage` is required
+      // when the pipeline lists its stages (the parser checks; a jobs-only document infers them).
+      anyOf: [
+        { required: ['extends'] },
+        {
+          oneOf: [
+            { required: ['script'], not: { anyOf: [{ required: ['approval'] }, { required: ['uses'] }] } },
+            { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval'] } },
+            { required: ['uses'], not: { anyOf: [{ required: ['script'] }, { required: ['image'] }] } },
+            {
+              required: ['image', 'settings'],
+              not: { anyOf: [{ required: ['script'] }, { required: ['uses'] }] },
+            },
+          ],
         },
-        timeout: ref('duration'),
-        retry: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
-        tags: stringList,
-        approval: ref('approval'),
-      },
+      ],
+      properties: jobProperties,
     },
+    jobTemplate: { type: 'object', additionalProperties: false, properties: jobProperties },
     artifacts: {
       type: 'object',
-      required: ['paths'],
+      anyOf: [{ required: ['paths'] }, { required: ['optional'] }],
       additionalProperties: false,
       properties: {
         paths: nonEmptyStringList,
         when: { enum: ['on_success', 'on_failure', 'always'], default: 'on_success' },
         expire_in: ref('duration'),
+        optional: { ...nonEmptyStringList, description: 'published when present (merged into paths)' },
       },
     },
     cache: {
@@ -188,6 +228,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
       properties: {
         description: { type: 'string' },
         required: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
+        ...refusedProperties('approval'),
         timeout: {
           description:
             'an unanswered gate cancels the run past it; `never` (gocdnext): it waits until answered',
@@ -215,6 +256,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         },
       },
     },
+    ...GOCDNEXT_DEFS,
   },
 } as const;
 
@@ -233,4 +275,11 @@ export const SCHEMA_OBJECT_OF_KEYS = {
   artifacts: 'artifacts',
   cache: 'cache',
   approval: 'approval',
+  when: 'when',
+  parallel: 'parallel',
+  neededArtifacts: 'neededArtifacts',
+  output: 'output',
+  resources: 'resources',
+  resourceAmounts: 'resourceAmounts',
+  agent: 'agent',
 } as const;

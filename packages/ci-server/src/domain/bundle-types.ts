@@ -86,6 +86,45 @@ export interface ApprovalSpec {
   allow_self_approval?: boolean;
 }
 
+/** gocdnext's `when`: the run's trigger event, branch and changed files a pipeline or job is limited to. */
+export interface WhenSpec {
+  /** push | pull_request | tag | manual | cron | upstream; empty = any. */
+  event: string[];
+  /** Branch names or globs (`release/*`); empty = any. */
+  branch: string[];
+  /** Repository-relative globs (`**` crosses directories); empty = any change. */
+  paths: string[];
+}
+
+/** gocdnext's `needs_artifacts` entry: artifacts of an earlier job downloaded into the workspace first. */
+export interface NeededArtifacts {
+  from_job: string;
+  /** Set: the upstream pipeline run that triggered this run (an upstream material) instead of this run. */
+  from_pipeline?: string;
+  /** Subset of the artifact paths (prefixes); empty = all of them. */
+  paths: string[];
+  /** Workspace-relative destination, default `./`. */
+  dest: string;
+}
+
+/** gocdnext's `outputs` entry: the name the job writes to $GOCDNEXT_OUTPUT_FILE and whether it is masked. */
+export interface OutputSpec {
+  env: string;
+  masked: boolean;
+}
+
+export interface ResourceAmounts {
+  /** Kubernetes quantity: `500m`, `2`. */
+  cpu?: string;
+  /** Kubernetes quantity: `256Mi`, `4Gi`. */
+  memory?: string;
+}
+
+export interface ResourcesSpec {
+  requests?: ResourceAmounts;
+  limits?: ResourceAmounts;
+}
+
 /**
  * A job. Exactly one of `script` (a build job) and `approval` (a manual gate) is set; a gate carries only
  * `stage`, `needs` and `approval`.
@@ -108,7 +147,22 @@ export interface JobSpec {
   timeout?: number;
   /** Automatic re-runs of a failed attempt, 0..10. */
   retry: number;
+  /** Routing tags; gocdnext's `agent.tags`, `agent.profile` (as `profile:<name>`) and `docker` land here. */
   tags: string[];
+  // gocdnext's dialect (docs/ci-gocdnext.md). Absent unless written, so documents of our own format keep
+  // their digest and re-applying them changes nothing.
+  /** Container image the job runs in (`uses:` resolves to one). */
+  image?: string;
+  /** The plugin reference as written (`uses:`); its settings are in `variables` as PLUGIN_*. */
+  uses?: string;
+  /** Job-level trigger filter: the job is skipped on runs that do not match. */
+  when?: WhenSpec;
+  needs_artifacts?: NeededArtifacts[];
+  /** Alias -> output declared by the job (written to $GOCDNEXT_OUTPUT_FILE). */
+  outputs?: Record<string, OutputSpec>;
+  resources?: ResourcesSpec;
+  /** The job needs a Docker-compatible API (routing tag `docker`). */
+  docker?: boolean;
 }
 
 export interface PipelineDocument {
@@ -120,6 +174,8 @@ export interface PipelineDocument {
   services: ServiceSpec[];
   /** Keyed by job name, in declaration order. */
   jobs: Record<string, JobSpec>;
+  /** gocdnext's pipeline-level `when`: which trigger events, branches and changed files create runs. */
+  when?: WhenSpec;
 }
 
 /** One pipeline of an applied bundle. */

@@ -14,4 +14,5 @@ export * from './matrix.js';
 export * from './run-plan.js';
 export * from './run-state.js';
 export * from './run-types.js';
+export * from './when-filter.js';
 export { childPath, MAX_ERRORS } from './yaml-reader.js';

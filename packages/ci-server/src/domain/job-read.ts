@@ -15,9 +15,20 @@ import {
   NAME_MAX,
   nameOpts,
   oneOf,
+  REFUSED_KEYS,
   RETRY_MAX,
 } from './bundle-rules.js';
 import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-types.js';
+import {
+  pluginImage,
+  readAgent,
+  readNeedsArtifacts,
+  readOutputs,
+  readParallel,
+  readPluginSettings,
+  readResources,
+  readWhen,
+} from './gocdnext-job.js';
 import { MAX_MATRIX_COMBINATIONS, matrixSize } from './matrix.js';
 import { type Entry, indexPath, type Reader, type YNode } from './yaml-reader.js';
 
@@ -47,10 +58,14 @@ function readMatrix(r: Reader, e: Entry): Record<string, string[]> | null {
 }
 
 function readArtifacts(r: Reader, e: Entry): ArtifactsSpec | null {
-  const a = r.map(e.node, e.path, BUNDLE_KEYS.artifacts, ['paths']);
-  if (!a?.paths) return null;
-  const paths = r.strList(a.paths.node, a.paths.path, { nonEmpty: true });
-  const out: ArtifactsSpec = { paths: paths ?? [], when: oneOf(r, a.when, ARTIFACT_WHEN, 'on_success') };
+  const a = r.map(e.node, e.path, BUNDLE_KEYS.artifacts);
+  if (!a) return null;
+  if (!a.paths && !a.optional) return r.failNull(e.node, `${e.path}.paths`, 'missing required key "paths"');
+  // gocdnext's `optional` (published when present) is what `paths` means here: one list.
+  const paths = a.paths ? r.strList(a.paths.node, a.paths.path, { nonEmpty: true }) : [];
+  const optional = a.optional ? (r.strList(a.optional.node, a.optional.path, { nonEmpty: true }) ?? []) : [];
+  const all = [...new Set([...(paths ?? []), ...optional])];
+  const out: ArtifactsSpec = { paths: all, when: oneOf(r, a.when, ARTIFACT_WHEN, 'on_success') };
   if (a.expire_in) out.expire_in = r.duration(a.expire_in.node, a.expire_in.path, 1000) ?? undefined;
   return out;
 }
@@ -69,7 +84,7 @@ function readCache(r: Reader, e: Entry): CacheSpec[] {
 }
 
 function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
-  const a = r.map(e.node, e.path, BUNDLE_KEYS.approval);
+  const a = r.map(e.node, e.path, BUNDLE_KEYS.approval, [], REFUSED_KEYS.approval);
   if (!a) return null;
   const out: ApprovalSpec = { required: 1 };
   if (a.description)
@@ -105,18 +120,73 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   return out;
 }
 
+/**
+ * `uses` + `with` (or gocdnext's older `image` + `settings`): the job runs the plugin image's own
+ * entrypoint, configured through PLUGIN_* variables; the job's `variables` win over them.
+ */
+function readPlugin(r: Reader, f: Record<string, Entry>, job: JobSpec): Record<string, string> {
+  if (f.uses) {
+    for (const other of ['script', 'image', 'settings'] as const)
+      if (f[other])
+        r.fail(
+          f[other].keyNode,
+          f[other].path,
+          `"uses" and "${other}" are exclusive: a plugin runs its image's own entrypoint`,
+        );
+    const uses = r.str(f.uses.node, f.uses.path, { max: 512 });
+    if (uses !== null) {
+      const image = pluginImage(uses);
+      if (image === null)
+        r.fail(
+          f.uses.node,
+          f.uses.path,
+          `"${uses}" is not a plugin reference: write <image>@<tag> or gocdnext/<name>@v1`,
+        );
+      else {
+        job.uses = uses;
+        job.image = image;
+      }
+    }
+  } else if (f.with) {
+    r.fail(f.with.keyNode, f.with.path, '"with" configures a plugin: it needs "uses"');
+  }
+  if (f.image) {
+    const image = r.str(f.image.node, f.image.path, {
+      max: 512,
+      pattern: /^\S+$/,
+      patternHint: 'an image reference without spaces',
+    });
+    if (image !== null && !f.uses) job.image = image;
+  }
+  if (f.settings && (f.script || !f.image))
+    r.fail(
+      f.settings.keyNode,
+      f.settings.path,
+      '"settings" configures a plugin image: it needs "image" and no "script"',
+    );
+  const settings = f.with ?? f.settings;
+  return settings ? readPluginSettings(r, settings) : {};
+}
+
 export interface JobRead {
   spec: JobSpec;
   stageIndex: number;
   needs: { name: string; node: YNode; path: string }[];
   keyNode: YNode;
+  path: string;
 }
 
-export function readJob(r: Reader, e: Entry, stages: string[], services: Set<string>): JobRead | null {
+export function readJob(
+  r: Reader,
+  e: Entry,
+  stages: string[],
+  services: Set<string>,
+  defaultStage?: string,
+): JobRead | null {
   r.str(e.keyNode, e.path, nameOpts);
-  const f = r.map(e.node, e.path, BUNDLE_KEYS.job, ['stage']);
+  const f = r.map(e.node, e.path, BUNDLE_KEYS.job, defaultStage ? [] : ['stage'], REFUSED_KEYS.job);
   if (!f) return null;
-  const stage = f.stage ? r.str(f.stage.node, f.stage.path) : null;
+  const stage = f.stage ? r.str(f.stage.node, f.stage.path) : (defaultStage ?? null);
   const stageIndex = stage === null ? -1 : stages.indexOf(stage);
   if (stage !== null && stageIndex < 0) {
     r.fail(f.stage!.node, f.stage!.path, `stage "${stage}" is not declared in stages (${stages.join(', ')})`);
@@ -138,15 +208,21 @@ export function readJob(r: Reader, e: Entry, stages: string[], services: Set<str
     retry: 0,
     tags: [],
   };
+  const plugin = f.uses ?? (f.settings && !f.script ? f.settings : undefined);
   if (f.script && f.approval) {
     r.fail(
       f.approval.keyNode,
       f.approval.path,
       '"approval" and "script" are exclusive: a job is a build job or a manual gate',
     );
-  } else if (!f.script && !f.approval) {
-    r.fail(e.node, e.path, 'a job needs "script" (a build job) or "approval" (a manual gate)');
+  } else if (!f.script && !f.approval && !plugin) {
+    r.fail(
+      e.node,
+      e.path,
+      'a job needs "script" (a build job), "uses" (a plugin) or "approval" (a manual gate)',
+    );
   }
+  const pluginSettings = readPlugin(r, f, job);
   if (f.approval && !f.script) {
     for (const key of Object.keys(f).filter((k) => !GATE_KEYS.includes(k))) {
       r.fail(
@@ -167,6 +243,7 @@ export function readJob(r: Reader, e: Entry, stages: string[], services: Set<str
     job.needs = [...new Set(names)];
   }
   if (f.variables) job.variables = r.strMap(f.variables.node, f.variables.path, ENV_NAME, ENV_HINT) ?? {};
+  if (Object.keys(pluginSettings).length > 0) job.variables = { ...pluginSettings, ...job.variables };
   if (f.secrets) {
     job.secrets =
       r.strList(f.secrets.node, f.secrets.path, {
@@ -192,11 +269,39 @@ export function readJob(r: Reader, e: Entry, stages: string[], services: Set<str
   if (f.artifacts) job.artifacts = readArtifacts(r, f.artifacts) ?? undefined;
   if (f.cache) job.cache = readCache(r, f.cache);
   if (f.test_reports) job.test_reports = r.strList(f.test_reports.node, f.test_reports.path) ?? [];
+  if (f.matrix && f.parallel)
+    r.fail(
+      f.parallel.keyNode,
+      f.parallel.path,
+      '"matrix" and "parallel" are two spellings of one key: keep one',
+    );
   if (f.matrix) job.matrix = readMatrix(r, f.matrix) ?? undefined;
+  else if (f.parallel) job.matrix = readParallel(r, f.parallel) ?? undefined;
   if (f.timeout) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
   if (f.retry) job.retry = r.int(f.retry.node, f.retry.path, 0, RETRY_MAX) ?? 0;
   if (f.tags) job.tags = r.strList(f.tags.node, f.tags.path) ?? [];
-  return { spec: JSON.parse(JSON.stringify(job)) as JobSpec, stageIndex, needs, keyNode: e.keyNode };
+  if (f.agent) job.tags.push(...readAgent(r, f.agent));
+  if (f.docker) {
+    const d = r.resolve(f.docker.node);
+    const v = d && 'value' in d ? (d as { value: unknown }).value : undefined;
+    if (typeof v !== 'boolean') r.fail(f.docker.node, f.docker.path, 'must be true or false');
+    else if (v) {
+      job.docker = true;
+      job.tags.push('docker');
+    }
+  }
+  job.tags = [...new Set(job.tags)];
+  if (f.when) job.when = readWhen(r, f.when) ?? undefined;
+  if (f.needs_artifacts) job.needs_artifacts = readNeedsArtifacts(r, f.needs_artifacts);
+  if (f.outputs) job.outputs = readOutputs(r, f.outputs);
+  if (f.resources) job.resources = readResources(r, f.resources) ?? undefined;
+  return {
+    spec: JSON.parse(JSON.stringify(job)) as JobSpec,
+    stageIndex,
+    needs,
+    keyNode: e.keyNode,
+    path: e.path,
+  };
 }
 
 /** `needs`: existing jobs, of this or an earlier stage, not itself, and no cycles. */

@@ -11,6 +11,7 @@ import {
   GIT_EVENTS,
   nameOpts,
   oneOf,
+  REFUSED_KEYS,
   SERVICE_NAME,
   UPSTREAM_STATUS,
 } from './bundle-rules.js';
@@ -24,8 +25,11 @@ import type {
 } from './bundle-types.js';
 import { validateCron } from './cron.js';
 import { normaliseBranch, normaliseGitUrl } from './fingerprint.js';
+import { readWhen } from './gocdnext-job.js';
+import { checkGocdnextJobs, inferStages, readManual } from './gocdnext-pipeline.js';
+import { resolveExtends } from './job-extends.js';
 import { checkNeeds, type JobRead, readJob } from './job-read.js';
-import { indexPath, type Reader, type YNode } from './yaml-reader.js';
+import { type Entry, indexPath, type Reader, type YNode } from './yaml-reader.js';
 
 export interface UpstreamRef {
   material: UpstreamMaterial;
@@ -40,25 +44,34 @@ export interface ReadPipeline {
   upstreams: UpstreamRef[];
 }
 
+/** Git materials whose `on` was not written: gocdnext's pipeline `when.event` decides it for them. */
+const defaultOn = new WeakSet<GitMaterial>();
+
 function readMaterial(
   r: Reader,
   raw: YNode,
   path: string,
   self: string,
   ups: UpstreamRef[],
-): Material | null {
+): Material | 'manual' | null {
   const m = r.map(raw, path, BUNDLE_KEYS.material);
   if (!m) return null;
   const kinds = Object.keys(m);
   if (kinds.length !== 1) {
-    return r.failNull(raw, path, `a material has exactly one of git, upstream, cron (found ${kinds.length})`);
+    return r.failNull(
+      raw,
+      path,
+      `a material has exactly one of git, upstream, cron, manual (found ${kinds.length})`,
+    );
   }
+  if (m.manual) return readManual(r, m.manual);
   if (m.git) {
-    const g = r.map(m.git.node, m.git.path, BUNDLE_KEYS.git, ['url']);
+    const g = r.map(m.git.node, m.git.path, BUNDLE_KEYS.git, ['url'], REFUSED_KEYS.git);
     if (!g) return null;
     const url = g.url ? r.str(g.url.node, g.url.path, { max: 2048 }) : null;
     const branch = g.branch ? r.str(g.branch.node, g.branch.path, { max: 255 }) : 'main';
     const git: GitMaterial = { url: url ?? '', branch: normaliseBranch(branch ?? 'main'), on: ['push'] };
+    if (!g.on) defaultOn.add(git);
     if (g.on) {
       const events = r.strList(g.on.node, g.on.path, { allowScalar: true }) ?? [];
       events.forEach((ev, i) => {
@@ -101,7 +114,7 @@ function readMaterial(
 }
 
 function readService(r: Reader, raw: YNode, path: string): ServiceSpec | null {
-  const s = r.map(raw, path, BUNDLE_KEYS.service, ['name', 'command']);
+  const s = r.map(raw, path, BUNDLE_KEYS.service, ['name', 'command'], REFUSED_KEYS.service);
   if (!s?.name || !s.command) return null;
   const name = r.str(s.name.node, s.name.path, {
     pattern: SERVICE_NAME,
@@ -138,10 +151,20 @@ function readService(r: Reader, raw: YNode, path: string): ServiceSpec | null {
   return service;
 }
 
-export function readPipeline(r: Reader, raw: YNode, path: string): ReadPipeline | null {
-  const p = r.map(raw, path, BUNDLE_KEYS.pipeline, ['name', 'stages', 'jobs']);
+/**
+ * `fallbackName`: a file's name without its extension, the pipeline's name when the document has none
+ * (gocdnext's rule); without it `name` is required.
+ */
+export function readPipeline(
+  r: Reader,
+  raw: YNode,
+  path: string,
+  fallbackName?: string,
+): ReadPipeline | null {
+  const required = fallbackName ? ['jobs'] : ['name', 'jobs'];
+  const p = r.map(raw, path, BUNDLE_KEYS.pipeline, required, REFUSED_KEYS.pipeline);
   if (!p) return null;
-  const name = p.name ? (r.str(p.name.node, p.name.path, nameOpts) ?? '') : '';
+  const name = p.name ? (r.str(p.name.node, p.name.path, nameOpts) ?? '') : (fallbackName ?? '');
   const doc: PipelineDocument = {
     name,
     materials: [],
@@ -152,12 +175,14 @@ export function readPipeline(r: Reader, raw: YNode, path: string): ReadPipeline 
     jobs: {},
   };
   const upstreams: UpstreamRef[] = [];
+  let manual = false;
   if (p.materials) {
     const seen = new Map<string, number>();
     (r.seq(p.materials.node, p.materials.path, 'a list of materials') ?? []).forEach((item, i) => {
       const mPath = indexPath(p.materials!.path, i);
       const m = readMaterial(r, item, mPath, name, upstreams);
-      if (!m) return;
+      if (m === 'manual') manual = true;
+      if (!m || m === 'manual') return;
       const identity =
         'git' in m ? JSON.stringify([normaliseGitUrl(m.git.url), m.git.branch]) : JSON.stringify(m);
       if (seen.has(identity)) r.fail(item, mPath, `duplicate of materials[${seen.get(identity)}]`);
@@ -186,17 +211,46 @@ export function readPipeline(r: Reader, raw: YNode, path: string): ReadPipeline 
       } else doc.services.push(s);
     });
   }
+  if (p.concurrency) {
+    const c = r.str(p.concurrency.node, p.concurrency.path);
+    if (c === 'serial')
+      r.fail(
+        p.concurrency.node,
+        p.concurrency.path,
+        '"serial" is not supported: runs of a pipeline run in parallel here',
+      );
+    else if (c !== null && c !== 'parallel')
+      r.fail(p.concurrency.node, p.concurrency.path, `"${c}" must be parallel`);
+  }
+  if (p.when) doc.when = readWhen(r, p.when) ?? undefined;
+  const gitEvents = GIT_EVENTS.filter((ev) => doc.when?.event.includes(ev));
+  if (gitEvents.length > 0)
+    for (const m of doc.materials) if ('git' in m && defaultOn.has(m.git)) m.git.on = gitEvents;
+  if (manual) {
+    if (doc.when?.event.some((e) => e !== 'manual'))
+      r.fail(
+        p.when!.node,
+        p.when!.path,
+        'a manual material means only manual runs: when.event can only be [manual]',
+      );
+    doc.when = { event: ['manual'], branch: doc.when?.branch ?? [], paths: doc.when?.paths ?? [] };
+  }
   const jobs = new Map<string, JobRead>();
   if (p.jobs) {
-    const entries = r.entries(p.jobs.node, p.jobs.path, 'job names to jobs') ?? [];
+    const all = r.entries(p.jobs.node, p.jobs.path, 'job names to jobs') ?? [];
+    const entries: Entry[] = resolveExtends(r, all);
     if (entries.length === 0 && r.resolve(p.jobs.node))
       r.fail(p.jobs.node, p.jobs.path, 'must declare at least one job');
+    // gocdnext fragments without `stages`: the stages the jobs name, ordered so that needs point backwards.
+    const inferred = p.stages ? null : inferStages(r, entries, p.jobs.path);
+    if (inferred) doc.stages = inferred.stages;
     const services = new Set(doc.services.map((s) => s.name));
     for (const e of entries) {
-      const job = readJob(r, e, doc.stages, services);
+      const job = readJob(r, e, doc.stages, services, inferred?.defaultStage);
       if (job) jobs.set(e.key, job);
     }
     checkNeeds(r, jobs);
+    checkGocdnextJobs(r, jobs, upstreams);
     for (const [jobName, job] of jobs) doc.jobs[jobName] = job.spec;
   }
   return { document: doc, nameNode: p.name?.node, upstreams };

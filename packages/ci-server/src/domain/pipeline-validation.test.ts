@@ -189,7 +189,7 @@ describe('validation errors', () => {
       'material of two kinds',
       pipeline('', 'materials: [{git: {url: u}, cron: {expression: "@daily"}}]\n'),
       'materials[0]',
-      /exactly one of git, upstream, cron \(found 2\)/,
+      /exactly one of git, upstream, cron, manual \(found 2\)/,
     ],
     ['material of no kind', pipeline('', 'materials: [{}]\n'), 'materials[0]', /found 0/],
     [

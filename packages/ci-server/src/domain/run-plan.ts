@@ -5,12 +5,17 @@
 import type { PipelineDocument } from './bundle-types.js';
 import { expandMatrix } from './matrix.js';
 import type { JobRow, RunCause, RunSnapshot } from './run-types.js';
+import { type TriggerFacts, whenRefusal } from './when-filter.js';
 
 /**
  * A new run of `pipeline`: status `queued`, every stage `created`, one `created` row per job and matrix
  * combination (stage order, then job declaration order, then matrix order), attempt 1.
  */
-export function planRun(pipeline: PipelineDocument, newId: () => string): RunSnapshot {
+export function planRun(
+  pipeline: PipelineDocument,
+  newId: () => string,
+  trigger?: TriggerFacts,
+): RunSnapshot {
   const stages = pipeline.stages.map((name) => ({ name, status: 'created' as const, jobs: [] as JobRow[] }));
   for (const [name, job] of Object.entries(pipeline.jobs)) {
     const stage = stages.find((s) => s.name === job.stage);
@@ -20,7 +25,9 @@ export function planRun(pipeline: PipelineDocument, newId: () => string): RunSna
         id: newId(),
         name,
         matrix,
-        status: 'created',
+        // gocdnext's job-level `when`: a job the trigger does not pass is skipped from the start (and the
+        // jobs that need it are skipped in turn by the state machine).
+        status: trigger && whenRefusal(job.when, trigger) !== null ? 'skipped' : 'created',
         needs: [...job.needs],
         attempt: 1,
         isGate: job.approval !== undefined,

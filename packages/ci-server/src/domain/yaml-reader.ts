@@ -108,12 +108,16 @@ export class Reader {
     return node ?? null;
   }
 
-  /** The entries of a mapping; unknown keys and missing required keys are errors. */
+  /**
+   * The entries of a mapping; unknown keys and missing required keys are errors. A key of `refused` (a
+   * known key of another dialect this control plane does not honour) is an error giving its reason.
+   */
   map(
     raw: YNode,
     path: string,
     allowed: readonly string[],
     required: readonly string[] = [],
+    refused: Readonly<Record<string, string>> = {},
   ): Record<string, Entry> | null {
     const node = this.resolve(raw);
     if (!node || !isMap(node)) {
@@ -129,6 +133,10 @@ export class Reader {
       }
       const key = this.scalarSource(keyNode);
       const keyPath = childPath(path, key);
+      if (!allowed.includes(key) && Object.hasOwn(refused, key)) {
+        this.fail(keyNode, keyPath, `"${key}" is not supported: ${refused[key]}`);
+        continue;
+      }
       if (!allowed.includes(key)) {
         const hint = closest(key, allowed);
         this.fail(

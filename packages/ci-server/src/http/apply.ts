@@ -16,8 +16,32 @@ import { type Api, type ApiContext, MULTIPART_LIMITS } from './context.js';
 import { errors } from './schemas.js';
 
 const ApplyJson = Type.Object(
-  { yaml: Type.String({ description: 'the pipeline bundle: one YAML document {project, pipelines}' }) },
-  { additionalProperties: false },
+  {
+    yaml: Type.Optional(
+      Type.String({ description: 'the pipeline bundle: one YAML document {project, pipelines}' }),
+    ),
+    // gocdnext's CLI body (`gocdnext apply`): the project fields and the files of its .gocdnext/ folder.
+    slug: Type.Optional(Type.String({ description: 'gocdnext CLI form: the project slug' })),
+    name: Type.Optional(Type.String({ description: 'gocdnext CLI form: the project display name' })),
+    description: Type.Optional(Type.String()),
+    files: Type.Optional(
+      Type.Array(Type.Object({ name: Type.String(), content: Type.String() }), {
+        maxItems: MULTIPART_LIMITS.files,
+        description:
+          'gocdnext CLI form: one pipeline document per file; a file without `name` is named after it',
+      }),
+    ),
+    config_repo: Type.Optional(
+      Type.String({ description: 'gocdnext CLI form: refused (see docs/ci-gocdnext.md)' }),
+    ),
+    scm_source: Type.Optional(
+      Type.Unknown({ description: 'gocdnext CLI form: refused (see docs/ci-gocdnext.md)' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "either {yaml} (the bundle) or gocdnext's {slug, name, files: [{name, content}]}",
+  },
 );
 
 const ApplyMultipart = Type.Object(
@@ -82,6 +106,38 @@ function bundleOrThrow(result: BundleResult) {
   throw badRequest(`The bundle is not valid: ${shown.join('; ')}`);
 }
 
+/** The JSON variants: `{yaml}`, or gocdnext's CLI body `{slug, name, description?, files}`. */
+function parseJsonBody(body: Record<string, unknown>): BundleResult {
+  const cliKeys = ['slug', 'name', 'description', 'files', 'config_repo', 'scm_source'].filter(
+    (k) => body[k] !== undefined,
+  );
+  if (typeof body.yaml === 'string') {
+    if (cliKeys.length > 0)
+      throw badRequest(
+        `give either "yaml" or gocdnext's {slug, name, files}, not both (found ${cliKeys.join(', ')})`,
+      );
+    return parseBundle(body.yaml);
+  }
+  if (body.config_repo !== undefined)
+    throw badRequest('"config_repo" is not supported: send the pipeline files in "files"');
+  if (body.scm_source !== undefined)
+    throw badRequest(
+      '"scm_source" is not supported: declare the repository as a git material in the pipelines, and its credential in the project settings',
+    );
+  if (!Array.isArray(body.files))
+    throw badRequest('the body needs "yaml" (the bundle) or gocdnext\'s {slug, name, files}');
+  const files = body.files as { name: string; content: string }[];
+  return assembleBundle(
+    {
+      slug: (body.slug as string | undefined) ?? '',
+      // gocdnext's CLI may leave the name out: the slug stands in for it.
+      name: (body.name as string | undefined) || ((body.slug as string | undefined) ?? ''),
+      description: (body.description as string | undefined) ?? null,
+    },
+    files.map((f) => ({ name: f.name, text: f.content })),
+  );
+}
+
 export function registerApplyRoute(api: Api, ctx: ApiContext): void {
   api.post('/api/v1/projects/apply', {
     config: { access: 'maintainer' },
@@ -114,7 +170,7 @@ export function registerApplyRoute(api: Api, ctx: ApiContext): void {
             },
             files,
           )
-        : parseBundle((body as { yaml: string }).yaml);
+        : parseJsonBody(body);
       return applyBundle(ctx.db, bundleOrThrow(result), ctx.postgres);
     },
   });

@@ -6,6 +6,7 @@ import {
   obj,
   type ParsedDelivery,
   PayloadError,
+  pushedFiles,
   type RefChange,
   str,
   urls,
@@ -44,7 +45,8 @@ function push(payload: Record<string, unknown>, base: ParsedDelivery): ParsedDel
   let change: RefChange;
   if (ref.startsWith('refs/heads/')) {
     const branch = ref.slice('refs/heads/'.length);
-    change = { kind: 'push', branch, gitRef: branch, revision: after, ...common };
+    const files = pushedFiles(payload.commits);
+    change = { kind: 'push', branch, gitRef: branch, revision: after, ...common, files };
   } else if (ref.startsWith('refs/tags/')) {
     // `after` is the tag object for an annotated tag; head_commit is the commit it points to.
     change = {

@@ -2,7 +2,7 @@
 // Hook` (open, reopen, and update when it brought new commits — `oldrev` present). Field names follow
 // GitLab's documented webhook events; the event is also read from `object_kind` when the header and the
 // body disagree in spelling ("System Hook" deliveries carry the same bodies).
-import { clip, obj, type ParsedDelivery, PayloadError, str, urls, ZERO_SHA } from './types.js';
+import { clip, obj, type ParsedDelivery, PayloadError, pushedFiles, str, urls, ZERO_SHA } from './types.js';
 
 function repository(payload: Record<string, unknown>) {
   const project = obj(payload.project);
@@ -52,7 +52,8 @@ function push(p: Record<string, unknown>, base: ParsedDelivery, tag: boolean): P
   }
   if (!ref.startsWith('refs/heads/')) return { ...base, ignored: `pushes to ${ref} are not built` };
   const branch = ref.slice('refs/heads/'.length);
-  return { ...base, changes: [{ kind: 'push', branch, gitRef: branch, ...common }] };
+  const files = pushedFiles(p.commits, p.total_commits_count);
+  return { ...base, changes: [{ kind: 'push', branch, gitRef: branch, ...common, files }] };
 }
 
 function mergeRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedDelivery {

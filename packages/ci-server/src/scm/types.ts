@@ -19,6 +19,9 @@ export interface RefChange {
   committedAt: string | null;
   /** Pull requests: where the proposed code lives and who proposed it (the fork policy reads both). */
   pullRequest?: PullRequestOrigin;
+  /** Paths a push changed, from the payload's commit lists; null or absent when unknown (gocdnext's
+   * `when.paths` then fails open). */
+  files?: string[] | null;
 }
 
 /**
@@ -30,6 +33,26 @@ export interface PullRequestOrigin {
   fromFork: boolean;
   headRepository: string | null;
   author: string | null;
+}
+
+/**
+ * The paths a push payload's commits added, modified or removed (GitHub and GitLab share the shape).
+ * Null when the list may be incomplete: no commits, a commit without its lists, or a payload that holds
+ * fewer commits than the push had (both hosts cap it at 20).
+ */
+export function pushedFiles(commits: unknown, total?: unknown): string[] | null {
+  if (!Array.isArray(commits) || commits.length === 0 || commits.length >= 20) return null;
+  if (typeof total === 'number' && total > commits.length) return null;
+  const out = new Set<string>();
+  for (const c of commits) {
+    if (typeof c !== 'object' || c === null) return null;
+    for (const k of ['added', 'modified', 'removed']) {
+      const list = (c as Record<string, unknown>)[k];
+      if (!Array.isArray(list)) return null;
+      for (const f of list) if (typeof f === 'string') out.add(f);
+    }
+  }
+  return [...out];
 }
 
 export interface ParsedDelivery {

@@ -3,7 +3,16 @@
 // and a unique index backs them), plan the stages and job runs from the definition (matrix expanded), start
 // the first stage, and insert everything. The first stage's jobs are `queued` for an agent; nothing here
 // executes them.
-import { type Effect, type PipelineDocument, planRun, type RunCause, startRun } from '../domain/index.js';
+import {
+  causeEvent,
+  type Effect,
+  type PipelineDocument,
+  planRun,
+  type RunCause,
+  startRun,
+  type TriggerEvent,
+  type TriggerFacts,
+} from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
@@ -21,6 +30,18 @@ export interface NewRun {
   versionId?: string;
   /** A run of a fork's pull request: recorded, held for approval and/or built without secrets. */
   fork?: ForkRunInfo;
+  /** gocdnext's `when` facts: the trigger event (default: from the cause) and the files it changed. */
+  event?: TriggerEvent;
+  files?: string[] | null;
+}
+
+const SHA_OR_REF = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|refs\/.*)$/;
+
+/** What job-level `when` is judged on: the event, the branch (when git_ref names one) and changed files. */
+function triggerFacts(req: NewRun): TriggerFacts {
+  const event = req.event ?? causeEvent(req.cause);
+  const branch = event === 'tag' || !req.gitRef || SHA_OR_REF.test(req.gitRef) ? null : req.gitRef;
+  return { event, branch, files: req.files ?? null };
 }
 
 export interface CreatedRun {
@@ -57,7 +78,7 @@ export async function createRunIn(
     if (version) [versionId, definition] = [version.id, version.definition];
   }
   const document = JSON.parse(definition) as PipelineDocument;
-  const started = startRun(planRun(document, newId));
+  const started = startRun(planRun(document, newId, triggerFacts(req)));
   if (!started.ok) throw new Error(`a planned run could not start: ${started.message}`);
   const snapshot = started.run;
   let effects = started.effects;

@@ -1,7 +1,14 @@
 // Starting runs from a trigger (webhook, poll, cron, upstream) inside the caller's transaction, next to the
 // claim row that makes the trigger fire once; the state machine's effects are published only after commit.
 import { createHash } from 'node:crypto';
-import { mergeParameters, type PipelineDocument, type RunCause } from '../domain/index.js';
+import {
+  causeEvent,
+  mergeParameters,
+  type PipelineDocument,
+  type RunCause,
+  type TriggerEvent,
+  whenRefusal,
+} from '../domain/index.js';
 import type { ForkRunInfo } from '../services/fork-runs.js';
 import { type CreatedRun, createRunIn } from '../services/run-create.js';
 import type { RunEvents } from '../services/run-events.js';
@@ -18,6 +25,31 @@ export interface RunRequest {
     | ((doc: PipelineDocument) => { gitRef: string | null; revision: string | null });
   /** A fork's pull request: held for approval and/or without secrets (services/fork-runs.ts). */
   fork?: ForkRunInfo;
+  /** gocdnext's `when`: the event (default: from the cause), the branch and the changed files (null: unknown). */
+  event?: TriggerEvent;
+  branch?: string | null;
+  files?: string[] | null;
+}
+
+/**
+ * Whether the pipeline's `when` (gocdnext's dialect) lets this trigger create a run; read before the run is
+ * created so that a filtered trigger does not spend a counter value. Triggers only: a person starting a run
+ * by hand is never filtered.
+ */
+async function passesWhen(trx: StoreDb, r: RunRequest): Promise<boolean> {
+  const row = await trx
+    .selectFrom('pipelines')
+    .select('definition')
+    .where('id', '=', r.pipelineId)
+    .executeTakeFirst();
+  if (!row) return true;
+  const doc = JSON.parse(row.definition) as PipelineDocument;
+  if (!doc.when) return true;
+  const ref = typeof r.ref === 'function' ? r.ref(doc) : r.ref;
+  const event = r.event ?? causeEvent(r.cause);
+  const branch =
+    r.branch !== undefined ? r.branch : event === 'tag' || event === 'pull_request' ? null : ref.gitRef;
+  return whenRefusal(doc.when, { event, branch, files: r.files ?? null }) === null;
 }
 
 /**
@@ -28,6 +60,7 @@ export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<
   const ordered = [...requests].sort((a, b) => (a.pipelineId < b.pipelineId ? -1 : 1));
   const out: CreatedRun[] = [];
   for (const r of ordered) {
+    if (!(await passesWhen(trx, r))) continue;
     const run = await createRunIn(trx, r.pipelineId, (doc) => {
       const ref = typeof r.ref === 'function' ? r.ref(doc) : r.ref;
       return {
@@ -38,6 +71,8 @@ export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<
         parameters: mergeParameters(doc.parameters, {}),
         rerunOf: null,
         fork: r.fork,
+        event: r.event,
+        files: r.files,
       };
     });
     if (run) out.push(run);

@@ -4717,8 +4717,22 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description gocdnext CLI form: refused (see docs/ci-gocdnext.md) */
+                        config_repo?: string;
+                        description?: string;
+                        /** @description gocdnext CLI form: one pipeline document per file; a file without `name` is named after it */
+                        files?: {
+                            content: string;
+                            name: string;
+                        }[];
+                        /** @description gocdnext CLI form: the project display name */
+                        name?: string;
+                        /** @description gocdnext CLI form: refused (see docs/ci-gocdnext.md) */
+                        scm_source?: unknown;
+                        /** @description gocdnext CLI form: the project slug */
+                        slug?: string;
                         /** @description the pipeline bundle: one YAML document {project, pipelines} */
-                        yaml: string;
+                        yaml?: string;
                     };
                     "multipart/form-data": {
                         description?: string;
