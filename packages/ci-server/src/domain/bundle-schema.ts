@@ -228,7 +228,6 @@ export const PIPELINE_BUNDLE_SCHEMA = {
       properties: {
         description: { type: 'string' },
         required: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
-        ...refusedProperties('approval'),
         timeout: {
           description:
             'an unanswered gate cancels the run past it; `never` (gocdnext): it waits until answered',
@@ -254,6 +253,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
           default: false,
           description: 'whether whoever triggered the run may approve this gate',
         },
+        ...refusedProperties('approval'),
       },
     },
     ...GOCDNEXT_DEFS,
