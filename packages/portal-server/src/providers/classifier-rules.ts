@@ -59,6 +59,35 @@ export interface SqlClassifierRules {
   providerSessionStatements?: boolean;
   /** Columnar forms (trailing SETTINGS/FORMAT, ALTER TABLE … DELETE/UPDATE mutations) read as the SQL they mean. */
   columnarForms?: boolean;
+  /**
+   * What the engine positively knows to be reads (providers/<engine>/allowlist.ts). With one, a function or
+   * relation outside it is unverifiable: a write of the most dangerous class (guardrail `unverifiable`).
+   */
+  allowlist?: EngineAllowlist;
+}
+
+/**
+ * An engine's classifier allowlist (issue 27, "fail closed by allowlist"): the functions (scalar, aggregate,
+ * window and table functions) known to read only what their arguments and FROM clause name — no file, no
+ * network address, no SQL text, no session or server state. A call to anything else (a user-defined function,
+ * an extension, a function taking SQL text or a path) cannot be verified and is classified as such.
+ */
+export interface EngineAllowlist {
+  /** Lower-case function names without schema. */
+  functions: ReadonlySet<string>;
+  /** Schemas an explicitly qualified built-in lives in (`pg_catalog.lower`); any other qualifier is unknown. */
+  functionSchemas: readonly string[];
+  /** Relations holding column values or server state object rules and masking cannot see through. */
+  unverifiableRelations: ReadonlySet<string>;
+  /** Schemas of catalogs that name every object (a datasource with hidden objects refuses reads of them). */
+  catalogSchemas: readonly string[];
+  /** Unqualified relation-name prefixes that resolve to those catalogs (`pg_`, `sqlite_`, `duckdb_`). */
+  catalogPrefixes: readonly string[];
+}
+
+/** A set of the whitespace-separated words of `text` (the allowlists are published as word lists). */
+export function wordSet(...texts: string[]): ReadonlySet<string> {
+  return new Set(texts.flatMap((t) => t.split(/\s+/)).filter(Boolean));
 }
 
 /**
@@ -137,7 +166,9 @@ export const pgFamilyRules: SqlClassifierRules = {
 /** The rules of the SQLite family (SQLite and libSQL). */
 export const sqliteFamilyRules: SqlClassifierRules = {
   family: 'nsp',
-  grammars: ['sqlite'],
+  // The SQLite grammar of node-sql-parser lacks named windows (`WINDOW w AS (…)`); PostgreSQL's reads them
+  // the same way, and is only tried when SQLite's fails (the lexical and keyword checks still apply).
+  grammars: ['sqlite', 'postgresql'],
   split: 'executor',
   lex: lexicalRules.sqlite,
   alternatives: alternativeReadings.escapes,

@@ -40,7 +40,7 @@ export type {
   StatementClassification,
   StatementType,
 } from './types.js';
-export { GUARDRAIL_VALUES } from './types.js';
+export { EFFECT_GUARDRAILS, GUARDRAIL_VALUES } from './types.js';
 export { CLASSIFIER_DIALECTS, firstGuardrail, isClassifierDialect, objectRuleViolation };
 
 /**
