@@ -55,8 +55,11 @@ export interface DryRunRules {
   readonly implicitCommit: boolean;
 }
 
-/** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */
-export type ReadOnlyMode = 'transaction' | 'session' | 'pragma';
+/**
+ * How an engine refuses writes: a READ ONLY transaction (`SET TRANSACTION READ ONLY` after BEGIN), one begun
+ * read-only (`BEGIN TRANSACTION READ ONLY`, DuckDB), a READ ONLY session, or `PRAGMA query_only`.
+ */
+export type ReadOnlyMode = 'transaction' | 'begin-read-only' | 'session' | 'pragma';
 
 /**
  * One engine, everything about it: the provider factory's fields (id, capabilities, default port, descriptor

@@ -32,6 +32,7 @@ export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   // DuckDB's parser derives from PostgreSQL's; its own forms (FROM-first, DESCRIBE, PRAGMA) have fallbacks.
   classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true, allowlist: duckdbAllowlist } },
   fileBased: true,
+  readOnly: 'begin-read-only', // BEGIN TRANSACTION READ ONLY
   dryRun: { enter: [], savepoints: false, updatedRowWeight: 1, implicitCommit: false },
   capabilities: duckdbCapabilities,
   validate(conn, access) {
