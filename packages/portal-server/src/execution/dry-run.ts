@@ -21,6 +21,8 @@ export interface DryRunStep {
 
 const NO_ROWS: ExecOptions = { maxRows: 0 };
 const SAVEPOINT = 'portal_dry_run';
+/** Rows of a RETURNING clause a dry run reads at most. */
+const COUNT_CEILING = 100_000;
 
 /** The engine's identifier quoting (an engine speaking another's dialect, like libSQL, quotes as SQLite). */
 function quoteFor(engine: string): (id: string) => string {
@@ -56,8 +58,9 @@ async function runSteps(
       .map(quote)
       .join('.');
     const total = await countRows(s, quoted);
-    const r = await s.query(step.text, args, NO_ROWS);
-    let touched = r.rowCount;
+    // RETURNING rows are counted by the rows returned: read them all (a truncated answer touched too many).
+    const r = await s.query(step.text, args, { maxRows: COUNT_CEILING });
+    let touched = r.truncated ? Math.max(r.rowCount, total) : r.rowCount;
     if (step.upsert) {
       // Rows an upsert inserted are new; the rest of what it reports are existing rows it changed.
       const inserted = Math.max(0, (await countRows(s, quoted)) - total);

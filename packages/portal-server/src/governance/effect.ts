@@ -42,10 +42,20 @@ function actsOutside(st: StatementClassification, dialect: string): boolean {
   );
 }
 
+/** A write that updates or deletes rows: by its type, or anywhere inside it (a data-modifying CTE). */
 function guarded(st: StatementClassification, dialect: string): boolean {
+  if (st.kind !== 'write') return false;
+  if (countable(st, dialect)) return true;
+  const words = codeTokens(st.text, dialect).flatMap((t) => (t.kind === 'word' ? [t.value] : []));
   return (
-    st.kind === 'write' && (['UPDATE', 'DELETE', 'MERGE'].includes(st.statementType) || isUpsert(st, dialect))
+    ['SELECT', 'INSERT'].includes(st.statementType) &&
+    words.some((w) => ['UPDATE', 'DELETE', 'MERGE'].includes(w))
   );
+}
+
+/** The engine's affected-row count is the statement's own only when the statement is the DML itself. */
+function countable(st: StatementClassification, dialect: string): boolean {
+  return ['UPDATE', 'DELETE', 'MERGE'].includes(st.statementType) || isUpsert(st, dialect);
 }
 
 export interface EffectPlan {
@@ -78,7 +88,7 @@ export function planEffect(c: ScriptClassification, engine: string, dialect: str
       continue;
     }
     const written = s.objects.filter((o) => o.access === 'write' && o.name !== '*');
-    if (written.length !== 1) {
+    if (written.length !== 1 || !countable(s, dialect)) {
       unverifiable.push(s.index);
       continue;
     }

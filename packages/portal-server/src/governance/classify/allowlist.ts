@@ -34,6 +34,11 @@ export function checkFunction(a: Analysis, allow: EngineAllowlist | undefined, p
   const schema = parts.length > 1 ? parts[parts.length - 2].toLowerCase() : undefined;
   // Known writes keep functions.ts's judgement, except those that load code or touch server files.
   if (!schema && (SQL_FORMS.has(name) || (functionEffect(name) && !SERVER_REACH.has(name)))) return;
+  // Table functions over the catalog (`pragma_table_info('t')`, `duckdb_tables()`) name objects of every schema.
+  if (allow.catalogPrefixes.some((p) => name.startsWith(p))) {
+    const entry = unplaceableEntry(`${parts.join('.')}()`, 'a catalog names the objects of every schema');
+    if (!a.unplaceable.includes(entry)) a.unplaceable.push(entry);
+  }
   const known = allow.functions.has(name) && (!schema || allow.functionSchemas.includes(schema));
   if (!known) markUnverifiable(a, `${parts.join('.')}()`, 'not a function known to only read');
 }
