@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { RateLimiter } from '../../src/auth/rate-limit.js';
 import type { PortalServer } from '../../src/index.js';
-import { ORIGIN, portal, sessionFor, USER } from '../auth/helpers.js';
+import { ADMIN, ORIGIN, portal, sessionFor, USER } from '../auth/helpers.js';
 import {
   type EngineName,
   everyRowWrites,
@@ -170,6 +170,7 @@ const ENGINES: Engine[] = [postgres, sqliteEngine('sqlite'), sqliteEngine('libsq
 
 let server: PortalServer;
 let cookie: string;
+let adminCookie: string;
 /** Per engine: forms tried, held or refused, and false refusals (printed as the issue's closing count). */
 const tally = new Map<string, { tried: number; stopped: number; falseRefusals: string[] }>();
 
@@ -204,6 +205,7 @@ beforeAll(async () => {
     USER_PASSWORD: USER.password,
   });
   cookie = `auth-token=${await sessionFor(server, USER)}`;
+  adminCookie = `auth-token=${await sessionFor(server, ADMIN)}`;
   server.app.portalAuth.limits.database = new RateLimiter({ max: 1_000_000, windowMs: 60_000 });
 }, 180_000);
 afterAll(async () => {
@@ -309,6 +311,38 @@ describe.each(ENGINES)('$name adversarial corpus through the portal', (engine) =
       expect.objectContaining({ statement: 0, touched: 15, total: 20 }),
     ]);
     expect(Number(await engine.value('SELECT a FROM t WHERE id = 1'))).toBe(10);
+  });
+});
+
+describe('an approved guarded write is held to its dry-run counts', () => {
+  it('runs as approved, and is rolled back (409) when it would touch more rows than were approved', async () => {
+    const sql = 'UPDATE w SET a = a + 1 WHERE id > 0';
+    const held = await post('/api/db/query', { connectionId: 'postgres-guarded', sql });
+    expect(held.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', guardrail: 'update_always_true' });
+    expect(held.json().approval.dryRun).toEqual([
+      expect.objectContaining({ touched: 2, total: 2, reported: 2 }),
+    ]);
+    const decided = await server.app.inject({
+      method: 'POST',
+      url: `/api/approvals/${held.json().approval.id}/decision`,
+      payload: { decision: 'approve' },
+      headers: { origin: ORIGIN, cookie: adminCookie },
+    });
+    expect(decided.statusCode).toBe(200);
+    // A third row appears after the approval: the approved text would now touch 3 rows, not 2.
+    await pgRun("INSERT INTO w VALUES (3, 3, 'three')");
+    const before = await postgres.snapshot();
+    const over = await post('/api/db/query', { connectionId: 'postgres-guarded', sql });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ code: 'AFFECTED_ROWS_EXCEEDED' });
+    expect(await postgres.snapshot()).toBe(before);
+    await pgRun('DELETE FROM w WHERE id = 3');
+    const ok = await post('/api/db/query', { connectionId: 'postgres-guarded', sql });
+    expect(ok.statusCode).toBe(200);
+    expect(await pgRun('SELECT id, a FROM w ORDER BY id')).toEqual([
+      { id: 1, a: 2 },
+      { id: 2, a: 3 },
+    ]);
   });
 });
 
