@@ -48,6 +48,10 @@ export interface DatasourcePolicy {
   masking: MaskingRule[];
   maxRows?: number;
   maxConcurrent?: number;
+  /** A guarded write whose dry run touches more rows than this (in any table) is held for approval. */
+  maxAffectedRows?: number;
+  /** Administrators run statements the classifier cannot verify (guardrail `unverifiable`) without approval. */
+  adminsRunUnverifiable?: boolean;
   /** Who may export (roles, user names or emails); absent means the environment default. */
   exportRoles?: string[];
   /** Least-privilege account of the read-only (agent) profile. */

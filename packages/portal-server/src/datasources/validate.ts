@@ -67,6 +67,8 @@ const POLICY_KEYS = new Set([
   'masking',
   'maxRows',
   'maxConcurrent',
+  'maxAffectedRows',
+  'adminsRunUnverifiable',
   'exportRoles',
   'agent',
 ]);
@@ -185,6 +187,10 @@ function readPolicy(r: Reader, raw: Obj | undefined): DatasourcePolicy {
   if (maxRows !== undefined) p.maxRows = maxRows;
   const maxConcurrent = r.int(raw, 'maxConcurrent', 'policy.maxConcurrent', 1, 10_000);
   if (maxConcurrent !== undefined) p.maxConcurrent = maxConcurrent;
+  const maxAffectedRows = r.int(raw, 'maxAffectedRows', 'policy.maxAffectedRows', 0, Number.MAX_SAFE_INTEGER);
+  if (maxAffectedRows !== undefined) p.maxAffectedRows = maxAffectedRows;
+  const adminsRunUnverifiable = r.bool(raw, 'adminsRunUnverifiable', 'policy.adminsRunUnverifiable');
+  if (adminsRunUnverifiable !== undefined) p.adminsRunUnverifiable = adminsRunUnverifiable;
 
   if (raw.freezeWindows !== undefined && raw.freezeWindows !== null) {
     if (!Array.isArray(raw.freezeWindows)) {

@@ -18,6 +18,8 @@ import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
 import type { ConnectionDescriptor, ParamValue, Provider, ProviderSession } from '../providers/types.js';
 import type { Dialect } from '../sql/dialects.js';
+import type { DryRunCount } from '../storage/approvals.js';
+import type { DryRunStep } from './dry-run.js';
 
 /** Who runs a statement: a signed-in person, or a service token acting as `token:<name>` (the bot API). */
 export interface SessionUser {
@@ -101,6 +103,11 @@ export interface ExecutionContext {
   approval?: { id?: string; reviewers: string[] };
   /** The agent's read-only profile: the engine refuses writes whatever the policy says. */
   readOnlyProfile?: boolean;
+  /**
+   * Runs the given writes of this request in a transaction that is rolled back and answers the rows each
+   * guarded one touched (execution/dry-run.ts); set by the pipeline, called by governance when it judges by effect.
+   */
+  dryRun?: (steps: DryRunStep[]) => Promise<DryRunCount[]>;
 }
 
 /**
@@ -149,6 +156,11 @@ export interface GovernanceHooks {
   auditFields?(ctx: ExecutionContext): Record<string, unknown>;
   /** Whether rows of statement `ctx.statementIndex` are masked (their engine messages are then withheld). */
   masks?(ctx: ExecutionContext): boolean;
+  /**
+   * The most rows statement `index` may report affected: the approved dry run's count. The pipeline runs such
+   * a statement in a transaction and rolls it back (409 AFFECTED_ROWS_EXCEEDED) when it touches more.
+   */
+  affectedCeiling?(ctx: ExecutionContext, index: number): number | undefined;
 }
 
 export const allowAllGovernance: GovernanceHooks = {

@@ -29,10 +29,13 @@
 //
 // Refusals are thrown HttpErrors (403 policy, 429 slot, …); provider failures are thrown as the HTTP error
 // they map to (providers/errors.ts), after the failure audit line.
+
+import { HttpError } from '@app/kit';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import type { ExecOptions, ExecResult, ParamValue, Provider, ProviderSession } from '../providers/types.js';
 import { audit, auditConnection, boundedStatement } from './audit-lines.js';
 import type { ExecutionContext, ExecutionRoute, QueryDeps, SessionUser } from './contracts.js';
+import { dryRun } from './dry-run.js';
 import { executionContext, type ResolvedTarget } from './target.js';
 
 export interface GovernedRequest<T> {
@@ -128,6 +131,14 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
   await request.preflight?.(ctx);
   if (request.signal?.aborted) throw toHttpError(cancelledError());
   const governance = deps.governance;
+  // Governance may dry-run guarded writes (rolled back, never committed) before it decides: on the caller's
+  // open transaction inside a savepoint, otherwise on a pooled connection of the datasource.
+  ctx.dryRun = (steps) =>
+    request.session
+      ? dryRun(target.factory.engine, { session: request.session }, steps, request.params)
+      : deps.providers.use(target.descriptor, (raw) =>
+          dryRun(target.factory.engine, { provider: raw }, steps, request.params),
+        );
   await governance.beforeExecute(ctx);
   // From here on the slot is held: every way out goes through the `finally` below.
   let unregister: (() => void) | undefined;
@@ -175,19 +186,39 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
       query: async (sql, params, opts) => {
         const runner = session ?? provider;
         if (!runner) throw new Error('no connection');
-        const result = await runner.query(sql, params, {
+        const runOpts = {
           ...opts,
-          onStart: (c) => {
+          onStart: (c: () => Promise<void>) => {
             onStart(c);
             opts.onStart?.(c);
           },
-        });
+        };
+        const ceiling = governance.affectedCeiling?.(ctx, request.statements.indexOf(sql));
+        const result =
+          ceiling === undefined
+            ? await runner.query(sql, params, runOpts)
+            : await withinCeiling(session, provider, ceiling, (s) => s.query(sql, params, runOpts));
         if (cancelled) throw cancelledError();
         return result;
       },
       openSession: async () => {
         if (!provider) throw new Error('a transaction session cannot open another session');
-        return provider.openSession();
+        const opened = await provider.openSession();
+        if (!governance.affectedCeiling) return opened;
+        // A script's approved statements are held to their dry-run counts one by one.
+        return {
+          ...opened,
+          query: (sql, params, opts) => {
+            const ceiling = governance.affectedCeiling?.(ctx, request.statements.indexOf(sql));
+            return ceiling === undefined
+              ? opened.query(sql, params, opts)
+              : runCeiling(opened, false, ceiling, (s) => s.query(sql, params, opts));
+          },
+          begin: () => opened.begin(),
+          commit: () => opened.commit(),
+          rollback: () => opened.rollback(),
+          close: () => opened.close(),
+        };
       },
       mask: (fields, rows, statementIndex = 0) =>
         governance.maskRows(statementIndex === 0 ? ctx : { ...ctx, statementIndex }, fields, rows),
@@ -226,4 +257,56 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
     unregister?.();
     governance.afterExecute?.(ctx);
   }
+}
+
+/**
+ * Runs an approved guarded statement so that it can be undone: in its own transaction on a pooled
+ * connection, or inside a savepoint of the caller's open transaction.
+ */
+async function withinCeiling(
+  session: ProviderSession | undefined,
+  provider: Provider | undefined,
+  ceiling: number,
+  run: (s: ProviderSession) => Promise<ExecResult>,
+): Promise<ExecResult> {
+  if (session) return runCeiling(session, true, ceiling, run);
+  if (!provider) throw new Error('no connection');
+  const s = await provider.openSession();
+  try {
+    return await runCeiling(s, false, ceiling, run);
+  } finally {
+    await s.close();
+  }
+}
+
+/** The statement, committed only when it reports no more affected rows than the approved dry run did. */
+async function runCeiling(
+  s: ProviderSession,
+  inTransaction: boolean,
+  ceiling: number,
+  run: (s: ProviderSession) => Promise<ExecResult>,
+): Promise<ExecResult> {
+  const NO_ROWS = { maxRows: 0 };
+  if (inTransaction) await s.query('SAVEPOINT portal_ceiling', [], NO_ROWS);
+  else await s.begin();
+  let result: ExecResult;
+  try {
+    result = await run(s);
+  } catch (err) {
+    if (inTransaction) await s.query('ROLLBACK TO SAVEPOINT portal_ceiling', [], NO_ROWS);
+    else await s.rollback();
+    throw err;
+  }
+  if (result.rowCount > ceiling) {
+    if (inTransaction) await s.query('ROLLBACK TO SAVEPOINT portal_ceiling', [], NO_ROWS);
+    else await s.rollback();
+    throw new HttpError(
+      409,
+      `The statement touched ${result.rowCount} rows, more than the ${ceiling} its approval was given for; it was rolled back`,
+      'AFFECTED_ROWS_EXCEEDED',
+    );
+  }
+  if (inTransaction) await s.query('RELEASE SAVEPOINT portal_ceiling', [], NO_ROWS);
+  else await s.commit();
+  return result;
 }

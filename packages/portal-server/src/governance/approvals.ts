@@ -4,7 +4,7 @@
 // in which the approved text by its requester runs, and expiry after APPROVAL_TTL_HOURS. Storage is the
 // approvals repository (compare-and-set on `version`); without server storage every operation is 503.
 import { HttpError } from '@app/kit';
-import type { Approval, ApprovalRepository, ReviewerMark } from '../storage/approvals.js';
+import type { Approval, ApprovalRepository, DryRunCount, ReviewerMark } from '../storage/approvals.js';
 
 export type { Approval, ReviewerMark } from '../storage/approvals.js';
 
@@ -58,6 +58,8 @@ export interface NewApprovalRequest {
   statement: string;
   route: string;
   guardrail?: string;
+  /** The held write's dry-run counts, shown to reviewers and enforced on the approved run. */
+  dryRun?: DryRunCount[];
   ticket?: string;
   /** Reviewers a trusted bot declared (bot rule 4); stored on the record, never counted as decisions. */
   approvedBy?: ReviewerMark[];
@@ -174,6 +176,7 @@ export class ApprovalService {
       statement: input.statement,
       route: input.route,
       ...(input.guardrail ? { guardrail: input.guardrail } : {}),
+      ...(input.dryRun ? { dryRun: input.dryRun } : {}),
       ...(input.ticket ? { ticket: input.ticket } : {}),
       ...(input.approvedBy ? { approvedBy: input.approvedBy } : {}),
       requestedAt: this.now().toISOString(),

@@ -51,6 +51,32 @@ const DEFINING = new Set(['CREATE', 'ALTER', 'DROP', 'COMMENT', 'GRANT', 'REVOKE
 
 type Clause = 'showing' | 'steering' | 'defining';
 
+/** Statements that store what they read. */
+const COPYING = new Set(['INSERT', 'UPDATE', 'MERGE', 'REPLACE', 'UPSERT']);
+/** Words of a select item that are not names of it. */
+const ITEM_WORDS = new Set([
+  'AS',
+  'DISTINCT',
+  'ALL',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'END',
+  'AND',
+  'OR',
+  'NOT',
+  'NULL',
+  'IS',
+  'IN',
+  'LIKE',
+  'ILIKE',
+  'BETWEEN',
+  'TRUE',
+  'FALSE',
+  'SELECT',
+]);
+
 export interface MaskedPredicate {
   /** The masked column as written (lower case). */
   column: string;
@@ -84,7 +110,75 @@ export function findMaskedPredicate(
     return hit ? { column: hit.field, clause: hit.clause } : undefined;
   }
   const { tokens } = lex(text, CLASSIFIER_DIALECT_INFO[dialect].lex);
-  return scan(tokens, masked);
+  return wholeRow(tokens) ?? scan(tokens, masked);
+}
+
+/** Words that end a relation declaration (`FROM t WHERE`) rather than name its alias. */
+const NOT_ALIAS = new Set([
+  ...STEERING,
+  ...SHOWING,
+  'SELECT',
+  'SET',
+  'AS',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'OUTER',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'LATERAL',
+  'DEFAULT',
+  'ONLY',
+]);
+const DECLARES = new Set(['FROM', 'JOIN', 'UPDATE', 'INTO', 'TABLE', 'USING']);
+const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'qident';
+const isOpTok = (t: Token | undefined, v: string) => t?.kind === 'op' && t.value === v;
+
+/**
+ * Whole rows and the engine's own column expansions carry every column, masked ones too (issue 27): a
+ * relation or alias used as a value (`t::text`, `to_jsonb(t)`, `row_to_json(u)`, DuckDB `t::VARCHAR`), a
+ * qualified star inside a function (`to_json(u.*)`), DuckDB's `COLUMNS(…)` and `SUMMARIZE`.
+ */
+function wholeRow(tokens: readonly Token[]): MaskedPredicate | undefined {
+  if (tokens[0]?.kind === 'word' && tokens[0].value === 'SUMMARIZE')
+    return { column: '*', clause: 'summarize' };
+  const relations = new Set<string>();
+  const declared = new Set<number>();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const afterList = isOpTok(t, ',') && relations.size > 0;
+    if (!(t.kind === 'word' && DECLARES.has(t.value)) && !afterList) continue;
+    let j = i + 1;
+    while (isName(tokens[j]) && isOpTok(tokens[j + 1], '.') && isName(tokens[j + 2])) j += 2;
+    if (!isName(tokens[j]) || NOT_ALIAS.has(tokens[j].value)) continue;
+    if (afterList && !isName(tokens[j + 1]) && !isOpTok(tokens[j + 1], ',')) continue;
+    relations.add(tokens[j].value.toLowerCase());
+    declared.add(j);
+    let k = j + 1;
+    if (tokens[k]?.kind === 'word' && tokens[k].value === 'AS') k++;
+    if (isName(tokens[k]) && !NOT_ALIAS.has(tokens[k].value)) {
+      relations.add(tokens[k].value.toLowerCase());
+      declared.add(k);
+    }
+  }
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (isOpTok(t, '(')) depth++;
+    if (isOpTok(t, ')')) depth--;
+    if (t.kind === 'word' && t.value === 'COLUMNS' && isOpTok(tokens[i + 1], '('))
+      return { column: '*', clause: 'columns' };
+    if (isOpTok(t, '*') && depth > 0 && isOpTok(tokens[i - 1], '.'))
+      return { column: '*', clause: 'function' };
+    if (!isName(t) || declared.has(i) || !relations.has(t.value.toLowerCase())) continue;
+    const prev = tokens[i - 1];
+    const next = tokens[i + 1];
+    if (isOpTok(prev, '.') || isOpTok(next, '.') || isOpTok(next, '(')) continue;
+    if (next?.kind === 'word' && next.value === 'AS' && isOpTok(tokens[i + 2], '(')) continue; // a CTE
+    return { column: '*', clause: 'whole row' };
+  }
+  return undefined;
 }
 
 function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): MaskedPredicate | undefined {
@@ -97,8 +191,12 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
   // The outer select list, item by item: whether each reads a masked column or is a star (the select lists
   // of a UNION's branches are merged position by position, as their columns are); and the positional
   // ORDER/GROUP BY references, checked against those items at the end.
-  let items: { masked: boolean; star: boolean }[] = [];
+  let items: { masked: boolean; star: boolean; names: Set<string> }[] = [];
   let cur = -1;
+  // A statement that writes or defines copies what its SELECT reads: masked values may not flow there.
+  const head = tokens[0]?.kind === 'word' ? tokens[0].value : '';
+  const copying = COPYING.has(head) || frames[0].clause === 'defining';
+  const newItem = () => ({ masked: false, star: false, names: new Set<string>() });
   let positions: { at: number; found: MaskedPredicate }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
@@ -119,9 +217,19 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
         item.masked = true;
       if (item && t.kind === 'op' && t.value === '*' && isStar(tokens[i - 1], frames.length))
         item.star = true;
+      // The names an output column goes by (its alias, its column): a WHERE or ORDER BY naming one steers by it.
+      if (
+        item &&
+        frames.length === 1 &&
+        isName(t) &&
+        !isOpTok(tokens[i + 1], '(') &&
+        !isOpTok(tokens[i + 1], '.') &&
+        !ITEM_WORDS.has(t.value)
+      )
+        item.names.add(t.value.toLowerCase());
       if (frames.length === 1 && t.kind === 'op' && t.value === ',') {
         cur += 1;
-        items[cur] ??= { masked: false, star: false };
+        items[cur] ??= newItem();
       }
     }
     if (t.kind === 'number' && (frame.keyword === 'order' || frame.keyword === 'group')) {
@@ -146,11 +254,17 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
       if (frame.clause === 'defining' && t.value !== 'SELECT') continue;
       if (!qualified && t.value === 'SELECT') {
         // Only the outermost select list returns (masked) values; a subquery's feeds the query around it.
+        if (copying) {
+          // INSERT … SELECT, CREATE TABLE … AS SELECT: every value read is copied somewhere else.
+          frame.clause = 'steering';
+          frame.keyword = 'copy';
+          continue;
+        }
         frame.clause = frames.length === 1 ? 'showing' : 'steering';
         frame.keyword = frames.length === 1 ? 'select' : 'subquery';
         if (frames.length === 1) {
           cur = 0;
-          items[0] ??= { masked: false, star: false };
+          items[0] ??= newItem();
         }
         continue;
       }
@@ -165,7 +279,31 @@ function scan(tokens: readonly Token[], masked: ReadonlyMap<string, unknown>): M
         continue;
       }
     }
+    // UPDATE … SET x = email copies the masked value; `SET email = …` only writes the column.
+    if (
+      frame.keyword === 'set' &&
+      isName(t) &&
+      masked.has(t.value.toLowerCase()) &&
+      !isOpTok(tokens[i + 1], '=') &&
+      !isOpTok(tokens[i - 1], '.')
+    ) {
+      return { column: t.value.toLowerCase(), clause: 'set' };
+    }
     if (frame.clause !== 'steering') continue;
+    if (copying && frame.keyword === 'copy' && isOpTok(t, '*') && frames.length === 1) {
+      return { column: '*', clause: 'copy' };
+    }
+    if (
+      isName(t) &&
+      !isOpTok(tokens[i - 1], '.') &&
+      !isOpTok(tokens[i + 1], '.') &&
+      !(tokens[i - 1]?.kind === 'word' && tokens[i - 1].value === 'AS') &&
+      items.some((item) => item.masked && item.names.has(t.value.toLowerCase())) &&
+      !masked.has(t.value.toLowerCase())
+    ) {
+      // A select-list alias (or a UNION's column) that carries masked values, used in WHERE/ORDER BY.
+      return { column: t.value.toLowerCase(), clause: frame.keyword };
+    }
     if ((t.kind === 'word' || t.kind === 'qident') && masked.has(t.value.toLowerCase())) {
       // A name right after AS is an alias being declared, not a read of the column.
       const prev = tokens[i - 1];

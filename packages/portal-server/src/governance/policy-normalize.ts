@@ -20,6 +20,10 @@ export interface EffectivePolicy {
   masking: MaskingRule[];
   maxRows?: number;
   maxConcurrent?: number;
+  /** Dry-run threshold: a guarded write touching more rows than this in any table is held. */
+  maxAffectedRows?: number;
+  /** Administrators are not held by the `unverifiable` guardrail (read-only datasources still refuse). */
+  adminsRunUnverifiable: boolean;
   exportRoles?: string[];
 }
 
@@ -44,6 +48,7 @@ export function normalizePolicy(
       freezeWindows: [],
       guardrails: ctx.managed ? true : ctx.environment === 'production',
       masking: [],
+      adminsRunUnverifiable: false,
     };
   }
   const p = policy;
@@ -64,6 +69,7 @@ export function normalizePolicy(
       : [],
     // Fail safe: anything but an explicit false keeps guardrails on.
     guardrails: p.guardrails !== false,
+    adminsRunUnverifiable: p.adminsRunUnverifiable === true,
     masking: Array.isArray(p.masking)
       ? (p.masking as unknown[]).filter(
           (m): m is MaskingRule =>
@@ -86,6 +92,8 @@ export function normalizePolicy(
   if (typeof p.maxRows === 'number' && p.maxRows > 0) out.maxRows = Math.floor(p.maxRows);
   if (typeof p.maxConcurrent === 'number' && p.maxConcurrent > 0)
     out.maxConcurrent = Math.floor(p.maxConcurrent);
+  if (typeof p.maxAffectedRows === 'number' && p.maxAffectedRows >= 0)
+    out.maxAffectedRows = Math.floor(p.maxAffectedRows);
   if (Array.isArray(p.exportRoles)) out.exportRoles = strings(p.exportRoles);
   return out;
 }

@@ -153,7 +153,9 @@ export function evaluatePolicy(input: PolicyInput): PolicyDecision {
     }
   }
   // 5 and 6. Holds: write approval, then guardrails (both answered with the approval request).
-  const guardrail = policy.guardrails ? firstGuardrail(c) : undefined;
+  // The `unverifiable` guardrail does not hold administrators where the policy lets them run such statements.
+  const adminFree = policy.adminsRunUnverifiable && input.session.role === 'admin';
+  const guardrail = policy.guardrails ? firstGuardrail(c, adminFree ? ['unverifiable'] : []) : undefined;
   const writeApproval = policy.writeApproval && writes;
   if (writeApproval || guardrail) {
     const reason = guardrail

@@ -1,8 +1,9 @@
 // The database as the last line (DESIGN §5; database-portal.md "read-only datasources"): statements the
 // policy let through as reads run where the engine itself refuses writes — PostgreSQL in a READ ONLY
-// transaction, MySQL/MariaDB in a READ ONLY session (a READ ONLY transaction would not stop DDL there: its
-// implicit commit ends the transaction first), SQLite and libSQL with `PRAGMA query_only = ON`, ClickHouse with
-// `readonly=2` on every request and Redis behind its read-only command filter (the provider's `readOnlyView`) — so a write
+// transaction, DuckDB in a transaction begun READ ONLY, MySQL/MariaDB in a READ ONLY session (a READ ONLY
+// transaction would not stop DDL there: its implicit commit ends the transaction first), SQLite and libSQL with
+// `PRAGMA query_only = ON`, ClickHouse with `readonly=2` on every request and Redis behind its read-only command
+// filter (the provider's `readOnlyView`) — so a write
 // the classifier missed (a user function that writes, a parser gap) fails in the engine instead of landing.
 // Implemented as a wrapper around a provider: `query` runs on a short-lived read-only session; sessions
 // (scripts, explicit transactions) are opened read-only. Nothing is left behind on pooled connections: the
@@ -25,7 +26,7 @@ export function readOnlyMode(engine: string): Mode | undefined {
  */
 export function readOnlyIsCheap(engine: string): boolean {
   const mode = readOnlyMode(engine);
-  return mode === 'transaction' || mode === 'session' || mode === 'provider';
+  return mode === 'transaction' || mode === 'begin-read-only' || mode === 'session' || mode === 'provider';
 }
 
 const NO_ROWS: ExecOptions = { maxRows: 0 };
@@ -34,7 +35,9 @@ const NO_ROWS: ExecOptions = { maxRows: 0 };
 async function openReadOnly(provider: Provider, mode: Mode): Promise<ProviderSession> {
   const raw = await provider.openSession();
   const enter = async () => {
-    if (mode === 'transaction') {
+    if (mode === 'begin-read-only') {
+      await raw.query('BEGIN TRANSACTION READ ONLY', [], NO_ROWS);
+    } else if (mode === 'transaction') {
       await raw.begin();
       await raw.query('SET TRANSACTION READ ONLY', [], NO_ROWS);
     } else if (mode === 'session') {
@@ -60,7 +63,9 @@ async function openReadOnly(provider: Provider, mode: Mode): Promise<ProviderSes
     await close();
     throw err;
   }
-  const inTransaction = mode === 'transaction';
+  const inTransaction = mode === 'transaction' || mode === 'begin-read-only';
+  // A transaction begun with its own words is ended with them (the session did not see it begin).
+  const own = mode === 'begin-read-only';
   return {
     query: (sql, params, opts) => raw.query(sql, params, opts),
     // Already inside a read-only transaction: a second BEGIN would end it (MySQL) or only warn (PostgreSQL).
@@ -69,14 +74,19 @@ async function openReadOnly(provider: Provider, mode: Mode): Promise<ProviderSes
     },
     // Ending the transaction opens the next read-only one, so the session stays read-only.
     commit: async () => {
-      await raw.commit();
+      if (own) await raw.query('COMMIT', [], NO_ROWS);
+      else await raw.commit();
       if (inTransaction) await enter();
     },
     rollback: async () => {
-      await raw.rollback();
+      if (own) await raw.query('ROLLBACK', [], NO_ROWS);
+      else await raw.rollback();
       if (inTransaction) await enter();
     },
-    close,
+    close: async () => {
+      if (own) await raw.query('ROLLBACK', [], NO_ROWS).catch(() => undefined);
+      await close();
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import type { MaskingRule } from '../datasources/types.js';
 import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
+import type { DryRunCount } from '../storage/approvals.js';
 import { type ApprovalService, publicApproval } from './approvals.js';
 import {
   classifyScript,
@@ -17,6 +18,7 @@ import {
   type ScriptClassification,
 } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
+import { dryRunInconclusive, judgeEffect, planEffect } from './effect.js';
 import { mayExport } from './export-rules.js';
 import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
@@ -37,6 +39,10 @@ interface ExecutionState {
   readOnly: boolean;
   release?: () => void;
   approval?: { id: string; reviewers: string[] };
+  /** The dry run's counts (shown on the approval request). */
+  dryRun?: DryRunCount[];
+  /** The approved dry run's counts: the run may report no more affected rows per statement. */
+  approvedCounts?: DryRunCount[];
 }
 
 type WithState = ExecutionContext & { [STATE]?: ExecutionState };
@@ -121,9 +127,12 @@ export class PolicyHooks implements GovernanceHooks {
     const policy = effectivePolicy(ds);
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
     // A classification the caller made already (the bot at submission) is reused: the text is parsed once.
-    const classification =
+    const classified =
       ctx.classification ??
       (await classifyRequest(sql, ctx.engine, ctx.statements, policy.objectRules?.defaultSchema));
+    // Guardrails judged by effect: a guarded write's rolled-back dry run may hold it (every row, maxAffectedRows).
+    const judged = await this.judgeByEffect(ctx, policy, classified);
+    const classification = judged.classification;
     const route = policyRoute(ctx.route);
     const decision = evaluatePolicy({
       session: ctx.session,
@@ -140,6 +149,7 @@ export class PolicyHooks implements GovernanceHooks {
       maskers: [],
       withholdErrors: false,
       readOnly: false,
+      ...(judged.counts ? { dryRun: judged.counts } : {}),
     };
     if ('deny' in decision) {
       const d = decision.deny;
@@ -185,6 +195,7 @@ export class PolicyHooks implements GovernanceHooks {
           route: ctx.route,
           reusePending: true,
           ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+          ...(state.dryRun ? { dryRun: state.dryRun } : {}),
           ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
         });
         await this.audit({
@@ -203,6 +214,7 @@ export class PolicyHooks implements GovernanceHooks {
       }
       const reviewers = open.approvals?.map((a) => a.reviewer) ?? (open.reviewer ? [open.reviewer] : []);
       state.approval = { id: open.id, reviewers };
+      if (open.dryRun) state.approvedCounts = open.dryRun;
     }
     // Reads on a datasource that gates writes run where the engine refuses writes (the last line) when that
     // is cheap; on a read-only datasource always.
@@ -222,6 +234,37 @@ export class PolicyHooks implements GovernanceHooks {
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
+  }
+
+  /** Dry-runs the guarded writes (when the policy's guardrails are on and writes may run at all). */
+  private async judgeByEffect(
+    ctx: ExecutionContext,
+    policy: EffectivePolicy,
+    c: ScriptClassification,
+  ): Promise<{ classification: ScriptClassification; counts?: DryRunCount[] }> {
+    if (!policy.guardrails || policy.readOnly || ctx.readOnlyProfile || !c.isWrite)
+      return { classification: c };
+    const dialect = dialectForEngine(ctx.engine) ?? ctx.engine;
+    const plan = planEffect(c, ctx.engine, dialect);
+    if (!plan.steps || !ctx.dryRun) {
+      const targets = plan.steps ? plan.steps.filter((s) => s.table).map((s) => s.index) : plan.unverifiable;
+      return { classification: judgeEffect(c, [], targets, policy.maxAffectedRows) };
+    }
+    const targets = plan.steps.filter((s) => s.table).map((s) => s.index);
+    try {
+      const counts = await ctx.dryRun(plan.steps);
+      return { classification: judgeEffect(c, counts, [], policy.maxAffectedRows), counts };
+    } catch (err) {
+      // A statement the engine refuses fails the same way when run; one that could not be judged is held.
+      if (!dryRunInconclusive(err)) return { classification: c };
+      return { classification: judgeEffect(c, [], targets, policy.maxAffectedRows) };
+    }
+  }
+
+  affectedCeiling(ctx: ExecutionContext, index: number): number | undefined {
+    const counts = (ctx as WithState)[STATE]?.approvedCounts?.filter((n) => n.statement === index);
+    if (!counts || counts.length === 0) return undefined;
+    return counts.reduce((sum, n) => sum + n.reported, 0);
   }
 
   private async prepareMasking(

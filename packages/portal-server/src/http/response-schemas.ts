@@ -269,6 +269,20 @@ export const Approval = Open({
   reviewedAt: Type.Optional(Type.String()),
   windowUntil: Type.Optional(Type.String()),
   guardrail: Type.Optional(Type.String()),
+  dryRun: Type.Optional(
+    Type.Array(
+      Open(
+        {
+          statement: Type.Integer(),
+          table: Type.String(),
+          touched: Type.Integer(),
+          total: Type.Integer(),
+          reported: Type.Integer(),
+        },
+        'Rows the held write touched in one table during its rolled-back dry run',
+      ),
+    ),
+  ),
   approvals: Type.Optional(Type.Array(ReviewerMark)),
   approvedBy: Type.Optional(Type.Array(ReviewerMark)),
   ticket: Type.Optional(Type.String()),

@@ -64,8 +64,17 @@ export interface SqlClassifierRules {
    * (MariaDB's NATURAL JOIN, CHECKSUM TABLE). The allowlist still judges the statement as written.
    */
   reading?: (text: string) => string;
-  /** Fail closed by allowlist: what is positively known to read; anything else is a doubtful write. */
-  allowlist?: SqlAllowlist;
+  /**
+   * Fail closed by allowlist, judged on the statement's tokens (MySQL/MariaDB, ClickHouse: their grammars
+   * read too little of the engine's SQL for a tree walk): what is positively known to read.
+   */
+  tokenAllowlist?: SqlAllowlist;
+  /**
+   * Fail closed by allowlist, judged on the parsed tree (PostgreSQL, SQLite, libSQL, DuckDB;
+   * providers/<engine>/allowlist.ts). With one, a function or relation outside it is unverifiable: a write of
+   * the most dangerous class (guardrail `unverifiable`).
+   */
+  allowlist?: EngineAllowlist;
 }
 
 /** A lexer token as the classifier hands it to an engine's allowlist (governance/classify/lexer.ts). */
@@ -78,7 +87,7 @@ export interface AllowlistToken {
 }
 
 /**
- * What an engine's allowlist finds in one statement (governance/classify/allowlist.ts applies it):
+ * What an engine's allowlist finds in one statement (governance/classify/token-allowlist.ts applies it):
  * `unverifiable` something not positively known to read (an unknown or user function, dynamic SQL, a
  * script, a file or network address): a doubtful write of the most dangerous class; `write` a known
  * change of state; `guarded` a write held by `guardrails`; `reach` objects the server cannot place (a
@@ -109,6 +118,30 @@ export interface SqlAllowlist {
   combinators?: readonly string[];
   /** The engine's own statement rules over the statement's code tokens. */
   statementRules?: (tokens: readonly AllowlistToken[], text: string) => AllowlistFinding[];
+}
+
+/**
+ * An engine's classifier allowlist (issue 27, "fail closed by allowlist"): the functions (scalar, aggregate,
+ * window and table functions) known to read only what their arguments and FROM clause name — no file, no
+ * network address, no SQL text, no session or server state. A call to anything else (a user-defined function,
+ * an extension, a function taking SQL text or a path) cannot be verified and is classified as such.
+ */
+export interface EngineAllowlist {
+  /** Lower-case function names without schema. */
+  functions: ReadonlySet<string>;
+  /** Schemas an explicitly qualified built-in lives in (`pg_catalog.lower`); any other qualifier is unknown. */
+  functionSchemas: readonly string[];
+  /** Relations holding column values or server state object rules and masking cannot see through. */
+  unverifiableRelations: ReadonlySet<string>;
+  /** Schemas of catalogs that name every object (a datasource with hidden objects refuses reads of them). */
+  catalogSchemas: readonly string[];
+  /** Unqualified relation-name prefixes that resolve to those catalogs (`pg_`, `sqlite_`, `duckdb_`). */
+  catalogPrefixes: readonly string[];
+}
+
+/** A set of the whitespace-separated words of `text` (the allowlists are published as word lists). */
+export function wordSet(...texts: string[]): ReadonlySet<string> {
+  return new Set(texts.flatMap((t) => t.split(/\s+/)).filter(Boolean));
 }
 
 /**
@@ -187,7 +220,9 @@ export const pgFamilyRules: SqlClassifierRules = {
 /** The rules of the SQLite family (SQLite and libSQL). */
 export const sqliteFamilyRules: SqlClassifierRules = {
   family: 'nsp',
-  grammars: ['sqlite'],
+  // The SQLite grammar of node-sql-parser lacks named windows (`WINDOW w AS (…)`); PostgreSQL's reads them
+  // the same way, and is only tried when SQLite's fails (the lexical and keyword checks still apply).
+  grammars: ['sqlite', 'postgresql'],
   split: 'executor',
   lex: lexicalRules.sqlite,
   alternatives: alternativeReadings.escapes,

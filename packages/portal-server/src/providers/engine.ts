@@ -38,12 +38,29 @@ export interface SqlDialect {
   applyLimit?: (statement: string, limit: number, offset: number) => string;
 }
 
-/** How an engine refuses writes: a READ ONLY transaction, a READ ONLY session, or `PRAGMA query_only`. */
 /**
- * How the engine refuses writes: a READ ONLY transaction, a READ ONLY session, `PRAGMA query_only`, or
- * `provider`: the provider's own `readOnlyView()` (per-request settings, a command filter).
+ * How a guarded write is tried in a transaction that is rolled back (issue 27, "guardrails judged by effect";
+ * execution/dry-run.ts): what bounds its waits, and how the engine counts the rows an upsert updates.
  */
-export type ReadOnlyMode = 'transaction' | 'session' | 'pragma' | 'provider';
+export interface DryRunRules {
+  /** Run right after BEGIN: lock and statement timeouts (transaction-scoped, or session-scoped and `reset`). */
+  readonly enter: readonly string[];
+  /** Run after the rollback to restore the session settings `enter` changed (a pooled connection). */
+  readonly reset?: readonly string[];
+  /** Savepoints exist: a dry run inside the caller's own open transaction is rolled back to one. */
+  readonly savepoints: boolean;
+  /** Affected rows the engine reports per existing row an upsert updates (MySQL: 2). */
+  readonly updatedRowWeight: number;
+  /** DDL commits implicitly (MySQL): a script holding a non-DML write is never dry-run. */
+  readonly implicitCommit: boolean;
+}
+
+/**
+ * How an engine refuses writes: a READ ONLY transaction (`SET TRANSACTION READ ONLY` after BEGIN), one begun
+ * read-only (`BEGIN TRANSACTION READ ONLY`, DuckDB), a READ ONLY session, `PRAGMA query_only`, or `provider`:
+ * the provider's own `readOnlyView()` (per-request settings, a command filter).
+ */
+export type ReadOnlyMode = 'transaction' | 'begin-read-only' | 'session' | 'pragma' | 'provider';
 
 /**
  * One engine, everything about it: the provider factory's fields (id, capabilities, default port, descriptor

@@ -303,6 +303,8 @@ export interface ProviderFactory {
   readonly fileBased?: boolean;
   /** How the engine itself refuses writes, or undefined when it has no such switch (the classifier is the guard). */
   readonly readOnly?: import('./engine.js').ReadOnlyMode;
+  /** How a guarded write is dry-run in a rolled-back transaction; absent: the engine has no such run. */
+  readonly dryRun?: import('./engine.js').DryRunRules;
   /** The SQL dialect named by `dialect`, when this engine defines it (libSQL speaks SQLite's). */
   readonly sqlDialect?: import('./engine.js').SqlDialect;
   /**

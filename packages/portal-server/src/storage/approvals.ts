@@ -26,6 +26,8 @@ export interface Approval {
   reviewedAt?: string;
   windowUntil?: string;
   guardrail?: string;
+  /** Rows the held write touched per table in its rolled-back dry run (the approved run may touch no more). */
+  dryRun?: DryRunCount[];
   approvals?: ReviewerMark[];
   approvedBy?: ReviewerMark[];
   ticket?: string;
@@ -40,9 +42,20 @@ export interface NewApproval {
   statement: string;
   route: string;
   guardrail?: string;
+  dryRun?: DryRunCount[];
   ticket?: string;
   approvedBy?: ReviewerMark[];
   requestedAt?: string;
+}
+
+/** One table's count in a dry run: rows of statement `statement` touched, of `total` before it ran. */
+export interface DryRunCount {
+  statement: number;
+  table: string;
+  touched: number;
+  total: number;
+  /** What the engine reported as affected (upserts count inserted rows too): the approved run's ceiling. */
+  reported: number;
 }
 
 export interface ApprovalPatch {
@@ -75,6 +88,7 @@ function toApproval(row: ApprovalTable): Approval {
   if (row.reviewed_at) out.reviewedAt = row.reviewed_at;
   if (row.window_until) out.windowUntil = row.window_until;
   if (row.guardrail) out.guardrail = row.guardrail;
+  if (row.dry_run) out.dryRun = JSON.parse(row.dry_run) as DryRunCount[];
   if (approvals.length > 0) out.approvals = approvals;
   if (row.approved_by) out.approvedBy = JSON.parse(row.approved_by) as ReviewerMark[];
   if (row.ticket) out.ticket = row.ticket;
@@ -112,6 +126,7 @@ export class ApprovalRepository {
       reviewed_at: null,
       window_until: null,
       guardrail: input.guardrail ?? null,
+      dry_run: input.dryRun ? JSON.stringify(input.dryRun) : null,
       approvals: '[]',
       approved_by: input.approvedBy ? JSON.stringify(input.approvedBy) : null,
       ticket: input.ticket ?? null,

@@ -62,6 +62,8 @@ export interface ApprovalTable {
   reviewed_at: string | null;
   window_until: string | null;
   guardrail: string | null;
+  /** JSON DryRunCount[] of the held write's dry run (0006). */
+  dry_run: string | null;
   /** JSON array of `{reviewer, at}`. */
   approvals: string;
   /** JSON array of `{reviewer, at}` declared by a trusted bot, or null. */

@@ -57,6 +57,8 @@ export const PG_GUARDRAILS: HeldCase[] = [
   ['ALTER DEFAULT PRIVILEGES GRANT ALL ON TABLES TO public', 'grant'],
   ['SET ROLE postgres', 'grant'],
   ['ALTER TABLE t OWNER TO bob', 'grant'],
+  ["SELECT pg_read_file('/etc/passwd')", 'unverifiable'],
+  ["DO $$BEGIN EXECUTE 'TRUNC' || 'ATE t'; END$$", 'unverifiable'],
 ];
 
 export const PG_BYPASSES: HeldCase[] = [
@@ -144,6 +146,7 @@ export const MYSQL_READS: string[] = [
 ];
 
 export const MYSQL_GUARDRAILS: HeldCase[] = [
+  ['CALL purge()', 'unverifiable'],
   ['DELETE FROM t WHERE id = 1', 'delete'],
   ['DELETE FROM t', 'delete_without_where'],
   ['UPDATE t SET a = 1', 'update_without_where'],
@@ -235,6 +238,7 @@ export const SQLITE_READS: string[] = [
 ];
 
 export const SQLITE_GUARDRAILS: HeldCase[] = [
+  ["SELECT load_extension('x')", 'unverifiable'],
   ['DELETE FROM t WHERE id = 1', 'delete'],
   ['DELETE FROM t', 'delete_without_where'],
   ['UPDATE t SET a = 1', 'update_without_where'],

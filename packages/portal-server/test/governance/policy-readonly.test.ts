@@ -1,5 +1,5 @@
-// The database as the last line: readOnlyProvider makes PostgreSQL, MariaDB and SQLite refuse writes
-// themselves (READ ONLY transactions, PRAGMA query_only), on single statements and on sessions, and leaves
+// The database as the last line: readOnlyProvider makes PostgreSQL, MariaDB, SQLite, libSQL and DuckDB refuse
+// writes themselves (READ ONLY transactions, PRAGMA query_only), on single statements and on sessions, and leaves
 // nothing behind on pooled connections (the next ordinary statement may write again).
 import { join } from 'node:path';
 import { createMariadbDatabase, createPostgresDatabase, tempDir } from '@app/kit/testing';
@@ -48,6 +48,26 @@ targets.push(
     create: 'CREATE TABLE t (a int)',
     write: 'INSERT INTO t VALUES (1)',
   },
+  {
+    name: 'libsql',
+    descriptor: () => ({
+      id: 'ro-libsql',
+      type: 'libsql',
+      database: join(tempDir('portal-ro-'), 'ro.libsql.db'),
+    }),
+    create: 'CREATE TABLE t (a int)',
+    write: 'INSERT INTO t VALUES (1)',
+  },
+  {
+    name: 'duckdb',
+    descriptor: () => ({
+      id: 'ro-duckdb',
+      type: 'duckdb',
+      database: join(tempDir('portal-ro-'), 'ro.duckdb'),
+    }),
+    create: 'CREATE TABLE t (a int)',
+    write: 'INSERT INTO t VALUES (1)',
+  },
 );
 
 const opts = { maxRows: 100 };
@@ -92,8 +112,9 @@ describe('readOnlyMode', () => {
     expect(readOnlyMode('postgres')).toBe('transaction');
     expect(readOnlyMode('mysql')).toBe('session');
     expect(readOnlyMode('libsql')).toBe('pragma');
-    expect(readOnlyMode('duckdb')).toBeUndefined();
-    const fake = { engine: 'duckdb' } as Provider;
+    expect(readOnlyMode('duckdb')).toBe('begin-read-only');
+    expect(readOnlyMode('leveldb')).toBeUndefined();
+    const fake = { engine: 'leveldb' } as Provider;
     expect(readOnlyProvider(fake)).toBe(fake);
   });
 });

@@ -1,166 +1,70 @@
-// Fail closed by allowlist (issue 27): after the parser's reading, an engine whose descriptor carries an
-// allowlist (providers/<engine>/allowlist.ts) has every call of the statement's code checked against what is
-// positively known to read, plus the engine's own statement rules. A call the list does not know (an unknown
-// or user-defined function, a quoted or qualified name, one taking SQL text, a file or a network address) makes
-// the statement a doubtful write of the most dangerous class; known effects make it a write, a guarded write,
-// unplaceable reach (refused under object rules) or opaque output (masked whole). The statement keeps the
-// text it was split as; the allowlist reads that text, not a rewritten reading.
-import type { AllowlistFinding, AllowlistToken, SqlAllowlist } from '../../providers/classifier-rules.js';
-import { CLASSIFIER_DIALECT_INFO, type Dialect } from './dialects.js';
-import { orderGuardrails } from './guardrails.js';
-import { lex, type Token } from './lexer.js';
+// The engine allowlist applied to one statement's tree (issue 27, "fail closed by allowlist"): a function
+// call or a relation the engine's allowlist (providers/<engine>/allowlist.ts) does not know to be a read makes
+// the statement an unverifiable write — guardrail `unverifiable`, its reach unplaceable — and a read of the
+// catalogs that name every object is reach the object rules cannot place. Engines without an allowlist keep
+// the classifier's older judgement (functions.ts).
+import type { EngineAllowlist } from '../../providers/classifier-rules.js';
+import { functionEffect } from './functions.js';
 import { unplaceableEntry } from './objects.js';
-import { GUARDRAIL_VALUES, type GuardrailValue, type StatementClassification } from './types.js';
+import type { Analysis } from './types.js';
+
+export type { EngineAllowlist } from '../../providers/classifier-rules.js';
+
+/** Marks the statement as a write the classifier cannot verify. */
+export function markUnverifiable(a: Analysis, subject: string, reason: string): void {
+  a.kind = 'write';
+  a.guardrails.add('unverifiable');
+  const entry = unplaceableEntry(subject, reason);
+  if (!a.unplaceable.includes(entry)) a.unplaceable.push(entry);
+}
+
+/** SQL constructs a parser reports as function calls (node-sql-parser's NOT, EXISTS). */
+const SQL_FORMS = new Set(['not', 'exists', 'any', 'all', 'some', 'row', 'array', 'interval']);
+
+/** Known writing functions that reach the server itself: unverifiable whatever else they do. */
+const SERVER_REACH = new Set(['load_extension', 'writefile', 'lo_import', 'lo_export', 'pg_file_write']);
 
 /**
- * The most dangerous class: what the classifier cannot verify could drop, empty or rewrite every row, so it
- * is held by those guardrails (refused outright on read-only datasources, where every write is).
+ * A call of `parts` (schema-qualified or not; any case): unverifiable unless the allowlist knows it. A known
+ * writing function (nextval, pg_advisory_lock…: functions.ts) is a known write, not an unknown one.
  */
-export const CANNOT_VERIFY: readonly GuardrailValue[] = [
-  'drop',
-  'truncate',
-  'delete_without_where',
-  'update_without_where',
-];
-
-const isOp = (t: Token | undefined, v: string) => t?.kind === 'op' && t.value === v;
-const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'qident';
-
-/** Words after which `name (` names a table, index or column list rather than a call. */
-const NAME_INTRODUCERS = new Set([
-  'INTO',
-  'TABLE',
-  'INDEX',
-  'VIEW',
-  'REFERENCES',
-  'KEY',
-  'CONSTRAINT',
-  'UPDATE',
-  'PROCEDURE',
-  'FUNCTION',
-  'TRIGGER',
-  'DICTIONARY',
-]);
-
-/** Index of the `)` closing the `(` at `open`, or the last token. */
-function closing(tokens: readonly Token[], open: number): number {
-  let d = 0;
-  for (let k = open; k < tokens.length; k++) {
-    if (isOp(tokens[k], '(')) d++;
-    else if (isOp(tokens[k], ')') && --d === 0) return k;
+export function checkFunction(a: Analysis, allow: EngineAllowlist | undefined, parts: string[]): void {
+  if (!allow || parts.length === 0) return;
+  const name = parts[parts.length - 1].toLowerCase();
+  const schema = parts.length > 1 ? parts[parts.length - 2].toLowerCase() : undefined;
+  // Known writes keep functions.ts's judgement, except those that load code or touch server files.
+  if (!schema && (SQL_FORMS.has(name) || (functionEffect(name) && !SERVER_REACH.has(name)))) return;
+  // Table functions over the catalog (`pragma_table_info('t')`, `duckdb_tables()`) name objects of every schema.
+  if (allow.catalogPrefixes.some((p) => name.startsWith(p))) {
+    const entry = unplaceableEntry(`${parts.join('.')}()`, 'a catalog names the objects of every schema');
+    if (!a.unplaceable.includes(entry)) a.unplaceable.push(entry);
   }
-  return tokens.length - 1;
+  const known = allow.functions.has(name) && (!schema || allow.functionSchemas.includes(schema));
+  if (!known) markUnverifiable(a, `${parts.join('.')}()`, 'not a function known to only read');
 }
 
-/** The base name of a function once the engine's combinator suffixes are taken off (`sumIfState` → `sum`). */
-function baseNames(name: string, combinators: readonly string[]): string[] {
-  const out = [name];
-  let cur = name;
-  for (let guard = 0; guard < 4; guard++) {
-    const c = combinators.find((x) => cur.length > x.length && cur.endsWith(x));
-    if (!c) break;
-    cur = cur.slice(0, -c.length);
-    out.push(cur);
+/** A relation read or written: statistics catalogs are unverifiable, catalogs unplaceable under object rules. */
+export function checkRelation(
+  a: Analysis,
+  allow: EngineAllowlist | undefined,
+  schema: string | undefined,
+  relname: string,
+  executing: boolean,
+): void {
+  if (!allow) return;
+  const name = relname.toLowerCase();
+  const s = schema?.toLowerCase();
+  const catalog = s
+    ? allow.catalogSchemas.includes(s)
+    : allow.catalogPrefixes.some((p) => name.startsWith(p)) || name === 'information_schema';
+  if (executing && allow.unverifiableRelations.has(name) && (!s || allow.catalogSchemas.includes(s))) {
+    markUnverifiable(a, relname, 'a statistics or server catalog holding column values or server state');
   }
-  return out;
-}
-
-/** Every call of the statement's code, judged by the allowlist. */
-export function callFindings(tokens: readonly Token[], list: SqlAllowlist): AllowlistFinding[] {
-  const out: AllowlistFinding[] = [];
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k];
-    if (!isName(t) || !isOp(tokens[k + 1], '(')) continue;
-    // Start of the dotted name and the word before it (`INSERT INTO db.t (a)`).
-    let s = k;
-    while (isOp(tokens[s - 1], '.') && isName(tokens[s - 2])) s -= 2;
-    const before = tokens[s - 1];
-    if (before?.kind === 'word' && NAME_INTRODUCERS.has(before.value)) continue;
-    // `WITH cte (a, b) AS (…)`: a CTE's column list.
-    const close = closing(tokens, k + 1);
-    if (
-      tokens[close + 1]?.kind === 'word' &&
-      tokens[close + 1].value === 'AS' &&
-      isOp(tokens[close + 2], '(')
-    )
-      continue;
-    if (s === k && t.kind === 'word' && list.syntax.has(t.value)) continue;
-    const name = t.value.toLowerCase();
-    if (s !== k || t.kind === 'qident') {
-      out.push({
-        effect: 'unverifiable',
-        subject: `${t.value}()`,
-        reason: 'a quoted or qualified routine name (a user-defined routine) cannot be verified',
-      });
-      continue;
-    }
-    const names = baseNames(name, list.combinators ?? []);
-    const known = names.map((n) => list.knownCalls?.get(n)).find(Boolean);
-    if (known) {
-      out.push({ ...known, subject: `${name}()` });
-      continue;
-    }
-    if (names.some((n) => list.readFunctions.has(n))) continue;
-    out.push({
-      effect: 'unverifiable',
-      subject: `${name}()`,
-      reason: 'not on the engine allowlist of functions known to read',
-    });
+  if (catalog) {
+    const entry = unplaceableEntry(
+      s ? `${schema}.${relname}` : relname,
+      'a catalog names the objects of every schema',
+    );
+    if (!a.unplaceable.includes(entry)) a.unplaceable.push(entry);
   }
-  return out;
-}
-
-/** The allowlist's findings for one statement text of `dialect` (none when the engine has no allowlist). */
-export function allowlistFindings(text: string, dialect: Dialect): AllowlistFinding[] {
-  const list = CLASSIFIER_DIALECT_INFO[dialect]?.allowlist;
-  if (!list) return [];
-  const tokens = lex(text, CLASSIFIER_DIALECT_INFO[dialect].lex).tokens;
-  return [
-    ...callFindings(tokens, list),
-    ...(list.statementRules?.(tokens as readonly AllowlistToken[], text) ?? []),
-  ];
-}
-
-const isGuardrail = (g: string): g is GuardrailValue => (GUARDRAIL_VALUES as readonly string[]).includes(g);
-
-/** The statement as its engine's allowlist judges it. */
-export function judgedByAllowlist(c: StatementClassification, dialect: Dialect): StatementClassification {
-  const findings = allowlistFindings(c.text, dialect);
-  if (findings.length === 0) return c;
-  const out: StatementClassification = {
-    ...c,
-    guardrails: [...c.guardrails],
-    unplaceable: [...c.unplaceable],
-  };
-  const guardrails = new Set<GuardrailValue>(c.guardrails);
-  const reasons: string[] = [];
-  for (const f of findings) {
-    const entry = unplaceableEntry(f.subject, f.reason);
-    switch (f.effect) {
-      case 'unverifiable':
-        out.kind = 'write';
-        out.doubtful = true;
-        reasons.push(`${f.subject}: ${f.reason}`);
-        for (const g of CANNOT_VERIFY) guardrails.add(g);
-        // Reach already unplaceable (CALL, dynamic SQL) keeps its own first reason.
-        if (c.unplaceable.length === 0 && !out.unplaceable.includes(entry)) out.unplaceable.push(entry);
-        break;
-      case 'write':
-        out.kind = 'write';
-        break;
-      case 'guarded':
-        out.kind = 'write';
-        for (const g of f.guardrails ?? []) if (isGuardrail(g)) guardrails.add(g);
-        break;
-      case 'reach':
-        if (!out.unplaceable.includes(entry)) out.unplaceable.push(entry);
-        break;
-      case 'opaque':
-        out.opaqueOutput = true;
-        break;
-    }
-  }
-  out.guardrails = orderGuardrails(guardrails);
-  if (reasons.length > 0) out.reason = [c.reason, ...new Set(reasons)].filter(Boolean).join('; ');
-  return out;
 }

@@ -63,7 +63,8 @@ async function viaPg(text: string, ctx: AnalyseContext): Promise<Analysis | unde
   }
   if (stmts.length !== 1) ctx.doubts.push(`the parser found ${stmts.length} statements`);
   if (stmts.length === 0) return undefined;
-  return merge(stmts.map(analyzePg));
+  const allow = CLASSIFIER_DIALECT_INFO[ctx.dialect].allowlist;
+  return merge(stmts.map((s) => analyzePg(s, allow)));
 }
 
 async function viaNsp(text: string, ctx: AnalyseContext): Promise<Analysis | undefined> {
@@ -83,7 +84,7 @@ async function viaNsp(text: string, ctx: AnalyseContext): Promise<Analysis | und
       ctx.doubts.push(`the parser found ${parsed.statements.length} statements`);
     if (parsed.statements.length === 0) return undefined;
     const o = { pipesAreOr: info.pipesAreOr };
-    return merge(parsed.statements.map((s) => analyzeNsp(s, parsed.tableList, o)));
+    return merge(parsed.statements.map((s) => analyzeNsp(s, parsed.tableList, o, info.allowlist)));
   }
   return (await explainTail(text, ctx)) ?? fallbackAnalysis(ctx.lx.tokens, ctx.dialect);
 }

@@ -2,6 +2,7 @@
 // read or write, guardrails and reached tables, CTE names scoped as the engines scope them. Only SELECT,
 // SHOW, DESCRIBE and EXPLAIN of a SELECT can be reads; every other statement type writes.
 import { nspParse as parseWith } from '../../sql/parsers.js';
+import { checkFunction, checkRelation, type EngineAllowlist } from './allowlist.js';
 import { alwaysTrue, type EvalOptions } from './always-true.js';
 import { functionEffect } from './functions.js';
 import { nspWhere } from './nsp-expr.js';
@@ -58,7 +59,12 @@ const TYPES: Record<string, [StatementType, Access]> = {
 
 const ROLE_KEYWORDS = new Set(['user', 'role', 'login']);
 
-export function analyzeNsp(root: Node, tableList: string[], o: EvalOptions): Analysis {
+export function analyzeNsp(
+  root: Node,
+  tableList: string[],
+  o: EvalOptions,
+  allow?: EngineAllowlist,
+): Analysis {
   const type = String(root.type ?? '');
   const [statementType, kind] = TYPES[type] ?? ['OTHER', 'write'];
   const a = emptyAnalysis(statementType, kind);
@@ -123,7 +129,7 @@ export function analyzeNsp(root: Node, tableList: string[], o: EvalOptions): Ana
       a.doubts.push('the parser read the statement as a variable assignment or an unknown form');
       break;
   }
-  const walker = new Walker(a, o);
+  const walker = new Walker(a, o, allow);
   walker.statement(multiTableTargets(root), { ctes: [], access: 'read' });
   for (const entry of tableList) walker.fromTableList(entry);
   return a;
@@ -170,6 +176,7 @@ class Walker {
   constructor(
     private readonly a: Analysis,
     private readonly o: EvalOptions,
+    private readonly allow?: EngineAllowlist,
   ) {}
 
   statement(node: Node, ctx: Ctx): void {
@@ -253,6 +260,9 @@ class Walker {
   private func(n: Node): void {
     const parts = (n.name?.name as Node[] | undefined) ?? [];
     const name = String(parts[parts.length - 1]?.value ?? n.name ?? '');
+    const qualified = parts.length > 0 ? parts.map((p) => String(p.value ?? '')) : [name];
+    if (n.name?.schema?.value) qualified.unshift(String(n.name.schema.value));
+    checkFunction(this.a, this.allow, qualified);
     const effect = functionEffect(name);
     if (effect) this.a.kind = 'write';
     if (effect === 'dynamic') {
@@ -266,6 +276,7 @@ class Walker {
     const schema = n.schema ? String(n.schema) : n.db ? String(n.db) : undefined;
     if (!schema && ctx.ctes.some((scope) => scope.includes(name))) return;
     this.add(schema, name, ctx.access);
+    checkRelation(this.a, this.allow, schema, name, true);
   }
 
   private add(schema: string | undefined, name: string, access: Access): void {

@@ -7,8 +7,14 @@ export function orderGuardrails(values: Iterable<GuardrailValue>): GuardrailValu
   return GUARDRAIL_VALUES.filter((g) => set.has(g));
 }
 
-/** The guardrail of the first statement that has one (its most specific value), or undefined. */
-export function firstGuardrail(result: ScriptClassification): GuardrailValue | undefined {
-  for (const st of result.statements) if (st.guardrails.length > 0) return st.guardrails[0];
+/** The guardrail of the first statement that has one (its most specific value, `except` aside), or undefined. */
+export function firstGuardrail(
+  result: ScriptClassification,
+  except: readonly GuardrailValue[] = [],
+): GuardrailValue | undefined {
+  for (const st of result.statements) {
+    const g = st.guardrails.find((v) => !except.includes(v));
+    if (g) return g;
+  }
   return undefined;
 }

@@ -7,7 +7,6 @@ import { lexicalRules, type RequestReader } from '../../providers/classifier-rul
 import { engineDescriptor } from '../../providers/registry.js';
 import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import { splitScript } from '../../sql/split.js';
-import { judgedByAllowlist } from './allowlist.js';
 import { columnarReading } from './clickhouse.js';
 import { classifyN1ql } from './couchbase.js';
 import {
@@ -27,6 +26,7 @@ import { objectRuleViolation, unplaceableEntry } from './objects.js';
 import { classifyRedis } from './redis.js';
 import { splitStatements } from './split.js';
 import { classifyStatement, type ScriptState } from './statement.js';
+import { judgedByAllowlist } from './token-allowlist.js';
 import { federatedSessionStatement } from './trino.js';
 import type { ClassifyOptions, ScriptClassification, StatementClassification } from './types.js';
 
@@ -41,7 +41,7 @@ export type {
   StatementClassification,
   StatementType,
 } from './types.js';
-export { GUARDRAIL_VALUES } from './types.js';
+export { EFFECT_GUARDRAILS, GUARDRAIL_VALUES } from './types.js';
 export { CLASSIFIER_DIALECTS, firstGuardrail, isClassifierDialect, objectRuleViolation };
 
 /**

@@ -81,7 +81,10 @@ export function pgStatementInfo(type: string, node: Node): PgStatementInfo {
       return variableSet(node);
     case 'CopyStmt':
       // COPY … TO STDOUT reads; FROM, TO a server file and TO PROGRAM write (or run a program).
-      return info('COPY', node.is_from || node.is_program || node.filename ? 'write' : 'read');
+      // A file or a program is beyond what the classifier can verify.
+      return info('COPY', node.is_from || node.is_program || node.filename ? 'write' : 'read', {
+        guardrails: node.is_program || node.filename ? ['unverifiable'] : [],
+      });
     case 'PrepareStmt':
       return info('PREPARE', 'write');
     case 'ExecuteStmt':

@@ -2,6 +2,8 @@
 // type, read or write, guardrails, and the relations it reaches with CTE names scoped as PostgreSQL does.
 // Anything not known to be a read is a write; data-modifying CTEs, SELECT … INTO, locking reads, writing
 // functions and EXPLAIN ANALYZE all write.
+
+import { checkFunction, checkRelation, type EngineAllowlist } from './allowlist.js';
 import { alwaysTrue } from './always-true.js';
 import { functionEffect } from './functions.js';
 import { addObject, unplaceableEntry } from './objects.js';
@@ -17,6 +19,8 @@ interface Ctx {
   access: Access;
   /** False under a plain EXPLAIN: nothing in the tree runs. */
   executing: boolean;
+  /** The engine's allowlist (unknown functions and relations are unverifiable). */
+  allow?: EngineAllowlist;
 }
 
 /** Keys of a statement node that name the relations it writes. */
@@ -55,7 +59,7 @@ const DML_KEYWORDS: Record<string, string[]> = {
   MergeStmt: ['MERGE', 'INTO', 'UPDATE', 'DELETE', 'INSERT', 'SET', 'DO'],
 };
 
-export function analyzePg(stmt: Node): Analysis {
+export function analyzePg(stmt: Node, allow?: EngineAllowlist): Analysis {
   const [type, node] = Object.entries(stmt)[0] as [string, Node];
   const info = pgStatementInfo(type, node);
   const a = emptyAnalysis(info.statementType, info.kind);
@@ -67,9 +71,10 @@ export function analyzePg(stmt: Node): Analysis {
   if (type === 'PrepareStmt') a.prepares = String(node.name);
   if (type === 'ExecuteStmt') a.executes = String(node.name);
   if (type === 'ExplainStmt') a.explained.add('ANALYZE');
+  if (type === 'CopyStmt' && a.kind === 'read') a.explained.add('COPY');
   // A plain EXPLAIN runs nothing: its inner statement's effects do not count, its reach does.
   const executing = type !== 'ExplainStmt' || explainAnalyzes(node);
-  visitNode(type, node, a, { ctes: [], access: 'read', executing });
+  visitNode(type, node, a, { ctes: [], access: 'read', executing, allow });
   return a;
 }
 
@@ -111,6 +116,7 @@ function relation(rv: Node, a: Analysis, ctx: Ctx): void {
   const ref: ObjectRef = { name, access: ctx.access };
   if (rv.schemaname) ref.schema = String(rv.schemaname);
   addObject(a.objects, ref);
+  checkRelation(a, ctx.allow, ref.schema, name, ctx.executing);
 }
 
 function visitNode(type: string, node: Node, a: Analysis, ctx: Ctx): void {
@@ -119,7 +125,7 @@ function visitNode(type: string, node: Node, a: Analysis, ctx: Ctx): void {
     return;
   }
   for (const k of DML_KEYWORDS[type] ?? []) a.explained.add(k);
-  if (ctx.executing) effects(type, node, a);
+  if (ctx.executing) effects(type, node, a, ctx.allow);
   if (type === 'DropStmt') {
     dropObjects(node, a);
     return;
@@ -154,7 +160,7 @@ function withCtes(w: Node, ctx: Ctx, a: Analysis, body: (ctx: Ctx) => void): voi
 }
 
 /** Effects of a node that runs: writes, guardrails, unplaceable reach. */
-function effects(type: string, node: Node, a: Analysis): void {
+function effects(type: string, node: Node, a: Analysis, allow: EngineAllowlist | undefined): void {
   switch (type) {
     case 'DeleteStmt':
       a.kind = 'write';
@@ -195,6 +201,11 @@ function effects(type: string, node: Node, a: Analysis): void {
     case 'FuncCall': {
       const names = (node.funcname as Node[]) ?? [];
       const fn = String(names[names.length - 1]?.String?.sval ?? '');
+      checkFunction(
+        a,
+        allow,
+        names.map((n) => String(n.String?.sval ?? '')),
+      );
       const effect = functionEffect(fn);
       if (effect) a.kind = 'write';
       if (effect === 'dynamic') {

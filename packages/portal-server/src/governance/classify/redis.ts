@@ -8,8 +8,8 @@
 import { exists, getKeyIndexes } from '@ioredis/commands';
 import { parseRedisCommand } from '../../providers/redis/command.js';
 import { commandVerdict } from '../../providers/redis/commands.js';
-import { CANNOT_VERIFY } from './allowlist.js';
 import { orderGuardrails } from './guardrails.js';
+import { CANNOT_VERIFY } from './token-allowlist.js';
 import {
   GUARDRAIL_VALUES,
   type GuardrailValue,

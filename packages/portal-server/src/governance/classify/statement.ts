@@ -85,6 +85,12 @@ function literalGuardrails(lx: LexResult, dialect: Dialect): Set<GuardrailValue>
   return out;
 }
 
+/** The name after the head word (`EXECUTE name`), lower-case. */
+function preparedName(lx: LexResult): string {
+  const t = lx.tokens[1];
+  return t && (t.kind === 'word' || t.kind === 'qident') ? t.value.toLowerCase() : '';
+}
+
 export async function classifyStatement(
   text: string,
   index: number,
@@ -134,6 +140,16 @@ export async function classifyStatement(
   // SQL held in string literals runs: EXECUTE '…', EXEC('…'), sp_executesql N'…', DO $$…$$, PREPARE … FROM '…'.
   const runsLiterals = a?.dynamic || ['EXEC', 'EXECUTE', 'DO', 'PREPARE', 'CALL'].includes(head[0] ?? '');
   if (runsLiterals) for (const g of literalGuardrails(lx, dialect)) guardrails.add(g);
+  // What the classifier cannot read is not known to be safe (issue 27): a doubtful reading, dynamic SQL, a
+  // procedure or code block, a prepared statement run by name are unverifiable writes.
+  const preparedHere = head[0] === 'EXECUTE' && state.prepared.has(preparedName(lx));
+  if (
+    doubtful ||
+    a?.dynamic ||
+    (['EXEC', 'EXECUTE', 'DO', 'CALL'].includes(head[0] ?? '') && !preparedHere)
+  ) {
+    guardrails.add('unverifiable');
+  }
 
   // PREPARE name … / EXECUTE name within one script: the EXECUTE runs what was prepared.
   const w1 = head[0] ?? '';

@@ -10,8 +10,14 @@ export const GUARDRAIL_VALUES = [
   'delete',
   'update_without_where',
   'update_always_true',
+  // A dry run touched more rows than the policy's maxAffectedRows (governance/effect.ts; never the classifier's).
+  'affected_rows',
+  // The allowlist does not know the statement to be a read, or a dry run could not count what it touches.
+  'unverifiable',
 ] as const;
 export type GuardrailValue = (typeof GUARDRAIL_VALUES)[number];
+/** Guardrails only a dry run gives (the classifier never does). */
+export const EFFECT_GUARDRAILS: readonly GuardrailValue[] = ['affected_rows'];
 
 export type StatementType =
   | 'SELECT'

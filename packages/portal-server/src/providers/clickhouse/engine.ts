@@ -63,7 +63,7 @@ export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
       alternatives: [{ backslashEscapes: false }],
       pipesAreOr: false,
       columnarForms: true,
-      allowlist: clickhouseAllowlist,
+      tokenAllowlist: clickhouseAllowlist,
     },
   },
   defaultPort: 8123,

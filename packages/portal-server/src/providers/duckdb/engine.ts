@@ -5,6 +5,7 @@ import { pgFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
+import { duckdbAllowlist } from './allowlist.js';
 
 export const duckdbCapabilities: Capabilities = {
   supportsExplain: true,
@@ -29,8 +30,10 @@ export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   label: 'DuckDB',
   dialect: 'duckdb',
   // DuckDB's parser derives from PostgreSQL's; its own forms (FROM-first, DESCRIBE, PRAGMA) have fallbacks.
-  classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true } },
+  classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true, allowlist: duckdbAllowlist } },
   fileBased: true,
+  readOnly: 'begin-read-only', // BEGIN TRANSACTION READ ONLY
+  dryRun: { enter: [], savepoints: false, updatedRowWeight: 1, implicitCommit: false },
   capabilities: duckdbCapabilities,
   validate(conn, access) {
     embeddedPath(conn.database, access.embeddedDir, access.privileged);

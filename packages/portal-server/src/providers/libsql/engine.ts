@@ -7,6 +7,7 @@ import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from '../sqlite/provider.js';
 import type { ConnectionDescriptor } from '../types.js';
+import { libsqlAllowlist } from './allowlist.js';
 
 export const libsqlCapabilities = sqliteFamilyCapabilities([
   { type: 'reindex', targetRequired: false, description: 'REINDEX (a table or index, or all)' },
@@ -28,9 +29,10 @@ export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   label: 'libSQL / Turso',
   dialect: 'sqlite',
   datasourceAddress: 'file-or-url',
-  classifier: { sql: sqliteFamilyRules },
+  classifier: { sql: { ...sqliteFamilyRules, allowlist: libsqlAllowlist } },
   fileBased: true,
   readOnly: 'pragma',
+  dryRun: { enter: [], savepoints: true, updatedRowWeight: 1, implicitCommit: false },
   capabilities: libsqlCapabilities,
   validate(conn, access) {
     if (libsqlUrl(conn)) return;

@@ -38,7 +38,7 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
       lex: lexicalRules.mysql,
       alternatives: alternativeReadings.mysql,
       pipesAreOr: true,
-      allowlist: mysqlAllowlist,
+      tokenAllowlist: mysqlAllowlist,
       reading: mysqlReading,
     },
     aliases: ['mariadb'],
@@ -46,6 +46,13 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   defaultPort: 3306,
   fileBased: false,
   readOnly: 'session', // SET SESSION TRANSACTION READ ONLY … SET SESSION TRANSACTION READ WRITE
+  dryRun: {
+    enter: ['SET SESSION innodb_lock_wait_timeout = 2', 'SET SESSION lock_wait_timeout = 2'],
+    reset: ['SET SESSION innodb_lock_wait_timeout = DEFAULT', 'SET SESSION lock_wait_timeout = DEFAULT'],
+    savepoints: true,
+    updatedRowWeight: 2,
+    implicitCommit: true,
+  },
   capabilities: mysqlCapabilities,
   sqlDialect: {
     // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.

@@ -4,6 +4,7 @@ import { postgreSplitterOptions } from 'dbgate-query-splitter';
 import { pgFamilyRules } from '../classifier-rules.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
+import { postgresAllowlist } from './allowlist.js';
 
 export const postgresCapabilities: Capabilities = {
   supportsExplain: true,
@@ -28,10 +29,16 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   engine: 'postgres',
   label: 'PostgreSQL',
   dialect: 'postgres',
-  classifier: { sql: pgFamilyRules },
+  classifier: { sql: { ...pgFamilyRules, allowlist: postgresAllowlist } },
   defaultPort: 5432,
   fileBased: false,
   readOnly: 'transaction', // BEGIN; SET TRANSACTION READ ONLY
+  dryRun: {
+    enter: ["SET LOCAL lock_timeout = '2s'", "SET LOCAL statement_timeout = '30s'"],
+    savepoints: true,
+    updatedRowWeight: 1,
+    implicitCommit: false,
+  },
   capabilities: postgresCapabilities,
   sqlDialect: {
     splitter: postgreSplitterOptions,

@@ -5,6 +5,7 @@ import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
+import { sqliteAllowlist } from './allowlist.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
 
 export const sqliteCapabilities = sqliteFamilyCapabilities([
@@ -20,9 +21,10 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   engine: 'sqlite',
   label: 'SQLite',
   dialect: 'sqlite',
-  classifier: { sql: sqliteFamilyRules },
+  classifier: { sql: { ...sqliteFamilyRules, allowlist: sqliteAllowlist } },
   fileBased: true,
   readOnly: 'pragma',
+  dryRun: { enter: [], savepoints: true, updatedRowWeight: 1, implicitCommit: false },
   capabilities: sqliteCapabilities,
   validate(conn, access) {
     if (embeddedPath(conn.database, access.embeddedDir, access.privileged) === IN_MEMORY) {

@@ -7,6 +7,7 @@ import { m0003AuditJobs } from './0003_audit_jobs.js';
 import { m0004BotRequests } from './0004_bot_requests.js';
 import { m0004SessionState } from './0004_session_state.js';
 import { m0005SeedRuns } from './0005_seed_runs.js';
+import { m0006ApprovalDryRun } from './0006_approval_dry_run.js';
 
 export const portalMigrations: Migrations = {
   '0001_meta_connections_queries': m0001MetaConnectionsQueries,
@@ -16,4 +17,5 @@ export const portalMigrations: Migrations = {
   // Named to sort after 0004_bot_requests, which stores may already have applied.
   '0004_session_state': m0004SessionState,
   '0005_seed_runs': m0005SeedRuns,
+  '0006_approval_dry_run': m0006ApprovalDryRun,
 };
