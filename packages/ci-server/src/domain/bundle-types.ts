@@ -53,10 +53,17 @@ export interface ServiceReady {
   timeout?: number;
 }
 
+export type PullPolicy = 'always' | 'if-not-present' | 'never';
+
 export interface ServiceSpec {
   name: string;
+  /** Empty for an image service that runs the image's own command. */
   command: string[];
   ready?: ServiceReady;
+  /** An OCI image: the service runs as a container on the job's network, reachable by its name. */
+  image?: string;
+  /** Absent means `if-not-present`. */
+  pull?: PullPolicy;
 }
 
 export interface ArtifactsSpec {
@@ -103,6 +110,12 @@ export interface JobSpec {
   /** Automatic re-runs of a failed attempt, 0..10. */
   retry: number;
   tags: string[];
+  /** An OCI image: the job runs in a container (agents with podman); absent: sandboxed. */
+  image?: string;
+  /** Image pull policy; absent means `if-not-present`. */
+  pull?: PullPolicy;
+  /** `none`: the job has no network; absent means the host's (or its container network). */
+  network?: 'host' | 'none';
 }
 
 export interface PipelineDocument {

@@ -11,9 +11,12 @@ import {
   ENV_NAME,
   GATE_KEYS,
   NAME_MAX,
+  NETWORKS,
   nameOpts,
   oneOf,
   RETRY_MAX,
+  readImage,
+  readPull,
 } from './bundle-rules.js';
 import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-types.js';
 import { MAX_MATRIX_COMBINATIONS, matrixSize } from './matrix.js';
@@ -82,6 +85,7 @@ export interface JobRead {
   stageIndex: number;
   needs: { name: string; node: YNode; path: string }[];
   keyNode: YNode;
+  path: string;
 }
 
 export function readJob(r: Reader, e: Entry, stages: string[], services: Set<string>): JobRead | null {
@@ -168,7 +172,16 @@ export function readJob(r: Reader, e: Entry, stages: string[], services: Set<str
   if (f.timeout) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
   if (f.retry) job.retry = r.int(f.retry.node, f.retry.path, 0, RETRY_MAX) ?? 0;
   if (f.tags) job.tags = r.strList(f.tags.node, f.tags.path) ?? [];
-  return { spec: JSON.parse(JSON.stringify(job)) as JobSpec, stageIndex, needs, keyNode: e.keyNode };
+  if (f.image) job.image = readImage(r, f.image);
+  if (f.pull) job.pull = readPull(r, f.pull);
+  if (f.network) job.network = oneOf(r, f.network, NETWORKS, 'host');
+  return {
+    spec: JSON.parse(JSON.stringify(job)) as JobSpec,
+    stageIndex,
+    needs,
+    keyNode: e.keyNode,
+    path: e.path,
+  };
 }
 
 /** `needs`: existing jobs, of this or an earlier stage, not itself, and no cycles. */
