@@ -229,8 +229,8 @@ export class AssignmentBuilder {
             timeoutMs: s.ready.timeout ?? 0,
           }
         : undefined,
-      image: s.image ?? '',
-      pull: s.pull ?? '',
+      // Only image services carry these (a plain service's message stays as before).
+      ...(s.image ? { image: s.image, pull: s.pull ?? '' } : {}),
     }));
     const secrets: Record<string, string> = {};
     for (const name of [...job.secrets, ...resolver.used]) secrets[name] = available.get(name)!;
@@ -253,9 +253,8 @@ export class AssignmentBuilder {
       artifacts: job.artifacts ? { paths: job.artifacts.paths, when: job.artifacts.when } : undefined,
       testReports: job.test_reports,
       timeoutMs: BigInt(job.timeout ?? 0),
-      image: job.image ?? '',
-      pull: job.pull ?? '',
-      network: job.network ?? '',
+      ...(job.image ? { image: job.image, pull: job.pull ?? '' } : {}),
+      ...(job.network ? { network: job.network } : {}),
     };
     return { ok: true, assignment, secretValues: Object.values(secrets), context, tags: job.tags };
   }

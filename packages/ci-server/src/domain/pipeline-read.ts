@@ -130,7 +130,11 @@ function readService(r: Reader, raw: YNode, path: string): ServiceSpec | null {
   const s = r.map(raw, path, BUNDLE_KEYS.service, ['name']);
   if (!s?.name) return null;
   if (!s.command && !s.image) {
-    r.fail(raw, path, 'a service needs "command", or "image" (a container running its own command)');
+    r.fail(
+      raw,
+      `${path}.command`,
+      'missing required key "command" (or "image": a container running its own command)',
+    );
     return null;
   }
   const name = r.str(s.name.node, s.name.path, {
