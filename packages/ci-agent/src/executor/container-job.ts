@@ -8,7 +8,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostEnv } from './environment.js';
-import { AGENT_LABEL, JOB_LABEL, lastLine, type PodmanSettings, podman } from './podman.js';
+import {
+  AGENT_LABEL,
+  ensureImage,
+  JOB_LABEL,
+  lastLine,
+  type PodmanSettings,
+  type PullPolicy,
+  podman,
+} from './podman.js';
 
 /** Where the checkout is mounted inside a job's container (CI_WORKSPACE there). */
 export const CONTAINER_WORKSPACE = '/workspace';
@@ -65,6 +73,20 @@ export class ContainerJob {
   /** Services by name → address, for /etc/hosts of a sandboxed job and `--add-host` of containers. */
   get serviceHosts(): ReadonlyMap<string, string> {
     return this.hosts;
+  }
+
+  /** Pulls what the pull policies ask for, then makes the network; the first reason the job cannot run. */
+  async prepareAll(
+    users: { image?: string; pull?: PullPolicy }[],
+    note: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
+    for (const u of users) {
+      if (!u.image) continue;
+      const why = await ensureImage(this.opts.settings, u.image, u.pull ?? 'if-not-present', note, signal);
+      if (why) return why;
+    }
+    return signal?.aborted ? undefined : this.prepare(signal);
   }
 
   /**

@@ -11,6 +11,13 @@ import { type SandboxSettings, sandboxProblem } from './sandbox.js';
 export type EngineName = 'host' | 'sandbox' | 'podman';
 export type PlainEngine = 'sandbox' | 'host';
 
+/** How the job log names the engine. */
+export const ENGINE_TEXT: Record<EngineName, string> = {
+  podman: 'podman container',
+  sandbox: 'bubblewrap sandbox',
+  host: 'host (no isolation: the operator opted in)',
+};
+
 export interface EngineSettings {
   /** The engine for jobs without an image: the sandbox (default) or the host (an operator's opt-in). */
   plain: PlainEngine;

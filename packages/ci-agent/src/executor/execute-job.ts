@@ -17,12 +17,11 @@ import { type CacheContext, restoreCaches, saveCaches } from './cache.js';
 import { type CacheStore, LocalCacheStore } from './cache-store.js';
 import { checkout } from './checkout.js';
 import { CONTAINER_WORKSPACE, ContainerJob } from './container-job.js';
-import { detectSandbox, type EngineName, type EngineSettings, engineFor } from './engine.js';
+import { detectSandbox, ENGINE_TEXT, type EngineName, type EngineSettings, engineFor } from './engine.js';
 import { buildJobEnv, hostEnv } from './environment.js';
 import { collectTestReports, type TestReport } from './junit.js';
 import { type Place, scriptLaunch, serviceLauncher } from './launches.js';
 import { JobLog, type LogPressure, type LogSink } from './log.js';
-import { ensureImage } from './podman.js';
 import { formatDuration, type Launch, type ScriptResult, type ScriptRun, startScript } from './runner.js';
 import { type ServiceEventSink, ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';
@@ -270,22 +269,8 @@ export class JobExecutor {
       }
 
       if (containers && !signal.aborted) {
-        const images = [job, ...job.services].filter((s) => s.image);
-        for (const s of images) {
-          const why = await ensureImage(
-            this.engines.podman!,
-            s.image!,
-            s.pull ?? 'if-not-present',
-            (t) => log.note(t),
-            signal,
-          );
-          if (why && !signal.aborted) {
-            error = why;
-            log.error(why);
-            break;
-          }
-        }
-        if (!error && !signal.aborted) error = await containers.prepare(signal);
+        error = await containers.prepareAll([job, ...job.services], (t) => log.note(t), signal);
+        if (error && !signal.aborted) log.error(error);
       }
 
       const place: Place = {
@@ -436,12 +421,6 @@ export class JobExecutor {
     return run.result.finally(() => abort.signal.removeEventListener('abort', onAbort));
   }
 }
-
-const ENGINE_TEXT: Record<EngineName, string> = {
-  podman: 'podman container',
-  sandbox: 'bubblewrap sandbox',
-  host: 'host (no isolation: the operator opted in)',
-};
 
 function safeUrlPassword(url: string): string | undefined {
   try {
