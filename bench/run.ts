@@ -3,6 +3,7 @@
 import { run as ciOps } from './ci-ops.bench.js';
 import { run as ciWeb } from './ci-web.bench.js';
 import { run as dispatch } from './dispatch.bench.js';
+import { run as engines } from './engines.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalFootprint } from './portal-footprint.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
@@ -24,6 +25,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['portal web first load', portalWeb],
   ['CI web UI', ciWeb],
   ['CI operations (log archive, retention)', ciOps],
+  ['agent engines: added cost per job', engines],
 ];
 
 for (const [name, bench] of benchmarks) {

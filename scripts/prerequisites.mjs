@@ -1,5 +1,7 @@
-// The system packages the tests use — real PostgreSQL, MariaDB, Redis, ClickHouse and Chromium from Debian — found,
-// installed (as root, non-interactively) or named exactly when they cannot be installed.
+// The system packages the tests use — real PostgreSQL, MariaDB, Redis, ClickHouse and Chromium from Debian, and the
+// CI agent's engines: podman (with the runc runtime, CNI plugins, uidmap and slirp4netns it needs here),
+// bubblewrap, and busybox-static (the root file system of the agent tests' local image: no registry is
+// reachable) — found, installed (as root, non-interactively) or named exactly when they cannot be installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
@@ -22,7 +24,23 @@ export const PREREQUISITES = [
   { pkg: 'redis-server', present: () => onPath('redis-server') },
   { pkg: 'clickhouse-server', present: () => onPath('clickhouse-server') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  { pkg: 'podman', present: () => onPath('podman') },
+  { pkg: 'runc', present: () => onPath('runc') },
+  { pkg: 'containernetworking-plugins', present: () => existsSync('/usr/lib/cni/bridge') },
+  { pkg: 'uidmap', present: () => onPath('newuidmap') },
+  { pkg: 'slirp4netns', present: () => onPath('slirp4netns') },
+  { pkg: 'bubblewrap', present: () => onPath('bwrap') },
+  { pkg: 'busybox-static', present: () => busyboxStatic() },
 ];
+
+/** Debian's busybox-static: one statically linked /bin/busybox that runs inside an empty image. */
+function busyboxStatic() {
+  if (!existsSync('/bin/busybox')) return false;
+  const r = spawnSync('file', ['-L', '/bin/busybox'], { encoding: 'utf8' });
+  // Without `file`, trust dpkg's word.
+  if (r.status !== 0) return spawnSync('dpkg', ['-s', 'busybox-static'], { stdio: 'ignore' }).status === 0;
+  return /statically linked|static-pie/.test(r.stdout);
+}
 
 export function missingPrerequisites() {
   return PREREQUISITES.filter((p) => !p.present()).map((p) => p.pkg);

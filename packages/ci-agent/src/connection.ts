@@ -83,6 +83,8 @@ export class AgentConnection {
 
   /** Job runs in progress, reported on registration and every heartbeat; the worker replaces this. */
   runningJobIds: () => string[] = () => [];
+  /** Engines reported at registration (`podman`, `sandbox`, `host`); main sets them after detecting. */
+  engines: string[] = [];
   /** Slots free for new jobs, reported on heartbeats; the worker replaces this. */
   freeSlots: () => number = () => this.settings.capacity;
 
@@ -239,6 +241,7 @@ export class AgentConnection {
             version: AGENT_VERSION,
             hostname: hostname(),
             runningJobIds: this.runningJobIds(),
+            engines: this.engines,
           },
           { headers: { authorization: `Bearer ${bearer.token}` }, timeoutMs: 30_000 },
         );

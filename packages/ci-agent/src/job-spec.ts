@@ -28,11 +28,17 @@ export interface ServiceReadySpec {
   timeoutMs?: number;
 }
 
+export type PullPolicy = 'always' | 'if-not-present' | 'never';
+
 export interface ServiceAssignment {
   name: string;
-  /** argv; the first word is looked up on PATH. No shell. */
+  /** argv; the first word is looked up on PATH. No shell. With an image, empty means the image's own. */
   command: string[];
   ready?: ServiceReadySpec;
+  /** An OCI image: the service runs as a container on the job's network, reachable by its name. */
+  image?: string;
+  /** Default `if-not-present`. */
+  pull?: PullPolicy;
 }
 
 export interface CacheAssignment {
@@ -73,6 +79,15 @@ export interface JobAssignment {
   testReports: string[];
   /** The job fails and its processes are killed past this many ms (from the start of the job). */
   timeoutMs?: number;
+  /**
+   * An OCI image: the job runs in a podman container (its script, or with no script the image's own
+   * entrypoint). Absent: the job runs sandboxed, or on the host where the operator opted in.
+   */
+  image?: string;
+  /** Default `if-not-present`. */
+  pull?: PullPolicy;
+  /** `none`: the job has no network (service containers stay reachable). Default `host`. */
+  network?: 'host' | 'none';
 }
 
 /**

@@ -2,14 +2,17 @@
 // connection (retrying with backoff while the server is unreachable) and runs the jobs it is given. SIGTERM
 // or SIGINT drains: no new jobs, running ones finish and are reported, then the agent exits. A second
 // signal stops the jobs' processes at once and exits; the server re-queues those jobs when their leases
-// lapse. The agent keeps its credential and the server's pinned certificate in
-// CI_AGENT_WORKDIR/agent-identity.json; a refused credential (revoked) or a changed certificate is logged
+// lapse. At start it detects its engines (podman, the bubblewrap sandbox; the host only by opt-in),
+// sweeps containers a killed predecessor left, and reports the engines when it registers. The agent keeps
+// its credential and the server's pinned certificate in CI_AGENT_WORKDIR/agent-identity.json (hidden from
+// every job: docs/ci-agent.md); a refused credential (revoked) or a changed certificate is logged
 // and the agent exits with code 3.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@app/kit';
 import { loadAgentSettings } from './config.js';
 import { AgentConnection } from './connection.js';
+import { detectEngines, enginesOf, sweepEngines } from './executor/engine.js';
 import { JobExecutor } from './executor/execute-job.js';
 import { GrpcCacheStore } from './grpc-cache-store.js';
 import { FileIdentityStore, IDENTITY_FILE } from './identity-file.js';
@@ -21,14 +24,34 @@ const log: WorkerLog = (level, msg, extra = {}) => {
   );
 };
 
-function main() {
+async function main() {
   const settings = loadAgentSettings();
   mkdirSync(settings.workdir, { recursive: true });
+  // Engines are detected once: what this machine can run is reported at registration.
+  const detected = await detectEngines({
+    workdir: settings.workdir,
+    plain: settings.plainEngine,
+    hide: settings.sandboxHide,
+    podman: settings.podman,
+    runtime: settings.podmanRuntime,
+    ulimits: settings.containerUlimits,
+    cpus: settings.containerCpus,
+    memory: settings.containerMemory,
+    pids: settings.containerPids || undefined,
+  });
+  for (const problem of detected.problems) log('warn', problem);
+  const engines = enginesOf(detected.settings);
+  if (settings.plainEngine === 'host')
+    log('warn', 'jobs without an image run directly on this host (CI_AGENT_PLAIN_ENGINE=host): no isolation');
+  // Containers and networks a previous life of this agent left (killed with SIGKILL) go before any job.
+  const swept = await sweepEngines(detected.settings);
+  if (swept.containers + swept.networks > 0) log('info', 'removed leftover containers and networks', swept);
   log('info', 'agent starting', {
     name: settings.name,
     server: settings.serverUrl,
     tags: settings.tags,
     capacity: settings.capacity,
+    engines,
   });
   let worker: Worker | undefined;
   const connection = new AgentConnection(
@@ -62,7 +85,12 @@ function main() {
     },
     { identity: new FileIdentityStore(join(settings.workdir, IDENTITY_FILE)) },
   );
-  const executor = new JobExecutor({ workdir: settings.workdir, cacheStore: new GrpcCacheStore(connection) });
+  connection.engines = engines;
+  const executor = new JobExecutor({
+    workdir: settings.workdir,
+    cacheStore: new GrpcCacheStore(connection),
+    engines: detected.settings,
+  });
   worker = new Worker(settings.capacity, connection, executor, log);
   const running = connection.run();
   void running.then(() => {
@@ -99,12 +127,10 @@ function main() {
   process.on('SIGTERM', onSignal);
 }
 
-try {
-  main();
-} catch (err) {
+main().catch((err) => {
   if (err instanceof ConfigError) {
     console.error(err.message);
     process.exit(2);
   }
   throw err;
-}
+});

@@ -7,7 +7,7 @@ import { type AgentConnection, isTransient } from './connection.js';
 import type { JobExecutor, JobResult } from './executor/execute-job.js';
 import type { ServiceEvent } from './executor/services.js';
 import { GrpcArtifactUploader } from './grpc-uploader.js';
-import type { ArtifactWhen, JobAssignment, ServiceReadySpec } from './job-spec.js';
+import type { ArtifactWhen, JobAssignment, PullPolicy, ServiceReadySpec } from './job-spec.js';
 import { LogShipper } from './log-shipper.js';
 
 export type WorkerLog = (
@@ -50,6 +50,7 @@ export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
       name: s.name,
       command: [...s.command],
       ready: s.ready ? ready(s.ready) : undefined,
+      ...(s.image ? { image: s.image, pull: pullPolicy(s.pull) } : {}),
     })),
     cache: a.cache.map((c) => ({ key: c.key, paths: [...c.paths] })),
     artifacts:
@@ -58,7 +59,13 @@ export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
         : undefined,
     testReports: [...a.testReports],
     timeoutMs: a.timeoutMs > 0n ? Number(a.timeoutMs) : undefined,
+    ...(a.image ? { image: a.image, pull: pullPolicy(a.pull) } : {}),
+    ...(a.network === 'none' ? { network: 'none' as const } : {}),
   };
+}
+
+function pullPolicy(p: string): PullPolicy {
+  return p === 'always' || p === 'never' ? p : 'if-not-present';
 }
 
 interface WorkerJob {
@@ -167,7 +174,9 @@ export class Worker {
       'info',
       `job ${a.jobName} (${id}, attempt ${a.attempt}) of ${a.projectSlug}/${a.pipelineName} started`,
     );
-    this.report(id, { case: 'started', value: {} }, SIDE_REPORT_RETRY_MS).catch((err) =>
+    const choice = this.executor.engineFor(toJobAssignment(a));
+    const engine = 'engine' in choice ? choice.engine : '';
+    this.report(id, { case: 'started', value: { engine } }, SIDE_REPORT_RETRY_MS).catch((err) =>
       this.log('warn', `could not report the start of job run ${id}: ${String(err)}`),
     );
     job.done = running.result

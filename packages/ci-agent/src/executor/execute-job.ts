@@ -16,10 +16,13 @@ import {
 import { type CacheContext, restoreCaches, saveCaches } from './cache.js';
 import { type CacheStore, LocalCacheStore } from './cache-store.js';
 import { checkout } from './checkout.js';
+import { CONTAINER_WORKSPACE, ContainerJob } from './container-job.js';
+import { detectSandbox, ENGINE_TEXT, type EngineName, type EngineSettings, engineFor } from './engine.js';
 import { buildJobEnv, hostEnv } from './environment.js';
 import { collectTestReports, type TestReport } from './junit.js';
+import { type Place, scriptLaunch, serviceLauncher } from './launches.js';
 import { JobLog, type LogPressure, type LogSink } from './log.js';
-import { formatDuration, type ScriptResult, type ScriptRun, startScript } from './runner.js';
+import { formatDuration, type Launch, type ScriptResult, type ScriptRun, startScript } from './runner.js';
 import { type ServiceEventSink, ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
@@ -48,6 +51,8 @@ export interface JobResult {
   commit?: string;
   /** The last log `seq` emitted. */
   log_lines: number;
+  /** The engine that ran the job (absent when none could). */
+  engine?: EngineName;
   started_at: string;
   finished_at: string;
 }
@@ -68,6 +73,17 @@ export interface ExecutorOptions {
   baseEnv?: Record<string, string>;
   /** Longest log line before it is split; default 64 Ki characters. */
   maxLineChars?: number;
+  /**
+   * The engines (see engine.ts; the agent detects them at start). Default: the sandbox when bubblewrap
+   * works here, no containers, no host jobs.
+   */
+  engines?: EngineSettings;
+}
+
+let defaultEngines: EngineSettings | undefined;
+function sandboxOnly(): EngineSettings {
+  defaultEngines ??= { plain: 'sandbox', sandbox: detectSandbox().sandbox };
+  return defaultEngines;
 }
 
 export interface JobCallbacks {
@@ -101,8 +117,16 @@ export class JobExecutor {
   private draining = false;
   readonly cacheStore: CacheStore;
 
+  readonly engines: EngineSettings;
+
   constructor(private readonly opts: ExecutorOptions) {
     this.cacheStore = opts.cacheStore ?? new LocalCacheStore(join(opts.workdir, 'cache'));
+    this.engines = opts.engines ?? sandboxOnly();
+  }
+
+  /** The engine that would run the job here (reported when the job starts), or why none can. */
+  engineFor(job: JobAssignment): { engine: EngineName } | { error: string } {
+    return engineFor(this.engines, job);
   }
 
   get isDraining(): boolean {
@@ -179,6 +203,8 @@ export class JobExecutor {
     const stopCause = () => (signal.aborted ? (signal.reason as StopCause) : undefined);
 
     let ws: Workspace | undefined;
+    let containers: ContainerJob | undefined;
+    let engine: EngineName | undefined;
     let services: ServiceGroup | undefined;
     let script: ScriptResult | undefined;
     let checkedOut = false;
@@ -190,9 +216,24 @@ export class JobExecutor {
 
     try {
       log.note(`job ${job.jobName} (run ${job.runCounter}, attempt ${job.attempt}) of ${job.pipelineName}`);
+      const choice = engineFor(this.engines, job);
+      if ('error' in choice) throw new Error(choice.error);
+      engine = choice.engine;
+      log.note(`engine: ${ENGINE_TEXT[engine]}${job.image ? ` (image ${job.image})` : ''}`);
       ws = createWorkspace(this.opts.workdir, job.jobRunId, job.attempt);
       const { env, rejected } = buildJobEnv(job, ws, this.opts.baseEnv ?? hostEnv());
       for (const r of rejected) log.error(`${r} cannot be exported (invalid name or NUL byte); skipped`);
+      // Inside a container the host's environment means nothing: only the job's own, at container paths.
+      const containerEnv = buildJobEnv(job, { checkout: CONTAINER_WORKSPACE, tmp: '/tmp' }, {}).env;
+      if (this.engines.podman && (job.image || job.services.some((s) => s.image))) {
+        containers = new ContainerJob({
+          settings: this.engines.podman,
+          id: `${job.jobRunId}-${job.attempt}`,
+          metaDir: ws.meta,
+          network: job.network ?? 'host',
+          withServices: job.services.length > 0,
+        });
+      }
 
       if (job.git) {
         phase('checkout');
@@ -228,7 +269,22 @@ export class JobExecutor {
         restored = await restoreCaches(job.cache, cacheCtx);
       }
 
-      if (job.services.length > 0 && !signal.aborted) {
+      if (containers && !signal.aborted) {
+        error = await containers.prepareAll([job, ...job.services], (t) => log.note(t), signal);
+        if (error && !signal.aborted) log.error(error);
+      }
+
+      const place: Place = {
+        engine,
+        workdir: this.opts.workdir,
+        ws,
+        env,
+        containerEnv,
+        containers,
+        network: job.network ?? 'host',
+        log,
+      };
+      if (job.services.length > 0 && !signal.aborted && !error) {
         phase('services');
         services = new ServiceGroup({
           services: job.services,
@@ -237,6 +293,7 @@ export class JobExecutor {
           log,
           onEvent: cb.onServiceEvent,
           killGraceMs: this.opts.serviceKillGraceMs,
+          launcher: serviceLauncher(this.engines, place),
         });
         const failure = await services.start(signal);
         if (failure && !signal.aborted) error = failure;
@@ -244,7 +301,7 @@ export class JobExecutor {
 
       if (!error && !signal.aborted) {
         phase('script');
-        script = await this.runScript(job, env, ws, log, abort);
+        script = await this.runScript(job, env, ws, log, abort, scriptLaunch(this.engines, job, place));
         if (script.exitCode !== 0 && !stopCause()) error = script.summary;
       }
 
@@ -310,6 +367,10 @@ export class JobExecutor {
     } finally {
       if (timer) clearTimeout(timer);
       await services?.stopAll().catch(() => undefined);
+      // Whatever the job's containers and network are doing, they go (a canceled job leaves nothing).
+      await containers
+        ?.cleanup()
+        .catch((err) => log.error(`could not remove the job's containers: ${String(err)}`));
     }
 
     phase('cleanup');
@@ -326,6 +387,7 @@ export class JobExecutor {
       started_at: started.toISOString(),
       finished_at: new Date().toISOString(),
     };
+    if (engine) result.engine = engine;
     if (error) result.error = log.masker.mask(error);
     if (testReport) result.test_report = testReport;
     if (commit) result.commit = commit;
@@ -340,6 +402,7 @@ export class JobExecutor {
     ws: Workspace,
     log: JobLog,
     abort: AbortController,
+    launch: Launch | undefined,
   ): Promise<ScriptResult> {
     const run: ScriptRun = startScript({
       script: job.script,
@@ -348,6 +411,7 @@ export class JobExecutor {
       scriptPath: join(ws.meta, 'script.sh'),
       log,
       killGraceMs: this.opts.killGraceMs,
+      launch,
     });
     const onAbort = () => {
       const cause = abort.signal.reason as StopCause;

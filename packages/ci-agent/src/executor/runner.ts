@@ -21,6 +21,19 @@ export interface RunScriptOptions {
   timeoutLabelMs?: number;
   /** Time between SIGTERM and SIGKILL; default 10 s. */
   killGraceMs?: number;
+  /**
+   * How the engine starts the script (bwrap around bash, a podman container); default `bash` on the host.
+   * `stop` reaches what the process group does not (a container outlives its podman client).
+   */
+  launch?: Launch;
+}
+
+export interface Launch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  stop?(graceMs: number): Promise<void>;
 }
 
 export interface ScriptResult {
@@ -75,8 +88,16 @@ export function formatDuration(ms: number): string {
 
 export function startScript(opts: RunScriptOptions): ScriptRun {
   const grace = opts.killGraceMs ?? 10_000;
-  writeFileSync(opts.scriptPath, renderScript(opts.script), { mode: 0o600 });
-  const proc = spawnGroup('bash', ['-eo', 'pipefail', opts.scriptPath], { cwd: opts.cwd, env: opts.env });
+  if (opts.script.length > 0) writeFileSync(opts.scriptPath, renderScript(opts.script), { mode: 0o600 });
+  const launch = opts.launch ?? {
+    command: 'bash',
+    args: ['-eo', 'pipefail', opts.scriptPath],
+    env: opts.env,
+    cwd: opts.cwd,
+  };
+  const proc = spawnGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env });
+  const terminate = () =>
+    Promise.all([terminateGroup(proc.pid, grace), launch.stop?.(grace)]).then(() => undefined);
   const outputs = [
     opts.log.follow(proc.child.stdout!, 'stdout'),
     opts.log.follow(proc.child.stderr!, 'stderr'),
@@ -88,7 +109,7 @@ export function startScript(opts: RunScriptOptions): ScriptRun {
     if (stopping || proc.done) return;
     stopping = { kind, reason };
     opts.log.error(`${reason}; stopping the job's processes`);
-    killing = terminateGroup(proc.pid, grace);
+    killing = terminate();
   };
 
   const timer =
@@ -104,14 +125,14 @@ export function startScript(opts: RunScriptOptions): ScriptRun {
     if (timer) clearTimeout(timer);
     if (exit.error) {
       await Promise.race([Promise.all(outputs), new Promise((r) => setTimeout(r, 1000))]);
-      opts.log.error(`could not start bash: ${exit.error.message}`);
+      opts.log.error(`could not start ${launch.command}: ${exit.error.message}`);
       return {
         exitCode: 127,
         signal: null,
         timedOut: false,
         canceled: false,
         pid: proc.pid,
-        summary: `could not start bash: ${exit.error.message}`,
+        summary: `could not start ${launch.command}: ${exit.error.message}`,
       };
     }
     // Whatever the script left running in its group (`server &`) ends with it.

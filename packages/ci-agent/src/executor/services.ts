@@ -7,7 +7,7 @@ import { canConnect } from '@app/kit';
 import type { ServiceAssignment, ServiceReadySpec } from '../job-spec.js';
 import type { JobLog } from './log.js';
 import { type GroupProcess, spawnGroup, terminateGroup } from './process-group.js';
-import { formatDuration } from './runner.js';
+import { formatDuration, type Launch } from './runner.js';
 
 export type ServiceState = 'starting' | 'ready' | 'failed' | 'stopped';
 
@@ -35,6 +35,28 @@ export interface ServiceGroupOptions {
   onEvent?: ServiceEventSink;
   /** Time between SIGTERM and SIGKILL when stopping; default 5 s. */
   killGraceMs?: number;
+  /** How the job's engine starts services and readiness commands; default plain processes on the host. */
+  launcher?: ServiceLauncher;
+}
+
+/** The engine's side of services: a sandboxed process, or a container on the job's network. */
+export interface ServiceLauncher {
+  launch(spec: ServiceAssignment): Launch;
+  /** A readiness command, run where the service runs. */
+  probeCommand(spec: ServiceAssignment, argv: string[]): { command: string; args: string[] };
+  /** The address probes reach a container service at (resolves once it has one); 127.0.0.1 without it. */
+  address?(spec: ServiceAssignment, isDone: () => boolean, deadline: number): Promise<string | undefined>;
+}
+
+/** A readiness URL naming the service or the loopback points at the service's address instead. */
+function probeUrl(url: string, spec: ServiceAssignment, host: string): string {
+  try {
+    const u = new URL(url);
+    if (['127.0.0.1', 'localhost', spec.name].includes(u.hostname)) u.hostname = host;
+    return u.toString();
+  } catch {
+    return url;
+  }
 }
 
 interface Running {
@@ -42,6 +64,9 @@ interface Running {
   proc: GroupProcess;
   state: ServiceState;
   output: Promise<void>[];
+  stop?: (graceMs: number) => Promise<void>;
+  /** Where probes connect (the container's address for a container service). */
+  host: string;
   /** Set by stopAll(), so the exit it causes is not reported as a crash. */
   stopping?: boolean;
 }
@@ -90,17 +115,26 @@ export class ServiceGroup {
 
   private async startOne(spec: ServiceAssignment): Promise<string | undefined> {
     const [cmd, ...args] = spec.command;
-    if (!cmd) {
+    if (!cmd && !spec.image) {
       const message = `service ${spec.name} has no command`;
       this.opts.log.error(message);
       this.abort.abort();
       return message;
     }
-    const proc = spawnGroup(cmd, args, { cwd: this.opts.cwd, env: this.opts.env });
-    const r: Running = { spec, proc, state: 'starting', output: [] };
+    const launch = this.opts.launcher?.launch(spec) ?? {
+      command: cmd!,
+      args,
+      env: this.opts.env,
+      cwd: this.opts.cwd,
+    };
+    const proc = spawnGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env });
+    const r: Running = { spec, proc, state: 'starting', output: [], stop: launch.stop, host: '127.0.0.1' };
     this.running.push(r);
     this.emit(r, 'starting');
-    this.opts.log.note(`starting service ${spec.name}: ${spec.command.join(' ')}`);
+    const what = spec.image
+      ? `image ${spec.image}${cmd ? ` ${spec.command.join(' ')}` : ''}`
+      : spec.command.join(' ');
+    this.opts.log.note(`starting service ${spec.name}: ${what}`);
     if (proc.child.stdout)
       r.output.push(this.opts.log.follow(proc.child.stdout, 'stdout', `[${spec.name}] `));
     if (proc.child.stderr)
@@ -124,7 +158,7 @@ export class ServiceGroup {
     this.opts.log.error(failure);
     const exit = proc.done ? await proc.exited : undefined;
     this.emit(r, 'failed', { message: failure, exit_code: exit?.code });
-    await terminateGroup(proc.pid, this.opts.killGraceMs ?? 5_000);
+    await this.terminate(r);
     return failure;
   }
 
@@ -136,6 +170,17 @@ export class ServiceGroup {
     const deadline = Date.now() + timeoutMs;
     const spawnError = await proc.spawned;
     if (spawnError) return `cannot start service ${spec.name}: ${spawnError.message}`;
+    if (spec.image && this.opts.launcher?.address) {
+      const address = await this.opts.launcher.address(
+        spec,
+        () => proc.done || this.abort.signal.aborted,
+        deadline,
+      );
+      if (this.abort.signal.aborted) return 'aborted';
+      if (!address && !proc.done)
+        return `service ${spec.name} got no address on the job's network within ${formatDuration(timeoutMs)}`;
+      if (address) r.host = address;
+    }
     for (;;) {
       if (this.abort.signal.aborted) return 'aborted';
       if (proc.done) {
@@ -145,7 +190,7 @@ export class ServiceGroup {
       }
       const remaining = deadline - Date.now();
       if (!ready || (ready.tcp === undefined && !ready.http && !ready.command)) return undefined;
-      if (await this.probe(ready, Math.max(100, Math.min(remaining, PROBE_ATTEMPT_MAX_MS)))) {
+      if (await this.probe(r, ready, Math.max(100, Math.min(remaining, PROBE_ATTEMPT_MAX_MS)))) {
         return proc.done ? `service ${spec.name} exited before it was ready` : undefined;
       }
       if (Date.now() >= deadline) {
@@ -155,11 +200,12 @@ export class ServiceGroup {
     }
   }
 
-  private async probe(ready: ServiceReadySpec, attemptMs: number): Promise<boolean> {
-    if (ready.tcp !== undefined) return canConnect(ready.tcp, '127.0.0.1', attemptMs);
+  private async probe(r: Running, ready: ServiceReadySpec, attemptMs: number): Promise<boolean> {
+    if (ready.tcp !== undefined) return canConnect(ready.tcp, r.host, attemptMs);
     if (ready.http) {
       try {
-        const res = await fetch(ready.http, { signal: AbortSignal.timeout(attemptMs), redirect: 'manual' });
+        const url = r.spec.image ? probeUrl(ready.http, r.spec, r.host) : ready.http;
+        const res = await fetch(url, { signal: AbortSignal.timeout(attemptMs), redirect: 'manual' });
         await res.body?.cancel();
         return res.status >= 200 && res.status < 300;
       } catch {
@@ -168,7 +214,8 @@ export class ServiceGroup {
     }
     if (ready.command && ready.command.length > 0) {
       const [cmd, ...args] = ready.command;
-      const check = spawnGroup(cmd, args, { cwd: this.opts.cwd, env: this.opts.env });
+      const run = this.opts.launcher?.probeCommand(r.spec, ready.command) ?? { command: cmd, args };
+      const check = spawnGroup(run.command, run.args, { cwd: this.opts.cwd, env: this.opts.env });
       check.child.stdout?.resume();
       check.child.stderr?.resume();
       const timer = setTimeout(() => void terminateGroup(check.pid, 1_000), attemptMs);
@@ -179,13 +226,18 @@ export class ServiceGroup {
     return true;
   }
 
+  private async terminate(r: Running): Promise<void> {
+    const grace = this.opts.killGraceMs ?? 5_000;
+    await Promise.all([terminateGroup(r.proc.pid, grace), r.stop?.(grace)]);
+  }
+
   /** Stops every started service (SIGTERM, then SIGKILL after the grace period) and waits for them. */
   async stopAll(): Promise<void> {
     this.abort.abort();
     await Promise.all(
       this.running.map(async (r) => {
         r.stopping = true;
-        await terminateGroup(r.proc.pid, this.opts.killGraceMs ?? 5_000);
+        await this.terminate(r);
         await Promise.race([Promise.all(r.output), sleep(2_000)]);
         // A process that left the group may still hold the pipes: no line may follow the job's result.
         r.proc.child.stdout?.destroy();

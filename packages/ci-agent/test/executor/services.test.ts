@@ -29,6 +29,9 @@ function setup() {
       workdir: scratchDir('agent-work-'),
       killGraceMs: 2_000,
       serviceKillGraceMs: 2_000,
+      // The host engine, explicitly: these tests watch a service's process from outside (its pid file in a
+      // directory outside the workspace, its host pid). Sandboxed and container services: isolation.test.ts.
+      engines: { plain: 'host' },
     }),
   };
 }

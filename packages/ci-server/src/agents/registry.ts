@@ -18,6 +18,11 @@ export interface ConnectedAgent {
   sessionId: string;
   name: string;
   tags: string[];
+  /**
+   * Engines the agent reported (`podman`, `sandbox`, `host`); an agent that reported none predates
+   * engines and runs plain jobs on its host, so it counts as `host`.
+   */
+  engines: string[];
   capacity: number;
   version: string;
   hostname: string;
@@ -37,7 +42,8 @@ export interface ConnectedAgent {
   lastAssigned: number;
 }
 
-export type AgentInfo = Pick<ConnectedAgent, 'id' | 'name' | 'tags' | 'capacity' | 'version' | 'hostname'>;
+export type AgentInfo = Pick<ConnectedAgent, 'id' | 'name' | 'tags' | 'capacity' | 'version' | 'hostname'> &
+  Partial<Pick<ConnectedAgent, 'engines'>>;
 
 export class AgentRegistry {
   private readonly byId = new Map<string, ConnectedAgent>();
@@ -56,6 +62,7 @@ export class AgentRegistry {
     const now = new Date();
     const agent: ConnectedAgent = {
       ...info,
+      engines: info.engines && info.engines.length > 0 ? info.engines : ['host'],
       sessionId: crypto.randomUUID(),
       registeredAt: now,
       lastSeenAt: now,

@@ -46,6 +46,9 @@ export interface AgentSessionDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Engines an agent may report (see the agent's RegisterRequest.engines). */
+const ENGINES = new Set(['host', 'sandbox', 'podman']);
+
 // Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
 /** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued. */
 export const DROP_GRACE_MS = 5_000;
@@ -135,6 +138,7 @@ export class AgentSessions {
       version: req.version,
       hostname: req.hostname,
     };
+    const engines = [...new Set(req.engines)].filter((e) => ENGINES.has(e));
     const { db, registry, leaseMs, identity } = this.deps;
     if (proof.kind === 'token') await identity?.admit(name);
     const id = await upsertAgent(db, info);
@@ -148,7 +152,7 @@ export class AgentSessions {
       if (!keep.includes(job.id))
         await this.lose(job.id, id, `agent ${name} came back without the job (it restarted or never got it)`);
     }
-    const agent = registry.register({ id, ...info }, keep);
+    const agent = registry.register({ id, ...info, engines }, keep);
     if (keep.length > 0) await renewLeases(db, id, 'online', keep, leaseMs, 0);
     this.written.delete(id);
     this.deps.log.info(

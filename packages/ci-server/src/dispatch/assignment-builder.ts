@@ -249,6 +249,8 @@ export class AssignmentBuilder {
             timeoutMs: s.ready.timeout ?? 0,
           }
         : undefined,
+      // Only image services carry these (a plain service's message stays as before).
+      ...(s.image ? { image: s.image, pull: s.pull ?? '' } : {}),
     }));
     const secrets: Record<string, string> = {};
     if (!withheld)
@@ -272,6 +274,8 @@ export class AssignmentBuilder {
       artifacts: job.artifacts ? { paths: job.artifacts.paths, when: job.artifacts.when } : undefined,
       testReports: job.test_reports,
       timeoutMs: BigInt(job.timeout ?? 0),
+      ...(job.image ? { image: job.image, pull: job.pull ?? '' } : {}),
+      ...(job.network ? { network: job.network } : {}),
     };
     const notice =
       withheld && secretNames.size > 0

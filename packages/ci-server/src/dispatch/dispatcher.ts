@@ -43,9 +43,14 @@ interface Pending {
   id: string;
   runId: string;
   tags: string[];
+  /** Engines that can run the job: podman for a job with an image (or image services), else sandbox or host. */
+  engines: readonly string[];
   key: string;
   stage: string;
 }
+
+const CONTAINER_ENGINES = ['podman'] as const;
+const PLAIN_ENGINES = ['sandbox', 'host'] as const;
 
 export interface JobRef {
   jobRunId: string;
@@ -72,7 +77,12 @@ const ACTIVE_CACHE = 10_000;
 
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
-  private readonly groups = new Map<string, { tags: string[]; ids: Set<string> }>();
+  private readonly groups = new Map<
+    string,
+    { tags: string[]; engines: readonly string[]; ids: Set<string> }
+  >();
+  /** Jobs whose log already says no connected agent has an engine for them. */
+  private readonly noted = new Set<string>();
   private readonly depth = new Map<string, number>();
   private readonly byRun = new Map<string, Set<string>>();
   /** Claimed, being built or sent: not pending, not yet known to the agent. */
@@ -140,8 +150,11 @@ export class Dispatcher {
     const doc = await this.deps.builder.definition(row.version_id);
     const spec = doc?.jobs[row.name];
     const tags = [...new Set(spec?.tags ?? [])].sort();
-    const key = tags.join('\u0000');
-    const job: Pending = { id: row.id, runId: row.run_id, tags, key, stage: spec?.stage ?? '' };
+    const containers =
+      Boolean(spec?.image) || (doc?.services ?? []).some((s) => s.image && spec?.services.includes(s.name));
+    const engines = containers ? CONTAINER_ENGINES : PLAIN_ENGINES;
+    const key = `${containers ? 'c' : 'p'}\u0000${tags.join('\u0000')}`;
+    const job: Pending = { id: row.id, runId: row.run_id, tags, engines, key, stage: spec?.stage ?? '' };
     if (this.pending.has(row.id) || this.assigning.has(row.id)) return;
     this.pending.set(job.id, job);
     let ofRun = this.byRun.get(job.runId);
@@ -152,12 +165,32 @@ export class Dispatcher {
     ofRun.add(job.id);
     let group = this.groups.get(key);
     if (!group) {
-      group = { tags, ids: new Set() };
+      group = { tags, engines, ids: new Set() };
       this.groups.set(key, group);
     }
     group.ids.add(job.id);
     this.depth.set(job.stage, (this.depth.get(job.stage) ?? 0) + 1);
     this.deps.metrics.setQueueDepth(this.depth);
+    this.explainIfUnrunnable(job, spec?.image);
+  }
+
+  /**
+   * A job no connected agent has an engine for stays queued (an agent with one may connect) and its log
+   * says why, once. Said only while some agent is connected: before any is, nothing can run anyway.
+   */
+  private explainIfUnrunnable(job: Pending, image: string | undefined): void {
+    const agents = this.deps.registry.connected();
+    if (this.noted.has(job.id) || agents.length === 0) return;
+    if (agents.some((a) => job.engines.some((e) => a.engines.includes(e)))) return;
+    this.noted.add(job.id);
+    const why = image
+      ? `it runs in a container (image ${image}) and no connected agent has podman`
+      : job.engines === CONTAINER_ENGINES
+        ? 'its services run in containers and no connected agent has podman'
+        : 'no connected agent runs jobs without an image (none has the sandbox or the host engine)';
+    this.deps
+      .systemLine(job.id, `[ci] waiting for an agent: ${why}`)
+      .catch((err) => this.deps.log.warn({ err, jobRunId: job.id }, 'could not explain a waiting job'));
   }
 
   /** A finished run's leftovers (jobs canceled before an agent took them) leave the queue. */
@@ -171,6 +204,7 @@ export class Dispatcher {
 
   private take(job: Pending): void {
     this.pending.delete(job.id);
+    this.noted.delete(job.id);
     const ofRun = this.byRun.get(job.runId);
     ofRun?.delete(job.id);
     if (ofRun && ofRun.size === 0) this.byRun.delete(job.runId);
@@ -192,6 +226,7 @@ export class Dispatcher {
       let agent: ConnectedAgent | undefined;
       for (const a of free) {
         if (!group.tags.every((t) => a.tags.includes(t))) continue;
+        if (!group.engines.some((e) => a.engines.includes(e))) continue;
         const better =
           !agent ||
           this.deps.registry.free(a) > this.deps.registry.free(agent) ||

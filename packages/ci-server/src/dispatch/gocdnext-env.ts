@@ -26,14 +26,10 @@ export function gocdnextBuiltins(f: GocdnextFacts): Record<string, string> {
 /**
  * gocdnext keys accepted at apply whose execution needs agent support this build does not have yet: the job
  * fails at dispatch with a message naming the key, instead of running without it. Each line is removed
- * when its part lands (containers: the agent's container engine; needs_artifacts and outputs: the agent's
+ * when its part lands (needs_artifacts and outputs: the agent's
  * download call and output file, see docs/ci-gocdnext.md).
  */
 export function unsupportedAtDispatch(job: JobSpec, jobName: string): string | null {
-  if (job.uses && !job.script)
-    return `job "${jobName}" uses plugin ${job.uses} (image ${job.image}): plugin jobs run in a container, and this agent build has no container engine`;
-  if (job.image)
-    return `job "${jobName}" names image ${job.image}: jobs with an image run in a container, and this agent build has no container engine`;
   if (job.needs_artifacts && job.needs_artifacts.length > 0)
     return `job "${jobName}" has needs_artifacts: downloading artifacts of earlier jobs is not delivered to agents in this build`;
   const refs = Object.values(job.variables).some((v) => /\$\{\{\s*needs\./.test(v));

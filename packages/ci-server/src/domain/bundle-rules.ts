@@ -24,7 +24,7 @@ export const BUNDLE_KEYS = {
   git: ['url', 'branch', 'on', 'poll_interval'],
   upstream: ['pipeline', 'stage', 'status'],
   cron: ['expression'],
-  service: ['name', 'command', 'ready'],
+  service: ['name', 'command', 'ready', 'image', 'pull'],
   ready: ['tcp', 'http', 'command', 'timeout'],
   job: [
     'stage',
@@ -53,6 +53,8 @@ export const BUNDLE_KEYS = {
     'resources',
     'agent',
     'docker',
+    'pull',
+    'network',
   ],
   artifacts: ['paths', 'when', 'expire_in', 'optional'],
   cache: ['key', 'paths'],
@@ -103,7 +105,6 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     count: 'identical parallel copies are not supported: use parallel.matrix with an index dimension',
   },
   service: {
-    image: 'service containers are not available in this build: give the service a command',
     env: 'service environment is not supported: pass settings on the command line',
     node_selector: 'Kubernetes scheduling does not apply: agents run the services',
     tolerations: 'Kubernetes scheduling does not apply: agents run the services',
@@ -134,6 +135,10 @@ export const GIT_EVENTS: readonly GitEvent[] = ['push', 'pull_request', 'tag'];
 export const ARTIFACT_WHEN = ['on_success', 'on_failure', 'always'] as const;
 export const UPSTREAM_STATUS = ['success', 'failed', 'canceled'] as const;
 export const RETRY_MAX = 10;
+/** An OCI image reference: no spaces, at most 512 characters. */
+export const IMAGE = /^[^\s]{1,512}$/;
+export const PULL_POLICIES = ['always', 'if-not-present', 'never'] as const;
+export const NETWORKS = ['host', 'none'] as const;
 /** Keys a manual gate may carry; anything else on a gate would be accepted and never enforced. */
 export const GATE_KEYS = ['stage', 'needs', 'approval'];
 /** `approval.approver_groups` names roles of this control plane (identity-provider groups are not kept). */
@@ -142,6 +147,26 @@ export const APPROVER_GROUPS = ['maintainer', 'admin'] as const;
 export const APPROVERS_MAX = 100;
 
 export const nameOpts = { max: NAME_MAX, pattern: DISPLAY_NAME, patternHint: DISPLAY_HINT };
+
+/**
+ * `pull`: always | if-not-present | never. Other CIs' spellings are accepted and stored in this form:
+ * Woodpecker's `true` (always) and `false`, podman's `missing`, GitLab's `if-not-present`.
+ */
+export function readPull(r: Reader, e: Entry): (typeof PULL_POLICIES)[number] | undefined {
+  const s = r.str(e.node, e.path, { scalars: true });
+  if (s === null) return undefined;
+  const v = s === 'true' ? 'always' : s === 'false' || s === 'missing' ? 'if-not-present' : s;
+  if ((PULL_POLICIES as readonly string[]).includes(v)) return v as (typeof PULL_POLICIES)[number];
+  r.fail(e.node, e.path, `"${s}" must be one of ${PULL_POLICIES.join(', ')}`);
+  return undefined;
+}
+
+/** `image`: an OCI image reference. */
+export function readImage(r: Reader, e: Entry): string | undefined {
+  return (
+    r.str(e.node, e.path, { pattern: IMAGE, patternHint: 'an image reference without spaces' }) ?? undefined
+  );
+}
 
 /** The value of an enum-valued key, `dflt` when absent; an unknown value is an error. */
 export function oneOf<T extends string>(r: Reader, e: Entry | undefined, values: readonly T[], dflt: T): T {

@@ -23,6 +23,9 @@ const item = { anyOf: [{ type: 'string', minLength: 1 }, { type: ['number', 'boo
 const value = { type: ['string', 'number', 'boolean'] };
 const stringList = { type: 'array', items: item };
 const nonEmptyStringList = { type: 'array', items: item, minItems: 1 };
+const image = { type: 'string', pattern: '^[^\\s]{1,512}$' };
+// Woodpecker's boolean spelling and podman's `missing` are accepted and stored as the enum.
+const pull = { oneOf: [{ enum: ['always', 'if-not-present', 'never', 'missing'] }, { type: 'boolean' }] };
 const envMap = { type: 'object', propertyNames: envName, additionalProperties: value };
 const ref = (def: string) => ({ $ref: `#/$defs/${def}` });
 
@@ -47,6 +50,8 @@ const jobProperties = {
   tags: stringList,
   approval: ref('approval'),
   ...GOCDNEXT_JOB_PROPERTIES,
+  pull,
+  network: { enum: ['host', 'none'], default: 'host' },
   ...refusedProperties('job'),
 };
 
@@ -161,12 +166,15 @@ export const PIPELINE_BUNDLE_SCHEMA = {
     },
     service: {
       type: 'object',
-      required: ['name', 'command'],
+      required: ['name'],
+      anyOf: [{ required: ['command'] }, { required: ['image'] }],
       additionalProperties: false,
       properties: {
         name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$' },
         command: nonEmptyStringList,
         ready: ref('serviceReady'),
+        image,
+        pull,
         ...refusedProperties('service'),
       },
     },

@@ -53,10 +53,17 @@ export interface ServiceReady {
   timeout?: number;
 }
 
+export type PullPolicy = 'always' | 'if-not-present' | 'never';
+
 export interface ServiceSpec {
   name: string;
+  /** Empty for an image service that runs the image's own command. */
   command: string[];
   ready?: ServiceReady;
+  /** An OCI image: the service runs as a container on the job's network, reachable by its name. */
+  image?: string;
+  /** Absent means `if-not-present`. */
+  pull?: PullPolicy;
 }
 
 export interface ArtifactsSpec {
@@ -149,10 +156,14 @@ export interface JobSpec {
   retry: number;
   /** Routing tags; gocdnext's `agent.tags`, `agent.profile` (as `profile:<name>`) and `docker` land here. */
   tags: string[];
+  /** An OCI image: the job runs in a container (agents with podman); absent: sandboxed. */
+  image?: string;
+  /** Image pull policy; absent means `if-not-present`. */
+  pull?: PullPolicy;
+  /** `none`: the job has no network; absent means the host's (or its container network). */
+  network?: 'host' | 'none';
   // gocdnext's dialect (docs/ci-gocdnext.md). Absent unless written, so documents of our own format keep
   // their digest and re-applying them changes nothing.
-  /** Container image the job runs in (`uses:` resolves to one). */
-  image?: string;
   /** The plugin reference as written (`uses:`); its settings are in `variables` as PLUGIN_*. */
   uses?: string;
   /** Job-level trigger filter: the job is skipped on runs that do not match. */

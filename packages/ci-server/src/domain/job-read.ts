@@ -13,10 +13,13 @@ import {
   ENV_NAME,
   GATE_KEYS,
   NAME_MAX,
+  NETWORKS,
   nameOpts,
   oneOf,
   REFUSED_KEYS,
   RETRY_MAX,
+  readImage,
+  readPull,
 } from './bundle-rules.js';
 import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-types.js';
 import {
@@ -295,6 +298,8 @@ export function readJob(
   if (f.needs_artifacts) job.needs_artifacts = readNeedsArtifacts(r, f.needs_artifacts);
   if (f.outputs) job.outputs = readOutputs(r, f.outputs);
   if (f.resources) job.resources = readResources(r, f.resources) ?? undefined;
+  if (f.pull) job.pull = readPull(r, f.pull);
+  if (f.network) job.network = oneOf(r, f.network, NETWORKS, 'host');
   return {
     spec: JSON.parse(JSON.stringify(job)) as JobSpec,
     stageIndex,

@@ -12,6 +12,8 @@ import {
   nameOpts,
   oneOf,
   REFUSED_KEYS,
+  readImage,
+  readPull,
   SERVICE_NAME,
   UPSTREAM_STATUS,
 } from './bundle-rules.js';
@@ -113,16 +115,50 @@ function readMaterial(
   return { cron: { expression: expression.trim() } };
 }
 
+/**
+ * A container job reaches only containers (a process on the host's loopback is out of its network), and a
+ * sandboxed job without network reaches no service at all.
+ */
+function checkEngines(r: Reader, jobs: Map<string, JobRead>, services: ServiceSpec[]): void {
+  for (const [name, job] of jobs) {
+    const used = services.filter((s) => job.spec.services.includes(s.name));
+    if (job.spec.image) {
+      for (const s of used.filter((x) => !x.image))
+        r.fail(
+          job.keyNode,
+          `${job.path}.services`,
+          `job "${name}" has an image, so its service "${s.name}" needs an image too`,
+        );
+    } else if (job.spec.network === 'none' && used.length > 0) {
+      r.fail(
+        job.keyNode,
+        `${job.path}.network`,
+        `job "${name}" has network none and no image: it cannot reach its services`,
+      );
+    }
+  }
+}
+
 function readService(r: Reader, raw: YNode, path: string): ServiceSpec | null {
-  const s = r.map(raw, path, BUNDLE_KEYS.service, ['name', 'command'], REFUSED_KEYS.service);
-  if (!s?.name || !s.command) return null;
+  const s = r.map(raw, path, BUNDLE_KEYS.service, ['name'], REFUSED_KEYS.service);
+  if (!s?.name) return null;
+  if (!s.command && !s.image) {
+    r.fail(
+      raw,
+      `${path}.command`,
+      'missing required key "command" (or "image": a container running its own command)',
+    );
+    return null;
+  }
   const name = r.str(s.name.node, s.name.path, {
     pattern: SERVICE_NAME,
     patternHint: 'letters, digits, _ . - (at most 63, starting with a letter or digit)',
   });
-  const command = r.strList(s.command.node, s.command.path, { nonEmpty: true });
+  const command = s.command ? r.strList(s.command.node, s.command.path, { nonEmpty: true }) : [];
   if (name === null || command === null) return null;
   const service: ServiceSpec = { name, command };
+  if (s.image) service.image = readImage(r, s.image);
+  if (s.pull) service.pull = readPull(r, s.pull);
   if (s.ready) {
     const rd = r.map(s.ready.node, s.ready.path, BUNDLE_KEYS.ready);
     if (!rd) return null;
@@ -251,6 +287,7 @@ export function readPipeline(
     }
     checkNeeds(r, jobs);
     checkGocdnextJobs(r, jobs, upstreams);
+    checkEngines(r, jobs, doc.services);
     for (const [jobName, job] of jobs) doc.jobs[jobName] = job.spec;
   }
   return { document: doc, nameNode: p.name?.node, upstreams };

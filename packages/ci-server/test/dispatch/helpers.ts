@@ -95,6 +95,8 @@ ${body}`;
 export interface SimOptions {
   tags?: string;
   capacity?: number;
+  /** Engines reported at registration (none: an agent from before engines, counted as `host`). */
+  engines?: string[];
   /** Report every assignment started and then finished with this result right away. */
   auto?: 'success' | 'failed';
 }
@@ -131,6 +133,7 @@ export class SimAgent {
       },
     );
     this.conn.runningJobIds = () => [...this.held];
+    this.conn.engines = opts.engines ?? [];
   }
 
   start(): this {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { waitFor } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AgentProcess, api, startAgent, startServer, waitForAgents } from './harness.js';
+import { type AgentProcess, api, HOST_ENGINE, startAgent, startServer, waitForAgents } from './harness.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -32,7 +32,7 @@ jobs:
       - 'if [ "$CI_JOB_ATTEMPT" = 1 ]; then sleep 120 & echo $! > "${marks}/sleep.pid"; wait; fi'
       - echo finished`,
     ]);
-    const first: AgentProcess = startAgent(ci.grpcPort, 'first');
+    const first: AgentProcess = startAgent(ci.grpcPort, 'first', { extra: HOST_ENGINE });
     cleanups.push(() => first.stop());
     await waitForAgents(ci.server, ['first']);
     const runId = await client.trigger(ids.doomed);
@@ -47,7 +47,7 @@ jobs:
         // already gone
       }
     });
-    const second: AgentProcess = startAgent(ci.grpcPort, 'second');
+    const second: AgentProcess = startAgent(ci.grpcPort, 'second', { extra: HOST_ENGINE });
     cleanups.push(() => second.stop());
     await waitForAgents(ci.server, ['second']);
 

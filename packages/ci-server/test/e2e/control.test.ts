@@ -12,6 +12,7 @@ import {
   api,
   atHead,
   type E2eServer,
+  HOST_ENGINE,
   makeRepo,
   startAgent,
   startServer,
@@ -25,7 +26,7 @@ let agent: AgentProcess;
 beforeAll(async () => {
   ci = await startServer();
   client = api(ci.base);
-  agent = startAgent(ci.grpcPort, 'control-a', { capacity: 4 });
+  agent = startAgent(ci.grpcPort, 'control-a', { capacity: 4, extra: HOST_ENGINE });
   await waitForAgents(ci.server, ['control-a']);
 }, 60_000);
 

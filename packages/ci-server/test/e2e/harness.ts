@@ -14,6 +14,12 @@ import type { TriggerOptions } from '../../src/triggers/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const AGENT_MAIN = join(ROOT, 'packages/ci-agent/src/main.ts');
+
+/**
+ * The host engine, for tests that watch a job's processes and marker files from outside (host pids, files
+ * outside the workspace): a sandboxed job has its own /proc and /tmp, so those would be invisible.
+ */
+export const HOST_ENGINE = { CI_AGENT_PLAIN_ENGINE: 'host' };
 export const AGENT_TOKEN = 'e2e-agent-token';
 
 /** Heartbeat 1 s, lease 3 s, sweep 0.5 s: a lost agent is noticed within seconds. */

@@ -13,6 +13,7 @@ import {
   api,
   atHead,
   type E2eServer,
+  HOST_ENGINE,
   makeRepo,
   startAgent,
   startServer,
@@ -110,7 +111,7 @@ jobs:
 
   it('SIGTERM drains an agent: the running job finishes and is reported, then the agent exits', async () => {
     const marks = tempDir('e2e-drain-');
-    const draining = startAgent(ci.grpcPort, 'drainer', { tags: 'drain', capacity: 1 });
+    const draining = startAgent(ci.grpcPort, 'drainer', { tags: 'drain', capacity: 1, extra: HOST_ENGINE });
     agents.push(draining);
     await waitForAgents(ci.server, ['drainer']);
     const repo = makeRepo();

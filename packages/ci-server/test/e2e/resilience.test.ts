@@ -11,6 +11,7 @@ import {
   api,
   atHead,
   type E2eServer,
+  HOST_ENGINE,
   makeRepo,
   startAgent,
   startServer,
@@ -61,7 +62,7 @@ jobs:
       - 'if [ "$CI_JOB_ATTEMPT" = 1 ]; then sleep 120 & echo $! > "$MARKS/sleep.pid"; wait; fi'
       - echo finished`,
     ]);
-    agents.push(startAgent(ci.grpcPort, 'doomed'));
+    agents.push(startAgent(ci.grpcPort, 'doomed', { extra: HOST_ENGINE }));
     await waitForAgents(ci.server, ['doomed']);
     const runId = await client.trigger(ids.build, atHead(repo));
     const pidFile = join(marks, 'sleep.pid');
@@ -71,7 +72,7 @@ jobs:
     // The orphaned sleep of the killed agent is stopped at the end.
     cleanups.push(() => killQuietly(Number(readFileSync(pidFile, 'utf8').trim())));
 
-    agents.push(startAgent(ci.grpcPort, 'survivor'));
+    agents.push(startAgent(ci.grpcPort, 'survivor', { extra: HOST_ENGINE }));
     await waitForAgents(ci.server, ['survivor']);
     const killedAt = Date.now();
     await agents[0].kill9();
