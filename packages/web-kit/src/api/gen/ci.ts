@@ -5060,7 +5060,7 @@ export interface paths {
         };
         /**
          * Follow a run's log (Server-Sent Events)
-         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it). When the stream cannot continue (the database is unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending cleanly: reconnect with `Last-Event-ID`.
+         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it); its last event is `event: end` with `id:` the last cursor and `data:` `{"status": <the run's terminal status>}`. A request with `Last-Event-ID` for a finished run that has no line after that cursor answers 204, so a standard EventSource stops reconnecting. When the stream cannot continue (the database is unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending cleanly: reconnect with `Last-Event-ID`.
          *
          *     Minimum access: viewer.
          */
@@ -5087,6 +5087,13 @@ export interface paths {
                     content: {
                         "text/event-stream": string;
                     };
+                };
+                /** @description the run is over and the client already holds every line (its Last-Event-ID) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description An error a person can act on. */
                 400: {
