@@ -11,4 +11,5 @@ export * from './log-masker.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './net.js';
+export * from './openapi-conventions.js';
 export * from './secret-forms.js';

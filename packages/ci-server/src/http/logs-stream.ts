@@ -99,7 +99,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
       // A reconnect after the end: nothing left to send, and 204 is what makes EventSource stop.
       if (resuming && TERMINAL_RUN.includes(status)) {
         const rest = await data.logs.readRunLogs(runId, after, 1);
-        if (rest.length === 0) return reply.code(204).send();
+        if (rest.length === 0) return reply.code(204).send(null);
       }
 
       reply.hijack();
