@@ -22,6 +22,7 @@ export const PREREQUISITES = [
   { pkg: 'redis-server', present: () => onPath('redis-server') },
   { pkg: 'clickhouse-server', present: () => onPath('clickhouse-server') },
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  { pkg: 'prometheus', present: () => onPath('promtool') }, // promtool checks both services' /metrics
 ];
 
 export function missingPrerequisites() {
