@@ -5694,6 +5694,8 @@ export interface operations {
                         /** @description true when URL targets were shortened for a viewer */
                         redacted: boolean;
                         updated_at: string | null;
+                        /** @description what an operator should know: unsigned webhook deliveries */
+                        warnings?: string[];
                     };
                 };
             };
@@ -5784,6 +5786,8 @@ export interface operations {
                         /** @description true when URL targets were shortened for a viewer */
                         redacted: boolean;
                         updated_at: string | null;
+                        /** @description what an operator should know: unsigned webhook deliveries */
+                        warnings?: string[];
                     };
                 };
             };
