@@ -31,6 +31,7 @@ export const PREREQUISITES = [
   { pkg: 'slirp4netns', present: () => onPath('slirp4netns') },
   { pkg: 'bubblewrap', present: () => onPath('bwrap') },
   { pkg: 'busybox-static', present: () => busyboxStatic() },
+  { pkg: 'prometheus', present: () => onPath('promtool') }, // promtool checks both services' /metrics
 ];
 
 /** Debian's busybox-static: one statically linked /bin/busybox that runs inside an empty image. */

@@ -17,7 +17,7 @@ import { serverArgs } from './build-servers.mjs';
 import { ensureDeps, root } from './ensure-deps.mjs';
 import { ensureSampleDatasources } from './sample-datasource.mjs';
 
-ensureDeps();
+await ensureDeps();
 
 // The services run from their bundles (rebuilt when a source is newer; scripts/build-servers.mjs), not
 // through tsx, which compiled every file at each start; DEV=1 runs them from source with tsx.

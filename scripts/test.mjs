@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ensureDeps, root } from './ensure-deps.mjs';
 import { ensurePrerequisites } from './prerequisites.mjs';
 
-ensureDeps();
+await ensureDeps();
 if (!ensurePrerequisites()) process.exit(1);
 const results = join(tmpdir(), `vitest-results-${process.pid}.json`);
 const res = spawnSync(

@@ -220,9 +220,13 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     droppedPartitions: (n) => execution.metrics.retentionDroppedLogPartitions.inc(n),
     log: app.log,
   });
+  const notificationSettings = {
+    ...readNotificationSettings(settings.file, process.env, app.log),
+    ...options.notifications,
+  };
   const deliverer = new NotificationDeliverer({
     db: database.db,
-    settings: { ...readNotificationSettings(settings.file, process.env, app.log), ...options.notifications },
+    settings: notificationSettings,
     publicUrl: settings.publicUrl,
     pollMs: options.notificationPollMs,
     log: app.log,
@@ -254,6 +258,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
         log: app.log,
         retention,
         blobs: storage,
+        webhooksSigned: Boolean(notificationSettings.signingSecret),
         storage: {
           secretKey: secrets.secretKey,
           running: storageConfig,

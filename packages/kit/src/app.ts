@@ -2,7 +2,7 @@
 // the service's error shape (never a 500 for a client mistake), 404 vs 405, body-size limits, and graceful
 // shutdown that stops accepting, drains in-flight requests and then closes pools.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { registerCompression } from './compression.js';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db-unavailable.js';
@@ -39,20 +39,38 @@ interface FastifyReplyLike {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function clientMessage(err: {
-  statusCode?: number;
-  code?: string;
-  message: string;
-  validation?: unknown;
-}): string {
+/**
+ * The media types a route takes: those its body schema lists by content type, else JSON (the one body
+ * parser both services install for every route). Named in a 415 so the caller knows what to send.
+ */
+function acceptedTypes(req: FastifyRequest): string[] {
+  const body = (req.routeOptions?.schema as { body?: { content?: Record<string, unknown> } } | undefined)
+    ?.body;
+  return body?.content && typeof body.content === 'object' ? Object.keys(body.content) : ['application/json'];
+}
+
+function clientMessage(
+  err: {
+    statusCode?: number;
+    code?: string;
+    message: string;
+    validation?: unknown;
+  },
+  req: FastifyRequest,
+): string {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return `Request body is not valid JSON: ${err.message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'$/, 'malformed JSON')}`;
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return 'Request body is too large';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `Unsupported content type: ${err.message}`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const sent =
+        String(req.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim() || 'none';
+      return `Unsupported content type "${sent}": send ${acceptedTypes(req).join(' or ')}`;
+    }
     default:
       return err.message;
   }
@@ -155,7 +173,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       req.log.error({ err }, 'unhandled error');
       return reply.code(500).send(errorBody(options.errorShape, 500, 'Internal server error'));
     }
-    return reply.code(status).send(errorBody(options.errorShape, status, clientMessage(e)));
+    return reply.code(status).send(errorBody(options.errorShape, status, clientMessage(e, req)));
   });
 
   return app;

@@ -11,5 +11,6 @@ export * from './log-masker.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './net.js';
+export * from './openapi-conventions.js';
 export * from './secret-forms.js';
 export * from './spool-file.js';

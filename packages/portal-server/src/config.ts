@@ -62,6 +62,30 @@ export const portalConfigSpec = {
   vaultKvMount: { env: 'VAULT_KV_MOUNT', kind: 'string', default: 'secret' },
   // The investigation agent carries earlier runs of a thread into the next (docs/portal-ai.md).
   agentThreadContext: { env: 'PORTAL_AGENT_THREAD_CONTEXT', kind: 'bool', default: true },
+  // Rate limits, requests per minute per replica (docs/configuration.md); beyond one: 429 with Retry-After.
+  rateLoginPerEmail: { env: 'PORTAL_RATE_LOGIN_PER_EMAIL', kind: 'int', min: 1, max: 1_000_000, default: 10 },
+  rateLoginPerAddress: {
+    env: 'PORTAL_RATE_LOGIN_PER_ADDRESS',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    default: 50,
+  },
+  rateDatabasePerUser: {
+    env: 'PORTAL_RATE_DATABASE_PER_USER',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    default: 300,
+  },
+  rateDatabasePerToken: {
+    env: 'PORTAL_RATE_DATABASE_PER_TOKEN',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    default: 300,
+  },
+  rateAiPerUser: { env: 'PORTAL_RATE_AI_PER_USER', kind: 'int', min: 1, max: 1_000_000, default: 30 },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

@@ -16,7 +16,10 @@ export interface TestCaseResult {
   name: string;
   status: TestStatus;
   duration_s: number;
-  /** Failure/error/skip message (or the start of its text), truncated. */
+  /**
+   * Failure/error/skip message: the element's `message` attribute, then on the following lines its text (the
+   * stack trace pytest, JUnit and jest write there), truncated. Without the attribute, the text alone.
+   */
   message?: string;
   /** The test's <system-out>, truncated. */
   system_out?: string;
@@ -44,7 +47,8 @@ export interface TestReport {
 
 export const MAX_REPORT_BYTES = 50 * 1024 * 1024;
 export const MAX_CASES = 20_000;
-export const MAX_MESSAGE_CHARS = 4 * 1024;
+/** The control plane keeps 16 KiB of a message: enough for a message and a typical stack trace. */
+export const MAX_MESSAGE_CHARS = 16 * 1024 - 32;
 export const MAX_SYSTEM_OUT_CHARS = 4 * 1024;
 
 const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
@@ -58,6 +62,9 @@ const parser = new XMLParser({
   isArray: (name) => ARRAYS.has(name),
   // Entities of a DOCTYPE are bounded by the parser's defaults; external entities are never fetched.
   processEntities: true,
+  // Numeric character references (`&#10;`, `&#233;`, `&#x1F600;`), which pytest writes into messages, are
+  // decoded only with this on (it also knows HTML's named entities, harmless in a report).
+  htmlEntities: true,
 });
 
 type Node = Record<string, any>;
@@ -105,7 +112,11 @@ function caseResult(tc: Node, suite: string): TestCaseResult {
   let message: string | undefined;
   if (detail !== undefined) {
     const attr = typeof detail === 'object' ? detail['@_message'] : undefined;
-    message = truncate(attr ? String(attr) : textOf(detail), MAX_MESSAGE_CHARS);
+    const text = textOf(detail);
+    const head = attr === undefined || attr === '' ? undefined : String(attr);
+    // The trace follows the message unless it merely repeats it.
+    const parts = head && text && text !== head ? [head, text] : [head ?? text];
+    message = truncate(parts.filter(Boolean).join('\n'), MAX_MESSAGE_CHARS);
   }
   const result: TestCaseResult = {
     suite,

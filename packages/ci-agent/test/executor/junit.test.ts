@@ -46,7 +46,7 @@ describe('JUnit parsing', () => {
     expect(r.cases[2]).toMatchObject({
       name: 'applies "SALE" coupon',
       status: 'failed',
-      message: 'expected 90 but was 100',
+      message: 'expected 90 but was 100\nAssertionError: expected 90 but was 100\n    at CartTest.java:57',
       duration_s: 1.5,
     });
     expect(r.cases[3]).toMatchObject({ status: 'skipped', message: 'not supported yet', duration_s: 0 });
@@ -55,6 +55,31 @@ describe('JUnit parsing', () => {
       status: 'error',
       message: 'connect ECONNREFUSED 127.0.0.1:5432',
     });
+  });
+
+  it('decodes numeric character references as pytest writes them, keeping the message and the trace', () => {
+    // Shaped like pytest's --junitxml output: the message attribute and the trace both use &#10; etc.
+    const r =
+      parseJUnitXml(`<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="1" skipped="0" tests="1" time="0.05"><testcase classname="test_cafe" name="test_caf&#233;" time="0.001"><failure message="AssertionError: caf&#233; != cafe&#10;assert 'caf&#233;' == 'cafe'&#10;  - cafe&#10;  + caf&#233;">def test_caf&#233;():
+&gt;       assert "caf&#233;" == "cafe"
+E       AssertionError: &#x1F600; caf&#233; != cafe
+
+test_cafe.py:2: AssertionError</failure></testcase></testsuite></testsuites>`);
+    expect(r.cases[0].name).toBe('test_café');
+    expect(r.cases[0].message).toBe(
+      [
+        'AssertionError: café != cafe',
+        "assert 'café' == 'cafe'",
+        '  - cafe',
+        '  + café',
+        'def test_café():',
+        '>       assert "café" == "cafe"',
+        'E       AssertionError: 😀 café != cafe',
+        '',
+        'test_cafe.py:2: AssertionError',
+      ].join('\n'),
+    );
+    expect(r.cases[0].message).not.toContain('&#');
   });
 
   it('accepts a bare <testsuite> root and nested suites, summing case times when a suite has none', () => {

@@ -59,10 +59,26 @@ describe('script runner', () => {
       '+ echo "$GREETING from $(pwd)"',
       'hi from /',
       '+ echo oops >&2',
+      'oops',
     ]);
-    expect(logs.lines.filter((l) => l.stream === 'stderr').map((l) => l.text)).toEqual(['oops']);
     expect(logs.lines.map((l) => l.seq)).toEqual(logs.lines.map((_, i) => i + 1));
     expect(Number.isNaN(Date.parse(logs.lines[0].at))).toBe(false);
+  });
+
+  it('keeps stdout and stderr in one sequence, exactly as the job wrote them', async () => {
+    // 20,000 lines alternating between the two streams, with bursts on each so both pipes would fill.
+    const { handle, logs } = run([
+      'for i in $(seq 1 5000); do echo "out $i"; echo "err $i" >&2; done',
+      'for i in $(seq 1 2500); do echo "burst-out $i"; echo "burst-out-b $i"; echo "burst-err $i" >&2; echo "burst-err-b $i" >&2; done',
+    ]);
+    expect((await handle.result).exitCode).toBe(0);
+    const job = logs.lines.filter((l) => !l.text.startsWith('+ ')).map((l) => l.text);
+    const expected: string[] = [];
+    for (let i = 1; i <= 5000; i++) expected.push(`out ${i}`, `err ${i}`);
+    for (let i = 1; i <= 2500; i++)
+      expected.push(`burst-out ${i}`, `burst-out-b ${i}`, `burst-err ${i}`, `burst-err-b ${i}`);
+    expect(job).toEqual(expected);
+    expect(logs.lines.map((l) => l.seq)).toEqual(logs.lines.map((_, i) => i + 1));
   });
 
   it('stops at the first failing line and reports its exit code (pipefail included)', async () => {

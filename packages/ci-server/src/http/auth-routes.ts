@@ -162,6 +162,7 @@ export function registerAuthRoutes(root: FastifyInstance, ctx: AuthContext): voi
     },
   });
 
+  const CallbackValue = Type.String({ maxLength: 8000 });
   app.get('/auth/callback/:provider', {
     config: { access: 'public' },
     schema: {
@@ -171,7 +172,22 @@ export function registerAuthRoutes(root: FastifyInstance, ctx: AuthContext): voi
         'is configured). 400 for a missing, tampered or expired sign-in state; 401 when the provider refuses; ' +
         '403 when no role applies and the default role is `none`; 503 when the provider is unreachable.',
       params: Type.Object({ provider: Type.String({ minLength: 1, maxLength: 64 }) }),
-      querystring: Type.Record(Type.String(), Type.String({ maxLength: 8000 })),
+      // The parameters OAuth 2.0 / OIDC define for a redirect back (RFC 6749 §4.1.2, RFC 9207 `iss`); a
+      // provider may add its own, so others are accepted too. An object with named properties, not a
+      // `Type.Record`: @fastify/swagger turns a record into bogus parameters named `type` and
+      // `additionalProperties`, which fails OpenAPI validation.
+      querystring: Type.Object(
+        {
+          code: Type.Optional(CallbackValue),
+          state: Type.Optional(CallbackValue),
+          iss: Type.Optional(CallbackValue),
+          session_state: Type.Optional(CallbackValue),
+          error: Type.Optional(CallbackValue),
+          error_description: Type.Optional(CallbackValue),
+          error_uri: Type.Optional(CallbackValue),
+        },
+        { additionalProperties: Type.String({ maxLength: 8000 }) },
+      ),
     },
     handler: async (request, reply) => {
       await ctx.ready();

@@ -12,12 +12,26 @@ export interface HealthDeps {
   build: BuildInfo;
 }
 
+/** A plain-text answer, described so clients (and response checks) know the media type. */
+const text = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: { type: 'string' } } },
+});
+
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   let migrated = false;
 
-  app.get('/healthz', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'));
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness: the process answers', response: { 200: text('`ok`') } } },
+    async (_req, reply) => reply.type('text/plain; charset=utf-8').send('ok'),
+  );
 
-  app.get('/readyz', async (_req, reply) => {
+  const readiness = {
+    summary: 'Readiness: the database is reachable and migrated',
+    response: { 200: text('`ready`'), 503: text('`not ready: <why>`') },
+  };
+  app.get('/readyz', { schema: readiness }, async (_req, reply) => {
     reply.type('text/plain; charset=utf-8');
     try {
       await pingDatabase(deps.db);
@@ -32,6 +46,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
 
   app.get('/version', {
     schema: {
+      summary: 'Build information',
       response: {
         200: {
           type: 'object',
@@ -47,7 +62,16 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
     handler: async () => deps.build,
   });
 
-  app.get('/metrics', async (_req, reply) => {
+  const scrape = {
+    summary: 'Prometheus metrics',
+    response: {
+      200: {
+        description: 'Prometheus text exposition format 0.0.4',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  app.get('/metrics', { schema: scrape }, async (_req, reply) => {
     reply.type(deps.metrics.contentType);
     return deps.metrics.metrics();
   });

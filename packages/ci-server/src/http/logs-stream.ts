@@ -1,8 +1,11 @@
 // GET /api/v1/runs/{id}/logs/stream: a run's log as Server-Sent Events. Each line is one `event: log` with
 // `id: <cursor>` (the line's position in the run's log) and `data:` one LogLine JSON. The stream replays
 // from `Last-Event-ID` (or the start), follows live lines while the run is not terminal, sends an SSE
-// comment as keep-alive, and ends once the run is terminal and its tail was sent. A slow reader only slows
-// itself: its live buffer overflows and it continues from the store.
+// comment as keep-alive, and ends once the run is terminal and its tail was sent, with a last `event: end`
+// that says so. A standard EventSource reconnects after any close, so a reconnect to a finished run whose
+// every line the client already holds (its Last-Event-ID is at or past the last cursor) answers 204, which
+// tells EventSource to stop for good. A slow reader only slows itself: its live buffer overflows and it
+// continues from the store.
 import { badRequest, notFound } from '@app/kit';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
@@ -65,7 +68,10 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         "`job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's " +
         'lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE ' +
         'comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at ' +
-        'once for a finished run, after replaying it). When the stream cannot continue (the database is ' +
+        'once for a finished run, after replaying it); its last event is `event: end` with `id:` the last ' +
+        'cursor and `data:` `{"status": <the run\'s terminal status>}`. A request with `Last-Event-ID` for a ' +
+        'finished run that has no line after that cursor answers 204, so a standard EventSource stops ' +
+        'reconnecting. When the stream cannot continue (the database is ' +
         'unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending ' +
         'cleanly: reconnect with `Last-Event-ID`.',
       params: IdParams,
@@ -78,17 +84,28 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           description: 'text/event-stream',
           content: { 'text/event-stream': { schema: { type: 'string' } } },
         },
+        204: {
+          description: 'the run is over and the client already holds every line (its Last-Event-ID)',
+          type: 'null',
+        },
         ...errors(400, 404),
       },
     },
     handler: async (request, reply) => {
       const runId = request.params.id.toLowerCase();
+      const resuming = request.headers['last-event-id'] !== undefined;
       const after = parseLastEventId(request.headers['last-event-id']);
-      if (!(await runStatusOf(db, runId))) throw notFound(`run ${runId} does not exist`);
+      const status = await runStatusOf(db, runId);
+      if (!status) throw notFound(`run ${runId} does not exist`);
       const isFinished = async () => {
-        const status = await runStatusOf(db, runId);
-        return !status || TERMINAL_RUN.includes(status);
+        const now = await runStatusOf(db, runId);
+        return !now || TERMINAL_RUN.includes(now);
       };
+      // A reconnect after the end: nothing left to send, and 204 is what makes EventSource stop.
+      if (resuming && TERMINAL_RUN.includes(status)) {
+        const rest = await data.logs.readRunLogs(runId, after, 1);
+        if (rest.length === 0) return reply.code(204).send(null);
+      }
 
       reply.hijack();
       const res = reply.raw;
@@ -109,6 +126,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         corked = false;
         res.uncork();
       };
+      let lastCursor = after;
       const keepAlive = setInterval(() => {
         if (!blocked && !res.writableEnded) res.write(': keep-alive\n\n');
       }, keepAliveMs);
@@ -131,6 +149,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
             res.cork();
             process.nextTick(uncork);
           }
+          if (batch.length > 0) lastCursor = batch[batch.length - 1].cursor;
           if (!res.write(sseChunk(batch))) {
             uncork();
             // The reader is slow: wait for it (live lines pile up in the hub and overflow to the ring).
@@ -146,6 +165,12 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
             });
             blocked = false;
           }
+        }
+        if (!abort.signal.aborted && !res.writableEnded) {
+          // The follower ended because the run is terminal and its tail was sent: say so, with the last
+          // cursor as the id, so the client's reconnect (if it makes one) carries it and is answered 204.
+          const final = (await runStatusOf(db, runId)) ?? 'canceled';
+          res.write(`event: end\nid: ${lastCursor}\ndata: ${JSON.stringify({ status: final })}\n\n`);
         }
       } catch (err) {
         request.log.warn({ err, runId }, 'log stream ended by an error');

@@ -22,6 +22,8 @@ export interface OperatorRouteDeps {
   blobs: BlobStorage;
   /** The running and configured storage backends, for /api/v1/admin/storage. */
   storage: Omit<StorageRouteDeps, 'db'>;
+  /** False when no notification signing secret is configured (webhooks go unsigned). */
+  webhooksSigned?: boolean;
 }
 
 export function registerOperatorRoutes(api: Api, db: StoreDb, deps: OperatorRouteDeps): void {
@@ -32,6 +34,7 @@ export function registerOperatorRoutes(api: Api, db: StoreDb, deps: OperatorRout
     db,
     logArchive: retention.logArchive,
     blobs: deps.blobs,
+    webhooksSigned: deps.webhooksSigned,
   });
   registerNotificationDeliveryRoute(api, db);
   registerAdminRetentionRoute(api, db, retention);

@@ -51,6 +51,9 @@ const NotificationConfig = Type.Object({
   channels: Type.Array(Channel),
   redacted: Type.Boolean({ description: 'true when URL targets were shortened for a viewer' }),
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), { description: 'what an operator should know: unsigned webhook deliveries' }),
+  ),
 });
 
 const LogArchiveAnswer = Type.Object({
@@ -72,7 +75,13 @@ export interface ProjectOperationsDeps {
   logArchive: LogArchivePolicy;
   /** The storage backend holding cache blobs (`caches/<storage_key>`). */
   blobs: BlobStorage;
+  /** Whether webhook notifications are signed (a signing secret is configured); default true. */
+  webhooksSigned?: boolean;
 }
+
+const UNSIGNED_WARNING =
+  'webhook channels are delivered unsigned (no X-CI-Signature header): no signing secret is configured; ' +
+  'set CI_NOTIFICATION_SECRET or CI_CONFIG notifications.signing_secret so receivers can verify them';
 
 const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 const CHAT_CHANNEL = /^[#@][\w.-]{1,80}$/;
@@ -197,7 +206,13 @@ export function registerProjectOperationRoutes(api: Api, deps: ProjectOperations
     const row = await readSetting(project, 'notifications');
     const config: Notifications = row ? JSON.parse(row.value) : { channels: [] };
     const shown = full ? config : redact(config);
-    return { channels: shown.channels, redacted: !full, updated_at: row?.updated_at ?? null };
+    const unsigned = deps.webhooksSigned === false && config.channels.some((c) => c.kind === 'webhook');
+    return {
+      channels: shown.channels,
+      redacted: !full,
+      updated_at: row?.updated_at ?? null,
+      ...(unsigned ? { warnings: [UNSIGNED_WARNING] } : {}),
+    };
   };
 
   api.get('/api/v1/projects/:slug/notifications', {

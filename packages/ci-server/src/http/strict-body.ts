@@ -31,12 +31,22 @@ function bodySchema(request: FastifyRequest): object | undefined {
   return body;
 }
 
-/** TypeBox reports an unknown key twice (the key, then the object); the object's error names it. */
+/**
+ * TypeBox reports an unknown key twice (`boolean`: schema false at the key, then `additionalProperties` on
+ * the object, which names it). A wrong value under an `additionalProperties` schema (a trigger parameter
+ * that is a number) also ends with `additionalProperties`, but follows the value's own error (`type`):
+ * that one says what is wrong, where "unknown field" would mislead.
+ */
 function firstUseful(errors: any[]): any {
+  const unknownKey = errors.find(
+    (e) =>
+      e.keyword === 'additionalProperties' &&
+      errors.some((b) => b.keyword === 'boolean' && b.instancePath.startsWith(`${e.instancePath}/`)),
+  );
   return (
-    errors.find((e) => e.keyword === 'additionalProperties') ??
+    unknownKey ??
     errors.find((e) => e.keyword === 'required') ??
-    errors.find((e) => e.keyword !== 'boolean') ??
+    errors.find((e) => !['boolean', 'additionalProperties', 'propertyNames'].includes(e.keyword)) ??
     errors[0]
   );
 }

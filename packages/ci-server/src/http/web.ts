@@ -129,7 +129,9 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   app.addHook('onRequest', async (request, reply) => {
     if (!request.is404 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
     const path = request.url.split('?')[0];
-    if (isServerPath(path) || !wantsHtml(request)) return;
+    // The root is the UI's front door for everyone: curl and other clients that send no `Accept: text/html`
+    // get the page too, instead of a 404 that looks like a dead server.
+    if (isServerPath(path) || (!wantsHtml(request) && path !== '/')) return;
     return page(reply);
   });
 }

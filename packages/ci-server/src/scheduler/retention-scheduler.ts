@@ -1,7 +1,7 @@
 // Runs the log archiver and the retention sweeper on timers, in the one replica holding the `retention`
 // leader lease (a row in the shared store, replicas/leader-lease.ts): the archiver every `archiveEveryMs` (30 s by
 // default, so `after: 0s` archives soon after a job finishes), the sweeper every CI_CONFIG
-// `retention.interval` (1 h by default). The last sweep time is read from the store at each tick, so a
+// `retention.interval` (1 h by default; a shorter interval makes the passes that often). The last sweep time is read from the store at each tick, so a
 // restart or a change of leader does not sweep again early. `stop()` waits for the pass in progress; an
 // interrupted archive is finished by the next pass (logs/archiver.ts).
 import type { LogArchiver } from '../logs/archiver.js';
@@ -43,10 +43,19 @@ export class RetentionScheduler {
     this.timer = setTimeout(() => {
       this.pass = this.tick().finally(() => {
         this.pass = undefined;
-        if (this.running) this.schedule(this.deps.archiveEveryMs ?? 30_000);
+        if (this.running) this.schedule(this.tickEveryMs());
       });
     }, ms);
     this.timer.unref();
+  }
+
+  /**
+   * Passes come every `archiveEveryMs`, or every sweep interval when that is shorter: a pass only checks
+   * whether a sweep is due, so a 2 s interval swept only at the next archive pass (30 s later) and
+   * /api/v1/admin/retention kept reporting an old `last_run_at`.
+   */
+  private tickEveryMs(): number {
+    return Math.max(100, Math.min(this.deps.archiveEveryMs ?? 30_000, this.deps.intervalMs));
   }
 
   /** One pass: archive what is due, then sweep when the interval since the last sweep has passed. */

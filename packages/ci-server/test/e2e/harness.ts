@@ -302,7 +302,7 @@ export async function readStream(
   runId: string,
   lastEventId?: string,
   timeoutMs = 60_000,
-): Promise<{ events: SseEvent[]; comments: number }> {
+): Promise<{ events: SseEvent[]; comments: number; end?: SseEvent }> {
   const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, {
     headers: lastEventId ? { 'last-event-id': lastEventId } : {},
     signal: AbortSignal.timeout(timeoutMs),
@@ -310,6 +310,8 @@ export async function readStream(
   if (!res.ok || !res.body) throw new Error(`stream: ${res.status}`);
   const text = await res.text();
   const events: SseEvent[] = [];
+  // The stream's last event (`event: end`, the run's status) is kept apart from the lines.
+  let end: SseEvent | undefined;
   let comments = 0;
   for (const block of text.split('\n\n')) {
     if (!block.trim()) continue;
@@ -320,7 +322,8 @@ export async function readStream(
       else if (line.startsWith('id: ')) ev.id = line.slice(4);
       else if (line.startsWith('data: ')) ev.data = JSON.parse(line.slice(6));
     }
-    if (ev.event) events.push(ev as SseEvent);
+    if (ev.event === 'end') end = ev as SseEvent;
+    else if (ev.event) events.push(ev as SseEvent);
   }
-  return { events, comments };
+  return { events, comments, end };
 }

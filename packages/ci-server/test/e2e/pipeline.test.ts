@@ -251,6 +251,7 @@ jobs:
     expect(run.status).toBe('success');
     const events = live.events;
     expect(events.every((e) => e.event === 'log')).toBe(true);
+    expect(live.end?.data).toEqual({ status: 'success' });
     const perJob = new Map<string, number[]>();
     for (const e of events)
       perJob.set(e.data.job_run_id, [...(perJob.get(e.data.job_run_id) ?? []), e.data.seq]);

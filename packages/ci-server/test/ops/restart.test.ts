@@ -168,7 +168,8 @@ describe('a control plane killed mid-work', () => {
         headers: { 'last-event-id': '1' },
       });
       const text = await sse.text();
-      expect([...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1])).toEqual(['2', '3']);
+      expect([...text.matchAll(/^event: log\nid: (\d+)$/gm)].map((m) => m[1])).toEqual(['2', '3']);
+      expect(text).toMatch(/event: end\nid: 3\ndata: \{"status":"canceled"\}\n\n$/);
     } finally {
       await receiver.close();
     }

@@ -237,7 +237,9 @@ describe('the CI web UI', () => {
             name: 'applies discounts',
             status: failing ? 'failed' : 'passed',
             durationS: 0.25,
-            message: failing ? 'expected 90 but got 100' : undefined,
+            message: failing
+              ? 'expected 90 but got 100\nAssertionError: expected 90 but got 100\n    at applyDiscount (cart.js:57)'
+              : undefined,
           },
           { suite: 'cart', classname: 'cart.Cart', name: 'is stable', status: 'passed', durationS: 0.01 },
         ],
@@ -249,7 +251,10 @@ describe('the CI web UI', () => {
     await store(latest, true);
     await page.goto(`/runs/${latest}`);
     const failing = page.getByRole('table', { name: 'Failing tests' });
-    await failing.getByText('expected 90 but got 100').waitFor();
+    await failing.getByText('expected 90 but got 100', { exact: true }).waitFor();
+    // The stack trace is there, folded: opening it shows the frames.
+    await failing.getByText('Stack trace').click();
+    await failing.getByText('at applyDiscount (cart.js:57)').waitFor();
     const flaky = failing.getByRole('row').filter({ hasText: 'applies discounts' });
     await flaky.getByText('flaky').waitFor();
     const totals = page.getByRole('list', { name: 'Test totals' });

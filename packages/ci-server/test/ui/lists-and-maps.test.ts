@@ -58,9 +58,9 @@ beforeAll(async () => {
     const project = await admin.get(`/api/v1/projects/${slug}`);
     for (const p of project.body.pipelines as { name: string; id: string }[]) pipelines[p.name] = p.id;
   }
-  // A webhook channel with no signing secret configured: its deliveries fail with that reason (no request is
-  // sent anywhere), which gives the notification history a deterministic row.
-  const channels = [{ kind: 'webhook', target: 'http://127.0.0.1:9/hook', events: ['run.started'] }];
+  // An email channel with no SMTP server configured: its deliveries fail with that reason (nothing is sent
+  // anywhere), which gives the notification history a deterministic row.
+  const channels = [{ kind: 'email', target: 'ops@example.test', events: ['run.started'] }];
   expect((await admin.put('/api/v1/projects/docs/notifications', { channels })).status).toBe(200);
   ui = await openPage(env, { width: 1280, height: 720 });
   await signIn(ui.page, 'admin', ADMIN_PASSWORD);
@@ -216,15 +216,12 @@ describe('the project page', () => {
     await page.getByText("each material's own").waitFor();
 
     await tabs.getByRole('tab', { name: 'Notifications' }).click();
-    await page
-      .getByRole('list', { name: 'Notification channels' })
-      .getByText('http://127.0.0.1:9/hook')
-      .waitFor();
+    await page.getByRole('list', { name: 'Notification channels' }).getByText('ops@example.test').waitFor();
     const deliveries = page.getByRole('table', { name: 'Notification deliveries' });
     const started = deliveries.getByRole('row').filter({ hasText: 'run.started' }).first();
     await started.waitFor();
     // The deliverer polls the outbox every 2 s; the row ends failed with the reason.
-    await started.getByText('no signing secret', { exact: false }).waitFor();
+    await started.getByText('email needs CI_CONFIG notifications.smtp', { exact: false }).waitFor();
     await started.getByText('failed', { exact: true }).waitFor();
     await deliveries.scrollIntoViewIfNeeded();
     await shot(page, 'project-notifications.png');

@@ -83,6 +83,10 @@ describe('the CI web UI', () => {
     const { page } = ui;
     await nav(page, 'Apply bundle').click();
     await fillEditor(page, INVALID);
+    // While typing, the schema already marks the unknown key — as an error, since apply refuses it.
+    await page.getByTestId('schema-problems').filter({ hasNotText: 'No schema problems' }).waitFor();
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+    expect(await page.locator('.monaco-editor .squiggly-warning').count()).toBe(0);
     await page.getByRole('button', { name: 'Apply', exact: true }).click();
     const problems = page.getByRole('alert', { name: 'Bundle problems' });
     await problems.waitFor();

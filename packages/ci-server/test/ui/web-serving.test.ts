@@ -43,6 +43,13 @@ describe('serving the web UI', () => {
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
+    // The root answers the page to clients that do not ask for HTML (curl sends `*/*` or nothing).
+    for (const headers of [{ accept: '*/*' }, {}]) {
+      const root = await app.inject({ url: '/', headers });
+      expect(root.statusCode).toBe(200);
+      expect(root.headers['content-type']).toContain('text/html');
+      expect(root.body).toBe('<html>first build</html>');
+    }
     const head = await app.inject({ method: 'HEAD', url: '/runs', headers: html });
     expect(head.statusCode).toBe(200);
 

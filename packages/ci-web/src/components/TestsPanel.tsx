@@ -52,6 +52,25 @@ async function testHistory(run: RunDetail): Promise<Map<string, HistoryEntry[]>>
   return out;
 }
 
+/**
+ * A case's message: its first line (the assertion), and the rest — the stack trace the report carried —
+ * folded under "Stack trace" so a long trace does not push the other failures off the screen.
+ */
+function FailureText({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  const cut = message.indexOf('\n');
+  if (cut < 0) return <span>{message}</span>;
+  return (
+    <>
+      <span>{message.slice(0, cut)}</span>
+      <details className="trace">
+        <summary>Stack trace</summary>
+        <pre className="mono small">{message.slice(cut + 1)}</pre>
+      </details>
+    </>
+  );
+}
+
 export function TestsPanel({ run }: { run: RunDetail }) {
   const active = !TERMINAL.includes(run.status);
   const tests = useQuery({
@@ -116,7 +135,9 @@ export function TestsPanel({ run }: { run: RunDetail }) {
           ))}
         </span>
       </td>
-      <td className="small pre-wrap">{c.message ?? ''}</td>
+      <td className="small pre-wrap">
+        <FailureText message={c.message} />
+      </td>
     </tr>
   );
 

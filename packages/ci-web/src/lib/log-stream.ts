@@ -1,8 +1,8 @@
 // A run's live log over Server-Sent Events (GET /api/v1/runs/{id}/logs/stream) into one JobLogBuffer per job
 // run. Each event is one line with `id: <cursor>`; a network blip is resumed by EventSource itself with
-// Last-Event-ID. The server ends the stream when the run is over, which EventSource would take as a blip, so
-// every interruption checks the run's status and a finished run's stream is closed for good. Listeners are
-// told at most once per animation frame however many lines arrived.
+// Last-Event-ID. The server's last event is `event: end` once the run is over (and a reconnect after it is a
+// 204, which stops EventSource by itself); the stream is closed at `end`, and any other interruption checks
+// the run's status. Listeners are told at most once per animation frame however many lines arrived.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { type RunDetail, TERMINAL } from '../api/types';
@@ -70,6 +70,10 @@ export function useRunLogs(runId: string, runStatus: string): RunLogs {
       }
       buf.append(line.seq, line.text, line.stream, line.at);
       schedule();
+    });
+    es.addEventListener('end', () => {
+      es.close();
+      setState('ended');
     });
     es.onerror = () => {
       if (closed) return;

@@ -96,7 +96,18 @@ export function ApplyPage() {
     kit.monaco.editor.onDidChangeMarkers(() => {
       const model = e.getModel();
       if (!model) return;
-      setSchemaProblems(kit.monaco.editor.getModelMarkers({ resource: model.uri, owner: 'yaml' }).length);
+      const markers = kit.monaco.editor.getModelMarkers({ resource: model.uri, owner: 'yaml' });
+      // The YAML language server reports every schema violation (an unknown key among them) as a warning,
+      // but apply refuses each one: mark them as the errors they are. Re-marking fires this listener once
+      // more, and then every marker is already an error.
+      const error = kit.monaco.MarkerSeverity.Error;
+      if (markers.some((m) => m.severity !== error))
+        kit.monaco.editor.setModelMarkers(
+          model,
+          'yaml',
+          markers.map((m) => ({ ...m, severity: error })),
+        );
+      setSchemaProblems(markers.length);
     });
     fetch(SCHEMA, { credentials: 'include' })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`schema: ${r.status}`))))

@@ -3,5 +3,6 @@ export * from './databases.js';
 export type { TestServices } from './global-setup.js';
 export { importsInto, importsOf, moduleFile, sourceFiles, typeOnly } from './layers.js';
 export * from './processes.js';
+export * from './promtool.js';
 export * from './servers.js';
 export { tempDir } from './temp.js';

@@ -26,8 +26,14 @@ export interface PortalAuth {
     loginPerEmail: RateLimiter;
     /** Login attempts per client address, whatever the email (credential stuffing). */
     loginPerAddress: RateLimiter;
-    /** Requests to database-reaching routes per person (or token, or address). */
+    /** Requests to database-reaching routes per person (or client address). */
     database: RateLimiter;
+    /** Requests of the service-token surfaces (bot API, MCP) per token. */
+    serviceToken: RateLimiter;
+    /** Model calls of the AI routes per person. */
+    ai: RateLimiter;
+    /** Model calls of the investigation agent per person (a budget of its own, of the same size). */
+    agent: RateLimiter;
   };
 }
 
@@ -44,11 +50,8 @@ export interface SignInEvent {
 }
 
 /** Budgets (per replica; the spec leaves the numbers open — see docs/portal-auth.md). */
-export const RATE_BUDGETS = {
-  loginPerEmail: { max: 10, windowMs: 60_000 },
-  loginPerAddress: { max: 50, windowMs: 60_000 },
-  database: { max: 300, windowMs: 60_000 },
-} as const;
+/** Every budget counts requests in a one-minute window; the sizes are settings (config.ts, PORTAL_RATE_*). */
+const MINUTE = 60_000;
 
 export function createPortalAuth(
   settings: PortalSettings,
@@ -64,9 +67,12 @@ export function createPortalAuth(
     totp: new TotpVerifier(now),
     oidc: oidc ? new OidcClient(oidc, secrets.jwtSecret, now) : undefined,
     limits: {
-      loginPerEmail: new RateLimiter({ ...RATE_BUDGETS.loginPerEmail, now }),
-      loginPerAddress: new RateLimiter({ ...RATE_BUDGETS.loginPerAddress, now }),
-      database: new RateLimiter({ ...RATE_BUDGETS.database, now }),
+      loginPerEmail: new RateLimiter({ max: settings.rateLoginPerEmail, windowMs: MINUTE, now }),
+      loginPerAddress: new RateLimiter({ max: settings.rateLoginPerAddress, windowMs: MINUTE, now }),
+      database: new RateLimiter({ max: settings.rateDatabasePerUser, windowMs: MINUTE, now }),
+      serviceToken: new RateLimiter({ max: settings.rateDatabasePerToken, windowMs: MINUTE, now }),
+      ai: new RateLimiter({ max: settings.rateAiPerUser, windowMs: MINUTE, now }),
+      agent: new RateLimiter({ max: settings.rateAiPerUser, windowMs: MINUTE, now }),
     },
   };
 }

@@ -9,8 +9,6 @@ import type { AgentRun, RunEvent } from '../agent/runs.js';
 import type { AgentService } from '../agent/service.js';
 import { DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS, parseObjective } from '../agent/service.js';
 import { isWorkflow, WORKFLOWS } from '../agent/workflows.js';
-import { RateLimiter } from '../auth/rate-limit.js';
-import { AI_RATE_BUDGET } from './ai.js';
 import { rateLimitHook, requireSession, SECURITY_HEADERS } from './guard.js';
 import { checkedByHandler } from './request-input.js';
 import {
@@ -116,9 +114,8 @@ const RunBody = Type.Object({
 const AGENT_ERRORS = errorResponses(400, 401, 404, 409, 429, 502, 503, 504);
 
 export function registerAgentRoutes(app: FastifyInstance, agent: AgentService): void {
-  const limiter = new RateLimiter(AI_RATE_BUDGET);
   const modelBudget = rateLimitHook(
-    () => limiter,
+    (app) => app.portalAuth.limits.agent,
     async (request) => `agent:${(await requireSession(request)).username}`,
   );
   const ownRun = async (request: FastifyRequest) => {

@@ -24,8 +24,6 @@ import { AiAnswer, AiSchemaAnswer, errorResponses } from './response-schemas.js'
 
 /** Longest SQL or schema text sent to a model (far below the execution limit: model context is small). */
 export const AI_MAX_INPUT_CHARS = 100_000;
-/** Model calls per person per minute (per replica, like every portal rate limit). */
-export const AI_RATE_BUDGET = { max: 30, windowMs: 60_000 };
 
 export interface AiRoutesOptions {
   /** The client, or the reason AI is off (src/ai/client.ts `createAiClient`). */
@@ -128,9 +126,10 @@ const SchemaBody = Type.Object({
 const AI_ERRORS = errorResponses(400, 401, 404, 413, 429, 502, 503, 504);
 
 export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions): void {
-  const limiter = new RateLimiter(options.rateBudget ?? AI_RATE_BUDGET);
+  // A test may give the routes a budget of their own; otherwise the configured one (PORTAL_RATE_AI_PER_USER).
+  const own = options.rateBudget ? new RateLimiter(options.rateBudget) : undefined;
   const preHandler = rateLimitHook(
-    () => limiter,
+    (app) => own ?? app.portalAuth.limits.ai,
     async (request) => `user:${(await requireSession(request)).username}`,
   );
   const client = (): AiClient => {

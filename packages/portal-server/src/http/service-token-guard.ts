@@ -1,6 +1,7 @@
 // The admission of the service-token surfaces (the bot API under /api/v1 and the MCP endpoint): the request's
 // `Authorization: Bearer pst_…` must name a live token (401 with `WWW-Authenticate` otherwise), then the
-// token's name is counted against the database-route budget like a person (429 with Retry-After beyond it).
+// token's name is counted against the per-token budget (PORTAL_RATE_DATABASE_PER_TOKEN; 429 with Retry-After
+// beyond it).
 // One place, so that a new token-authenticated route cannot admit a token without also limiting it.
 import { errorBody, HttpError } from '@app/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -47,7 +48,7 @@ export async function admitServiceToken(
   tokens: ServiceTokenRepository,
 ): Promise<ServiceToken | undefined> {
   const token = await requireServiceToken(request, reply, tokens);
-  const decision = request.server.portalAuth.limits.database.take(`token:${token.name}`);
+  const decision = request.server.portalAuth.limits.serviceToken.take(`token:${token.name}`);
   if (decision.allowed) return token;
   reply
     .code(429)

@@ -556,7 +556,7 @@ describe('rule 8: 403, 404, 429', () => {
 
   it('429 RATE_LIMITED beyond the per-token budget, counted under the token name', async () => {
     const { secret } = await h.token({ name: 'chatty-bot' });
-    const limiter = h.server.app.portalAuth.limits.database;
+    const limiter = h.server.app.portalAuth.limits.serviceToken;
     for (let i = 0; i < limiter.max; i++) limiter.take('token:chatty-bot');
     const res = await h.submit(secret, body());
     await expectError(res, 429, 'RATE_LIMITED');

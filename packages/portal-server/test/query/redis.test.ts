@@ -66,6 +66,33 @@ describe('redis engine: commands and results', () => {
     expect(await direct.get('spaced key')).toBe('two words');
   });
 
+  it('answers integer replies past 2^53 as their exact digits, smaller ones as numbers', async () => {
+    await direct.set('big', '9007199254740992');
+    const incr = await query('rw', 'INCR big');
+    expect(incr.statusCode, incr.body).toBe(200);
+    expect(incr.json().rows).toEqual([{ value: '9007199254740993' }]);
+    expect(await direct.get('big')).toBe('9007199254740993');
+    const small = await query('rw', 'STRLEN greeting');
+    expect(small.json().rows).toEqual([{ value: 5 }]);
+    // A bulk string of digits stays the text it is.
+    const text = await query('rw', 'GET big');
+    expect(text.json().rows).toEqual([{ value: '9007199254740993' }]);
+    const list = await query('rw', 'LRANGE queue 0 -1');
+    expect(list.json().rows.map((r: { value: unknown }) => r.value)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses a sql-insert or sql-ddl export of a reply with 400 and the reason', async () => {
+    for (const format of ['sql-insert', 'sql-ddl']) {
+      const res = await h.post(
+        '/api/db/export',
+        { connectionId: 'ro', sql: 'LRANGE queue 0 -1', format, tabName: 'queue' },
+        ADMIN,
+      );
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_FORMAT' });
+    }
+  });
+
   it('exports a reading command as json and csv; writes and scripts are refused, the data unchanged', async () => {
     const exp = (sql: string, format: string, id = 'rw') =>
       h.post('/api/db/export', { connectionId: id, sql, format, tabName: 'queue' }, ADMIN);

@@ -22,6 +22,9 @@ export function redisOptions(conn: ResolvedConnection): RedisOptions {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
     enableReadyCheck: true,
+    // Integer replies as their digits: a JavaScript number rounds past 2^53 (INCR to 9007199254740993 read
+    // back as …992). The provider turns the exact ones back into numbers (index.ts `replyValue`).
+    stringNumbers: true,
   };
 }
 

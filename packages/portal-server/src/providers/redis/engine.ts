@@ -27,6 +27,8 @@ export const redisCapabilities: Capabilities = {
   supportsCancel: true,
   supportsTransactions: false,
   maintenanceOperations: [],
+  // Replies are values, not rows of a table: an INSERT or CREATE TABLE export would invent one (400).
+  sqlExport: false,
 };
 
 /** The logical database index `database` names (0 when absent). */

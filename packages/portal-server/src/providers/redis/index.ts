@@ -47,6 +47,24 @@ const REFUSED = new Set([
 /** Commands whose flat reply alternates name and value. */
 const PAIR_REPLIES = new Set(['HGETALL', 'CONFIG']);
 
+const INTEGER = /^-?\d+$/;
+
+/**
+ * A raw reply (read with `callBuffer` under `stringNumbers`) as JSON values. There bulk and status replies
+ * arrive as Buffers and integer replies as strings of digits, so the two cannot be confused: text is
+ * decoded as UTF-8, an integer is a number while it is exact and its digits as a string past 2^53 (as the
+ * spec writes every big number), arrays convert element by element.
+ */
+export function replyValue(reply: unknown): unknown {
+  if (Buffer.isBuffer(reply)) return reply.toString('utf8');
+  if (typeof reply === 'string' && INTEGER.test(reply)) {
+    const n = Number(reply);
+    return Number.isSafeInteger(n) ? n : reply;
+  }
+  if (Array.isArray(reply)) return reply.map(replyValue);
+  return reply;
+}
+
 /** A reply as rows: a scalar is one row `value`, a list one row per element, a flat pair list `field`/`value`. */
 export function replyResult(name: string, reply: unknown, maxRows: number): ExecResult {
   let fields: string[];
@@ -122,13 +140,13 @@ export class RedisProvider implements Provider {
     this.running++;
     try {
       const reply = await withDeadline(
-        this.guarded(() => client.call(name, ...args)),
+        this.guarded(() => client.callBuffer(name, ...args)),
         {
           timeoutMs: this.conn.queryTimeoutMs,
           cancel,
         },
       );
-      return replyResult(name, reply, opts.maxRows);
+      return replyResult(name, replyValue(reply), opts.maxRows);
     } catch (err) {
       if (cancelled && !(err instanceof ProviderError && err.kind === 'timeout'))
         throw new ProviderError('cancelled', 'The command was cancelled');

@@ -1,0 +1,75 @@
+// The portal's OpenAPI description as outside tools see it: @apidevtools/swagger-parser validates it,
+// Redocly's recommended rules report no error, every protected operation documents 401 and 403 with the
+// error body, and real answers of every status this test provokes match the described schemas (ajv).
+import { lintOpenApi, protectedWithoutAuthErrors, ResponseChecker } from '@app/kit/testing/openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PortalServer } from '../src/index.js';
+import { ADMIN, ORIGIN, portal, sessionFor, USER } from './auth/helpers.js';
+
+describe('the portal OpenAPI description with outside tools', () => {
+  let server: PortalServer;
+  let doc: Record<string, any>;
+  beforeAll(async () => {
+    server = await portal({
+      USER_EMAIL: USER.email,
+      USER_PASSWORD: USER.password,
+      STORAGE_PROVIDER: 'sqlite',
+    });
+    doc = (await server.app.inject({ url: '/api/openapi.json' })).json();
+  });
+  afterAll(async () => server?.close());
+
+  it('passes swagger-parser and Redocly recommended without errors', async () => {
+    const report = await lintOpenApi(doc);
+    expect(report.swaggerParser).toBeUndefined();
+    expect(report.redoclyErrors).toEqual([]);
+  });
+
+  it('documents 401 and 403 with the error body on every protected operation', () => {
+    expect(protectedWithoutAuthErrors(doc)).toEqual([]);
+    expect(doc.paths['/api/db/health'].get.security).toEqual([]);
+    expect(doc.paths['/api/db/query'].post.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/v1/executions'].post.security).toEqual([{ serviceToken: [] }]);
+  });
+
+  it('real answers of every status match the described schemas', async () => {
+    const checker = new ResponseChecker(doc);
+    const problems: string[] = [];
+    const statuses = new Set<number>();
+    const call = async (
+      method: string,
+      url: string,
+      headers: Record<string, string> = {},
+      payload?: unknown,
+    ) => {
+      const res = await server.app.inject({
+        method: method as 'GET',
+        url,
+        headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      });
+      statuses.add(res.statusCode);
+      problems.push(
+        ...checker.check(method, url, res.statusCode, res.headers['content-type'] as string, res.body),
+      );
+      return res;
+    };
+    const user = { cookie: `auth-token=${await sessionFor(server, USER)}`, origin: ORIGIN };
+    const admin = { cookie: `auth-token=${await sessionFor(server, ADMIN)}`, origin: ORIGIN };
+
+    await call('GET', '/api/db/health');
+    await call('GET', '/api/auth/me', user);
+    await call('GET', '/api/storage/queries'); // 401
+    await call('GET', '/api/admin/audit', user); // 403
+    await call('GET', '/api/admin/audit', admin);
+    await call('POST', '/api/db/query', user, { sql: 1 }); // 400
+    await call('GET', '/api/approvals/00000000-0000-4000-8000-000000000000', user); // 404
+    const saved = await call('POST', '/api/storage/queries', user, { name: 'q', sql: 'select 1' });
+    await call('GET', '/api/storage/queries', user);
+    await call('DELETE', `/api/storage/queries/${saved.json().query.id}`, user);
+    await call('POST', '/api/v1/executions', {}, { sql: 'select 1' }); // 401
+
+    expect(problems).toEqual([]);
+    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 403, 404]);
+  });
+});
