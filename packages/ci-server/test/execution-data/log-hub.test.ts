@@ -54,7 +54,7 @@ describe('LogHub', () => {
     for (const b of published) hub.publish('r', b);
     const got = fast.take();
     expect(got.overflowed).toBe(false);
-    got.batches.forEach((b, i) => expect(b).toBe(published[i]));
+    for (const [i, b] of got.batches.entries()) expect(b).toBe(published[i]);
     // The slow one's queue of 4 lines overflowed; the ring (10 lines) still proves everything after 3.
     expect(slow.take()).toEqual({ batches: [], overflowed: true });
     expect(cursors(hub.recent('r', 3))).toEqual([

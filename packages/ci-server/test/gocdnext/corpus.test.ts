@@ -23,13 +23,16 @@ const FRAGMENTS = read('fragments');
  * gocdnext's own parser either (doc excerpts with a broken shape).
  */
 const REFUSED: Record<string, RegExp> = {
-  'docs-concepts-approvals-6.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-approvals-6.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'docs-concepts-clusters-9.yaml': /"cluster" is not supported: there is no deploy-target cluster registry/,
-  'docs-concepts-compliance-2.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-compliance-2.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'docs-concepts-trunk-based-release-12.yaml':
     /"notifications" is not supported: post-run plugin notifications/,
   'docs-concepts-trunk-based-release-14.yaml': /"notifications" is not supported/,
-  'docs-concepts-trunk-based-release-18.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-trunk-based-release-18.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'examples-matrix--cross-build.yaml': /"notifications" is not supported/,
   'examples-fanout--build-core.yaml':
     /"auto_register_webhook" is not supported: this control plane does not register webhooks/,
@@ -48,10 +51,14 @@ const REFUSED: Record<string, RegExp> = {
   'docs-pipelines-recipes-notifications-1.yaml': /jobs: must be a mapping of job names to jobs/,
   'docs-pipelines-yaml-reference-1.yaml': /services\[0\]\.command: missing required key "command"/,
   // Jobs-only fragments: each refusal names its key.
-  'docs-concepts-approvals-2.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
-  'docs-concepts-approvals-4.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
-  'docs-concepts-approvals-7.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
-  'docs-concepts-approvals-8.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-approvals-2.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-approvals-4.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-approvals-7.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-concepts-approvals-8.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'docs-concepts-clusters-1.yaml': /"cluster" is not supported/,
   'docs-concepts-deployments-1.yaml': /"deploy" is not supported: deployment tracking/,
   'docs-concepts-deployments-2.yaml': /"deploy" is not supported/,
@@ -66,14 +73,16 @@ const REFUSED: Record<string, RegExp> = {
   'docs-pipelines-yaml-reference-15.yaml': /"coverage_report" is not supported/,
   'docs-pipelines-yaml-reference-17.yaml': /services\[0\]\.env: "env" is not supported/,
   'docs-pipelines-yaml-reference-22.yaml': /"id_tokens" is not supported/,
-  'docs-pipelines-yaml-reference-23.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-pipelines-yaml-reference-23.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'docs-pipelines-yaml-reference-24.yaml': /"deploy" is not supported/,
   'docs-pipelines-yaml-reference-25.yaml': /"cluster" is not supported/,
   'docs-pipelines-yaml-reference-29.yaml': /"strategy" is not supported: use parallel\.matrix/,
   'docs-pipelines-yaml-reference-31.yaml':
     /jobs\.build: a job needs "script" \(a build job\), "uses" \(a plugin\)/,
   'docs-pipelines-yaml-reference-32.yaml': /jobs\.big-test: a job needs "script"/,
-  'docs-pipelines-yaml-reference-33.yaml': /is not a role of this control plane; approver_groups takes maintainer, admin/,
+  'docs-pipelines-yaml-reference-33.yaml':
+    /is not a role of this control plane; approver_groups takes maintainer, admin/,
   'docs-pipelines-yaml-reference-9.yaml': /"uses" and "image" are exclusive/,
 };
 

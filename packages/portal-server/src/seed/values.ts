@@ -146,10 +146,8 @@ const BASE_DATE = Date.UTC(2020, 0, 1);
 const TEXT_POOL = 1024;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-export interface ValueSource {
-  /** Produces the column's value for row `i` of this run. */
-  (i: number): unknown;
-}
+/** Produces the column's value for row `i` of this run. */
+export type ValueSource = (i: number) => unknown;
 
 /**
  * The value function of one column. `unique` makes values distinct within the run (sequence numbers for

@@ -640,7 +640,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a gate
-         * @description Releases the gate once `approval.required` distinct people approved. The body is optional. A job that is not awaiting approval is 409, and so is a second approval by the same person.
+         * @description Releases the gate once `approval.required` distinct people approved. The body is optional. A job that is not awaiting approval is 409, and so is a second approval by the same person and a job of a run that still waits for its fork approval (`POST /runs/{id}/approve` first). 403 `{error}` naming why when the gate lists `approval.approvers` / `approval.approver_groups` and the caller is none of them, or when the caller triggered the run and the gate does not set `approval.allow_self_approval: true`.
          *
          *     Minimum access: maintainer.
          */
@@ -662,7 +662,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a gate (the run fails)
-         * @description The gate fails and the run winds down to `failed`. The body is optional. A job that is not awaiting approval is 409.
+         * @description The gate fails and the run winds down to `failed`. The body is optional. A job that is not awaiting approval is 409. 403 `{error}` when the gate lists its approvers and the caller is none of them (rejecting a gate of a run one triggered is allowed).
          *
          *     Minimum access: maintainer.
          */
@@ -945,6 +945,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{slug}/fork-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What pull requests from forks start in this project
+         * @description Default `{on_fork: "approve", trusted_authors: [], allow_secrets: false}`: a pull request whose head repository is not the base repository (GitHub), whose source project is not the target project (GitLab) or whose source repository is not the destination (Bitbucket) starts a run that waits for a maintainer and whose jobs get no secrets.
+         *
+         *     Minimum access: viewer.
+         */
+        get: operations["getApiV1ProjectsSlugForkPolicy"];
+        /**
+         * Set what pull requests from forks start in this project
+         * @description Replaces the policy; a field left out takes its default (`approve`, no trusted authors, no secrets). Trusted authors skip the approval; secrets follow `allow_secrets` for every fork run, approved or not. Applies to deliveries received after the change. The change is audited.
+         *
+         *     Minimum access: maintainer.
+         */
+        put: operations["putApiV1ProjectsSlugForkPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{slug}/log-archive": {
         parameters: {
             query?: never;
@@ -1219,6 +1247,28 @@ export interface paths {
         get: operations["getApiV1RunsId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a run of a fork's pull request that waits for a maintainer
+         * @description A run built from a fork's pull request waits (`queued`, its first jobs `awaiting_approval`, RunDetail's `fork.reason` says why) until a maintainer approves it, unless the project's fork policy trusts the author or runs forks at once. Approving queues its jobs for agents; their secrets stay withheld unless the project's fork policy had `allow_secrets: true` when the run was created. Who approved (and the comment) is kept on the run and in the audit log (`run.approve`). The body is optional. 409 for a run that is not waiting for approval or already finished.
+         *
+         *     Minimum access: maintainer.
+         */
+        post: operations["postApiV1RunsIdApprove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4163,7 +4213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Signed in, but the role or token does not allow this */
+            /** @description An error a person can act on. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4263,7 +4313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Signed in, but the role or token does not allow this */
+            /** @description An error a person can act on. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5489,6 +5539,169 @@ export interface operations {
             };
         };
     };
+    getApiV1ProjectsSlugForkPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whether runs of fork pull requests get the project's and global secrets (default false) */
+                        allow_secrets: boolean;
+                        /** @description approve: the run waits for a maintainer (POST /runs/{id}/approve); run: it runs at once; skip: no run */
+                        on_fork: "approve" | "run" | "skip";
+                        /** @description host accounts (GitHub login, GitLab username, Bitbucket nickname; any case) whose fork pull requests run without approval */
+                        trusted_authors: string[];
+                        /** @description when it was last set; null while the project has the default */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    putApiV1ProjectsSlugForkPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description whether runs of fork pull requests get the project's and global secrets (default false) */
+                    allow_secrets?: boolean;
+                    /** @description approve: the run waits for a maintainer (POST /runs/{id}/approve); run: it runs at once; skip: no run */
+                    on_fork?: "approve" | "run" | "skip";
+                    /** @description host accounts (GitHub login, GitLab username, Bitbucket nickname; any case) whose fork pull requests run without approval */
+                    trusted_authors?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whether runs of fork pull requests get the project's and global secrets (default false) */
+                        allow_secrets: boolean;
+                        /** @description approve: the run waits for a maintainer (POST /runs/{id}/approve); run: it runs at once; skip: no run */
+                        on_fork: "approve" | "run" | "skip";
+                        /** @description host accounts (GitHub login, GitLab username, Bitbucket nickname; any case) whose fork pull requests run without approval */
+                        trusted_authors: string[];
+                        /** @description when it was last set; null while the project has the default */
+                        updated_at: string | null;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     getApiV1ProjectsSlugLogArchive: {
         parameters: {
             query?: never;
@@ -6603,8 +6816,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description gocdnext CLI form: refused (see docs/ci-gocdnext.md) */
+                    config_repo?: string;
+                    description?: string;
+                    /** @description gocdnext CLI form: one pipeline document per file; a file without `name` is named after it */
+                    files?: {
+                        content: string;
+                        name: string;
+                    }[];
+                    /** @description gocdnext CLI form: the project display name */
+                    name?: string;
+                    /** @description gocdnext CLI form: refused (see docs/ci-gocdnext.md) */
+                    scm_source?: unknown;
+                    /** @description gocdnext CLI form: the project slug */
+                    slug?: string;
                     /** @description the pipeline bundle: one YAML document {project, pipelines} */
-                    yaml: string;
+                    yaml?: string;
                 };
                 "multipart/form-data": {
                     description?: string;
@@ -6813,6 +7040,24 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         finished_at: string | null;
+                        /** @description a run of a pull request from a fork (null for every other run) */
+                        fork: {
+                            /** Format: date-time */
+                            approved_at: string | null;
+                            approved_by: string | null;
+                            /** @description who opened the pull request */
+                            author: string | null;
+                            /** @description the run waits for a maintainer: POST /api/v1/runs/{id}/approve */
+                            awaiting_approval: boolean;
+                            /** @description the approver's comment */
+                            comment: string | null;
+                            /** @description the fork the code comes from */
+                            head_repository: string | null;
+                            /** @description why the run waits or runs without secrets, in one sentence */
+                            reason: string;
+                            /** @description its jobs get no project or global secret */
+                            secrets_withheld: boolean;
+                        } | null;
                         git_ref: string | null;
                         /**
                          * Format: uuid
@@ -6842,8 +7087,14 @@ export interface operations {
                                 finished_at: string | null;
                                 /** @description a manual gate: its description, approvals needed and received, who decided and why */
                                 gate: {
+                                    /** @description whether whoever triggered the run may approve (approval.allow_self_approval) */
+                                    allow_self_approval: boolean;
                                     /** @description distinct people who approved so far */
                                     approvals: number;
+                                    /** @description roles that may decide (approval.approver_groups); both lists empty: any maintainer or admin */
+                                    approver_groups: string[];
+                                    /** @description user names or e-mail addresses that may decide (approval.approvers) */
+                                    approvers: string[];
                                     /** @description every decision on this attempt, oldest first */
                                     decisions: {
                                         actor: string;
@@ -6933,6 +7184,102 @@ export interface operations {
             };
             /** @description An error a person can act on. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1RunsIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description kept with the approval */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approved_by: string;
+                        /**
+                         * Format: uuid
+                         * @description a UUID
+                         */
+                        run_id: string;
+                        /** @description whether its jobs run without secrets */
+                        secrets_withheld: boolean;
+                        /** @enum {unknown} */
+                        status: "queued" | "running" | "success" | "failed" | "canceled";
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Tests each connection of `{connections
-         * @description Tests each connection of `{connections: [descriptor | connectionId, …]}` (at most 100) like /api/db/test-connection, 4 at a time: `{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?}]}` in request order. 400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin.
+         * @description Tests each connection of `{connections: [descriptor | connectionId, …]}` (at most 100) like /api/db/test-connection, 4 at a time: `{results: [{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}]}` in request order; `privileges` names what the datasource account holds beyond a data account (superuser, FILE, SUPER, admin commands) and `warning` points to account provisioning. 400 when `connections` is missing or not an array; 401 `{"error":"Authentication required"}` without a session; 403 for a non-admin.
          */
         post: operations["postApiAdminFleetHealth"];
         delete?: never;
@@ -523,6 +523,26 @@ export interface paths {
          * @description Decides a pending request: `{decision: "approve" | "reject", windowMinutes?: 1..240 (default 15), note?: string (≤ 2000)}`. With `approvalsRequired: 2` the first approval keeps it pending (reviewer added to `approvals`); the second, by another reviewer, approves it. An approval sets `windowUntil`: until then the requester may run exactly the approved text. Answers the record. 400 malformed body; 403 not a reviewer (audited `permission_denied`) or the reviewer is the requester; 404 unknown id; 409 already decided or already approved by this reviewer; 503 without server storage. Approval record: {id, datasourceId, datasourceName, requester, statement, route, status (pending|approved|rejected|expired), requestedAt, reviewer?, reviewedAt?, windowUntil? (approved), guardrail?, approvals? [{reviewer, at}], approvedBy?, ticket?, note?}.
          */
         post: operations["postApiApprovalsIdDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The requester withdraws their own pending request
+         * @description The requester withdraws their own pending request: answers the record with status `withdrawn` (audited `approval_withdrawn`). 403 for anyone but the requester, 404 unknown id, 409 already decided (the record in `approval`), 503 without server storage.
+         */
+        post: operations["postApiApprovalsIdWithdraw"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1007,6 +1027,46 @@ export interface paths {
          * @description Request `{connection, sql, params?, explain?: {mode: estimate|analyze}, ticket?, options?: {limit?, offset?, unlimited?}, queryId?}`. Answers `{rows, fields, rowCount, executionTime, columnTypes?, warnings?, pagination: {limit, offset, hasMore, totalReturned, wasLimited}}` plus `explainFormat` for a plan. A SELECT without its own limit gets one (500 by default, `options.limit`, `unlimited` up to the datasource maxRows or 100000). `queryId` names the statement for /api/db/cancel. 400 QUERY_ERROR with the engine message, 400 TRANSACTION_CONTROL, 400 MULTIPLE_STATEMENTS, 400 EXPLAIN_NOT_SUPPORTED / EXPLAIN_NOT_SELECT, 408 QUERY_TIMEOUT, 413 over 1048576 characters, 503 CONNECTION_ERROR. Datasource policy (docs/portal-governance.md): 403 READ_ONLY, TICKET_REQUIRED, FREEZE_WINDOW, OBJECT_FORBIDDEN, APPROVAL_REQUIRED with `approval` (the pending request) and `guardrail`; 429 CONCURRENCY_LIMIT; masked columns in rows.
          */
         post: operations["postApiDbQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/table/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grid edits of one table, `{connection, path, changes
+         * @description Grid edits of one table, `{connection, path, changes: [{op: update, original, values} | {op: insert, values} | {op: delete, original}], preview?, ticket?}` (at most 1000 changes; `original` is the row as the browser read it, `values` the cells to write). The server builds one statement per change keyed by the primary key (or SQLite rowid; 400 for a table with neither), with the values as literals so the text is what a reviewer approves; an UPDATE or DELETE also requires every other original value that can be compared exactly to still match. `preview: true` answers the statements without running anything. Otherwise the batch runs governed as one transaction (route `transaction`: policy, write approval — 403 APPROVAL_REQUIRED holds the batch text, and the same changes sent again run once it is approved — masking: masked columns cannot be written, 400; audit per statement). An UPDATE or DELETE that affects no row means someone changed or removed the row: the batch is rolled back and the answer is 409 ROW_CONFLICT with `conflict: {index, statement}`.
+         */
+        post: operations["postApiDbTableEdits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/table/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The table browser
+         * @description The table browser: one page of a table `{connection, path, offset?, limit? (1..1000, default 100), filters?: [{column, op, value?}], sorts?: [{column, direction}]}` with op one of contains, starts_with, equals, not_equals, gt, gte, lt, lte, is_null, not_null (contains and starts_with compare the value as text, case-insensitive). Columns are checked against the table (400 otherwise), identifiers quoted, values bound as parameters; the key orders ties so pages are stable. Runs governed like /api/db/query (masked columns are answered masked and may not filter or sort: 403 MASKED_COLUMN_PREDICATE). Answers the columns (with `masked`), the foreign keys (`foreignKeys: [{columnName, referencedPath, referencedColumn}]`, for navigating to the referenced row), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), the page `{fields, rows}` and `total`, the number of rows matching the filters.
+         */
+        post: operations["postApiDbTableRows"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4484,6 +4544,15 @@ export interface operations {
                             }[];
                             datasourceId: string;
                             datasourceName: string;
+                            dryRun?: ({
+                                reported: number;
+                                statement: number;
+                                table: string;
+                                total: number;
+                                touched: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             guardrail?: string;
                             id: string;
                             note?: string;
@@ -4493,7 +4562,7 @@ export interface operations {
                             reviewer?: string;
                             route: string;
                             statement: string;
-                            status: "pending" | "approved" | "rejected" | "expired";
+                            status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                             ticket?: string;
                             windowUntil?: string;
                         } & {
@@ -4591,6 +4660,15 @@ export interface operations {
                         }[];
                         datasourceId: string;
                         datasourceName: string;
+                        dryRun?: ({
+                            reported: number;
+                            statement: number;
+                            table: string;
+                            total: number;
+                            touched: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         guardrail?: string;
                         id: string;
                         note?: string;
@@ -4600,7 +4678,7 @@ export interface operations {
                         reviewer?: string;
                         route: string;
                         statement: string;
-                        status: "pending" | "approved" | "rejected" | "expired";
+                        status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                         ticket?: string;
                         windowUntil?: string;
                     } & {
@@ -4704,6 +4782,15 @@ export interface operations {
                         }[];
                         datasourceId: string;
                         datasourceName: string;
+                        dryRun?: ({
+                            reported: number;
+                            statement: number;
+                            table: string;
+                            total: number;
+                            touched: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         guardrail?: string;
                         id: string;
                         note?: string;
@@ -4713,7 +4800,7 @@ export interface operations {
                         reviewer?: string;
                         route: string;
                         statement: string;
-                        status: "pending" | "approved" | "rejected" | "expired";
+                        status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
                         ticket?: string;
                         windowUntil?: string;
                     } & {
@@ -4730,6 +4817,138 @@ export interface operations {
                     "application/json": {
                         code?: string;
                         error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postApiApprovalsIdWithdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description approval request id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description an empty object `{}` */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approvals?: {
+                            at: string;
+                            reviewer: string;
+                        }[];
+                        approvedBy?: {
+                            at: string;
+                            reviewer: string;
+                        }[];
+                        datasourceId: string;
+                        datasourceName: string;
+                        dryRun?: ({
+                            reported: number;
+                            statement: number;
+                            table: string;
+                            total: number;
+                            touched: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        guardrail?: string;
+                        id: string;
+                        note?: string;
+                        requestedAt: string;
+                        requester: string;
+                        reviewedAt?: string;
+                        reviewer?: string;
+                        route: string;
+                        statement: string;
+                        status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+                        ticket?: string;
+                        windowUntil?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -7503,6 +7722,387 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         warnings?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postApiDbTableEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    changes: {
+                        /** @enum {string} */
+                        op: "update" | "insert" | "delete";
+                        original?: {
+                            [key: string]: unknown;
+                        };
+                        values?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** @description Connection descriptor (database-portal.md). A `connection.id` naming a managed datasource runs with the server definition. `ssl`: true or {mode: disable|require|verify-ca|verify-full, ca?, cert?, key?, servername?}. `sshTunnel`: {host, port?, username, password?, privateKey?, passphrase?, hostKeySha256?}; `sshProfile`: a bastion name from PORTAL_SSH_PROFILES. */
+                    connection?: {
+                        [key: string]: unknown;
+                    };
+                    connectionId?: string;
+                    /** @description the table: a DatabaseObject path (containers then the name) */
+                    path: string[];
+                    preview?: boolean;
+                    ticket?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for a preview */
+                        applied: boolean;
+                        results?: ({
+                            index: number;
+                            rowCount: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description the batch, in order, exactly as it runs */
+                        statements: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postApiDbTableRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Connection descriptor (database-portal.md). A `connection.id` naming a managed datasource runs with the server definition. `ssl`: true or {mode: disable|require|verify-ca|verify-full, ca?, cert?, key?, servername?}. `sshTunnel`: {host, port?, username, password?, privateKey?, passphrase?, hostKeySha256?}; `sshProfile`: a bastion name from PORTAL_SSH_PROFILES. */
+                    connection?: {
+                        [key: string]: unknown;
+                    };
+                    connectionId?: string;
+                    filters?: {
+                        column: string;
+                        /** @enum {string} */
+                        op: "contains" | "starts_with" | "equals" | "not_equals" | "gt" | "gte" | "lt" | "lte" | "is_null" | "not_null";
+                        /** @description string, number, boolean or null */
+                        value?: unknown;
+                    }[];
+                    limit?: number;
+                    offset?: number;
+                    /** @description the table: a DatabaseObject path (containers then the name) */
+                    path: string[];
+                    sorts?: {
+                        column: string;
+                        /** @enum {string} */
+                        direction: "asc" | "desc";
+                    }[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: ({
+                            isPrimary: boolean;
+                            /** @description values are answered masked; the column cannot be edited or steer */
+                            masked: boolean;
+                            name: string;
+                            nullable: boolean;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        editable: boolean;
+                        executionTime: number;
+                        fields: string[];
+                        /** @description the table's foreign keys: a cell of `columnName` names a row of `referencedPath` */
+                        foreignKeys: ({
+                            columnName: string;
+                            referencedColumn: string;
+                            referencedPath: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description primary-key columns, empty when rows are keyed by rowId */
+                        key: string[];
+                        limit: number;
+                        offset: number;
+                        readOnlyReason?: string;
+                        /** @description the field carrying the engine row id (__rowid) */
+                        rowId?: string;
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description rows matching the filters */
+                        total: number;
                     } & {
                         [key: string]: unknown;
                     };
