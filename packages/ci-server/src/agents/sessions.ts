@@ -290,7 +290,7 @@ export class AgentSessions {
       case 'started': {
         const known =
           registry.holder(id) === agent ? await dispatcher.jobInfo(id).catch(() => undefined) : undefined;
-        const refusal = await transitions.started(id, agent.id, known?.ref.runId);
+        const refusal = await transitions.started(id, agent.id, known?.ref.runId, req.kind.value.engine);
         // The agent reports the end of the canceled job, which frees its slot.
         if (refusal)
           agent.outbound?.push({ kind: { case: 'cancel', value: { jobRunId: id, reason: refusal } } });

@@ -44,6 +44,8 @@ export interface FinishOutcome {
 }
 
 const ACTIVE = ['queued', 'running'];
+/** Engines an agent may report (anything else is not stored). */
+const ENGINES = new Set(['podman', 'sandbox', 'host']);
 const clearLease = { lease_agent_id: null, lease_expires_at: null } as const;
 
 interface Step<T> {
@@ -127,8 +129,11 @@ export class JobTransitions {
     await trx.updateTable('job_runs').set(values).where('id', '=', id).execute();
   }
 
-  /** The agent began the job (queued → running). Null, or why the agent must stop it. */
-  started(jobRunId: string, agentId: string, runIdHint?: string): Promise<string | null> {
+  /**
+   * The agent began the job (queued → running) with `engine` (podman | sandbox | host; empty from agents that
+   * predate engines). Null, or why the agent must stop it.
+   */
+  started(jobRunId: string, agentId: string, runIdHint?: string, engine = ''): Promise<string | null> {
     return this.onJob(
       jobRunId,
       `job run ${jobRunId} does not exist`,
@@ -139,6 +144,7 @@ export class JobTransitions {
         const t = onJobStarted(loaded.snapshot, jobRunId);
         if (!t.ok) return { value: t.message };
         await persistRun(trx, loaded, t.run);
+        if (ENGINES.has(engine)) await this.setJob(trx, jobRunId, { engine });
         return { value: null, effects: t.effects };
       },
       runIdHint,

@@ -97,6 +97,11 @@ export const JobRunView = Type.Object({
   status: JobStatus,
   matrix: StringMap,
   agent: orNull<string>('string'),
+  engine: orNull<string>('string', {
+    description:
+      'the engine that ran the attempt: podman (a container), sandbox (bubblewrap) or host (no isolation, ' +
+      'on an agent whose operator opted in); null before the job started or from an agent that predates engines',
+  }),
   attempt: Type.Integer({ minimum: 1 }),
   exit_code: orNull<number>('integer'),
   failure_reason: orNull<string>('string', {

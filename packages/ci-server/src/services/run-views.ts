@@ -33,6 +33,8 @@ export interface JobRunView {
   status: string;
   matrix: Record<string, string>;
   agent: string | null;
+  /** The engine that ran the attempt: podman, sandbox, or host (no isolation); null before it started. */
+  engine: string | null;
   attempt: number;
   exit_code: number | null;
   /** Why the attempt failed or was canceled (see failureReason); null otherwise. */
@@ -194,6 +196,7 @@ export async function getRunDetail(
         status: j.status,
         matrix: JSON.parse(j.matrix) as Record<string, string>,
         agent: j.agent,
+        engine: j.engine,
         attempt: j.attempt,
         exit_code: j.exit_code,
         failure_reason: failureReason(j),

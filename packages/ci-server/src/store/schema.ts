@@ -110,6 +110,8 @@ export interface JobRunsTable {
   rejected_by: string | null;
   exit_code: number | null;
   agent: string | null;
+  /** The engine that ran the attempt (podman | sandbox | host; migration 0013); null until it started. */
+  engine: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

@@ -37,6 +37,7 @@ const DETAIL_KEYS = [
 const JOB_KEYS = [
   'agent',
   'attempt',
+  'engine',
   'exit_code',
   'failure_reason',
   'finished_at',

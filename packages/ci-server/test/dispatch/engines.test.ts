@@ -65,7 +65,24 @@ describe('dispatch by engine', () => {
       'never',
       'none',
     ]);
-    expect(runId).toBeTruthy();
+    // Each agent reports the engine it started the job with; the run says which ran what.
+    await sandbox.started(sandbox.assignments[0].jobRunId);
+    await podman.started(box.jobRunId);
+    const run = (await s.inject('GET', `/api/v1/runs/${runId}`)).body;
+    const engineOf = (name: string) => jobsOf(run).find((j: any) => j.name === name).engine;
+    expect([engineOf('plain'), engineOf('box')]).toEqual(['sandbox', 'podman']);
+  });
+
+  it('records a job run on an opted-in host agent as not isolated', async () => {
+    const { s, agent } = await setup();
+    const host = await agent('bare', ['host']);
+    const runId = await trigger(s, await applyPipeline(s, 'engines', PIPE(BODY)));
+    await waitFor(async () => host.assignments.length === 1, { what: 'the plain job' });
+    const before = (await s.inject('GET', `/api/v1/runs/${runId}`)).body;
+    expect(jobsOf(before).find((j: any) => j.name === 'plain').engine).toBeNull();
+    await host.started(host.assignments[0].jobRunId);
+    const run = (await s.inject('GET', `/api/v1/runs/${runId}`)).body;
+    expect(jobsOf(run).find((j: any) => j.name === 'plain').engine).toBe('host');
   });
 
   it('keeps a job no connected agent can run queued, with the reason in its log', async () => {

@@ -162,7 +162,10 @@ export class SimAgent {
 
   async started(jobRunId: string): Promise<void> {
     await this.conn.call((o) =>
-      this.conn.client.reportJob({ jobRunId, kind: { case: 'started', value: {} } }, o),
+      this.conn.client.reportJob(
+        { jobRunId, kind: { case: 'started', value: { engine: this.opts.engines?.[0] ?? '' } } },
+        o,
+      ),
     );
   }
 

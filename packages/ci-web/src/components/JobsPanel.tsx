@@ -108,7 +108,23 @@ function JobRow({
           {job.failure_reason && <div className="small muted">{job.failure_reason}</div>}
         </td>
         <td>{job.attempt}</td>
-        <td className="small">{job.agent ?? <span className="muted">—</span>}</td>
+        <td className="small">
+          {job.agent ?? <span className="muted">—</span>}
+          {job.engine === 'host' ? (
+            <span
+              className="chip small engine-host"
+              title="This attempt ran directly on the agent's host, without a sandbox or container: its operator opted in to the host engine"
+            >
+              host, not isolated
+            </span>
+          ) : (
+            job.engine && (
+              <span className="chip small" title="The engine that isolated this attempt">
+                {job.engine}
+              </span>
+            )
+          )}
+        </td>
         <td className="mono">{job.exit_code ?? <span className="muted">—</span>}</td>
         <td className="small">{job.started_at ? duration(job.started_at, job.finished_at, now) : '—'}</td>
         {canAct && (

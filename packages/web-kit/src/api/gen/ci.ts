@@ -7080,6 +7080,8 @@ export interface operations {
                             jobs: {
                                 agent: string | null;
                                 attempt: number;
+                                /** @description the engine that ran the attempt: podman (a container), sandbox (bubblewrap) or host (no isolation, on an agent whose operator opted in); null before the job started or from an agent that predates engines */
+                                engine: string | null;
                                 exit_code: number | null;
                                 /** @description why this attempt failed or was canceled, in one line (script exit code, timeout, agent lost with the time since it was last heard, could not start, rejected or expired gate, canceled); null otherwise */
                                 failure_reason: string | null;
