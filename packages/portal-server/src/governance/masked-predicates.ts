@@ -175,6 +175,8 @@ function wholeRow(tokens: readonly Token[]): MaskedPredicate | undefined {
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
     if (isOpTok(prev, '.') || isOpTok(next, '.') || isOpTok(next, '(')) continue;
+    // N1QL's META(alias) answers the document's id, CAS and expiry, none of its fields.
+    if (isOpTok(prev, '(') && tokens[i - 2]?.kind === 'word' && tokens[i - 2].value === 'META') continue;
     if (next?.kind === 'word' && next.value === 'AS' && isOpTok(tokens[i + 2], '(')) continue; // a CTE
     return { column: '*', clause: 'whole row' };
   }

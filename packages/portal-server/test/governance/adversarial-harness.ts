@@ -157,7 +157,15 @@ export async function runCorpus(
           else out.failures.push(label(ds, route, r));
         } else if (r.statusCode === 403 && body.code === 'APPROVAL_REQUIRED') {
           out.held++;
-          if (ds === 'guard' && f.guardrail && body.guardrail !== f.guardrail)
+          // `unverifiable` is the most dangerous class: a form held by it is held whatever guardrail its
+          // spelling names. A form expected as `drop` (code the classifier cannot follow) may instead name the
+          // guardrail of the statement it carries (`PREPARE s FROM 'DELETE FROM t'`): held all the same.
+          const accepted =
+            body.guardrail === f.guardrail ||
+            body.guardrail === 'unverifiable' ||
+            (f.guardrail === 'drop' &&
+              ['truncate', 'delete_without_where', 'update_without_where'].includes(body.guardrail ?? ''));
+          if (ds === 'guard' && f.guardrail && !accepted)
             out.failures.push(
               `${label(ds, route, r)} (guardrail ${body.guardrail}, expected ${f.guardrail})`,
             );

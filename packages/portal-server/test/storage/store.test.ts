@@ -51,6 +51,7 @@ describe.each(['sqlite', 'postgres'] as const)('portal store on %s', (kind) => {
       '0004_bot_requests',
       '0004_session_state',
       '0005_seed_runs',
+      '0006_approval_dry_run',
     ]);
     if (kind === 'sqlite') expect(statSync(settings.storageSqlitePath).mode & 0o777).toBe(0o600);
     await store.close();
