@@ -17,6 +17,7 @@ import {
   atHead,
   type E2eServer,
   exitCodeOf,
+  HOST_ENGINE,
   makeRepo,
   startAgent,
   startServer,
@@ -141,7 +142,13 @@ jobs:
     script: ['if [ -f ${marks}/first ]; then echo "second attempt"; else touch ${marks}/first; sleep 120; fi']`,
       ]);
       const doomedDir = tempDir('identity-agent-doomed-');
-      const doomed = launch('doomed', { workdir: doomedDir, tags: 'revoke', capacity: 1 });
+      const doomed = launch('doomed', {
+        workdir: doomedDir,
+        tags: 'revoke',
+        capacity: 1,
+        // The job marks its first attempt in a folder outside its checkout: only the host engine can write there.
+        extra: HOST_ENGINE,
+      });
       await waitForAgents(ci.server, ['doomed']);
       const runId = await client.trigger(ids.build, atHead(repo));
       // The script itself runs (it left its mark), not only the job's checkout.
@@ -160,7 +167,7 @@ jobs:
       expect((await agentRow('doomed')).revoked_at).toBeTruthy();
 
       // The job waits in the queue as a new attempt, and another agent with the tag takes it.
-      const rescuer = launch('rescuer', { tags: 'revoke' });
+      const rescuer = launch('rescuer', { tags: 'revoke', extra: HOST_ENGINE });
       const run = await client.waitRun(runId, undefined, LONG).catch(async (err) => {
         const jobs = client.jobs(await client.run(runId, 100));
         throw new Error(`${err.message}\njobs: ${JSON.stringify(jobs)}\nrescuer:\n${rescuer.output()}`);

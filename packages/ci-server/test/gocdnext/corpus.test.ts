@@ -49,7 +49,7 @@ const REFUSED: Record<string, RegExp> = {
   'docs-pipelines-recipes-dast-3.yaml': /jobs\.nuclei\.artifacts: must be a mapping/,
   'docs-pipelines-recipes-dast-4.yaml': /artifacts: must be a mapping/,
   'docs-pipelines-recipes-notifications-1.yaml': /jobs: must be a mapping of job names to jobs/,
-  'docs-pipelines-yaml-reference-1.yaml': /services\[0\]\.command: missing required key "command"/,
+  'docs-pipelines-yaml-reference-1.yaml': /"notifications" is not supported/,
   // Jobs-only fragments: each refusal names its key.
   'docs-concepts-approvals-2.yaml':
     /is not a role of this control plane; approver_groups takes maintainer, admin/,

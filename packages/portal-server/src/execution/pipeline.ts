@@ -205,18 +205,29 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
         if (!provider) throw new Error('a transaction session cannot open another session');
         const opened = await provider.openSession();
         if (!governance.affectedCeiling) return opened;
-        // A script's approved statements are held to their dry-run counts one by one.
+        // A script's approved statements are held to their dry-run counts one by one: inside the caller's
+        // own transaction through a savepoint, else in a transaction of their own.
+        let inTransaction = false;
         return {
           ...opened,
           query: (sql, params, opts) => {
             const ceiling = governance.affectedCeiling?.(ctx, request.statements.indexOf(sql));
             return ceiling === undefined
               ? opened.query(sql, params, opts)
-              : runCeiling(opened, false, ceiling, (s) => s.query(sql, params, opts));
+              : runCeiling(opened, inTransaction, ceiling, (s) => s.query(sql, params, opts));
           },
-          begin: () => opened.begin(),
-          commit: () => opened.commit(),
-          rollback: () => opened.rollback(),
+          begin: async () => {
+            await opened.begin();
+            inTransaction = true;
+          },
+          commit: async () => {
+            inTransaction = false;
+            await opened.commit();
+          },
+          rollback: async () => {
+            inTransaction = false;
+            await opened.rollback();
+          },
           close: () => opened.close(),
         };
       },

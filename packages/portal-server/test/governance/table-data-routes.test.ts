@@ -209,7 +209,7 @@ describe('/api/db/table/rows and /api/db/table/edits (SQLite, governed)', () => 
     // Someone else sending the same edits is not inside alice's window.
     expect((await edits('held', { changes }, BOB)).json().code).toBe('APPROVAL_REQUIRED');
     const ran = await edits('held', { changes });
-    expect(ran.statusCode).toBe(200);
+    expect(ran.statusCode, ran.body).toBe(200);
     expect(read(files.held, 'select id, city from people where id in (1, 2) order by id')).toEqual([
       { id: 2, city: 'Lisbon' },
     ]);
