@@ -154,7 +154,8 @@ export class AssignmentBuilder {
     const job = doc?.jobs[row.name];
     const unsupported = job ? unsupportedAtDispatch(job, row.name) : null;
     if (unsupported) return { ok: false, error: unsupported, context };
-    if (!doc || !job?.script)
+    // A build job has a script; a plugin job (gocdnext's `uses`) has only an image, whose own entrypoint runs.
+    if (!doc || !job || (!job.script && !job.image))
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
     // A pipeline without a git material (cron-only or manual maintenance) runs in an empty workspace.
     const git = doc.materials.find((m): m is { git: GitMaterial } => 'git' in m)?.git;
