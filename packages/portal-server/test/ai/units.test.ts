@@ -99,7 +99,14 @@ describe('a deadline during a running statement', () => {
     const h = await aiPortal({ agent: { statementReserveMs: 0 } });
     try {
       h.model.script.push({
-        toolCalls: [{ name: 'run_query', args: { sql: 'SELECT pg_sleep(60) AS slept' } }],
+        // A long read on PostgreSQL's allowlist (pg_sleep is not on it: it reads nothing and only holds a
+        // connection, so the classifier refuses it up front).
+        toolCalls: [
+          {
+            name: 'run_query',
+            args: { sql: 'SELECT count(*) AS n FROM generate_series(1, 100000000000) AS g' },
+          },
+        ],
       });
       h.model.script.push({ text: 'should not be reached' });
       const res = await h.call(
