@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { freePort, waitFor } from '@app/kit';
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type AgentProcess, api, FAST_TIMING, startAgent, startServer, waitForAgents } from './harness.js';
+import {
+  type AgentProcess,
+  api,
+  FAST_TIMING,
+  HOST_ENGINE,
+  startAgent,
+  startServer,
+  waitForAgents,
+} from './harness.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const OUTAGE_MS = Number(process.env.OUTAGE_MS ?? 60_000);
@@ -30,7 +38,8 @@ describe('PostgreSQL unreachable for longer than the lease', () => {
     url.port = String(proxy.port);
     const ci = await startServer({ databaseUrl: url.toString(), agentTiming: FAST_TIMING });
     cleanups.push(() => ci.server.close());
-    const agent: AgentProcess = startAgent(ci.grpcPort, 'steady');
+    // The job counts its attempts in a file outside its checkout: only the host engine can write there.
+    const agent: AgentProcess = startAgent(ci.grpcPort, 'steady', { extra: HOST_ENGINE });
     cleanups.push(() => agent.stop());
     await waitForAgents(ci.server, ['steady']);
     const client = api(ci.base);
