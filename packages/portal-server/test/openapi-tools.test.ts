@@ -1,7 +1,7 @@
 // The portal's OpenAPI description as outside tools see it: @apidevtools/swagger-parser validates it,
 // Redocly's recommended rules report no error, every protected operation documents 401 and 403 with the
 // error body, and real answers of every status this test provokes match the described schemas (ajv).
-import { lintOpenApi, protectedWithoutAuthErrors, ResponseChecker } from '@app/kit/testing/openapi';
+import { lintOpenApi, protectedWithoutAuthErrors, ResponseRecorder } from '@app/kit/testing/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalServer } from '../src/index.js';
 import { ADMIN, ORIGIN, portal, sessionFor, USER } from './auth/helpers.js';
@@ -33,27 +33,8 @@ describe('the portal OpenAPI description with outside tools', () => {
   });
 
   it('real answers of every status match the described schemas', async () => {
-    const checker = new ResponseChecker(doc);
-    const problems: string[] = [];
-    const statuses = new Set<number>();
-    const call = async (
-      method: string,
-      url: string,
-      headers: Record<string, string> = {},
-      payload?: unknown,
-    ) => {
-      const res = await server.app.inject({
-        method: method as 'GET',
-        url,
-        headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
-        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-      });
-      statuses.add(res.statusCode);
-      problems.push(
-        ...checker.check(method, url, res.statusCode, res.headers['content-type'] as string, res.body),
-      );
-      return res;
-    };
+    const recorder = new ResponseRecorder(server.app, doc);
+    const call = recorder.call.bind(recorder);
     const user = { cookie: `auth-token=${await sessionFor(server, USER)}`, origin: ORIGIN };
     const admin = { cookie: `auth-token=${await sessionFor(server, ADMIN)}`, origin: ORIGIN };
 
@@ -69,7 +50,7 @@ describe('the portal OpenAPI description with outside tools', () => {
     await call('DELETE', `/api/storage/queries/${saved.json().query.id}`, user);
     await call('POST', '/api/v1/executions', {}, { sql: 'select 1' }); // 401
 
-    expect(problems).toEqual([]);
-    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 403, 404]);
+    expect(recorder.problems).toEqual([]);
+    expect(recorder.sortedStatuses()).toEqual([200, 201, 400, 401, 403, 404]);
   });
 });

@@ -6,7 +6,7 @@ import {
   type LintReport,
   lintOpenApi,
   protectedWithoutAuthErrors,
-  ResponseChecker,
+  ResponseRecorder,
 } from '@app/kit/testing/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiServer } from '../../src/index.js';
@@ -47,27 +47,8 @@ describe('the CI OpenAPI description with outside tools', () => {
   });
 
   it('real answers of every status match the described schemas', async () => {
-    const checker = new ResponseChecker(doc);
-    const problems: string[] = [];
-    const statuses = new Set<number>();
-    const call = async (
-      method: string,
-      url: string,
-      headers: Record<string, string> = {},
-      payload?: unknown,
-    ) => {
-      const res = await server.app.inject({
-        method: method as 'GET',
-        url,
-        headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
-        ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-      });
-      statuses.add(res.statusCode);
-      problems.push(
-        ...checker.check(method, url, res.statusCode, res.headers['content-type'] as string, res.body),
-      );
-      return res;
-    };
+    const recorder = new ResponseRecorder(server.app, doc);
+    const call = recorder.call.bind(recorder);
     const admin = asSession(await login(server, 'admin', ADMIN_PASSWORD));
     const token = asToken((await createToken(server, admin, 'openapi-check')).secret);
     await createUser(server, admin, 'viewer1', 'viewer');
@@ -99,7 +80,7 @@ describe('the CI OpenAPI description with outside tools', () => {
     await call('GET', '/api/v1/account/api-tokens', token);
     await call('GET', '/api/v1/admin/retention', token);
 
-    expect(problems).toEqual([]);
-    expect([...statuses].sort()).toEqual([200, 201, 202, 204, 400, 401, 403, 404, 409]);
+    expect(recorder.problems).toEqual([]);
+    expect(recorder.sortedStatuses()).toEqual([200, 201, 202, 204, 400, 401, 403, 404, 409]);
   });
 });

@@ -125,3 +125,49 @@ export class ResponseChecker {
     return errors.map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message}`);
   }
 }
+
+/** What `inject` of a Fastify app needs; typed loosely so both services' apps fit. */
+interface Injectable {
+  inject(opts: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string; json(): any }>;
+}
+
+/**
+ * Sends requests to an app in process and checks each answer against the description as it goes: the
+ * statuses seen and every mismatch are kept for the test to assert on at the end.
+ */
+export class ResponseRecorder {
+  readonly problems: string[] = [];
+  readonly statuses = new Set<number>();
+  private readonly checker: ResponseChecker;
+
+  constructor(
+    private readonly app: Injectable,
+    doc: Json,
+  ) {
+    this.checker = new ResponseChecker(doc);
+  }
+
+  async call(method: string, url: string, headers: Record<string, string> = {}, payload?: unknown) {
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+    this.statuses.add(res.statusCode);
+    this.problems.push(
+      ...this.checker.check(method, url, res.statusCode, res.headers['content-type'] as string, res.body),
+    );
+    return res;
+  }
+
+  /** The statuses seen, ascending. */
+  sortedStatuses(): number[] {
+    return [...this.statuses].sort((a, b) => a - b);
+  }
+}
