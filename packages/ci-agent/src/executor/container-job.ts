@@ -10,7 +10,7 @@
 // job's code there, outside any container; nor can a job configure podman (CONTAINERS_CONF, ...) that way.
 // Everything carries the agent's and the job's labels (secrets: the agent's name prefix) and is removed after
 // the job.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostEnv } from './environment.js';
 import {
@@ -126,10 +126,13 @@ export class ContainerJob {
     for (const [k, v] of Object.entries(env)) {
       if (!/[\r\n]/.test(v) || this.secrets.has(`${k}\0${v}`)) continue;
       const name = `${this.network}-env-${this.secrets.size + 1}`;
-      const r = await podman(this.opts.settings, ['secret', 'create', ...this.labels(), name, '-'], {
-        input: v,
+      // From a 0600 file of the agent-private directory, removed at once (podman 4.3 takes stdin only
+      // from a FIFO, and an environment variable is what this avoids).
+      const file = join(this.opts.metaDir, `${name}.value`);
+      writeFileSync(file, v, { mode: 0o600 });
+      const r = await podman(this.opts.settings, ['secret', 'create', ...this.labels(), name, file], {
         signal,
-      });
+      }).finally(() => rmSync(file, { force: true }));
       if (r.code !== 0)
         return `cannot hand ${k} (a multi-line value) to the container: ${lastLine(r.stderr)}`;
       this.secrets.set(`${k}\0${v}`, name);

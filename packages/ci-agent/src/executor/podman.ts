@@ -46,24 +46,19 @@ export interface CliResult {
 
 /**
  * Runs podman with its global options; never rejects (a missing binary is exit code 127). It runs with the
- * agent's environment unless told otherwise (never the job's: see container-job.ts); `input` is written to
- * its stdin (secret values: never on a command line).
+ * agent's environment unless told otherwise (never the job's: see container-job.ts).
  */
 export function podman(
   settings: Pick<PodmanSettings, 'binary' | 'runtime'>,
   args: string[],
-  opts: { env?: Record<string, string>; signal?: AbortSignal; input?: string } = {},
+  opts: { env?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(settings.binary, ['--runtime', settings.runtime, ...args], {
       env: opts.env ?? (process.env as Record<string, string>),
-      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       signal: opts.signal,
     });
-    if (opts.input !== undefined) {
-      child.stdin?.on('error', () => undefined); // podman gone before reading: its exit code says why
-      child.stdin?.end(opts.input);
-    }
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => {

@@ -12,6 +12,8 @@ import {
   ENV_HINT,
   ENV_NAME,
   GATE_KEYS,
+  IMAGE,
+  IMAGE_HINT,
   NAME_MAX,
   NETWORKS,
   nameOpts,
@@ -156,8 +158,8 @@ function readPlugin(r: Reader, f: Record<string, Entry>, job: JobSpec): Record<s
   if (f.image) {
     const image = r.str(f.image.node, f.image.path, {
       max: 512,
-      pattern: /^\S+$/,
-      patternHint: 'an image reference without spaces',
+      pattern: IMAGE,
+      patternHint: IMAGE_HINT,
     });
     if (image !== null && !f.uses) job.image = image;
   }
