@@ -18,8 +18,8 @@ import { logCollector, makeJob, makeRepo, scratchDir, visibleDir } from './helpe
 const repo = makeRepo([{ 'README.md': 'hello\n' }]);
 const CREDENTIAL = 'ciac_sandbox_attack_credential';
 
-async function setup(o: { hide?: string[]; home?: string } = {}) {
-  const workdir = scratchDir('agent-attack-');
+async function setup(o: { hide?: string[]; home?: string; workdir?: string } = {}) {
+  const workdir = o.workdir ?? scratchDir('agent-attack-');
   const engines = await realEngines(workdir);
   writeFileSync(join(workdir, IDENTITY_FILE), `{"credential":"${CREDENTIAL}"}\n`, { mode: 0o600 });
   mkdirSync(join(workdir, 'cache'), { recursive: true });
@@ -141,7 +141,10 @@ describe('sandbox attacks', () => {
       writeFileSync(join(home, path), `${text}\n`);
     }
     writeFileSync(join(home, '.bashrc'), 'harmless\n');
-    const { ex } = await setup({ hide: [data], home });
+    // As under `npm start`: the agent's work directory inside the hidden data directory.
+    const workdir = join(data, 'agent');
+    mkdirSync(workdir);
+    const { ex } = await setup({ hide: [data], home, workdir });
     const logs = logCollector();
     const job = makeJob(repo, {
       script: [
