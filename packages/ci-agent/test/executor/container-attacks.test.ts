@@ -131,6 +131,7 @@ describe('podman engine attacks', () => {
       },
       secrets: { CONTAINERS_STORAGE_CONF: 'storage.conf\n' },
       services: [{ name: 'idle', image, command: ['sleep', '600'], ready: { command: ['true'] } }],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion
       script: ['echo "injected=${INJECTED:-none}"', 'echo "conf=$CONTAINERS_CONF"', 'ls /host 2>&1 || true'],
     });
     const res = await ex.start(job, { onLog: logs.sink }).result;

@@ -12,8 +12,6 @@ import {
   ENV_HINT,
   ENV_NAME,
   GATE_KEYS,
-  IMAGE,
-  IMAGE_HINT,
   NAME_MAX,
   NETWORKS,
   nameOpts,
@@ -156,12 +154,8 @@ function readPlugin(r: Reader, f: Record<string, Entry>, job: JobSpec): Record<s
     r.fail(f.with.keyNode, f.with.path, '"with" configures a plugin: it needs "uses"');
   }
   if (f.image) {
-    const image = r.str(f.image.node, f.image.path, {
-      max: 512,
-      pattern: IMAGE,
-      patternHint: IMAGE_HINT,
-    });
-    if (image !== null && !f.uses) job.image = image;
+    const image = readImage(r, f.image);
+    if (image !== undefined && !f.uses) job.image = image;
   }
   if (f.settings && (f.script || !f.image))
     r.fail(
