@@ -201,6 +201,11 @@ try {
     CI_AGENT_TOKEN: agentToken,
     CI_AGENT_NAME: process.env.CI_AGENT_NAME ?? 'local-agent',
     CI_AGENT_WORKDIR: process.env.CI_AGENT_WORKDIR ?? join(dataDir, 'agent'),
+    // The control plane's and the portal's data (secret key, agent token, TLS key, databases) and the
+    // printed credentials sit next to the agent's: a sandboxed job must not read them (docs/ci-agent.md).
+    CI_AGENT_SANDBOX_HIDE: [process.env.CI_AGENT_SANDBOX_HIDE, dataDir, ciDataDir, portalDataDir]
+      .filter(Boolean)
+      .join(','),
   });
 
   // Without a datasources file of the user's own, a sample shop to try the IDE and an approval on.

@@ -45,7 +45,8 @@ async function main() {
     log('warn', 'jobs without an image run directly on this host (CI_AGENT_PLAIN_ENGINE=host): no isolation');
   // Containers and networks a previous life of this agent left (killed with SIGKILL) go before any job.
   const swept = await sweepEngines(detected.settings);
-  if (swept.containers + swept.networks > 0) log('info', 'removed leftover containers and networks', swept);
+  if (swept.containers + swept.networks + swept.secrets > 0)
+    log('info', 'removed leftover containers, networks and env secrets', swept);
   log('info', 'agent starting', {
     name: settings.name,
     server: settings.serverUrl,

@@ -5,8 +5,8 @@
 // a missing file, a corrupt archive or a failing store is a warning in the log, never a job failure.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
+import { lstat, realpath, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { create as tarCreate, extract as tarExtract } from 'tar';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { CacheAssignment } from '../job-spec.js';
@@ -65,23 +65,42 @@ export async function resolveCacheKey(template: string, checkout: string): Promi
   return key;
 }
 
-/** The checkout-relative paths of a cache entry that exist (globs expanded). */
+/**
+ * Refuses a path whose real location is outside the checkout: the archive is made by the agent outside any
+ * sandbox, and tar reads `link/file` through a link the job planted (`ln -s / link`), which would put the
+ * agent's identity or any host file into a cache the next job restores.
+ */
+async function staysInside(checkout: string, rel: string, shown: string): Promise<void> {
+  const root = await realpath(checkout);
+  const real = await realpath(join(checkout, rel)).catch(() => undefined);
+  const inside = real === undefined ? '..' : relative(root, real);
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+    throw new CacheKeyError(`cache path ${shown} leads out of the checkout`);
+}
+
+/** The checkout-relative paths of a cache entry that exist (globs expanded), none leading out of it. */
 export async function existingCachePaths(paths: string[], checkout: string): Promise<string[]> {
   const found = new Set<string>();
   for (const p of paths) {
     if (isDynamicPattern(p)) {
       insidePath(checkout, p.split(/[*?[{(!]/)[0] || '.', 'cache path');
       const matches = await glob(p, { cwd: checkout, dot: true, onlyFiles: false, expandDirectories: false });
-      for (const m of matches) found.add(relative(checkout, insidePath(checkout, m, 'cache path')));
+      for (const m of matches) {
+        const rel = relative(checkout, insidePath(checkout, m, 'cache path'));
+        await staysInside(checkout, rel, m);
+        found.add(rel);
+      }
       continue;
     }
     const abs = insidePath(checkout, p, 'cache path');
     try {
-      await stat(abs);
-      found.add(relative(checkout, abs) || '.');
+      await lstat(abs);
     } catch {
-      // Absent paths are simply not cached.
+      continue; // Absent paths are simply not cached.
     }
+    const rel = relative(checkout, abs) || '.';
+    await staysInside(checkout, rel, p);
+    found.add(rel);
   }
   return [...found].sort();
 }

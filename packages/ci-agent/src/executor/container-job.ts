@@ -3,16 +3,23 @@
 // script mounted read-only (or, with no script, the image's own entrypoint and command: how plugins run).
 // Variables and secrets reach the container as environment through a 0600 `--env-file` in the workspace's
 // agent-private directory (never mounted, never on a command line); a value with a line break, which an env
-// file cannot hold, is inherited from podman's own environment (`--env NAME`) unless its name is one podman
-// itself reads. Everything carries the agent's and the job's labels and is removed after the job.
-import { writeFileSync } from 'node:fs';
+// file cannot hold, becomes a podman secret (created from stdin, handed over as `--secret
+// <name>,type=env,target=NAME`, removed after the job). No job value ever enters podman's own environment:
+// podman is a dynamically linked program running on the host, and a job variable named LD_PRELOAD or
+// LD_LIBRARY_PATH (relative to the checkout, podman's working directory) would make the loader run the
+// job's code there, outside any container; nor can a job configure podman (CONTAINERS_CONF, ...) that way.
+// Everything carries the agent's and the job's labels (secrets: the agent's name prefix) and is removed after
+// the job.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostEnv } from './environment.js';
 import {
   AGENT_LABEL,
   ensureImage,
+  imageProblem,
   JOB_LABEL,
   lastLine,
+  namePrefix,
   type PodmanSettings,
   type PullPolicy,
   podman,
@@ -22,10 +29,6 @@ import {
 export const CONTAINER_WORKSPACE = '/workspace';
 /** Where the generated script is mounted inside a job's container. */
 export const CONTAINER_SCRIPT = '/ci-agent/script.sh';
-
-/** Names podman itself reads from its environment: a job's value for them must not reach podman's. */
-const PODMAN_OWN =
-  /^(PATH|HOME|TMPDIR|XDG_.*|CONTAINERS?_.*|PODMAN_.*|REGISTRY_.*|STORAGE_.*|BUILDAH_.*|DOCKER_.*|GO.*|SSL_.*|(HTTPS?|NO)_PROXY|(https?|no)_proxy)$/;
 
 /** Runs the script with bash when the image has it, else a POSIX sh (with pipefail where it knows it). */
 const SCRIPT_WRAPPER = `if command -v bash >/dev/null 2>&1; then exec bash -eo pipefail ${CONTAINER_SCRIPT}; fi; if (set -o pipefail) 2>/dev/null; then exec sh -eo pipefail ${CONTAINER_SCRIPT}; fi; exec sh -e ${CONTAINER_SCRIPT}`;
@@ -56,9 +59,11 @@ export class ContainerJob {
   private readonly hosts = new Map<string, string>();
   private networkMade = false;
   private files = 0;
+  /** Podman secrets holding multi-line values: `NAME\0value` → secret name. */
+  private readonly secrets = new Map<string, string>();
 
   constructor(private readonly opts: ContainerJobOptions) {
-    this.network = `ci-${opts.settings.agentKey}-${opts.id}`;
+    this.network = `${namePrefix(opts.settings)}${opts.id}`;
   }
 
   private labels(): string[] {
@@ -83,6 +88,8 @@ export class ContainerJob {
   ): Promise<string | undefined> {
     for (const u of users) {
       if (!u.image) continue;
+      const bad = imageProblem(u.image);
+      if (bad) return bad;
       const why = await ensureImage(this.opts.settings, u.image, u.pull ?? 'if-not-present', note, signal);
       if (why) return why;
     }
@@ -111,24 +118,43 @@ export class ContainerJob {
     return undefined;
   }
 
-  /** Environment as an env file plus `--env NAME` for multi-line values; the podman process's environment. */
+  /**
+   * Makes a podman secret of every value with a line break (an env file cannot hold one); run before the
+   * containers start. The reason when podman refuses.
+   */
+  async storeMultiline(env: Record<string, string>, signal?: AbortSignal): Promise<string | undefined> {
+    for (const [k, v] of Object.entries(env)) {
+      if (!/[\r\n]/.test(v) || this.secrets.has(`${k}\0${v}`)) continue;
+      const name = `${this.network}-env-${this.secrets.size + 1}`;
+      // From a 0600 file of the agent-private directory, removed at once (podman 4.3 takes stdin only
+      // from a FIFO, and an environment variable is what this avoids).
+      const file = join(this.opts.metaDir, `${name}.value`);
+      writeFileSync(file, v, { mode: 0o600 });
+      const r = await podman(this.opts.settings, ['secret', 'create', ...this.labels(), name, file], {
+        signal,
+      }).finally(() => rmSync(file, { force: true }));
+      if (r.code !== 0)
+        return `cannot hand ${k} (a multi-line value) to the container: ${lastLine(r.stderr)}`;
+      this.secrets.set(`${k}\0${v}`, name);
+    }
+    return undefined;
+  }
+
+  /** Environment as an env file plus `--secret` for multi-line values; podman itself runs with the agent's. */
   private environment(env: Record<string, string>, log: (t: string) => void) {
-    const own = hostEnv();
     const lines: string[] = [];
-    const inherit: string[] = [];
-    const processEnv: Record<string, string> = { ...own };
+    const fromSecrets: string[] = [];
     for (const [k, v] of Object.entries(env)) {
       if (!/[\r\n]/.test(v)) lines.push(`${k}=${v}`);
-      else if (PODMAN_OWN.test(k))
-        log(`${k} holds a line break and is a name podman reads itself; not passed`);
       else {
-        inherit.push('--env', k);
-        processEnv[k] = v;
+        const secret = this.secrets.get(`${k}\0${v}`);
+        if (secret) fromSecrets.push('--secret', `${secret},type=env,target=${k}`);
+        else log(`${k} holds a line break and could not be handed to the container; not passed`);
       }
     }
     const file = join(this.opts.metaDir, `env-${++this.files}`);
     writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
-    return { args: ['--env-file', file, ...inherit], processEnv };
+    return { args: ['--env-file', file, ...fromSecrets], processEnv: hostEnv() };
   }
 
   private common(name: string): string[] {
@@ -220,11 +246,16 @@ export class ContainerJob {
     return undefined;
   }
 
-  /** argv running a readiness command inside a service's container. */
-  execArgs(service: string, command: string[]): { command: string; args: string[] } {
+  /** argv running a readiness command inside a service's container (podman with the agent's `env`). */
+  execArgs(
+    service: string,
+    command: string[],
+    env: Record<string, string>,
+  ): { command: string; args: string[]; env: Record<string, string> } {
     return {
       command: this.opts.settings.binary,
       args: ['--runtime', this.opts.settings.runtime, 'exec', `${this.network}-svc-${service}`, ...command],
+      env,
     };
   }
 
@@ -233,5 +264,6 @@ export class ContainerJob {
     const s = this.opts.settings;
     if (this.names.length > 0) await podman(s, ['rm', '-f', '-t', '0', '--ignore', ...this.names]);
     if (this.networkMade) await podman(s, ['network', 'rm', '-f', this.network]);
+    if (this.secrets.size > 0) await podman(s, ['secret', 'rm', ...this.secrets.values()]);
   }
 }

@@ -6,7 +6,7 @@ import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import type { JobAssignment } from '../job-spec.js';
 import { agentKey, type PodmanSettings, podmanProblem, sweepLeftovers } from './podman.js';
-import { type SandboxSettings, sandboxProblem } from './sandbox.js';
+import { homeCredentials, type SandboxSettings, sandboxProblem } from './sandbox.js';
 
 export type EngineName = 'host' | 'sandbox' | 'podman';
 export type PlainEngine = 'sandbox' | 'host';
@@ -90,12 +90,18 @@ export interface DetectOptions {
 export const DEFAULT_RUNTIME = 'runc';
 export const DEFAULT_ULIMITS = ['nofile=1024:1024', 'nproc=1000:1000'];
 
-/** The sandbox settings when bubblewrap works here (synchronous: used for the executor's defaults too). */
-export function detectSandbox(hide: string[] = []): { sandbox?: SandboxSettings; problem?: string } {
+/**
+ * The sandbox settings when bubblewrap works here (synchronous: used for the executor's defaults too). The
+ * hidden paths are the operator's plus the credential files of the agent user's home (`home`).
+ */
+export function detectSandbox(
+  hide: string[] = [],
+  home?: string,
+): { sandbox?: SandboxSettings; problem?: string } {
   const binary = which('bwrap');
   if (!binary) return { problem: 'bubblewrap (bwrap) is not installed' };
   const problem = sandboxProblem(binary);
-  return problem ? { problem } : { sandbox: { binary, hide } };
+  return problem ? { problem } : { sandbox: { binary, hide: [...hide, ...homeCredentials(home)] } };
 }
 
 /**
@@ -134,6 +140,6 @@ export async function detectEngines(
 /** Removes the containers and networks a previous life of this agent left (see podman.ts). */
 export async function sweepEngines(
   settings: EngineSettings,
-): Promise<{ containers: number; networks: number }> {
-  return settings.podman ? sweepLeftovers(settings.podman) : { containers: 0, networks: 0 };
+): Promise<{ containers: number; networks: number; secrets: number }> {
+  return settings.podman ? sweepLeftovers(settings.podman) : { containers: 0, networks: 0, secrets: 0 };
 }

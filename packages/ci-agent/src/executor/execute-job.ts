@@ -271,6 +271,7 @@ export class JobExecutor {
 
       if (containers && !signal.aborted) {
         error = await containers.prepareAll([job, ...job.services], (t) => log.note(t), signal);
+        if (!error && !signal.aborted) error = await containers.storeMultiline(containerEnv, signal);
         if (error && !signal.aborted) log.error(error);
       }
 
@@ -279,6 +280,7 @@ export class JobExecutor {
         workdir: this.opts.workdir,
         ws,
         env,
+        agentEnv: this.opts.baseEnv ?? hostEnv(),
         containerEnv,
         containers,
         network: job.network ?? 'host',

@@ -1,7 +1,9 @@
 // How each engine starts a job's processes: the script and the services, as programs with arguments. The
 // host engine runs them as they are; the sandbox puts bubblewrap in front (the same mounts for the script,
 // its services and their readiness commands); podman runs the job and its image services as containers on
-// the job's network (container-job.ts).
+// the job's network (container-job.ts). Whatever runs outside the job's isolation (bwrap, podman) gets the
+// agent's own allow-listed environment, never the job's: a job variable like LD_PRELOAD would otherwise be
+// obeyed by the host's dynamic loader for that program.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobAssignment, ServiceAssignment } from '../job-spec.js';
@@ -9,7 +11,7 @@ import type { ContainerJob } from './container-job.js';
 import type { EngineName, EngineSettings } from './engine.js';
 import type { JobLog } from './log.js';
 import type { Launch } from './runner.js';
-import { type SandboxMounts, sandboxArgs } from './sandbox.js';
+import { type SandboxMounts, sandboxCommand, writeEnvFile } from './sandbox.js';
 import type { ServiceLauncher } from './services.js';
 import type { Workspace } from './workspace.js';
 
@@ -21,6 +23,8 @@ export interface Place {
   ws: Workspace;
   /** The environment of host and sandboxed processes. */
   env: Record<string, string>;
+  /** The agent's allow-listed environment: what bwrap and podman themselves run with. */
+  agentEnv: Record<string, string>;
   /** The environment inside containers (container paths, nothing of the host's). */
   containerEnv: Record<string, string>;
   containers?: ContainerJob;
@@ -34,6 +38,8 @@ function mounts(place: Place, readOnly: string[], hostsFile?: string): SandboxMo
     writable: [place.ws.checkout, place.ws.tmp],
     readOnly,
     hostsFile,
+    // Rewritten at each launch: the environment may have grown since (CI_COMMIT_SHA after the checkout).
+    envFile: writeEnvFile(join(place.ws.meta, 'sandbox-env'), place.env),
     cwd: place.ws.checkout,
     network: place.network,
   };
@@ -70,11 +76,11 @@ export function scriptLaunch(engines: EngineSettings, job: JobAssignment, place:
   }
   if (place.engine === 'sandbox') {
     // The runner writes the script before it starts the launch; bwrap binds the file read-only.
-    const args = sandboxArgs(engines.sandbox!, mounts(place, [scriptPath], hostsFile(place)));
+    const m = mounts(place, [scriptPath], hostsFile(place));
     return {
       command: engines.sandbox!.binary,
-      args: [...args, 'bash', '-eo', 'pipefail', scriptPath],
-      env: place.env,
+      args: sandboxCommand(engines.sandbox!, m, ['bash', '-eo', 'pipefail', scriptPath]),
+      env: place.agentEnv,
       cwd: place.ws.checkout,
     };
   }
@@ -83,13 +89,14 @@ export function scriptLaunch(engines: EngineSettings, job: JobAssignment, place:
 
 /** Starts services where the job's engine runs things: containers for image services, else processes. */
 export function serviceLauncher(engines: EngineSettings, place: Place): ServiceLauncher {
-  const plain = (argv: string[]): { command: string; args: string[] } => {
+  const plain = (argv: string[]): { command: string; args: string[]; env: Record<string, string> } => {
     if (place.engine === 'sandbox')
       return {
         command: engines.sandbox!.binary,
-        args: [...sandboxArgs(engines.sandbox!, mounts(place, [])), ...argv],
+        args: sandboxCommand(engines.sandbox!, mounts(place, []), argv),
+        env: place.agentEnv,
       };
-    return { command: argv[0]!, args: argv.slice(1) };
+    return { command: argv[0]!, args: argv.slice(1), env: place.env };
   };
   const launcher: ServiceLauncher = {
     launch(spec: ServiceAssignment): Launch {
@@ -103,10 +110,10 @@ export function serviceLauncher(engines: EngineSettings, place: Place): ServiceL
           log: (t) => place.log.error(t),
         });
       }
-      return { ...plain(spec.command), env: place.env, cwd: place.ws.checkout };
+      return { ...plain(spec.command), cwd: place.ws.checkout };
     },
     probeCommand(spec, argv) {
-      return spec.image ? place.containers!.execArgs(spec.name, argv) : plain(argv);
+      return spec.image ? place.containers!.execArgs(spec.name, argv, place.agentEnv) : plain(argv);
     },
   };
   if (place.containers) {

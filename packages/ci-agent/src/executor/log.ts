@@ -29,6 +29,14 @@ interface Held {
   timer: NodeJS.Timeout;
 }
 
+/**
+ * Terminal escape sequences (CSI such as colours `ESC[31m`, OSC such as titles and links, two-byte ESC
+ * sequences). A job can print a secret with colour codes between its characters; the UI renders the codes
+ * away and shows the value, so a line is also masked with them removed.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is the very character these sequences start with
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
 /** Prefix of lines written by the agent itself rather than by the job's processes. */
 export const AGENT_PREFIX = '[ci] ';
 
@@ -60,10 +68,10 @@ export class JobLog {
       clearTimeout(held.timer);
       const split = this.masker.splitParts(held.text, text);
       if (split) {
-        this.emit(stream, `${this.masker.mask(held.text.slice(0, split.firstFrom))}${MASK}`);
+        this.emit(stream, `${this.maskLine(held.text.slice(0, split.firstFrom))}${MASK}`);
         head = MASK;
         rest = text.slice(split.secondTo);
-      } else this.emit(stream, this.masker.mask(held.text));
+      } else this.emit(stream, this.maskLine(held.text));
     }
     if (this.masker.active && head === '' && this.masker.mayContinue(rest)) {
       const timer = setTimeout(() => this.release(stream), HOLD_MS);
@@ -71,7 +79,19 @@ export class JobLog {
       this.held.set(stream, { text: rest, timer });
       return;
     }
-    this.emit(stream, head + this.masker.mask(rest));
+    this.emit(stream, head + this.maskLine(rest));
+  }
+
+  /**
+   * The line masked as it is and, when it holds escape sequences, as it shows: if removing them reveals a
+   * secret form, the line is emitted without its escape sequences (it loses its colours, not the mask).
+   */
+  private maskLine(text: string): string {
+    const masked = this.masker.mask(text);
+    if (!this.masker.active || !text.includes('\x1b')) return masked;
+    const shown = masked.replace(ANSI, '');
+    const remasked = this.masker.mask(shown);
+    return remasked === shown ? masked : remasked;
   }
 
   private release(stream: LogStream): void {
@@ -79,7 +99,7 @@ export class JobLog {
     if (!held) return;
     this.held.delete(stream);
     clearTimeout(held.timer);
-    this.emit(stream, this.masker.mask(held.text));
+    this.emit(stream, this.maskLine(held.text));
   }
 
   /** Whether followed output is paused by back-pressure or arrived within the last `withinMs`. */

@@ -44,7 +44,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs podman with its global options; never rejects (a missing binary is exit code 127). */
+/**
+ * Runs podman with its global options; never rejects (a missing binary is exit code 127). It runs with the
+ * agent's environment unless told otherwise (never the job's: see container-job.ts).
+ */
 export function podman(
   settings: Pick<PodmanSettings, 'binary' | 'runtime'>,
   args: string[],
@@ -58,10 +61,10 @@ export function podman(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout?.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr?.on('data', (d) => {
       stderr += d;
     });
     child.once('error', (err) => resolve({ code: 127, stdout, stderr: stderr || err.message }));
@@ -104,17 +107,41 @@ export async function ensureImage(
   return `cannot pull image ${image}: ${lastLine(pulled.stderr) || `podman exit code ${pulled.code}`}`;
 }
 
-/** Removes every container and network labelled with this agent's key (leftovers of a killed agent). */
+/**
+ * The prefix of every name this agent gives (networks, containers, env secrets): podman 4.3 cannot filter
+ * secrets by label, so a killed agent's secrets are found by name.
+ */
+export function namePrefix(settings: Pick<PodmanSettings, 'agentKey'>): string {
+  return `ci-${settings.agentKey}-`;
+}
+
+/**
+ * Image references as podman takes them (`[host[:port]/]path[:tag][@digest]`): no leading `-` (podman would
+ * read it as an option), no whitespace, `=` or `,`. The reason when `image` is not one.
+ */
+export function imageProblem(image: string): string | undefined {
+  if (/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(image)) return undefined;
+  return `image ${JSON.stringify(image)} is not a valid image reference`;
+}
+
+/**
+ * Removes every container and network labelled with this agent's key, and the env secrets named with its
+ * prefix (leftovers of a killed agent).
+ */
 export async function sweepLeftovers(
   settings: PodmanSettings,
-): Promise<{ containers: number; networks: number }> {
+): Promise<{ containers: number; networks: number; secrets: number }> {
   const filter = `label=${AGENT_LABEL}=${settings.agentKey}`;
   const ids = (r: CliResult) => r.stdout.split('\n').filter((l) => l.trim() !== '');
   const containers = ids(await podman(settings, ['ps', '-a', '-q', '--filter', filter]));
   if (containers.length > 0) await podman(settings, ['rm', '-f', '-t', '0', ...containers]);
   const networks = ids(await podman(settings, ['network', 'ls', '-q', '--filter', filter]));
   if (networks.length > 0) await podman(settings, ['network', 'rm', '-f', ...networks]);
-  return { containers: containers.length, networks: networks.length };
+  const secrets = ids(
+    await podman(settings, ['secret', 'ls', '--noheading', '--format', '{{.Name}}']),
+  ).filter((n) => n.startsWith(namePrefix(settings)));
+  if (secrets.length > 0) await podman(settings, ['secret', 'rm', ...secrets]);
+  return { containers: containers.length, networks: networks.length, secrets: secrets.length };
 }
 
 /** Whether podman can run a container here; the reason when it cannot. */

@@ -5,8 +5,17 @@
 // pid namespace), so no other process's environment or files can be read through it; every capability is
 // dropped, so a job running as root cannot unmount what hides those paths. `network: none` adds a network
 // namespace with only a loopback.
+//
+// The job's environment never reaches bwrap's own process: bwrap runs outside the sandbox, so a job
+// variable such as LD_PRELOAD, LD_AUDIT or LD_DEBUG_OUTPUT would make the dynamic loader act on the host
+// before any namespace exists. bwrap gets the agent's allow-listed environment; the job's variables are
+// written NUL-separated to a 0600 file of the workspace's private directory, bound read-only, and a small
+// bash prologue inside the sandbox exports them before it execs the job's command (values never appear on
+// a command line either).
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 export interface SandboxSettings {
   /** Absolute path of bwrap. */
@@ -24,7 +33,48 @@ export const DEFAULT_HIDDEN = [
   '/var/run/docker.sock',
   '/var/lib/docker',
   '/etc/containers/auth.json',
+  // Per-user runtime directories (rootless podman's socket and logins, session buses, gpg and ssh agents).
+  '/run/user',
+  // The system bus and systemd's private socket: a job of a root agent could ask systemd to run anything.
+  '/run/dbus',
+  '/run/systemd/private',
 ];
+
+/**
+ * Credential files and directories of the agent user's home, hidden where they exist (the rest of the home
+ * stays readable, so tools installed there keep working): SSH and GPG keys, registry and cloud logins,
+ * git and package-registry tokens, rootless podman's storage.
+ */
+export const HOME_CREDENTIALS = [
+  '.ssh',
+  '.gnupg',
+  '.docker',
+  '.config/containers',
+  '.local/share/containers',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.netrc',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.config/pip',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.config/gcloud',
+  '.config/gh',
+  '.pgpass',
+  '.my.cnf',
+];
+
+/** The credential paths of a home directory (existing or not; cover() skips the absent ones). */
+export function homeCredentials(home: string = homedir()): string[] {
+  return home ? HOME_CREDENTIALS.map((p) => join(home, p)) : [];
+}
 
 export interface SandboxMounts {
   /** The agent's work directory: hidden entirely, then the job's own paths are bound back. */
@@ -35,6 +85,8 @@ export interface SandboxMounts {
   readOnly: string[];
   /** Bound over /etc/hosts (service containers by name), when set. */
   hostsFile?: string;
+  /** The job's environment as written by writeEnvFile(), bound read-only and exported by the prologue. */
+  envFile?: string;
   cwd: string;
   network: 'host' | 'none';
 }
@@ -71,8 +123,32 @@ export function sandboxArgs(settings: SandboxSettings, m: SandboxMounts): string
   for (const p of m.writable) args.push('--bind', p, p);
   for (const p of m.readOnly) args.push('--ro-bind', p, p);
   if (m.hostsFile) args.push('--ro-bind', m.hostsFile, '/etc/hosts');
+  if (m.envFile) args.push('--ro-bind', m.envFile, m.envFile);
   args.push('--chdir', m.cwd, '--');
   return args;
+}
+
+/**
+ * Runs inside the sandbox: exports each NUL-terminated `NAME=value` of the file named by $1 (names bash
+ * keeps read-only, like UID, are skipped silently), then execs the rest of the arguments.
+ */
+const ENV_PROLOGUE =
+  'while IFS= read -r -d "" kv; do export "$kv" 2>/dev/null || true; done < "$1"; shift; exec "$@"';
+
+/** Writes the job's environment for the prologue (0600, in the workspace's private directory). */
+export function writeEnvFile(path: string, env: Record<string, string>): string {
+  const text = Object.entries(env)
+    .map(([k, v]) => `${k}=${v}\0`)
+    .join('');
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+}
+
+/** The full bwrap argv running `argv` in the sandbox with the job's environment of `m.envFile`. */
+export function sandboxCommand(settings: SandboxSettings, m: SandboxMounts, argv: string[]): string[] {
+  const args = sandboxArgs(settings, m);
+  if (!m.envFile) return [...args, ...argv];
+  return [...args, 'bash', '-c', ENV_PROLOGUE, 'ci-env', m.envFile, ...argv];
 }
 
 /** Whether bwrap can make a sandbox here (user namespaces allowed, the binary present); else the reason. */

@@ -42,8 +42,11 @@ export interface ServiceGroupOptions {
 /** The engine's side of services: a sandboxed process, or a container on the job's network. */
 export interface ServiceLauncher {
   launch(spec: ServiceAssignment): Launch;
-  /** A readiness command, run where the service runs. */
-  probeCommand(spec: ServiceAssignment, argv: string[]): { command: string; args: string[] };
+  /** A readiness command, run where the service runs (with `env` when the engine says, e.g. podman exec). */
+  probeCommand(
+    spec: ServiceAssignment,
+    argv: string[],
+  ): { command: string; args: string[]; env?: Record<string, string> };
   /** The address probes reach a container service at (resolves once it has one); 127.0.0.1 without it. */
   address?(spec: ServiceAssignment, isDone: () => boolean, deadline: number): Promise<string | undefined>;
 }
@@ -215,7 +218,7 @@ export class ServiceGroup {
     if (ready.command && ready.command.length > 0) {
       const [cmd, ...args] = ready.command;
       const run = this.opts.launcher?.probeCommand(r.spec, ready.command) ?? { command: cmd, args };
-      const check = spawnGroup(run.command, run.args, { cwd: this.opts.cwd, env: this.opts.env });
+      const check = spawnGroup(run.command, run.args, { cwd: this.opts.cwd, env: run.env ?? this.opts.env });
       check.child.stdout?.resume();
       check.child.stderr?.resume();
       const timer = setTimeout(() => void terminateGroup(check.pid, 1_000), attemptMs);

@@ -179,7 +179,7 @@ describe('podman engine', () => {
     };
     await start(mine);
     await start(other);
-    expect(await sweepLeftovers(mine)).toEqual({ containers: 1, networks: 1 });
+    expect(await sweepLeftovers(mine)).toEqual({ containers: 1, networks: 1, secrets: 0 });
     expect(await leftovers(mine, `${AGENT_LABEL}=${mine.agentKey}`)).toEqual([]);
     expect(await leftovers(other, `${AGENT_LABEL}=${other.agentKey}`)).toHaveLength(2);
     await sweepLeftovers(other);

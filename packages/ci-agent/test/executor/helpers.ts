@@ -1,7 +1,7 @@
 // Shared test fixtures for the executor: real git repositories in temp dirs, a job assignment builder and a
 // log collector.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
 import { afterAll } from 'vitest';
@@ -16,6 +16,16 @@ afterAll(() => {
 
 export function scratchDir(prefix: string): string {
   const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * A directory outside /tmp (under /var/tmp), for files that must stay visible inside a sandbox: the sandbox
+ * covers /tmp with its own tmpfs, so a probe of a path under /tmp proves nothing.
+ */
+export function visibleDir(prefix: string): string {
+  const dir = mkdtempSync(join('/var/tmp', prefix));
   made.push(dir);
   return dir;
 }

@@ -136,7 +136,9 @@ export const ARTIFACT_WHEN = ['on_success', 'on_failure', 'always'] as const;
 export const UPSTREAM_STATUS = ['success', 'failed', 'canceled'] as const;
 export const RETRY_MAX = 10;
 /** An OCI image reference: no spaces, at most 512 characters. */
-export const IMAGE = /^[^\s]{1,512}$/;
+/** An image reference: no whitespace, and no leading `-` (the agent's podman would read it as an option). */
+export const IMAGE = /^[^\s-][^\s]{0,511}$/;
+export const IMAGE_HINT = 'an image reference without spaces, not starting with "-"';
 export const PULL_POLICIES = ['always', 'if-not-present', 'never'] as const;
 export const NETWORKS = ['host', 'none'] as const;
 /** Keys a manual gate may carry; anything else on a gate would be accepted and never enforced. */
@@ -163,9 +165,7 @@ export function readPull(r: Reader, e: Entry): (typeof PULL_POLICIES)[number] | 
 
 /** `image`: an OCI image reference. */
 export function readImage(r: Reader, e: Entry): string | undefined {
-  return (
-    r.str(e.node, e.path, { pattern: IMAGE, patternHint: 'an image reference without spaces' }) ?? undefined
-  );
+  return r.str(e.node, e.path, { pattern: IMAGE, patternHint: IMAGE_HINT }) ?? undefined;
 }
 
 /** The value of an enum-valued key, `dflt` when absent; an unknown value is an error. */

@@ -23,7 +23,7 @@ const item = { anyOf: [{ type: 'string', minLength: 1 }, { type: ['number', 'boo
 const value = { type: ['string', 'number', 'boolean'] };
 const stringList = { type: 'array', items: item };
 const nonEmptyStringList = { type: 'array', items: item, minItems: 1 };
-const image = { type: 'string', pattern: '^[^\\s]{1,512}$' };
+const image = { type: 'string', pattern: '^[^\\s-][^\\s]{0,511}$' };
 // Woodpecker's boolean spelling and podman's `missing` are accepted and stored as the enum.
 const pull = { oneOf: [{ enum: ['always', 'if-not-present', 'never', 'missing'] }, { type: 'boolean' }] };
 const envMap = { type: 'object', propertyNames: envName, additionalProperties: value };

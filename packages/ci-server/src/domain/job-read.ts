@@ -154,12 +154,8 @@ function readPlugin(r: Reader, f: Record<string, Entry>, job: JobSpec): Record<s
     r.fail(f.with.keyNode, f.with.path, '"with" configures a plugin: it needs "uses"');
   }
   if (f.image) {
-    const image = r.str(f.image.node, f.image.path, {
-      max: 512,
-      pattern: /^\S+$/,
-      patternHint: 'an image reference without spaces',
-    });
-    if (image !== null && !f.uses) job.image = image;
+    const image = readImage(r, f.image);
+    if (image !== undefined && !f.uses) job.image = image;
   }
   if (f.settings && (f.script || !f.image))
     r.fail(

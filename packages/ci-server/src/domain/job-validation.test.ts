@@ -216,6 +216,27 @@ describe('job validation errors', () => {
       'jobs.a.services',
       /list/,
     ],
+    [
+      'image that podman would read as an option',
+      pipeline('  a: { stage: build, script: [x], image: "--privileged" }\n'),
+      'jobs.a.image',
+      /not starting with "-"/,
+    ],
+    [
+      'service image that podman would read as an option',
+      pipeline(
+        '  a: { stage: build, image: alpine, script: [x] }\n',
+        'services:\n  - { name: db, image: "-v=/:/host" }\n',
+      ),
+      'services[0].image',
+      /not starting with "-"/,
+    ],
+    [
+      'a privileged container asked for',
+      pipeline('  a: { stage: build, image: alpine, script: [x], privileged: true }\n'),
+      'jobs.a.privileged',
+      /unknown key/,
+    ],
   ])('pipeline: %s', (_name, text, path, message, line?: number, column?: number) => {
     const errors = errorsOf(parsePipelineDocument(text));
     const error = errors.find((e) => e.path === path && message.test(e.message));
