@@ -18,6 +18,8 @@ export const agentConfigSpec = {
   plainEngine: { env: 'CI_AGENT_PLAIN_ENGINE', kind: 'string', default: 'sandbox' },
   /** Comma-separated paths hidden inside the sandbox besides the agent's work directory. */
   sandboxHide: { env: 'CI_AGENT_SANDBOX_HIDE', kind: 'string', default: '' },
+  /** Comma-separated absolute host paths every sandboxed job sees read-only (e.g. a toolchain under /opt). */
+  sandboxExpose: { env: 'CI_AGENT_SANDBOX_EXPOSE', kind: 'string', default: '' },
   /** Look for podman (false: this agent runs no container jobs). */
   podman: { env: 'CI_AGENT_PODMAN', kind: 'bool', default: true },
   /** OCI runtime podman uses; runc where crun refuses hybrid cgroups. */
@@ -42,12 +44,13 @@ const list = (text: string) =>
 export interface AgentSettings
   extends Omit<
     ConfigOf<typeof agentConfigSpec>,
-    'tags' | 'name' | 'plainEngine' | 'sandboxHide' | 'containerUlimits'
+    'tags' | 'name' | 'plainEngine' | 'sandboxHide' | 'sandboxExpose' | 'containerUlimits'
   > {
   name: string;
   tags: string[];
   plainEngine: 'sandbox' | 'host';
   sandboxHide: string[];
+  sandboxExpose: string[];
   containerUlimits: string[];
   token: string;
   /** Base URL of the control plane's gRPC endpoint: https:// (TLS, the default) or http:// (cleartext). */
@@ -60,6 +63,9 @@ export function loadAgentSettings(env: NodeJS.ProcessEnv = process.env): AgentSe
   const plain = cfg.plainEngine.trim();
   if (plain !== 'sandbox' && plain !== 'host')
     throw new ConfigError([`CI_AGENT_PLAIN_ENGINE: expected sandbox or host, got "${plain}"`]);
+  const relative = list(cfg.sandboxExpose).filter((p) => !p.startsWith('/'));
+  if (relative.length > 0)
+    throw new ConfigError([`CI_AGENT_SANDBOX_EXPOSE: paths must be absolute, got ${relative.join(', ')}`]);
   return {
     ...cfg,
     token: cfg.token as string,
@@ -67,6 +73,7 @@ export function loadAgentSettings(env: NodeJS.ProcessEnv = process.env): AgentSe
     tags: list(cfg.tags),
     plainEngine: plain,
     sandboxHide: list(cfg.sandboxHide),
+    sandboxExpose: list(cfg.sandboxExpose),
     containerUlimits: list(cfg.containerUlimits),
     workdir: resolve(cfg.workdir),
     // TLS unless the address says http:// explicitly (a server started with CI_GRPC_TLS=off).

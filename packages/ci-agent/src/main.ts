@@ -32,6 +32,7 @@ async function main() {
     workdir: settings.workdir,
     plain: settings.plainEngine,
     hide: settings.sandboxHide,
+    expose: settings.sandboxExpose,
     podman: settings.podman,
     runtime: settings.podmanRuntime,
     ulimits: settings.containerUlimits,

@@ -78,6 +78,8 @@ export interface DetectOptions {
   plain: PlainEngine;
   /** Extra paths hidden in the sandbox. */
   hide?: string[];
+  /** Extra host paths shown read-only in the sandbox. */
+  expose?: string[];
   /** Look for podman at all (false: the agent runs no containers). */
   podman?: boolean;
   runtime?: string;
@@ -97,11 +99,12 @@ export const DEFAULT_ULIMITS = ['nofile=1024:1024', 'nproc=1000:1000'];
 export function detectSandbox(
   hide: string[] = [],
   home?: string,
+  expose: string[] = [],
 ): { sandbox?: SandboxSettings; problem?: string } {
   const binary = which('bwrap');
   if (!binary) return { problem: 'bubblewrap (bwrap) is not installed' };
   const problem = sandboxProblem(binary);
-  return problem ? { problem } : { sandbox: { binary, hide: [...hide, ...homeCredentials(home)] } };
+  return problem ? { problem } : { sandbox: { binary, hide: [...hide, ...homeCredentials(home)], expose } };
 }
 
 /**
@@ -113,7 +116,7 @@ export async function detectEngines(
 ): Promise<{ settings: EngineSettings; problems: string[] }> {
   const problems: string[] = [];
   const settings: EngineSettings = { plain: o.plain };
-  const sb = detectSandbox(o.hide ?? []);
+  const sb = detectSandbox(o.hide ?? [], undefined, o.expose ?? []);
   if (sb.sandbox) settings.sandbox = sb.sandbox;
   else if (o.plain === 'sandbox') problems.push(sb.problem ?? 'bubblewrap is not usable');
   if (o.podman !== false) {

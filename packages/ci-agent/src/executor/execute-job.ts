@@ -221,7 +221,10 @@ export class JobExecutor {
       engine = choice.engine;
       log.note(`engine: ${ENGINE_TEXT[engine]}${job.image ? ` (image ${job.image})` : ''}`);
       ws = createWorkspace(this.opts.workdir, job.jobRunId, job.attempt);
-      const { env, rejected } = buildJobEnv(job, ws, this.opts.baseEnv ?? hostEnv());
+      const base = this.opts.baseEnv ?? hostEnv();
+      // A sandboxed job cannot see the agent user's home (sandbox.ts): its HOME is its own TMPDIR, so tools
+      // that keep a cache or config under ~ work, and nothing of the host's home is implied.
+      const { env, rejected } = buildJobEnv(job, ws, engine === 'sandbox' ? { ...base, HOME: ws.tmp } : base);
       for (const r of rejected) log.error(`${r} cannot be exported (invalid name or NUL byte); skipped`);
       // Inside a container the host's environment means nothing: only the job's own, at container paths.
       const containerEnv = buildJobEnv(job, { checkout: CONTAINER_WORKSPACE, tmp: '/tmp' }, {}).env;

@@ -18,13 +18,13 @@ import { logCollector, makeJob, makeRepo, scratchDir, visibleDir } from './helpe
 const repo = makeRepo([{ 'README.md': 'hello\n' }]);
 const CREDENTIAL = 'ciac_sandbox_attack_credential';
 
-async function setup(o: { hide?: string[]; home?: string; workdir?: string } = {}) {
+async function setup(o: { hide?: string[]; home?: string; workdir?: string; expose?: string[] } = {}) {
   const workdir = o.workdir ?? scratchDir('agent-attack-');
   const engines = await realEngines(workdir);
   writeFileSync(join(workdir, IDENTITY_FILE), `{"credential":"${CREDENTIAL}"}\n`, { mode: 0o600 });
   mkdirSync(join(workdir, 'cache'), { recursive: true });
   writeFileSync(join(workdir, 'cache', 'other-project.tar.gz'), 'cached bytes of another project\n');
-  const sandbox = detectSandbox(o.hide ?? [], o.home).sandbox;
+  const sandbox = detectSandbox(o.hide ?? [], o.home, o.expose ?? []).sandbox;
   if (!sandbox) throw new Error('bubblewrap is needed');
   return {
     workdir,
@@ -144,7 +144,9 @@ describe('sandbox attacks', () => {
     // As under `npm start`: the agent's work directory inside the hidden data directory.
     const workdir = join(data, 'agent');
     mkdirSync(workdir);
-    const { ex } = await setup({ hide: [data], home, workdir });
+    // Both exposed by the operator (CI_AGENT_SANDBOX_EXPOSE), the data directory also hidden: what is hidden
+    // stays hidden inside what is exposed, and so do the home's credential files.
+    const { ex } = await setup({ hide: [data], home, workdir, expose: [data, home] });
     const logs = logCollector();
     const job = makeJob(repo, {
       script: [
@@ -161,8 +163,61 @@ describe('sandbox attacks', () => {
       expect(logs.text()).not.toContain(text);
     }
     expect(logs.text()).not.toMatch(/server-secret-key|server tls/);
-    // The rest of the home stays readable (tools installed there keep working).
+    // The rest of an exposed home stays readable (tools installed there keep working).
     expect(logs.stdout()).toContain('harmless');
+  });
+
+  it('shows a job only the system allow-list: no other host path, no secret of /etc, no writable root', async () => {
+    const canary = visibleDir('host-canary-');
+    writeFileSync(join(canary, 'note.txt'), 'host-only-canary-text\n');
+    const { ex } = await setup();
+    const logs = logCollector();
+    const job = makeJob(repo, {
+      script: [
+        `cat ${canary}/note.txt 2>/dev/null || echo canary-absent`,
+        `ls ${process.cwd()} >/dev/null 2>&1 && echo CWD-SEEN || echo cwd-absent`,
+        'cat /etc/shadow 2>/dev/null || echo shadow-absent',
+        'ls /etc/ssh/ssh_host_* >/dev/null 2>&1 && echo HOST-KEYS-SEEN || echo host-keys-absent',
+        'ls /root >/dev/null 2>&1 && echo ROOT-HOME-SEEN || echo root-home-absent',
+        'ls /var/lib >/dev/null 2>&1 && echo VAR-SEEN || echo var-absent',
+        '(echo x > /escape) 2>/dev/null && echo ROOT-WRITABLE || echo root-read-only',
+        '(echo x > /etc/escape) 2>/dev/null && echo ETC-WRITABLE || echo etc-read-only',
+        // What programs need is there: users, the loader, certificates, and a HOME the job can write.
+        'id -un',
+        'test -s /etc/ld.so.cache && echo loader-ok',
+        'test -d /etc/ssl/certs && echo certs-ok',
+        'echo cached > "$HOME/.probe" && cat "$HOME/.probe"',
+      ],
+    });
+    const res = await ex.start(job, { onLog: logs.sink }).result;
+    expect(res.status, logs.text()).toBe('success');
+    const out = logs.stdout();
+    for (const word of [
+      'canary-absent',
+      'cwd-absent',
+      'shadow-absent',
+      'host-keys-absent',
+      'root-home-absent',
+      'var-absent',
+      'root-read-only',
+      'etc-read-only',
+      'root',
+      'loader-ok',
+      'certs-ok',
+      'cached',
+    ])
+      expect(out).toContain(word);
+    for (const word of [
+      'CWD-SEEN',
+      'HOST-KEYS-SEEN',
+      'ROOT-HOME-SEEN',
+      'VAR-SEEN',
+      'ROOT-WRITABLE',
+      'ETC-WRITABLE',
+    ])
+      expect(out).not.toContain(word);
+    expect(logs.text()).not.toContain('host-only-canary-text');
+    expect(existsSync('/escape')).toBe(false);
   });
 
   it('never caches or uploads a file reached through a link out of the checkout', async () => {
