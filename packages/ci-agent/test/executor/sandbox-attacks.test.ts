@@ -58,12 +58,25 @@ describe('sandbox attacks', () => {
     const { ex } = await setup();
     const out = visibleDir('ld-out-');
     const logs = logCollector();
+    // The agent's own registration token is in its environment: no process of the job may see it.
+    const token = `agent-token-${Math.random().toString(16).slice(2)}`;
+    const before = process.env.CI_AGENT_TOKEN;
+    process.env.CI_AGENT_TOKEN = token;
     const job = makeJob(repo, {
       env: { LD_DEBUG: 'files', LD_DEBUG_OUTPUT: join(out, 'ld') },
       secrets: { LD_AUDIT: join(out, 'absent.so') },
-      script: ['echo "inside: $LD_DEBUG"'],
+      script: [
+        'echo "inside: $LD_DEBUG"',
+        'env | grep CI_AGENT_TOKEN || echo no-agent-token',
+        'cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep CI_AGENT_TOKEN || echo none-in-proc',
+      ],
     });
-    const res = await ex.start(job, { onLog: logs.sink }).result;
+    const res = await ex.start(job, { onLog: logs.sink }).result.finally(() => {
+      if (before === undefined) delete process.env.CI_AGENT_TOKEN;
+      else process.env.CI_AGENT_TOKEN = before;
+    });
+    expect(logs.stdout()).toEqual(expect.arrayContaining(['no-agent-token', 'none-in-proc']));
+    expect(logs.text()).not.toContain(token);
     expect(res.status, logs.text()).toBe('success');
     // The job itself still gets its variables.
     expect(logs.stdout()).toContain('inside: files');
