@@ -117,12 +117,19 @@ export function judgeEffect(
   const extra = new Map<number, GuardrailValue[]>();
   const add = (i: number, g: GuardrailValue) => extra.set(i, [...(extra.get(i) ?? []), g]);
   for (const i of unverifiable) add(i, 'unverifiable');
+  const affected = new Map<number, number>();
   for (const n of counts) {
     const st = c.statements[n.statement];
+    // Every row of a table, named or reached through a trigger or a cascade (an ON DELETE CASCADE that
+    // empties a child table is an every-row delete whatever the statement's own WHERE).
     if (n.total > 1 && n.touched >= n.total) {
       add(n.statement, st?.statementType === 'DELETE' ? 'delete_without_where' : 'update_always_true');
     }
-    if (maxAffectedRows !== undefined && n.touched > maxAffectedRows) add(n.statement, 'affected_rows');
+    affected.set(n.statement, (affected.get(n.statement) ?? 0) + n.touched + (n.inserted ?? 0));
+  }
+  // maxAffectedRows bounds what a statement changes in all tables together (cascades and triggers counted).
+  for (const [i, n] of affected) {
+    if (maxAffectedRows !== undefined && n > maxAffectedRows) add(i, 'affected_rows');
   }
   if (extra.size === 0) return c;
   const statements = c.statements.map((s) =>
