@@ -65,7 +65,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           'Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. ' +
           'csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` ' +
           '(default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
-          '400 when the statement does not only read; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).',
+          '400 EXPORT_NOT_READ_ONLY when the classifier (the engine allowlist) does not read the statement as a sure read that answers rows; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).',
         body: {
           type: 'object',
           properties: {

@@ -45,7 +45,7 @@ describe('bot submissions get the dry run of the session routes', () => {
     const held = await submit("UPDATE users SET name = 'many' WHERE id <= 15");
     expect(held.statusCode).toBe(202);
     const rec = held.json().execution;
-    expect(rec).toMatchObject({ status: 'pending', hold: 'guardrail', guardrail: 'affected_rows' });
+    expect(rec).toMatchObject({ status: 'pending', guardrail: 'affected_rows' });
     expect((await approval(rec.approvalId)).dryRun).toEqual([
       expect.objectContaining({ statement: 0, touched: 15, total: 300, reported: 15 }),
     ]);

@@ -161,7 +161,6 @@ const forms = (): Form[] => [
   // Join strictness and GLOBAL choose matches and where a subquery runs, never what is reached.
   read('SELECT a.id FROM t AS a ANY LEFT JOIN t2 AS b ON a.id = b.id'),
   read('SELECT a.id FROM t AS a ALL INNER JOIN t2 AS b ON a.id = b.id'),
-  read('SELECT a.id FROM t AS a SEMI LEFT JOIN t2 AS b ON a.id = b.id'),
   read('SELECT id FROM t WHERE id GLOBAL IN (SELECT id FROM t2)'),
   read('SELECT id FROM t WHERE id GLOBAL NOT IN (SELECT id FROM t2)'),
   leak('SELECT id FROM t WHERE id GLOBAL IN (SELECT id FROM hush_vault)'),

@@ -347,15 +347,17 @@ describe('an approved guarded write is held to its dry-run counts', () => {
 });
 
 describe('postgres dry runs count the rows triggers and cascades change', () => {
-  it('a one-row delete cascading to 30 child rows is held by maxAffectedRows, with both tables counted', async () => {
+  it('a one-row update cascading to 30 child rows is held by maxAffectedRows, with both tables counted', async () => {
     await pgRun('CREATE TABLE parent (id int PRIMARY KEY)');
-    await pgRun('CREATE TABLE child (id int, parent_id int REFERENCES parent (id) ON DELETE CASCADE)');
+    await pgRun(
+      'CREATE TABLE child (id int, parent_id int REFERENCES parent (id) ON DELETE CASCADE ON UPDATE CASCADE)',
+    );
     await pgRun('INSERT INTO parent VALUES (1), (2)');
     await pgRun('INSERT INTO child SELECT g, 1 FROM generate_series(1, 30) g');
     await pgRun('INSERT INTO child VALUES (31, 2)');
     const held = await post('/api/db/query', {
       connectionId: 'postgres-guarded',
-      sql: 'DELETE FROM parent WHERE id = 1',
+      sql: 'UPDATE parent SET id = 100 WHERE id = 1',
     });
     expect(held.statusCode).toBe(403);
     expect(held.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', guardrail: 'affected_rows' });
@@ -371,7 +373,7 @@ describe('postgres dry runs count the rows triggers and cascades change', () => 
         indirect: true,
       }),
     ]);
-    expect(await pgRun('SELECT count(*)::int AS n FROM child')).toEqual([{ n: 31 }]);
+    expect(await pgRun('SELECT count(*)::int AS n FROM child WHERE parent_id = 1')).toEqual([{ n: 30 }]);
   });
 
   it('a cascade that empties a table is an every-row delete; rows a trigger inserts elsewhere count', async () => {
