@@ -1,7 +1,8 @@
 // Guardrails judged by effect (issue 27; docs/portal-governance.md "Dry runs"): which statements of a
 // classified script are dry-run (guarded UPDATE, DELETE, MERGE and upserts), and what the counts mean. A
-// guarded statement touching every row of its table (a table of more than one row), or more rows than the
-// policy's `maxAffectedRows`, gets the guardrail that holds it; one that cannot be dry-run safely (the engine
+// guarded statement touching every row of a table (of more than one row; its own, or one its triggers or
+// cascades changed where the engine counts those), or more rows in all tables together than the policy's
+// `maxAffectedRows`, gets the guardrail that holds it; one that cannot be dry-run safely (the engine
 // has no dry run, the script commits implicitly or calls functions acting outside the transaction, the
 // statement writes several tables, the dry run timed out on a lock) is `unverifiable`. Statements the
 // allowlist already holds as unverifiable are never run, not even in a dry run.
