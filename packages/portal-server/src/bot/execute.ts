@@ -104,7 +104,7 @@ function shaped(index: number, result: ExecResult, o: RunOptions, durationMs: nu
  * A script's `execution` carries the last completed statement's result (status `failed` when one failed).
  */
 export async function runStatements(
-  provider: Provider,
+  provider: Pick<Provider, 'query' | 'openSession'>,
   statements: string[],
   o: RunOptions,
 ): Promise<BotOutcome> {

@@ -5,8 +5,8 @@
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource } from '../datasources/types.js';
 import type { DatasourcePolicy } from '../execution/contracts.js';
-import { executeGoverned } from '../execution/pipeline.js';
-import type { Provider } from '../providers/types.js';
+import { executeGoverned, judgeByEffect } from '../execution/pipeline.js';
+import type { ResolvedTarget } from '../execution/target.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import {
@@ -62,23 +62,14 @@ export async function executeNow(
     ...(who.ticket ? { ticket: who.ticket } : {}),
     ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
   };
-  const ceiling = ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000;
-  const descriptor = descriptorOf(ds);
-  // The registry validated the policy at load; execution reads it as plain keys.
-  const policy = ds.policy as unknown as DatasourcePolicy;
+  const target = botTarget(ctx, ds);
+  const ceiling = target.maxRows;
   try {
     return await executeGoverned(ctx.execution, {
       principal: tokenPrincipal(who.token),
       route: 'bot',
       auditRoute: '/api/v1/executions',
-      target: {
-        descriptor,
-        managed: { id: ds.id, name: ds.name, connection: descriptor, policy, roles: ds.roles },
-        policy,
-        factory,
-        privileged: true,
-        maxRows: ceiling,
-      },
+      target,
       sql: classified.sql,
       statements: classified.statements,
       params: [],
@@ -88,8 +79,10 @@ export async function executeNow(
       ...(who.ticket ? { ticket: who.ticket } : {}),
       audit: 'per-statement',
       onAdmitted,
+      // On the governed run itself (not its bare provider): an approved guarded write is held to its
+      // approved dry-run counts, as on the session routes.
       run: (exec) =>
-        runStatements(exec.provider as Provider, classified.statements, {
+        runStatements(exec, classified.statements, {
           dialect: factory.dialect,
           ceiling,
           mask: (index, fields, rows) => exec.mask(fields, rows, index),
@@ -125,6 +118,46 @@ export async function executeNow(
     await ctx.audit.record({ ...base, statement: '', result: 'failure', error: (err as Error).message });
     return { execution: failed(errorWord(err)) };
   }
+}
+
+/** The managed datasource as the governed pipeline runs it for the bot. */
+function botTarget(ctx: BotContext, ds: ManagedDatasource): ResolvedTarget {
+  const factory = ctx.providers.registry.get(ds.type);
+  const descriptor = descriptorOf(ds);
+  // The registry validated the policy at load; execution reads it as plain keys.
+  const policy = ds.policy as unknown as DatasourcePolicy;
+  return {
+    descriptor,
+    managed: { id: ds.id, name: ds.name, connection: descriptor, policy, roles: ds.roles },
+    policy,
+    factory,
+    privileged: true,
+    maxRows: ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000,
+  };
+}
+
+/**
+ * The pipeline's dry run of a submitted request (execution/pipeline.ts judgeByEffect), before the bot decides
+ * to hold it: its classification with the guardrails its effect calls for (every row, maxAffectedRows), and
+ * the counts its approval shows. The same judgement the session routes get.
+ */
+export function judgeSubmission(
+  ctx: BotContext,
+  ds: ManagedDatasource,
+  token: ServiceToken,
+  classified: Classified,
+  onBehalfOf: string,
+) {
+  return judgeByEffect(ctx.execution, {
+    principal: tokenPrincipal(token),
+    route: 'bot',
+    target: botTarget(ctx, ds),
+    sql: classified.sql,
+    statements: classified.statements,
+    params: [],
+    requester: onBehalfOf,
+    classification: classified.classification,
+  });
 }
 
 /** Thrown by an `onAdmitted` that finds the request changed meanwhile: nothing runs. */

@@ -10,7 +10,7 @@ import { toHttpError } from '../providers/errors.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import { type BotContext, classifyFor, datasourceForToken, policyFor, tokenPrincipal } from './context.js';
 import { queueChat, queueRun } from './outbox.js';
-import { applyApproval, executeNow } from './runner.js';
+import { applyApproval, executeNow, judgeSubmission } from './runner.js';
 import type { BotHold, BotRequest } from './types.js';
 import { distinctReviewers, parseSubmission } from './validate.js';
 
@@ -33,7 +33,9 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     throw toHttpError(err);
   }
   const classified = await classifyFor(ds, sub.statement);
-  const { classification } = classified;
+  // Guarded writes are judged by their effect first (a rolled-back dry run in the pipeline), as in the UI.
+  const effect = await judgeSubmission(ctx, ds, token, classified, sub.onBehalfOf);
+  const classification = effect.classification ?? classified.classification;
   if (classification.transactionControl) {
     throw new HttpError(
       400,
@@ -106,6 +108,7 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     statement: sub.statement,
     route: 'bot',
     ...(guardrail ? { guardrail } : {}),
+    ...(effect.dryRun ? { dryRun: effect.dryRun } : {}),
     ...(sub.ticket ? { ticket: sub.ticket } : {}),
     ...(sub.approvedBy ? { approvedBy: sub.approvedBy } : {}),
   };

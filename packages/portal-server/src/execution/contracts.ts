@@ -161,6 +161,14 @@ export interface GovernanceHooks {
    * a statement in a transaction and rolls it back (409 AFFECTED_ROWS_EXCEEDED) when it touches more.
    */
   affectedCeiling?(ctx: ExecutionContext, index: number): number | undefined;
+  /**
+   * Judges the request's guarded writes by their effect alone (a rolled-back dry run through `ctx.dryRun`):
+   * the classification with the guardrails the counts call for, and the counts. beforeExecute takes the
+   * same step; a caller with its own hold flow (the bot at submission) calls it first (pipeline judgeByEffect).
+   */
+  judgeEffect?(
+    ctx: ExecutionContext,
+  ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }>;
 }
 
 export const allowAllGovernance: GovernanceHooks = {

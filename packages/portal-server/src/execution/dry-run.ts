@@ -1,6 +1,7 @@
 // Guardrails judged by effect (issue 27; docs/portal-governance.md "Dry runs"): a guarded UPDATE, DELETE,
 // upsert or MERGE is first run in a transaction that is always rolled back, under the engine's lock and
-// statement timeouts (its descriptor's `dryRun` rules), counting the rows it touches in the table it writes.
+// statement timeouts (its descriptor's `dryRun` rules), counting the rows it touches in the table it writes
+// and, where the engine tells (`changedRows`: PostgreSQL), the rows triggers and cascades change elsewhere.
 // Governance decides what to dry-run and what the counts mean (governance/effect.ts); this file only runs
 // it. On the caller's open transaction it runs inside a savepoint that is rolled back. Nothing is committed:
 // a failure anywhere ends in a rollback, and a session whose rollback fails is closed (its connection ends).
@@ -37,6 +38,45 @@ async function countRows(run: ProviderSession, quoted: string): Promise<number> 
   return Number(Object.values(row)[0] ?? 0);
 }
 
+interface TableChanges {
+  root: string;
+  name: string;
+  ins: number;
+  upd: number;
+  del: number;
+}
+
+/** This transaction's changed rows per table so far (the engine's `changedRows` query), by relid. */
+async function changesSoFar(run: ProviderSession, query: string): Promise<Map<string, TableChanges>> {
+  const r = await run.query(query, [], { maxRows: COUNT_CEILING });
+  const out = new Map<string, TableChanges>();
+  for (const row of r.rows) {
+    out.set(String(row.relid), {
+      root: String(row.root),
+      name: String(row.name),
+      ins: Number(row.ins),
+      upd: Number(row.upd),
+      del: Number(row.del),
+    });
+  }
+  return out;
+}
+
+/** What changed between two readings, per table (partitions folded into the table they belong to). */
+function changedBetween(before: Map<string, TableChanges>, after: Map<string, TableChanges>) {
+  const out = new Map<string, { name: string; ins: number; upd: number; del: number }>();
+  for (const [relid, a] of after) {
+    const b = before.get(relid);
+    const d = { ins: a.ins - (b?.ins ?? 0), upd: a.upd - (b?.upd ?? 0), del: a.del - (b?.del ?? 0) };
+    if (d.ins + d.upd + d.del === 0) continue;
+    const root = after.get(a.root);
+    const key = a.root;
+    const sum = out.get(key) ?? { name: root?.name ?? a.name, ins: 0, upd: 0, del: 0 };
+    out.set(key, { name: sum.name, ins: sum.ins + d.ins, upd: sum.upd + d.upd, del: sum.del + d.del });
+  }
+  return out;
+}
+
 async function runSteps(
   s: ProviderSession,
   engine: string,
@@ -58,6 +98,7 @@ async function runSteps(
       .map(quote)
       .join('.');
     const total = await countRows(s, quoted);
+    const before = rules.changedRows ? await changesSoFar(s, rules.changedRows) : undefined;
     // RETURNING rows are counted by the rows returned: read them all (a truncated answer touched too many).
     const r = await s.query(step.text, args, { maxRows: COUNT_CEILING });
     let touched = r.truncated ? Math.max(r.rowCount, total) : r.rowCount;
@@ -66,7 +107,29 @@ async function runSteps(
       const inserted = Math.max(0, (await countRows(s, quoted)) - total);
       touched = Math.max(0, Math.ceil((touched - inserted) / rules.updatedRowWeight));
     }
-    counts.push({ statement: step.index, table: quoted, touched, total, reported: r.rowCount });
+    const own = { statement: step.index, table: quoted, touched, total, reported: r.rowCount };
+    counts.push(own);
+    if (!before || !rules.changedRows || !rules.tableId) continue;
+    // Triggers and cascades: every table whose rows this statement changed, its own included (a trigger
+    // on it may change more of its rows than the statement reports).
+    const target = await s.query(rules.tableId, [quoted], { maxRows: 1 });
+    const targetId = String(target.rows[0]?.relid ?? '');
+    for (const [relid, d] of changedBetween(before, await changesSoFar(s, rules.changedRows))) {
+      if (relid === targetId) {
+        own.touched = Math.max(own.touched, d.upd + d.del);
+        continue;
+      }
+      const now = await countRows(s, d.name);
+      counts.push({
+        statement: step.index,
+        table: d.name,
+        touched: d.upd + d.del,
+        total: Math.max(0, now + d.del - d.ins),
+        reported: 0,
+        indirect: true,
+        inserted: d.ins,
+      });
+    }
   }
   return counts;
 }

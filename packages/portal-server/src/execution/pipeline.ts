@@ -33,6 +33,7 @@
 import { HttpError } from '@app/kit';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import type { ExecOptions, ExecResult, ParamValue, Provider, ProviderSession } from '../providers/types.js';
+import type { DryRunCount } from '../storage/approvals.js';
 import { audit, auditConnection, boundedStatement } from './audit-lines.js';
 import type { ExecutionContext, ExecutionRoute, QueryDeps, SessionUser } from './contracts.js';
 import { dryRun } from './dry-run.js';
@@ -109,8 +110,26 @@ function cancelledError(): ProviderError {
   return new ProviderError('cancelled', 'Query cancelled');
 }
 
-/** Runs `request` through the whole governed sequence; see the file header. */
-export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRequest<T>): Promise<T> {
+/** What governance decides about: a request as executeGoverned takes it, without the run. */
+export type DecisionRequest = Pick<
+  GovernedRequest<unknown>,
+  | 'principal'
+  | 'route'
+  | 'target'
+  | 'sql'
+  | 'statements'
+  | 'params'
+  | 'ticket'
+  | 'reveal'
+  | 'requester'
+  | 'classification'
+  | 'approval'
+  | 'readOnlyProfile'
+  | 'session'
+>;
+
+/** The execution context of `request`, with the dry run governance may call (rolled back, never committed). */
+function contextFor(deps: PipelineDeps, request: DecisionRequest): ExecutionContext {
   const { target, principal } = request;
   const ctx: ExecutionContext = {
     ...executionContext(
@@ -128,9 +147,6 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
     ...(request.approval ? { approval: request.approval } : {}),
     ...(request.readOnlyProfile ? { readOnlyProfile: true } : {}),
   };
-  await request.preflight?.(ctx);
-  if (request.signal?.aborted) throw toHttpError(cancelledError());
-  const governance = deps.governance;
   // Governance may dry-run guarded writes (rolled back, never committed) before it decides: on the caller's
   // open transaction inside a savepoint, otherwise on a pooled connection of the datasource.
   ctx.dryRun = (steps) =>
@@ -139,6 +155,30 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
       : deps.providers.use(target.descriptor, (raw) =>
           dryRun(target.factory.engine, { provider: raw }, steps, request.params),
         );
+  return ctx;
+}
+
+/**
+ * The decision's first step on its own: the classification of `request` with the guardrails its rolled-back
+ * dry run calls for (every row of a table, more than `maxAffectedRows`, unverifiable), and the counts an
+ * approval shows. For a caller that holds requests in its own flow before anything runs (the bot API at
+ * submission); executeGoverned takes the same step inside governance.beforeExecute. Nothing is committed.
+ */
+export async function judgeByEffect(
+  deps: PipelineDeps,
+  request: DecisionRequest,
+): Promise<{ classification?: ExecutionContext['classification']; dryRun?: DryRunCount[] }> {
+  if (!deps.governance.judgeEffect) return { classification: request.classification };
+  return deps.governance.judgeEffect(contextFor(deps, request));
+}
+
+/** Runs `request` through the whole governed sequence; see the file header. */
+export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRequest<T>): Promise<T> {
+  const { target, principal } = request;
+  const ctx = contextFor(deps, request);
+  await request.preflight?.(ctx);
+  if (request.signal?.aborted) throw toHttpError(cancelledError());
+  const governance = deps.governance;
   await governance.beforeExecute(ctx);
   // From here on the slot is held: every way out goes through the `finally` below.
   let unregister: (() => void) | undefined;

@@ -1,7 +1,8 @@
 // Guardrails judged by effect (issue 27; docs/portal-governance.md "Dry runs"): which statements of a
 // classified script are dry-run (guarded UPDATE, DELETE, MERGE and upserts), and what the counts mean. A
-// guarded statement touching every row of its table (a table of more than one row), or more rows than the
-// policy's `maxAffectedRows`, gets the guardrail that holds it; one that cannot be dry-run safely (the engine
+// guarded statement touching every row of a table (of more than one row; its own, or one its triggers or
+// cascades changed where the engine counts those), or more rows in all tables together than the policy's
+// `maxAffectedRows`, gets the guardrail that holds it; one that cannot be dry-run safely (the engine
 // has no dry run, the script commits implicitly or calls functions acting outside the transaction, the
 // statement writes several tables, the dry run timed out on a lock) is `unverifiable`. Statements the
 // allowlist already holds as unverifiable are never run, not even in a dry run.
@@ -117,12 +118,19 @@ export function judgeEffect(
   const extra = new Map<number, GuardrailValue[]>();
   const add = (i: number, g: GuardrailValue) => extra.set(i, [...(extra.get(i) ?? []), g]);
   for (const i of unverifiable) add(i, 'unverifiable');
+  const affected = new Map<number, number>();
   for (const n of counts) {
     const st = c.statements[n.statement];
+    // Every row of a table, named or reached through a trigger or a cascade (an ON DELETE CASCADE that
+    // empties a child table is an every-row delete whatever the statement's own WHERE).
     if (n.total > 1 && n.touched >= n.total) {
       add(n.statement, st?.statementType === 'DELETE' ? 'delete_without_where' : 'update_always_true');
     }
-    if (maxAffectedRows !== undefined && n.touched > maxAffectedRows) add(n.statement, 'affected_rows');
+    affected.set(n.statement, (affected.get(n.statement) ?? 0) + n.touched + (n.inserted ?? 0));
+  }
+  // maxAffectedRows bounds what a statement changes in all tables together (cascades and triggers counted).
+  for (const [i, n] of affected) {
+    if (maxAffectedRows !== undefined && n > maxAffectedRows) add(i, 'affected_rows');
   }
   if (extra.size === 0) return c;
   const statements = c.statements.map((s) =>

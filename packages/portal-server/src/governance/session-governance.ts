@@ -19,7 +19,7 @@ import {
 } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
 import { dryRunInconclusive, judgeEffect, planEffect } from './effect.js';
-import { mayExport } from './export-rules.js';
+import { mayExport, onlyReads } from './export-rules.js';
 import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
 import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
@@ -168,8 +168,12 @@ export class PolicyHooks implements GovernanceHooks {
       throw new HttpError(d.status, d.message, d.code);
     }
     if ('hold' in decision && ctx.approval) {
-      // The caller holds an approval for this text already (a bot request approved through its own flow).
+      // The caller holds an approval for this text already (a bot request approved through its own flow);
+      // when that approval was given on a dry run's counts, the run is held to them as a session's is.
       state.approval = { id: ctx.approval.id ?? '', reviewers: ctx.approval.reviewers };
+      const approvals = this.options.approvals;
+      const given = ctx.approval.id && approvals.available ? await approvals.get(ctx.approval.id) : undefined;
+      if (given?.dryRun) state.approvedCounts = given.dryRun;
     } else if ('hold' in decision) {
       const approvals = this.options.approvals;
       if (!approvals.available) {
@@ -234,6 +238,18 @@ export class PolicyHooks implements GovernanceHooks {
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
+  }
+
+  async judgeEffect(
+    ctx: ExecutionContext,
+  ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }> {
+    const policy = effectivePolicy(policyDatasource(ctx));
+    const sql = ctx.sql ?? ctx.statements.join('\n;\n');
+    const classified =
+      ctx.classification ??
+      (await classifyRequest(sql, ctx.engine, ctx.statements, policy.objectRules?.defaultSchema));
+    const judged = await this.judgeByEffect(ctx, policy, classified);
+    return { classification: judged.classification, ...(judged.counts ? { dryRun: judged.counts } : {}) };
   }
 
   /** Dry-runs the guarded writes (when the policy's guardrails are on and writes may run at all). */
@@ -351,7 +367,22 @@ export class PolicyHooks implements GovernanceHooks {
   async checkExport(ctx: ExecutionContext): Promise<void> {
     const ds = policyDatasource(ctx);
     const policy = effectivePolicy(ds);
-    if (mayExport(ctx.session, { exportRoles: policy.exportRoles, environment: ds.environment })) return;
+    if (mayExport(ctx.session, { exportRoles: policy.exportRoles, environment: ds.environment })) {
+      // Exports are reads judged by the allowlist, as every other route is (not by the export's own SELECT
+      // reader): a statement it classifies as a write or cannot read surely is refused before anything runs.
+      // The classification is kept on the context, so beforeExecute does not parse the text again.
+      const sql = ctx.sql ?? ctx.statements.join('\n;\n');
+      ctx.classification ??= await classifyRequest(
+        sql,
+        ctx.engine,
+        ctx.statements,
+        policy.objectRules?.defaultSchema,
+      );
+      if (!onlyReads(ctx.classification)) {
+        throw new HttpError(400, 'Only a statement that only reads can be exported', 'EXPORT_NOT_READ_ONLY');
+      }
+      return;
+    }
     await this.audit({
       type: 'export_not_allowed',
       actor: ctx.session.username,

@@ -60,6 +60,9 @@ export function registerExecutionRoutes(app: FastifyInstance, deps: ExecutionRou
         description:
           'Body `{datasourceId, statement (script of at most 32000 characters), onBehalfOf, reply?: {channel, threadTs?}, callback?: {url}, ' +
           'review?: {reason (1..500)}, approvedBy?: [{reviewer, at}] (1..10, trustedApprovals tokens only), ticket?}`. ' +
+          'A guarded UPDATE, DELETE, MERGE or upsert is first dry-run in a rolled-back transaction, as on the session routes: touching every row ' +
+          'of a table or more than the policy maxAffectedRows makes it wait (guardrail affected_rows or the every-row guardrail) with the counts on ' +
+          'its approval, and once approved it runs held to them (rolled back, execution failed, when it would touch more). ' +
           '200 `{execution: record}` when it ran; 202 `{execution: record}` while it waits (status pending: for reviewers; approved with jobId: ' +
           'for a worker; poll GET /api/v1/executions/{id}). 400 malformed, transaction control, review without reason, approvedBy refused, callback ' +
           'not HTTPS on CALLBACK_ALLOWED_HOSTS; 401 no token; 403 datasource not allowed for the token, read-only, ticket required, freeze window, ' +

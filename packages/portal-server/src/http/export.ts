@@ -13,6 +13,7 @@ import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { resolveTarget, splitChecked } from '../execution/target.js';
+import { readAnsweringRows } from '../governance/export-rules.js';
 import type { Provider } from '../providers/types.js';
 import { analyzeStatement } from '../sql/analyze.js';
 import { planLimit } from '../sql/limit.js';
@@ -64,7 +65,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           'Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. ' +
           'csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` ' +
           '(default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, ' +
-          '400 when the statement does not only read; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).',
+          '400 EXPORT_NOT_READ_ONLY when the classifier (the engine allowlist) does not read the statement as a sure read that answers rows; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).',
         body: {
           type: 'object',
           properties: {
@@ -127,9 +128,15 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         signal: clientGone(request, reply),
         auditFields: { action: 'export', format },
         preflight: async (ctx) => {
+          // Governance refuses what its allowlist does not read as a read (and keeps its classification).
           await deps.governance.checkExport(ctx);
           const facts = await analyzeStatement(target.factory.dialect, statement);
-          if (facts.kind !== 'select' || !facts.readOnly) {
+          // The SELECT reader knows no ClickHouse PREWHERE, ANY JOIN or MariaDB ANALYZE SELECT; the
+          // classifier's sure read that answers rows is enough.
+          const answersRows =
+            (facts.kind === 'select' && facts.readOnly) ||
+            (ctx.classification !== undefined && readAnsweringRows(ctx.classification));
+          if (!answersRows) {
             throw new HttpError(
               400,
               'Only a statement that only reads (a SELECT) can be exported',

@@ -137,6 +137,19 @@ export interface EngineAllowlist {
   catalogSchemas: readonly string[];
   /** Unqualified relation-name prefixes that resolve to those catalogs (`pg_`, `sqlite_`, `duckdb_`). */
   catalogPrefixes: readonly string[];
+  /**
+   * Object addresses (issue 27: a hidden table is hidden in existence too). `builtinTypes`: type names a cast
+   * may name without naming an object (any other type may be a table's row type: `NULL::secret`).
+   * `addressTypes`: types whose input resolves an object's name (`'secret'::regclass`): a literal is that
+   * object, any other value an object the server cannot place. `addressFunctions`: functions resolving or
+   * describing an object by name or number (`to_regclass('secret')`, `has_table_privilege('secret', …)`,
+   * `format_type(16390, NULL)`): their literal arguments are objects, any other argument unplaceable.
+   */
+  addresses?: {
+    builtinTypes: ReadonlySet<string>;
+    addressTypes: Readonly<Record<string, 'relation' | 'schema'>>;
+    addressFunctions: ReadonlySet<string>;
+  };
 }
 
 /** A set of the whitespace-separated words of `text` (the allowlists are published as word lists). */

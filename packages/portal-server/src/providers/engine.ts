@@ -53,6 +53,16 @@ export interface DryRunRules {
   readonly updatedRowWeight: number;
   /** DDL commits implicitly (MySQL): a script holding a non-DML write is never dry-run. */
   readonly implicitCommit: boolean;
+  /**
+   * A query answering the rows this transaction has inserted, updated and deleted so far per table, with
+   * the columns `relid`, `root` (the partitioned table a partition belongs to, else relid), `name`
+   * (schema-qualified and quoted), `ins`, `upd`, `del`. Read before and after a guarded statement, it counts
+   * the rows triggers and cascades changed in every table (PostgreSQL's pg_stat_xact_all_tables). Engines
+   * without it count the statement's own table only (docs/portal-governance.md "Dry runs").
+   */
+  readonly changedRows?: string;
+  /** A query answering `relid` of the table named by parameter 1 (as `changedRows` names it). */
+  readonly tableId?: string;
 }
 
 /**

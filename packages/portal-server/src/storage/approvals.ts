@@ -56,6 +56,13 @@ export interface DryRunCount {
   total: number;
   /** What the engine reported as affected (upserts count inserted rows too): the approved run's ceiling. */
   reported: number;
+  /**
+   * A table the statement does not name, changed through triggers or ON DELETE/UPDATE CASCADE (engines that
+   * count them: PostgreSQL). `touched` counts its existing rows updated or deleted, `inserted` its new rows;
+   * `reported` is 0 (the engine reports the statement's own rows only).
+   */
+  indirect?: boolean;
+  inserted?: number;
 }
 
 export interface ApprovalPatch {

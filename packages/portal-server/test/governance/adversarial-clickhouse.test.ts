@@ -18,6 +18,7 @@ import {
   type Form,
   leak,
   listingsHide,
+  post,
   read,
   runCorpus,
   w,
@@ -157,6 +158,26 @@ const forms = (): Form[] => [
   read('DESCRIBE TABLE t'),
   read('SELECT version()'),
   read("SELECT count() FROM t WHERE has(tags, 'a')"),
+  // Join strictness and GLOBAL choose matches and where a subquery runs, never what is reached.
+  read('SELECT a.id FROM t AS a ANY LEFT JOIN t2 AS b ON a.id = b.id'),
+  read('SELECT a.id FROM t AS a ALL INNER JOIN t2 AS b ON a.id = b.id'),
+  read('SELECT id FROM t WHERE id GLOBAL IN (SELECT id FROM t2)'),
+  read('SELECT id FROM t WHERE id GLOBAL NOT IN (SELECT id FROM t2)'),
+  leak('SELECT id FROM t WHERE id GLOBAL IN (SELECT id FROM hush_vault)'),
+  leak('SELECT * FROM t AS a ANY LEFT JOIN hush_vault AS b ON a.id = b.id'),
+];
+
+/** Harmless reads the export's own SELECT reader refused (issue 27): exported now, judged by the allowlist. */
+const EXPORTED_READS = [
+  'SELECT * FROM t PREWHERE id > 1',
+  'WITH 2 AS x SELECT x',
+  'EXISTS t',
+  'EXISTS TABLE t',
+  'SELECT arrayMap(x -> x * 2, [1, 2, 3]) AS a',
+  'SELECT a.id FROM t AS a ANY LEFT JOIN t2 AS b ON a.id = b.id',
+  'SELECT id FROM t WHERE id GLOBAL IN (SELECT id FROM t2)',
+  'SELECT id, x FROM t ARRAY JOIN tags AS x',
+  'SELECT id FROM t ORDER BY id LIMIT 1 BY id',
 ];
 
 let h: BotHarness;
@@ -244,6 +265,27 @@ describe('clickhouse adversarial corpus', () => {
     expect(await snapshot()).toBe(before);
     console.log(`clickhouse corpus: ${JSON.stringify({ ...out, failures: out.failures.length })}`);
   }, 300_000);
+});
+
+describe('clickhouse exports', () => {
+  it('export the harmless reads the SELECT reader does not know, on a read-only datasource', async () => {
+    const refused: string[] = [];
+    for (const sql of EXPORTED_READS) {
+      const r = await post(h, '/api/db/export', { connectionId: 'ch-ro', sql, format: 'json' });
+      if (r.statusCode !== 200) refused.push(`${sql} → ${r.statusCode} ${r.body.slice(0, 120)}`);
+    }
+    expect(refused).toEqual([]);
+    const e = await post(h, '/api/db/export', { connectionId: 'ch-ro', sql: 'EXISTS t', format: 'json' });
+    expect(JSON.parse(e.body)).toEqual([{ result: 1 }]);
+  });
+
+  it('refuse a write and a table function the allowlist does not know, whatever the reader says', async () => {
+    for (const sql of ["SELECT * FROM url('http://127.0.0.1:1/x', CSV)", 'SELECT * FROM t; DROP TABLE t']) {
+      const r = await post(h, '/api/db/export', { connectionId: 'ch-guard', sql, format: 'json' });
+      expect([400, 403], sql).toContain(r.statusCode);
+    }
+    expect(await snapshot()).toBe(before);
+  });
 });
 
 describe('clickhouse read-only requests', () => {

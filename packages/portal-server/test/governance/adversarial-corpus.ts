@@ -190,6 +190,30 @@ export function hiddenReaches(engine: EngineName): string[] {
         'SELECT relname FROM pg_class',
         'SELECT * FROM pg_catalog.pg_tables',
         "SELECT query_to_xml('SELECT * FROM secret', true, true, '')",
+        // Existence probes: a hidden table's name resolved, or its number turned back into a name.
+        "SELECT 'secret'::regclass",
+        "SELECT 'public.secret'::regclass::oid",
+        'SELECT CAST(\'"secret"\' AS regclass)',
+        "SELECT regclass 'secret'",
+        "SELECT to_regclass('secret') IS NULL",
+        "SELECT to_regclass('public.secret')",
+        "SELECT 'secret'::regtype",
+        "SELECT to_regtype('secret')",
+        "SELECT pg_relation_size('secret')",
+        "SELECT pg_total_relation_size('public.secret')",
+        "SELECT has_table_privilege('secret', 'select')",
+        "SELECT has_column_privilege('secret', 'secret', 'select')",
+        "SELECT obj_description('secret'::regclass, 'pg_class')",
+        "SELECT row_security_active('secret')",
+        'SELECT NULL::secret',
+        'SELECT (NULL::public.secret).*',
+        "SELECT json_populate_record(NULL::secret, '{}')",
+        "SELECT to_regclass('sec' || 'ret')",
+        'SELECT (SELECT max(oid) FROM pg_class)::regclass',
+        'SELECT 16385::regclass',
+        'SELECT format_type(16387, NULL)',
+        "SELECT count(*) FROM pg_attribute WHERE attrelid = 'secret'::regclass",
+        "EXPLAIN SELECT 'secret'::regclass",
       ];
     case 'duckdb':
       return [...common, 'SELECT * FROM duckdb_tables()', "SELECT * FROM query('SELECT * FROM secret')"];
@@ -229,6 +253,12 @@ export function harmlessReads(engine: EngineName): string[] {
         "SELECT jsonb_build_object('a', 1), to_char(now(), 'YYYY')",
         "SELECT string_agg(name, ',') FROM t",
         'SELECT pg_catalog.lower(name) FROM t',
+        // Addresses of visible objects resolve as before.
+        "SELECT 't'::regclass::text",
+        "SELECT to_regclass('public.t') IS NOT NULL",
+        "SELECT has_table_privilege('t', 'select')",
+        'SELECT NULL::t IS NULL',
+        "SELECT id::bigint, a::numeric(10, 2), name::varchar(20), '{}'::jsonb, now()::date FROM t",
       ];
     case 'duckdb':
       return [

@@ -346,6 +346,70 @@ describe('an approved guarded write is held to its dry-run counts', () => {
   });
 });
 
+describe('postgres dry runs count the rows triggers and cascades change', () => {
+  it('a one-row update cascading to 30 child rows is held by maxAffectedRows, with both tables counted', async () => {
+    await pgRun('CREATE TABLE parent (id int PRIMARY KEY)');
+    await pgRun(
+      'CREATE TABLE child (id int, parent_id int REFERENCES parent (id) ON DELETE CASCADE ON UPDATE CASCADE)',
+    );
+    await pgRun('INSERT INTO parent VALUES (1), (2)');
+    await pgRun('INSERT INTO child SELECT g, 1 FROM generate_series(1, 30) g');
+    await pgRun('INSERT INTO child VALUES (31, 2)');
+    const held = await post('/api/db/query', {
+      connectionId: 'postgres-guarded',
+      sql: 'UPDATE parent SET id = 100 WHERE id = 1',
+    });
+    expect(held.statusCode).toBe(403);
+    expect(held.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', guardrail: 'affected_rows' });
+    expect(held.json().approval.dryRun).toEqual([
+      expect.objectContaining({ statement: 0, touched: 1, total: 2, reported: 1 }),
+      expect.objectContaining({
+        statement: 0,
+        table: 'public.child',
+        touched: 30,
+        total: 31,
+        inserted: 0,
+        reported: 0,
+        indirect: true,
+      }),
+    ]);
+    expect(await pgRun('SELECT count(*)::int AS n FROM child WHERE parent_id = 1')).toEqual([{ n: 30 }]);
+  });
+
+  it('a cascade that empties a table is an every-row delete; rows a trigger inserts elsewhere count', async () => {
+    await pgRun('CREATE TABLE owner (id int PRIMARY KEY)');
+    await pgRun('CREATE TABLE owned (id int, owner_id int REFERENCES owner (id) ON DELETE CASCADE)');
+    await pgRun('INSERT INTO owner VALUES (1), (2), (3)');
+    await pgRun('INSERT INTO owned VALUES (1, 1), (2, 1), (3, 1)');
+    const cascade = await post('/api/db/query', {
+      connectionId: 'postgres-guarded',
+      sql: 'DELETE FROM owner WHERE id = 1',
+    });
+    expect(cascade.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', guardrail: 'delete_without_where' });
+    expect(await pgRun('SELECT count(*)::int AS n FROM owned')).toEqual([{ n: 3 }]);
+
+    await pgRun('CREATE TABLE audited (id int PRIMARY KEY, v int)');
+    await pgRun('CREATE TABLE audit_log (id int, note text)');
+    await pgRun('INSERT INTO audited VALUES (1, 0), (2, 0), (3, 0)');
+    await pgRun(`CREATE FUNCTION audit_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO audit_log SELECT g, 'changed' FROM generate_series(1, 12) g; RETURN NEW; END $$`);
+    await pgRun(
+      'CREATE TRIGGER audited_rows AFTER UPDATE ON audited FOR EACH ROW EXECUTE FUNCTION audit_rows()',
+    );
+    const trigger = await post('/api/db/query', {
+      connectionId: 'postgres-guarded',
+      sql: 'UPDATE audited SET v = 1 WHERE id = 2',
+    });
+    expect(trigger.json()).toMatchObject({ code: 'APPROVAL_REQUIRED', guardrail: 'affected_rows' });
+    expect(trigger.json().approval.dryRun).toEqual([
+      expect.objectContaining({ statement: 0, touched: 1, total: 3 }),
+      expect.objectContaining({ table: 'public.audit_log', touched: 0, inserted: 12, indirect: true }),
+    ]);
+    expect(await pgRun('SELECT count(*)::int AS n FROM audit_log')).toEqual([{ n: 0 }]);
+    expect(await pgRun('SELECT v FROM audited WHERE id = 2')).toEqual([{ v: 0 }]);
+  });
+});
+
 /** Equivalent spellings of `id = id`: casts, unary plus, arithmetic identities, comments, case, whitespace, quoting. */
 const column = fc.constantFrom('id', 'ID', '"id"', 't.id', '"t"."id"', 'Id');
 const wrap = (c: fc.Arbitrary<string>) =>

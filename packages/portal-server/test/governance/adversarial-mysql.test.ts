@@ -19,6 +19,7 @@ import {
   type Form,
   leak,
   listingsHide,
+  post,
   read,
   runCorpus,
   w,
@@ -158,6 +159,12 @@ const FORMS: Form[] = [
   read('SELECT SUM(a), AVG(a), GROUP_CONCAT(name) FROM t'),
   read('SELECT ROUND(1.234, 2), FLOOR(2.5)'),
   read('SELECT t.id FROM t LEFT JOIN u2 USING (id)'),
+  // MariaDB's ANALYZE runs the statement it explains: a read when that statement only reads.
+  read('ANALYZE SELECT * FROM t'),
+  read('ANALYZE FORMAT=JSON SELECT id FROM t WHERE id < 3'),
+  w('ANALYZE DELETE FROM t', 'delete_without_where'),
+  w('ANALYZE UPDATE t SET a = a + 1', 'update_without_where'),
+  leak('ANALYZE SELECT * FROM hush_vault'),
   read("SELECT SUBSTRING_INDEX('a.b.c', '.', 2)"),
   read('SELECT VERSION(), DATABASE()'),
   read('SELECT a DIV 3, a MOD 3 FROM t'),
@@ -272,6 +279,26 @@ describe('mariadb adversarial corpus', () => {
     // (Reported in the issue's closing note.)
     console.log(`mariadb corpus: ${JSON.stringify({ ...out, failures: out.failures.length })}`);
   }, 300_000);
+});
+
+describe('mariadb exports', () => {
+  it('export NATURAL JOIN and ANALYZE SELECT (reads the SELECT reader refused); refuse ANALYZE of a write', async () => {
+    for (const sql of [
+      'SELECT * FROM t NATURAL JOIN u2',
+      'SELECT * FROM t NATURAL LEFT JOIN u2',
+      'ANALYZE SELECT * FROM t',
+      'ANALYZE FORMAT=JSON SELECT id FROM t WHERE id < 3',
+    ]) {
+      const r = await post(h, '/api/db/export', { connectionId: 'my-ro', sql, format: 'json' });
+      expect(r.statusCode, `${sql} ${r.body.slice(0, 200)}`).toBe(200);
+    }
+    for (const sql of ['ANALYZE DELETE FROM t', 'ANALYZE SELECT * FROM t FOR UPDATE']) {
+      const r = await post(h, '/api/db/export', { connectionId: 'my-guard', sql, format: 'json' });
+      expect(r.statusCode, sql).toBe(400);
+      expect(r.json().code).toBe('EXPORT_NOT_READ_ONLY');
+    }
+    expect(await snapshot()).toBe(before);
+  });
 });
 
 describe('mariadb sessions', () => {

@@ -100,6 +100,8 @@ const TAIL_HEADS = new Set([
   'TABLE',
   'VALUES',
 ]);
+/** Statements MariaDB's ANALYZE runs and explains. */
+const ANALYZE_HEADS = new Set(['SELECT', 'WITH', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
 /** Words an EXPLAIN may carry before its statement (MySQL, SQLite, Trino, ClickHouse options). */
 const EXPLAIN_OPTIONS = new Set([
   'ANALYZE',
@@ -154,7 +156,14 @@ async function explainTail(text: string, ctx: AnalyseContext): Promise<Analysis 
     else if (t.kind === 'word' && EXPLAIN_OPTIONS.has(t.value)) analyzing ||= t.value === 'ANALYZE';
     else if (!(t.kind === 'op' && (t.value === '=' || t.value === ','))) return undefined;
   }
-  if (k >= tokens.length || (head === 'ANALYZE' && k !== 1)) return undefined;
+  if (k >= tokens.length) return undefined;
+  // MariaDB's `ANALYZE [FORMAT=JSON] <statement>` runs the statement and answers its plan: only DML and
+  // SELECT follow it (`ANALYZE TABLE t` is the statistics write, never a wrapped `TABLE t`).
+  if (head === 'ANALYZE') {
+    const options = tokens.slice(1, k).map((t) => t.value);
+    const plain = options.length === 0 || options.join(' ') === 'FORMAT = JSON';
+    if (!plain || !ANALYZE_HEADS.has(tokens[k].value)) return undefined;
+  }
   const tail = await ctx.classifyTail(text.slice(tokens[k].start));
   if (tail.doubtful) {
     ctx.doubts.push(`the explained statement is doubtful (${tail.reason})`);

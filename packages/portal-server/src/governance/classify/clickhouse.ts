@@ -124,6 +124,18 @@ const CLAUSE_WORDS = new Set([
   'QUALIFY',
 ]);
 
+/** ClickHouse's join strictness words (standard SQL has none; they change which matches are kept). */
+const STRICTNESS = new Set(['ANY', 'ALL', 'ASOF', 'SEMI', 'ANTI']);
+/** Join kind words that may stand between a strictness word and JOIN. */
+const JOIN_KINDS = new Set(['LEFT', 'RIGHT', 'INNER', 'FULL', 'OUTER', 'CROSS', 'GLOBAL', ...STRICTNESS]);
+
+/** Whether the words after lx[k] are join kind words ending in JOIN (`ANY LEFT JOIN`, `GLOBAL ALL JOIN`). */
+function joinKind(lx: Token[], k: number): boolean {
+  let i = k + 1;
+  while (lx[i]?.kind === 'word' && JOIN_KINDS.has(lx[i].value)) i++;
+  return isWord(lx[i], 'JOIN');
+}
+
 /** Index of the first token after a comma list starting at `from` (at the depth of `from`). */
 function listEnd(lx: Token[], d: number[], from: number): number {
   let k = from;
@@ -138,7 +150,8 @@ function listEnd(lx: Token[], d: number[], from: number): number {
  * Read-only SELECT clauses of ClickHouse that no SQL grammar the classifier has knows, as standard SQL:
  * `PREWHERE a [WHERE b]` as `WHERE a [AND b]`, `LIMIT n BY …` and `[LEFT] ARRAY JOIN …` dropped (they
  * reshape rows, never reach another table: a list holding a subquery is left as written), `WITH expr AS
- * name` as a CTE, and array literals `[…]` as `array(…)` (indexing `x[i]` as arithmetic). The allowlist still
+ * name` as a CTE, join strictness (`ANY`, `ALL`, `ASOF`, `SEMI`, `ANTI`) and `GLOBAL` dropped (they choose
+ * matches and where a subquery runs, never what is reached), and array literals `[…]` as `array(…)` (indexing `x[i]` as arithmetic). The allowlist still
  * reads the statement as written.
  */
 function selectClauses(text: string, lx: Token[]): string {
@@ -172,6 +185,15 @@ function selectClauses(text: string, lx: Token[]): string {
       while (c < lx.length && !(isOp(lx[c], ')') && d[c] === d[k + 1])) c++;
       if (isOp(lx[c + 1], '(') && !hasSelectIn(k + 1, c))
         edits.push({ from: lx[k + 1].start, to: lx[c].end, with: '' });
+    } else if (
+      isWord(t, 'GLOBAL') &&
+      (isWord(lx[k + 1], 'IN') || isWord(lx[k + 1], 'NOT') || joinKind(lx, k))
+    ) {
+      // `GLOBAL IN`, `GLOBAL JOIN`: where a distributed subquery is computed, never what it reaches.
+      edits.push({ from: t.start, to: lx[k + 1].start, with: '' });
+    } else if (t.kind === 'word' && STRICTNESS.has(t.value) && joinKind(lx, k)) {
+      // `ANY LEFT JOIN`, `LEFT SEMI JOIN`, `ASOF JOIN`: which matches are kept, never what is reached.
+      edits.push({ from: t.start, to: lx[k + 1].start, with: '' });
     } else if (isOp(t, '[')) {
       const prev = lx[k - 1];
       const indexes = prev && (isName(prev) || isOp(prev, ')') || isOp(prev, ']'));

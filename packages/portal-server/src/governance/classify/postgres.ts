@@ -6,7 +6,7 @@
 import { checkFunction, checkRelation, type EngineAllowlist } from './allowlist.js';
 import { alwaysTrue } from './always-true.js';
 import { functionEffect } from './functions.js';
-import { addObject, unplaceableEntry } from './objects.js';
+import { addObject, splitQualified, unplaceableEntry } from './objects.js';
 import { pgExpr } from './pg-expr.js';
 import { pgStatementInfo } from './pg-statements.js';
 import { type Access, type Analysis, emptyAnalysis, type ObjectRef } from './types.js';
@@ -125,6 +125,8 @@ function visitNode(type: string, node: Node, a: Analysis, ctx: Ctx): void {
     return;
   }
   for (const k of DML_KEYWORDS[type] ?? []) a.explained.add(k);
+  // Names resolved at parse or plan time: counted even under a plain EXPLAIN.
+  addresses(type, node, a, ctx.allow);
   if (ctx.executing) effects(type, node, a, ctx.allow);
   if (type === 'DropStmt') {
     dropObjects(node, a);
@@ -213,6 +215,71 @@ function effects(type: string, node: Node, a: Analysis, allow: EngineAllowlist |
         a.unplaceable.push(unplaceableEntry(fn, 'runs SQL or reads a relation named in a string'));
       }
       break;
+    }
+  }
+}
+
+const typeParts = (tn: Node | undefined): string[] =>
+  ((tn?.names as Node[] | undefined) ?? []).map((n) => String(n.String?.sval ?? ''));
+
+/** The object a literal address names: `'public.secret'`, `'"Secret"'`, `'secret[]'` (a type's array). */
+function literalObject(text: string, kind: 'relation' | 'schema'): ObjectRef | undefined {
+  // A type modifier, array bounds or a function's argument list are not part of the name.
+  const bare = text.replace(/\s*(\(.*\)|\[.*\])\s*$/s, '');
+  const parts = splitQualified(bare).filter((p) => p !== '');
+  if (parts.length === 0) return undefined;
+  if (kind === 'schema') return { schema: parts[parts.length - 1], name: '*', access: 'read' };
+  const ref: ObjectRef = { name: parts[parts.length - 1], access: 'read' };
+  if (parts.length > 1) ref.schema = parts[parts.length - 2];
+  return ref;
+}
+
+/** An address the classifier cannot read (a number, a column, an expression): unplaceable reach. */
+function opaqueAddress(a: Analysis, subject: string): void {
+  const entry = unplaceableEntry(subject, 'resolves an object by a value the classifier cannot read');
+  if (!a.unplaceable.includes(entry)) a.unplaceable.push(entry);
+}
+
+/**
+ * Object addresses (docs/portal-governance.md "Hidden objects"): a cast to a type that is not built in names
+ * that type's object (a table's row type: `NULL::secret`); a literal cast to regclass, regtype or
+ * regnamespace, and the literal arguments of functions resolving or describing objects (`to_regclass`,
+ * `has_table_privilege`), name the object they resolve; any other value there is reach the object rules
+ * cannot place. So a hidden table's existence is as hidden as its rows.
+ */
+function addresses(type: string, node: Node, a: Analysis, allow: EngineAllowlist | undefined): void {
+  const rules = allow?.addresses;
+  if (!rules) return;
+  const typeName = type === 'TypeName' ? node : (node.typeName as Node | undefined);
+  const parts = typeParts(typeName);
+  if (parts.length > 0) {
+    const name = parts[parts.length - 1].toLowerCase();
+    const schema = parts.length > 1 ? parts[parts.length - 2].toLowerCase() : undefined;
+    const builtin = schema ? schema === 'pg_catalog' : rules.builtinTypes.has(name);
+    if (!builtin) {
+      const ref: ObjectRef = { name: parts[parts.length - 1], access: 'read' };
+      if (schema) ref.schema = parts[parts.length - 2];
+      addObject(a.objects, ref);
+    }
+    const kind = rules.addressTypes[name];
+    if (type === 'TypeCast' && kind && (!schema || schema === 'pg_catalog')) {
+      const literal = node.arg?.A_Const?.sval?.sval;
+      const ref = typeof literal === 'string' ? literalObject(literal, kind) : undefined;
+      if (ref) addObject(a.objects, ref);
+      else opaqueAddress(a, `::${name}`);
+    }
+  }
+  if (type === 'FuncCall') {
+    const names = typeParts({ names: node.funcname });
+    const fn = (names[names.length - 1] ?? '').toLowerCase();
+    if (!rules.addressFunctions.has(fn)) return;
+    for (const arg of (node.args as Node[] | undefined) ?? []) {
+      const c = arg.A_Const as Node | undefined;
+      if (c?.isnull) continue;
+      const literal = c?.sval?.sval;
+      const ref = typeof literal === 'string' ? literalObject(literal, 'relation') : undefined;
+      if (ref) addObject(a.objects, ref);
+      else opaqueAddress(a, `${fn}()`);
     }
   }
 }

@@ -56,6 +56,8 @@ function headAgrees(head: string[], a: Analysis): boolean {
   if (fromHead === a.statementType) return true;
   if (head[0] === 'WITH' && ['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(a.statementType)) return true;
   if (a.statementType === 'SELECT' && ['DECLARE', 'SUMMARIZE'].includes(head[0])) return true;
+  // MariaDB's `ANALYZE <statement>` is an EXPLAIN that runs it (analyse.ts explainTail checked its shape).
+  if (a.statementType === 'EXPLAIN' && head[0] === 'ANALYZE') return true;
   return a.statementType === 'OTHER' && fromHead === 'OTHER';
 }
 

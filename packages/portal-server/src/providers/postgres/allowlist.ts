@@ -316,6 +316,37 @@ xidneqint4 xidout xidrecv xidsend xml xml_in xml_is_well_formed xml_is_well_form
 xml_is_well_formed_document xml_out xml_recv xml_send xmlagg xmlcomment xmlconcat2 xmlexists xmlvalidate
 xpath xpath_exists`;
 
+// Type names of pg_catalog (PostgreSQL 15, composite row types of the catalogs left out): a cast to any
+// other type names an object (a table's row type). Regenerate from `SELECT typname FROM pg_type WHERE
+// typnamespace = 'pg_catalog'::regnamespace AND typtype <> 'c' AND typname NOT LIKE '\_%'`.
+const BUILTIN_TYPES = `
+aclitem any anyarray anycompatible anycompatiblearray anycompatiblemultirange anycompatiblenonarray
+anycompatiblerange anyelement anyenum anymultirange anynonarray anyrange bit bool box bpchar bytea char cid
+cidr circle cstring date datemultirange daterange event_trigger fdw_handler float4 float8 gtsvector
+index_am_handler inet int2 int2vector int4 int4multirange int4range int8 int8multirange int8range internal
+interval json jsonb jsonpath language_handler line lseg macaddr macaddr8 money name numeric nummultirange
+numrange oid oidvector path pg_brin_bloom_summary pg_brin_minmax_multi_summary pg_ddl_command
+pg_dependencies pg_lsn pg_mcv_list pg_ndistinct pg_node_tree pg_snapshot point polygon record refcursor
+regclass regcollation regconfig regdictionary regnamespace regoper regoperator regproc regprocedure regrole
+regtype table_am_handler text tid time timestamp timestamptz timetz trigger tsm_handler tsmultirange tsquery
+tsrange tstzmultirange tstzrange tsvector txid_snapshot unknown uuid varbit varchar void xid xid8 xml`;
+
+// Allowlisted functions that resolve or describe an object by name or oid (a hidden table's existence
+// would answer through them): the to_reg* resolvers, the reg* input and output functions, the privilege
+// tests of tables, columns, sequences, types and schemas, and the describers taking an oid. pg_* functions
+// are reach the object rules cannot place already (catalogPrefixes). Regenerate by reading the allowlisted
+// functions of `SELECT proname FROM pg_proc WHERE <an argument or the result is oid or a reg* type>` and
+// keeping those that take an object's name or number (not oideq, hashoid, max(oid)…).
+const ADDRESS_FUNCTIONS = `
+to_regclass to_regtype to_regnamespace to_regproc to_regprocedure to_regoper to_regoperator to_regrole
+to_regcollation regclass regclassin regclassout regclassrecv regclasssend regtypein regtypeout regtyperecv
+regtypesend regnamespacein regnamespaceout regnamespacerecv regnamespacesend regprocin regprocout
+regprocedurein regprocedureout regoperin regoperout regoperatorin regoperatorout regrolein regroleout
+regcollationin regcollationout regconfigin regconfigout regdictionaryin regdictionaryout format_type
+obj_description col_description shobj_description oidvectortypes has_any_column_privilege
+has_column_privilege has_sequence_privilege has_table_privilege has_type_privilege has_schema_privilege
+row_security_active satisfies_hash_partition`;
+
 export const postgresAllowlist: EngineAllowlist = {
   functions: wordSet(FUNCTIONS),
   functionSchemas: ['pg_catalog'],
@@ -324,4 +355,9 @@ export const postgresAllowlist: EngineAllowlist = {
     pg_hba_file_rules pg_ident_file_mappings pg_largeobject pg_replication_slots`),
   catalogSchemas: ['pg_catalog', 'information_schema', 'pg_toast'],
   catalogPrefixes: ['pg_'],
+  addresses: {
+    builtinTypes: wordSet(BUILTIN_TYPES),
+    addressTypes: { regclass: 'relation', regtype: 'relation', regnamespace: 'schema' },
+    addressFunctions: wordSet(ADDRESS_FUNCTIONS),
+  },
 };

@@ -38,6 +38,12 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
     savepoints: true,
     updatedRowWeight: 1,
     implicitCommit: false,
+    // This transaction's row counts per table: rows changed by triggers and ON DELETE/UPDATE CASCADE too.
+    changedRows: `SELECT relid::bigint AS relid, coalesce(pg_partition_root(relid), relid)::bigint AS root,
+      quote_ident(schemaname) || '.' || quote_ident(relname) AS name,
+      n_tup_ins AS ins, n_tup_upd AS upd, n_tup_del AS del
+      FROM pg_stat_xact_all_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0`,
+    tableId: 'SELECT to_regclass($1)::oid::bigint AS relid',
   },
   capabilities: postgresCapabilities,
   sqlDialect: {

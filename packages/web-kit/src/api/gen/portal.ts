@@ -780,7 +780,7 @@ export interface paths {
         put?: never;
         /**
          * `{connectionId | connection, sql, format
-         * @description `{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` (default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, 400 when the statement does not only read; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).
+         * @description `{connectionId | connection, sql, format: csv|json|sql-insert|sql-ddl, params?, csvDelimiter? (one character, default ","), reveal?, tabName?, ticket?}`. Answers the file: Content-Disposition attachment with filename `<tabName>.<ext>`, X-Export-Rows (exact count), X-Export-Extension. csv: RFC 4180 (CRLF, quoted when needed, quotes doubled); json: an array of row objects; sql-insert: INSERT statements into `tabName` (default "export"); sql-ddl: CREATE TABLE then the INSERTs. At most the datasource maxRows or 100000 rows. 403 by the export rule, 400 EXPORT_NOT_READ_ONLY when the classifier (the engine allowlist) does not read the statement as a sure read that answers rows; 400 UNSUPPORTED_FORMAT for sql-insert/sql-ddl on an engine without SQL DDL (capability sqlExport false).
          */
         post: operations["postApiDbExport"];
         delete?: never;
@@ -1264,7 +1264,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a statement (service token)
-         * @description Body `{datasourceId, statement (script of at most 32000 characters), onBehalfOf, reply?: {channel, threadTs?}, callback?: {url}, review?: {reason (1..500)}, approvedBy?: [{reviewer, at}] (1..10, trustedApprovals tokens only), ticket?}`. 200 `{execution: record}` when it ran; 202 `{execution: record}` while it waits (status pending: for reviewers; approved with jobId: for a worker; poll GET /api/v1/executions/{id}). 400 malformed, transaction control, review without reason, approvedBy refused, callback not HTTPS on CALLBACK_ALLOWED_HOSTS; 401 no token; 403 datasource not allowed for the token, read-only, ticket required, freeze window, object rule; 404 unknown datasource; 413 statement over 32000 characters; 429 CONCURRENCY_LIMIT or RATE_LIMITED; 503 no storage or datasource unavailable. Bot execution record: `{id, status: pending|approved|rejected, datasourceId, onBehalfOf, createdAt, jobId?, guardrail?, approvalId?, review?: {reason}, approvedBy?, rejection?: rejected|expired, execution?: {status: done|failed, rowCount, fields, rows (masked; at most 200 rows and 256 KB), truncated?, durationMs, error?: closed word}, executedCount?, statements?: [{index, status, rowCount?, durationMs, error?}]}`.
+         * @description Body `{datasourceId, statement (script of at most 32000 characters), onBehalfOf, reply?: {channel, threadTs?}, callback?: {url}, review?: {reason (1..500)}, approvedBy?: [{reviewer, at}] (1..10, trustedApprovals tokens only), ticket?}`. A guarded UPDATE, DELETE, MERGE or upsert is first dry-run in a rolled-back transaction, as on the session routes: touching every row of a table or more than the policy maxAffectedRows makes it wait (guardrail affected_rows or the every-row guardrail) with the counts on its approval, and once approved it runs held to them (rolled back, execution failed, when it would touch more). 200 `{execution: record}` when it ran; 202 `{execution: record}` while it waits (status pending: for reviewers; approved with jobId: for a worker; poll GET /api/v1/executions/{id}). 400 malformed, transaction control, review without reason, approvedBy refused, callback not HTTPS on CALLBACK_ALLOWED_HOSTS; 401 no token; 403 datasource not allowed for the token, read-only, ticket required, freeze window, object rule; 404 unknown datasource; 413 statement over 32000 characters; 429 CONCURRENCY_LIMIT or RATE_LIMITED; 503 no storage or datasource unavailable. Bot execution record: `{id, status: pending|approved|rejected, datasourceId, onBehalfOf, createdAt, jobId?, guardrail?, approvalId?, review?: {reason}, approvedBy?, rejection?: rejected|expired, execution?: {status: done|failed, rowCount, fields, rows (masked; at most 200 rows and 256 KB), truncated?, durationMs, error?: closed word}, executedCount?, statements?: [{index, status, rowCount?, durationMs, error?}]}`.
          */
         post: operations["postApiV1Executions"];
         delete?: never;
@@ -4545,6 +4545,8 @@ export interface operations {
                             datasourceId: string;
                             datasourceName: string;
                             dryRun?: ({
+                                indirect?: boolean;
+                                inserted?: number;
                                 reported: number;
                                 statement: number;
                                 table: string;
@@ -4661,6 +4663,8 @@ export interface operations {
                         datasourceId: string;
                         datasourceName: string;
                         dryRun?: ({
+                            indirect?: boolean;
+                            inserted?: number;
                             reported: number;
                             statement: number;
                             table: string;
@@ -4783,6 +4787,8 @@ export interface operations {
                         datasourceId: string;
                         datasourceName: string;
                         dryRun?: ({
+                            indirect?: boolean;
+                            inserted?: number;
                             reported: number;
                             statement: number;
                             table: string;
@@ -4929,6 +4935,8 @@ export interface operations {
                         datasourceId: string;
                         datasourceName: string;
                         dryRun?: ({
+                            indirect?: boolean;
+                            inserted?: number;
                             reported: number;
                             statement: number;
                             table: string;
