@@ -1,8 +1,12 @@
-// Ships one job run's log lines to the control plane in batches: a batch leaves when 2,000 lines are
-// waiting or 200 ms after the first of them, with up to 4 consecutive batches in flight at once. The server
-// answers with the highest seq it has stored; lines up to it are dropped, the rest are sent again (after a
-// failure, with backoff), so a server restart loses nothing the agent still holds. A batch that overtook its
-// predecessor is refused up to the gap and simply resent in the next round.
+// Ships one job run's log lines to the control plane, promptly when they are sparse and in batches only
+// under volume (Nagle's rule, not a fixed delay): a line written after a quiet spell leaves on the next turn
+// of the event loop (with whatever else that chunk of output held), so a reader sees it within a round trip;
+// while lines keep coming, a new round of sends starts at most every `lingerMs` (25 ms) unless a full batch
+// (2,000 lines) is waiting, so a busy job costs the server tens of messages a second, not one per line.
+// A round sends up to 4 consecutive batches at once. The server answers with the highest seq it has stored;
+// lines up to it are dropped, the rest are sent again (after a failure, with backoff), so a server restart
+// loses nothing the agent still holds. A batch that overtook its predecessor is refused up to the gap and
+// simply resent in the next round.
 //
 // Back-pressure, not loss: past `highWaterLines` buffered lines `pressure()` answers a promise, and the job's
 // output streams are paused until the buffer is below half of it (executor/log.ts), so a job printing faster
@@ -24,7 +28,11 @@ export type SendBatch = (lines: ShippedLine[]) => Promise<number>;
 
 export interface ShipperOptions {
   batchLines?: number;
-  batchDelayMs?: number;
+  /**
+   * While lines keep coming, the least time between the starts of two rounds of sends (default 25 ms); a
+   * line after a quiet spell that long leaves at once. The most a line waits for company.
+   */
+  lingerMs?: number;
   /** Batches sent at once (default 4). */
   inFlight?: number;
   /** Buffered lines above which the job's output is paused (default 20,000). */
@@ -59,11 +67,17 @@ export class LogShipper {
   private lines = 0;
   private timer?: NodeJS.Timeout;
   private sending?: Promise<void>;
+  /** When the last round of sends started (Date.now()). */
+  private lastRound = Number.NEGATIVE_INFINITY;
+  /** Ends the loop's linger early (a full batch is waiting, a flush, abandon). */
+  private cutLinger?: () => void;
+  /** A flush is waiting: send what there is without lingering. */
+  private urgent = false;
   private failures = 0;
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
   private readonly batchLines: number;
-  private readonly batchDelayMs: number;
+  private readonly lingerMs: number;
   private readonly maxLines: number;
   private readonly maxChars: number;
   private readonly inFlight: number;
@@ -76,7 +90,7 @@ export class LogShipper {
     private readonly options: ShipperOptions = {},
   ) {
     this.batchLines = options.batchLines ?? 2_000;
-    this.batchDelayMs = options.batchDelayMs ?? 200;
+    this.lingerMs = options.lingerMs ?? 25;
     this.maxLines = options.maxLines ?? 100_000;
     this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
     this.inFlight = Math.max(1, options.inFlight ?? 4);
@@ -126,8 +140,15 @@ export class LogShipper {
       this.lines++;
       this.chars += line.text.length;
     }
+    if (this.sending) {
+      // The loop takes it after the round in flight; a full batch ends its linger.
+      if (this.cutLinger && this.pendingCount() >= this.batchLines) this.cutLinger();
+      return;
+    }
     if (this.pendingCount() >= this.batchLines) this.kick();
-    else if (!this.timer) this.timer = setTimeout(() => this.kick(), this.batchDelayMs);
+    else if (!this.timer)
+      // After a quiet spell: the next turn of the event loop (the rest of this chunk of output comes along).
+      this.timer = setTimeout(() => this.kick(), Math.max(0, this.lastRound + this.lingerMs - Date.now()));
   }
 
   private pendingCount(): number {
@@ -188,6 +209,7 @@ export class LogShipper {
     this.sending = this.loop().finally(() => {
       this.sending = undefined;
       if (this.entries.length === 0) {
+        this.urgent = false;
         const waiters = this.idleWaiters;
         this.idleWaiters = [];
         for (const w of waiters) w();
@@ -195,8 +217,29 @@ export class LogShipper {
     });
   }
 
+  /** Waits until `ms` passed or `cutLinger` is called. */
+  private linger(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.cutLinger = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.cutLinger = done;
+    });
+  }
+
   private async loop(): Promise<void> {
     while (this.entries.length > 0 && !this.abandoned) {
+      // Lines came while the last round was in flight: under volume, let them gather into fuller batches
+      // (until `lingerMs` after that round began), unless a full batch is waiting or a flush asks.
+      const left = this.lastRound + this.lingerMs - Date.now();
+      if (left > 0 && !this.urgent && this.pendingCount() < this.batchLines) {
+        await this.linger(left);
+        if (this.abandoned) break;
+      }
+      this.lastRound = Date.now();
       // A window of consecutive batches, sent at once; the next round starts after the highest ack.
       const window: ShippedLine[][] = [];
       let after = this.acked;
@@ -237,6 +280,8 @@ export class LogShipper {
     if (this.entries.length === 0 && !this.sending) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
+      this.urgent = true;
+      this.cutLinger?.();
       this.kick();
     });
   }
@@ -244,6 +289,7 @@ export class LogShipper {
   /** Stops retrying (the agent is exiting); lines not yet acknowledged are lost. */
   abandon(): void {
     this.abandoned = true;
+    this.cutLinger?.();
     this.entries.length = 0;
     this.lines = 0;
     this.chars = 0;

@@ -80,6 +80,11 @@ export interface CreateOptions {
   /** Poll period of the notification outbox (default 2 s) and delivery settings over CI_CONFIG's. */
   notificationPollMs?: number;
   notifications?: Partial<NotificationSettings>;
+  /**
+   * How often a live log follower reads the store when nothing woke it (default 1 s): the fallback for lines
+   * no notification announced. Tests set it far beyond their own length to prove a wake came by NOTIFY.
+   */
+  logPollMs?: number;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -252,7 +257,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       secretKey: secrets.secretKey,
       runs,
       events,
-      execution: { data: execution, publicUrl },
+      execution: { data: execution, publicUrl, pollMs: options.logPollMs },
       extras: {
         file: settings.file,
         log: app.log,

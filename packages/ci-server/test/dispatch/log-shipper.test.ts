@@ -1,9 +1,10 @@
 // The agent's log shipper against a stand-in of PushLogs that stores like the server does (contiguous seqs,
-// answers the highest stored): batches of at most 2,000 lines, several in flight (also arriving out of order),
+// answers the highest stored): a sparse line leaves at once and lines that keep coming gather for at most the
+// linger period (on a fake clock), batches of at most 2,000 lines, several in flight (also out of order),
 // resend after failures without loss or duplicates, back-pressure past the high-water mark, and a bounded
 // buffer whose overflow keeps the seqs contiguous.
 import { DROPPED_NOTE, LogShipper, type ShippedLine } from '@app/ci-agent';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 function store(failFirst = 0, jitterMs = 1) {
   const lines: ShippedLine[] = [];
@@ -86,14 +87,91 @@ describe('log shipper', () => {
     expect(s.lines).toHaveLength(100);
   });
 
-  it('sends a short batch after the delay without waiting for a full batch', async () => {
-    const s = store();
-    const shipper = new LogShipper(s.send, { batchDelayMs: 20 });
-    shipper.push(line(1));
-    shipper.push(line(2));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(s.lines).toHaveLength(2);
-    expect(s.batches).toEqual([2]);
+  describe('when it sends (fake clock: what leaves at which moment, never a real wait)', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A PushLogs stand-in whose answers the test releases one by one. */
+    function heldStore() {
+      const sent: number[][] = [];
+      const answers: (() => void)[] = [];
+      const send = (batch: ShippedLine[]) => {
+        sent.push(batch.map((l) => Number(l.seq)));
+        return new Promise<number>((resolve) =>
+          answers.push(() => resolve(Number(batch[batch.length - 1].seq))),
+        );
+      };
+      const answer = () => answers.shift()?.();
+      return { send, sent, answer };
+    }
+
+    it('sends a line written after a quiet spell at once, with the rest of its chunk', async () => {
+      const s = heldStore();
+      const shipper = new LogShipper(s.send);
+      shipper.push(line(1));
+      shipper.push(line(2));
+      expect(s.sent).toEqual([]);
+      // The next turn of the event loop, with no time passing.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toEqual([[1, 2]]);
+      s.answer();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(shipper.acknowledged).toBe(2);
+
+      // A minute of silence later, a single line leaves just as promptly.
+      await vi.advanceTimersByTimeAsync(60_000);
+      shipper.push(line(3));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toEqual([[1, 2], [3]]);
+    });
+
+    it('gathers the lines that keep coming into one batch per linger period', async () => {
+      const s = heldStore();
+      const shipper = new LogShipper(s.send, { lingerMs: 25 });
+      shipper.push(line(1));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toEqual([[1]]);
+      // A line every 2 ms while the first batch is in flight and after it was answered.
+      for (let seq = 2; seq <= 6; seq++) {
+        shipper.push(line(seq));
+        await vi.advanceTimersByTimeAsync(2);
+        if (seq === 3) s.answer();
+      }
+      // 10 ms after the first round began: the lines wait for company.
+      expect(s.sent).toEqual([[1]]);
+      await vi.advanceTimersByTimeAsync(14);
+      expect(s.sent).toEqual([[1]]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(s.sent).toEqual([[1], [2, 3, 4, 5, 6]]);
+      s.answer();
+      await shipper.flush();
+      expect(shipper.acknowledged).toBe(6);
+    });
+
+    it('does not linger when a full batch is waiting, nor when flushed', async () => {
+      const s = heldStore();
+      const shipper = new LogShipper(s.send, { lingerMs: 60_000, batchLines: 10 });
+      shipper.push(line(1));
+      await vi.advanceTimersByTimeAsync(0);
+      s.answer();
+      for (let seq = 2; seq <= 11; seq++) shipper.push(line(seq));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toEqual([[1], [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]);
+      s.answer();
+      shipper.push(line(12));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toHaveLength(2);
+      const flushed = shipper.flush();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent.at(-1)).toEqual([12]);
+      s.answer();
+      await flushed;
+      expect(shipper.acknowledged).toBe(12);
+    });
   });
 
   it('resends after failures without losing or repeating a line', async () => {

@@ -1,6 +1,7 @@
 // Browser tests of roles and of a run's page: a viewer sees no actions; the live log viewer follows lines as
 // they are stored and stops when the run ends; gates are approved and rejected with a comment; a run is
-// rerun and canceled; artifacts and test results show; secrets are set and deleted without their values;
+// rerun (only once finished) and canceled, a passed gate is not offered for rerun, a line link opens with
+// its line on screen; artifacts and test results show; secrets are set and deleted without their values;
 // an administrator manages users and reads the audit log. Jobs are moved by the same store functions the
 // agent intake uses (test/core/agent-sim.ts), so nothing here waits for a real agent.
 import { createHmac } from 'node:crypto';
@@ -232,21 +233,98 @@ pipelines:
     await page.getByText('May approve: any maintainer or admin').waitFor(WAIT);
   });
 
-  it('reruns a run and cancels the new one', async () => {
+  it('offers Rerun only on a finished run, and cancels the rerun', async () => {
     const { page } = adminUi;
     const first = await trigger('build');
     await page.goto(`/runs/${first}`);
     const heading = page.getByRole('heading', { level: 1 });
     await heading.getByText(/build #(\d+)/).waitFor();
     const counter = Number((await heading.textContent())!.match(/#(\d+)/)![1]);
-    await page.getByRole('button', { name: 'Rerun' }).click();
+    // Queued: the run can be canceled, not rerun (a second run of the same revision while this one waits).
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rerun', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByRole('heading', { name: `build #${counter} canceled` }).waitFor();
+
+    await page.getByRole('button', { name: 'Rerun', exact: true }).click();
     await page.getByRole('heading', { name: `build #${counter + 1}` }).waitFor();
     expect(page.url()).not.toContain(first);
     await page.getByText('rerun by admin').waitFor();
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rerun', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await page.getByRole('heading', { name: `build #${counter + 1} canceled` }).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Rerun', exact: true }).waitFor();
   });
+
+  it('offers no job rerun on a passed gate, nor while a later stage is active', async () => {
+    const { page } = adminUi;
+    const runId = await trigger('deploy');
+    expect((await admin.post(`/api/v1/job_runs/${await jobId(runId, 'approve')}/approve`)).status).toBe(200);
+    const ship = await jobId(runId, 'ship');
+    await startJob(env.server, ship);
+    await page.goto(`/runs/${runId}`);
+    const shipRow = page
+      .getByRole('table', { name: 'Jobs of ship' })
+      .getByRole('row')
+      .filter({ hasText: 'ship' });
+    await shipRow.getByText('running').waitFor();
+    // The gate passed, and the stage after it is running: nothing here may be rerun.
+    expect(await page.getByRole('button', { name: /^Rerun job/ }).count()).toBe(0);
+    await finishJob(env.server, ship, 'success');
+    await page.getByRole('heading', { name: /deploy #\d+ success/ }).waitFor();
+    await page.getByRole('button', { name: 'Rerun job ship' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Rerun job approve' }).count()).toBe(0);
+  });
+
+  it('opens a line link with the marked line on screen while a long log is still streaming in', async () => {
+    const { page, context } = await openPage(env, { width: 1280, height: 720 });
+    try {
+      await signIn(page, 'admin', ADMIN_PASSWORD);
+      const runId = await trigger('build');
+      const compile = await jobId(runId, 'compile');
+      await startJob(env.server, compile, 'agent-ui');
+      await env.server.execution.logs.appendLogBatch(compile, lines(1, 500, 'early'));
+      await page.goto(`/runs/${runId}?job=${compile}#L3210`);
+      await page
+        .getByRole('tab', { name: /compile/ })
+        .getByText('500', { exact: true })
+        .waitFor();
+      // The rest arrives while the page is open, the linked line among it, more after it.
+      for (let from = 501; from <= 5000; from += 500)
+        await env.server.execution.logs.appendLogBatch(compile, lines(from, 500, 'later'));
+      const target = page.getByRole('log').locator('.log-target');
+      await target.waitFor();
+      expect(await target.textContent()).toBe('3210later 3210');
+      await page
+        .getByRole('tab', { name: /compile/ })
+        .getByText('5,000', { exact: true })
+        .waitFor();
+      // On screen: inside the window's viewport and inside the log's own scrolled box.
+      const onScreen = () =>
+        target.evaluate((el) => {
+          const w = globalThis as any;
+          const line = el.getBoundingClientRect();
+          const box = el.closest('[role="log"]').getBoundingClientRect();
+          return (
+            line.top >= 0 && line.bottom <= w.innerHeight && line.top >= box.top && line.bottom <= box.bottom
+          );
+        });
+      await expect.poll(onScreen, WAIT).toBe(true);
+      // Lines arriving after it do not move it away (following the tail stays off).
+      await env.server.execution.logs.appendLogBatch(compile, lines(5001, 500, 'tail'));
+      await page
+        .getByRole('tab', { name: /compile/ })
+        .getByText('5,500', { exact: true })
+        .waitFor();
+      expect(await onScreen()).toBe(true);
+      await page.getByRole('button', { name: 'Follow', exact: true }).waitFor();
+      await finishJob(env.server, compile, 'success');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 
   it('lists artifacts with working download links and summarises test results', async () => {
     const { page } = adminUi;

@@ -1,13 +1,17 @@
 // The stages of a run with their jobs (every attempt): status, matrix values, attempt, agent, exit code and
-// time, plus the job actions a maintainer has — rerun a finished job (its latest attempt) and approve or
-// reject a gate with an optional comment.
+// time, plus the job actions a maintainer has — rerun a finished job (its latest attempt, when the server
+// would take it: not a gate that passed, not while a later stage is active) and approve or reject a gate with
+// an optional comment.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
 import type { JobRun, RunDetail } from '../api/types';
-import { TERMINAL } from '../api/types';
 import { duration } from '../lib/format';
 import { ErrorNote, StatusBadge, Time } from './ui';
+
+// As the server's state machine (domain/run-state.ts) counts them.
+const TERMINAL_JOB = ['success', 'failed', 'canceled', 'skipped'];
+const ACTIVE_JOB = ['queued', 'running', 'awaiting_approval'];
 
 const jobKey = (j: JobRun) => `${j.name}\u0000${JSON.stringify(j.matrix)}`;
 
@@ -21,8 +25,30 @@ function latestAttempts(run: RunDetail): Set<string> {
   return new Set([...best.values()].map((j) => j.id));
 }
 
+/**
+ * The job runs "Rerun job" is offered for: the latest attempt of a finished job whose earlier stages all
+ * succeeded and after whose stage nothing is active (the domain refuses the rest with 409), and never a gate
+ * that passed (rerunning it would only ask for the same approval again and redo what followed).
+ */
+export function rerunnableJobs(run: RunDetail): Set<string> {
+  const latest = latestAttempts(run);
+  const out = new Set<string>();
+  run.stages.forEach((stage, i) => {
+    if (run.stages.slice(0, i).some((s) => s.status !== 'success')) return;
+    const laterActive = run.stages
+      .slice(i + 1)
+      .some((s) => s.jobs.some((j) => latest.has(j.id) && ACTIVE_JOB.includes(j.status)));
+    if (laterActive) return;
+    for (const j of stage.jobs)
+      if (latest.has(j.id) && TERMINAL_JOB.includes(j.status) && !(j.gate && j.status === 'success'))
+        out.add(j.id);
+  });
+  return out;
+}
+
 export function JobsPanel({ run, canAct, now }: { run: RunDetail; canAct: boolean; now: number }) {
   const latest = latestAttempts(run);
+  const rerunnable = rerunnableJobs(run);
   return (
     <section className="panel" aria-labelledby="stages-title">
       <h2 id="stages-title">Stages and jobs</h2>
@@ -55,6 +81,7 @@ export function JobsPanel({ run, canAct, now }: { run: RunDetail; canAct: boolea
                       job={job}
                       runId={run.id}
                       latest={latest.has(job.id)}
+                      rerunnable={rerunnable.has(job.id)}
                       canAct={canAct}
                       now={now}
                     />
@@ -73,12 +100,14 @@ function JobRow({
   job,
   runId,
   latest,
+  rerunnable,
   canAct,
   now,
 }: {
   job: JobRun;
   runId: string;
   latest: boolean;
+  rerunnable: boolean;
   canAct: boolean;
   now: number;
 }) {
@@ -129,7 +158,7 @@ function JobRow({
         <td className="small">{job.started_at ? duration(job.started_at, job.finished_at, now) : '—'}</td>
         {canAct && (
           <td className="right">
-            {latest && TERMINAL.includes(job.status) && (
+            {rerunnable && (
               <button
                 type="button"
                 aria-label={`Rerun job ${job.name}`}

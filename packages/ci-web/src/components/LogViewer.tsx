@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { JobRun, RunDetail } from '../api/types';
 import { renderAnsi } from '../lib/ansi';
 import { matrixText } from '../lib/format';
+import { keepInView } from '../lib/keep-in-view';
 import { type JobLogBuffer, RowIndex } from '../lib/log-buffer';
 import { useRunLogs } from '../lib/log-stream';
 import { navigate, useLocation } from '../lib/router';
@@ -123,6 +124,9 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
   const searchBox = useRef<HTMLInputElement>(null);
   const matches = useRef({ needle: '', lines: [] as number[], scanned: 0 });
   const shownTarget = useRef<number | null>(null);
+  // Stops keeping the log on screen for a linked line (the reader took over, or this log is gone).
+  const unpin = useRef<(() => void) | null>(null);
+  useEffect(() => () => unpin.current?.(), []);
   // Where the list was last scrolled to: only a scroll upwards (the reader's) stops following, never the
   // list growing under a programmatic scroll to the tail.
   const lastTop = useRef(0);
@@ -158,10 +162,15 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
     const line = buf.indexOfSeq(target);
     if (line < 0 || line >= indexed) return;
     shownTarget.current = target;
-    reveal(line);
+    reveal(line, true);
   });
 
-  function reveal(line: number) {
+  /**
+   * Scrolls the list to a line (centred), unfolding its section. For a linked line the log itself is also
+   * brought to the middle of the window and kept there while the page settles: a run page opens at its top,
+   * the log below the graph and the jobs, so the line would otherwise be marked below the fold.
+   */
+  function reveal(line: number, onPage = false) {
     const g = buf.groupOf[line];
     if (g >= 0 && collapsed.has(g) && !buf.isGroupHeader(line)) {
       const next = new Set(collapsed);
@@ -171,7 +180,15 @@ function JobLog({ job, buf, version, target, linkTo }: JobLogProps) {
     }
     setFollow(false);
     const row = rows.current.rowOf(line);
-    if (row >= 0) requestAnimationFrame(() => virtualizer.current?.scrollToIndex(row, { align: 'center' }));
+    if (row < 0) return;
+    requestAnimationFrame(() => {
+      const list = virtualizer.current;
+      list?.scrollToIndex(row, { align: 'center' });
+      if (onPage && list?.scrollElement) {
+        unpin.current?.();
+        unpin.current = keepInView(list.scrollElement);
+      }
+    });
   }
 
   function go(delta: number) {

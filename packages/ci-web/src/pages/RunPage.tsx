@@ -1,5 +1,5 @@
-// One run: what started it, the pipeline graph and the stages and jobs (polled while it is active), cancel,
-// re-run the run and re-run only its failed jobs for maintainers, the live log, test results and artifacts.
+// One run: what started it, the pipeline graph and the stages and jobs (polled while it is active), cancel
+// while it is active, re-run the run and re-run only its failed jobs once it finished, for maintainers, the live log, test results and artifacts.
 import { Button, LoadingState, useShortcut } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
@@ -121,9 +121,11 @@ export function RunPage({ id }: { id: string }) {
                   Re-run failed jobs ({failed.length})
                 </Button>
               )}
-              <button type="button" disabled={rerun.isPending} onClick={() => rerun.mutate()}>
-                Rerun
-              </button>
+              {!active && (
+                <button type="button" disabled={rerun.isPending} onClick={() => rerun.mutate()}>
+                  Rerun
+                </button>
+              )}
             </>
           )
         }
