@@ -122,7 +122,7 @@ function parseJsonBody(body: Record<string, unknown>): BundleResult {
     throw badRequest('"config_repo" is not supported: send the pipeline files in "files"');
   if (body.scm_source !== undefined)
     throw badRequest(
-      '"scm_source" is not supported: declare the repository as a git material in the pipelines, and its credential in the project settings',
+      '"scm_source" is not taken by apply: to keep the pipelines in the repository, bind it with PUT /api/v1/projects/{slug}/config-repo (or send the files in "files")',
     );
   if (!Array.isArray(body.files))
     throw badRequest('the body needs "yaml" (the bundle) or gocdnext\'s {slug, name, files}');
