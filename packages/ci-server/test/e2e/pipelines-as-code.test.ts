@@ -80,7 +80,12 @@ describe('pipelines kept in the repository', () => {
     });
     const state = await bound.json();
     expect(bound.status, JSON.stringify(state)).toBe(200);
-    expect(state).toMatchObject({ status: 'applied', applied_revision: repo.head, error: null, path: '.gocdnext' });
+    expect(state).toMatchObject({
+      status: 'applied',
+      applied_revision: repo.head,
+      error: null,
+      path: '.gocdnext',
+    });
     const project = await client.get('/api/v1/projects/as-code');
     expect(project.pipelines.map((p: any) => p.name)).toEqual(['build']);
     const buildId = project.pipelines[0].id;
@@ -89,7 +94,16 @@ describe('pipelines kept in the repository', () => {
       { kind: 'git', git: { url: repo.url, branch: 'main', on: ['push'] } },
     ]);
     // Binding is not a push: nothing runs until the branch moves.
-    await new Promise((r) => setTimeout(r, 6_000));
+    // Wait for the material poller's first look (its baseline), then check that it started nothing.
+    await waitFor(
+      () =>
+        ci.server.database.db
+          .selectFrom('material_poll_state')
+          .select('last_revision')
+          .where('last_revision', '=', repo.head)
+          .executeTakeFirst(),
+      { what: 'the first poll of the repository', timeoutMs: 60_000, intervalMs: 250 },
+    );
     expect(await runsOf(buildId)).toEqual([]);
 
     // A push changing the job and adding a pipeline file: polling reads it, then runs both as defined there.
@@ -98,7 +112,8 @@ describe('pipelines kept in the repository', () => {
       {
         'README.md': 'readme v2\n',
         '.gocdnext/build.yaml': build('v2'),
-        '.gocdnext/lint.yml': 'stages: [lint]\njobs:\n  vet:\n    stage: lint\n    script: ["echo linting"]\n',
+        '.gocdnext/lint.yml':
+          'stages: [lint]\njobs:\n  vet:\n    stage: lint\n    script: ["echo linting"]\n',
       },
       'v2',
     );
@@ -111,8 +126,13 @@ describe('pipelines kept in the repository', () => {
     expect(run.status, logOf(run)).toBe('success');
     expect(logOf(run)).toContain(`building v2 at ${second.slice(0, 8)}`);
     expect(logOf(run)).toContain('readme v2');
-    const lintId = (await client.get('/api/v1/projects/as-code')).pipelines.find((p: any) => p.name === 'lint').id;
-    const lint = await waitFor(async () => (await runsOf(lintId))[0], { what: 'a lint run', timeoutMs: 60_000 });
+    const lintId = (await client.get('/api/v1/projects/as-code')).pipelines.find(
+      (p: any) => p.name === 'lint',
+    ).id;
+    const lint = await waitFor(async () => (await runsOf(lintId))[0], {
+      what: 'a lint run',
+      timeoutMs: 60_000,
+    });
     expect((await client.waitRun(lint.id, undefined, 120_000)).status).toBe('success');
 
     // A broken definition: recorded with its revision, the pipelines stay as they were.
