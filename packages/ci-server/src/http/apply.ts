@@ -59,6 +59,12 @@ const ApplyMultipart = Type.Object(
 const ApplyResult = Type.Object({
   project_slug: Type.String(),
   pipelines_applied: Type.Integer({ description: 'the number of pipelines in the bundle' }),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        "what was accepted but not done: gocdnext's auto_register_webhook (no webhook is registered on the host)",
+    }),
+  ),
 });
 
 /** File parts with their names, kept beside the validated body (which holds only their text). */
