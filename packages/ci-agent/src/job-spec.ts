@@ -53,6 +53,18 @@ export interface ArtifactsAssignment {
   when: ArtifactWhen;
 }
 
+/** An artifact of an earlier job (gocdnext's needs_artifacts), downloaded before the job's script. */
+export interface NeededArtifactAssignment {
+  artifactId: string;
+  /** The file's path in the producing job's checkout. */
+  path: string;
+  /** Checkout-relative directory it lands under (`.` is the checkout). */
+  dest: string;
+  sizeBytes: number;
+  contentSha256: string;
+  fromJob: string;
+}
+
 export interface JobAssignment {
   jobRunId: string;
   /** 1 for the first attempt; retries and agent-loss re-queues increase it. */
@@ -88,6 +100,12 @@ export interface JobAssignment {
   pull?: PullPolicy;
   /** `none`: the job has no network (service containers stay reachable). Default `host`. */
   network?: 'host' | 'none';
+  /** Files of earlier jobs put into the checkout before services and the script start. */
+  neededArtifacts?: NeededArtifactAssignment[];
+  /** Declared outputs, alias → the variable the job writes as KEY=value to $GOCDNEXT_OUTPUT_FILE. */
+  outputs?: Record<string, string>;
+  /** Values masked in the log besides the secrets (outputs of earlier jobs). */
+  logMasks?: string[];
 }
 
 /**

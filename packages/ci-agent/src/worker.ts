@@ -6,6 +6,7 @@ import type { JobAssignment as JobAssignmentMessage, ServerMessage } from '@app/
 import { type AgentConnection, isTransient } from './connection.js';
 import type { JobExecutor, JobResult } from './executor/execute-job.js';
 import type { ServiceEvent } from './executor/services.js';
+import { GrpcArtifactDownloader } from './grpc-artifact-downloader.js';
 import { GrpcArtifactUploader } from './grpc-uploader.js';
 import type { ArtifactWhen, JobAssignment, PullPolicy, ServiceReadySpec } from './job-spec.js';
 import { LogShipper } from './log-shipper.js';
@@ -61,6 +62,20 @@ export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
     timeoutMs: a.timeoutMs > 0n ? Number(a.timeoutMs) : undefined,
     ...(a.image ? { image: a.image, pull: pullPolicy(a.pull) } : {}),
     ...(a.network === 'none' ? { network: 'none' as const } : {}),
+    ...(a.neededArtifacts.length > 0
+      ? {
+          neededArtifacts: a.neededArtifacts.map((n) => ({
+            artifactId: n.artifactId,
+            path: n.path,
+            dest: n.dest,
+            sizeBytes: Number(n.sizeBytes),
+            contentSha256: n.contentSha256,
+            fromJob: n.fromJob,
+          })),
+        }
+      : {}),
+    ...(Object.keys(a.outputs).length > 0 ? { outputs: { ...a.outputs } } : {}),
+    ...(a.logMasks.length > 0 ? { logMasks: [...a.logMasks] } : {}),
   };
 }
 
@@ -161,6 +176,7 @@ export class Worker {
         logPressure: () => shipper.pressure(),
         onServiceEvent: (e) => this.serviceEvent(id, job, e),
         artifactUploader: new GrpcArtifactUploader(this.connection, id),
+        artifactDownloader: new GrpcArtifactDownloader(this.connection, id),
       });
     } catch (err) {
       this.log('warn', `cannot take job run ${id}: ${String(err)}`);
@@ -251,6 +267,7 @@ export class Worker {
           error: result.error ?? '',
           lastSeq: BigInt(job.shipper.last),
           commit: result.commit ?? '',
+          outputs: result.outputs ?? {},
         },
       },
       REPORT_RETRY_MS,

@@ -194,6 +194,8 @@ export class ContainerJob {
     env: Record<string, string>;
     cwd: string;
     log: (t: string) => void;
+    /** Extra `host:container` bind mounts (the job's output directory). */
+    volumes?: string[];
   }): ContainerLaunch {
     const name = `${this.network}-job`;
     const { args: envArgs, processEnv } = this.environment(o.env, o.log);
@@ -202,6 +204,7 @@ export class ContainerJob {
     args.push('--network', this.networkMade ? this.network : 'none');
     for (const [host, ip] of this.hosts) args.push('--add-host', `${host}:${ip}`);
     args.push('--volume', `${o.checkout}:${CONTAINER_WORKSPACE}`, '--workdir', CONTAINER_WORKSPACE);
+    for (const v of o.volumes ?? []) args.push('--volume', v);
     if (o.scriptPath) {
       args.push('--volume', `${o.scriptPath}:${CONTAINER_SCRIPT}:ro`, '--entrypoint', '/bin/sh', o.image);
       args.push('-c', SCRIPT_WRAPPER);

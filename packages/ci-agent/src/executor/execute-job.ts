@@ -3,6 +3,7 @@
 // test reports → cache save → workspace removal, producing a JobResult. Cancellation and the job's timeout
 // reach every phase (git, readiness waits and the script are killed with their process groups). The
 // executor also tracks running jobs for graceful drain: drain() refuses new jobs and waits for the rest.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Masker } from '@app/kit';
 import type { JobAssignment } from '../job-spec.js';
@@ -20,8 +21,9 @@ import { CONTAINER_WORKSPACE, ContainerJob } from './container-job.js';
 import { detectSandbox, ENGINE_TEXT, type EngineName, type EngineSettings, engineFor } from './engine.js';
 import { buildJobEnv, hostEnv } from './environment.js';
 import { collectTestReports, type TestReport } from './junit.js';
-import { type Place, scriptLaunch, serviceLauncher } from './launches.js';
+import { CONTAINER_OUTPUT_DIR, type Place, scriptLaunch, serviceLauncher } from './launches.js';
 import { JobLog, type LogPressure, type LogSink } from './log.js';
+import { type ArtifactDownloader, fetchNeededArtifacts, readOutputs } from './needed-artifacts.js';
 import { formatDuration, type Launch, type ScriptResult, type ScriptRun, startScript } from './runner.js';
 import { type ServiceEventSink, ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';
@@ -31,6 +33,7 @@ export type JobStatus = 'success' | 'failed' | 'canceled';
 export type JobPhase =
   | 'checkout'
   | 'cache_restore'
+  | 'needed_artifacts'
   | 'services'
   | 'script'
   | 'artifacts'
@@ -49,6 +52,8 @@ export interface JobResult {
   artifacts: CollectedArtifact[];
   /** The commit checked out. */
   commit?: string;
+  /** Declared outputs of a successful job, alias → value (gocdnext's `outputs`). */
+  outputs?: Record<string, string>;
   /** The last log `seq` emitted. */
   log_lines: number;
   /** The engine that ran the job (absent when none could). */
@@ -93,6 +98,8 @@ export interface JobCallbacks {
   onServiceEvent?: ServiceEventSink;
   onPhase?: (phase: JobPhase) => void;
   artifactUploader?: ArtifactUploader;
+  /** Fetches the artifacts of earlier jobs a job needs (gocdnext's needs_artifacts). */
+  artifactDownloader?: ArtifactDownloader;
 }
 
 export interface RunningJob {
@@ -181,6 +188,7 @@ export class JobExecutor {
     const secretValues = Object.values(job.secrets ?? {});
     const urlPassword = job.git ? safeUrlPassword(job.git.url) : undefined;
     if (urlPassword) secretValues.push(urlPassword);
+    secretValues.push(...(job.logMasks ?? []));
     const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars, cb.logPressure);
     const phase = (p: JobPhase) => {
       try {
@@ -212,6 +220,7 @@ export class JobExecutor {
     let error: string | undefined;
     let testReport: TestReport | undefined;
     let artifacts: CollectedArtifact[] = [];
+    let outputs: Record<string, string> | undefined;
     let status: JobStatus = 'failed';
 
     try {
@@ -228,6 +237,11 @@ export class JobExecutor {
       for (const r of rejected) log.error(`${r} cannot be exported (invalid name or NUL byte); skipped`);
       // Inside a container the host's environment means nothing: only the job's own, at container paths.
       const containerEnv = buildJobEnv(job, { checkout: CONTAINER_WORKSPACE, tmp: '/tmp' }, {}).env;
+      // gocdnext's output file: a directory of its own, writable by the job whatever its engine.
+      const outputDir = join(ws.root, 'outputs');
+      mkdirSync(outputDir, { mode: 0o700 });
+      env.GOCDNEXT_OUTPUT_FILE = join(outputDir, 'outputs.env');
+      containerEnv.GOCDNEXT_OUTPUT_FILE = `${CONTAINER_OUTPUT_DIR}/outputs.env`;
       if (this.engines.podman && (job.image || job.services.some((s) => s.image))) {
         containers = new ContainerJob({
           settings: this.engines.podman,
@@ -272,6 +286,14 @@ export class JobExecutor {
         restored = await restoreCaches(job.cache, cacheCtx);
       }
 
+      const needed = job.neededArtifacts ?? [];
+      if (needed.length > 0 && !signal.aborted) {
+        phase('needed_artifacts');
+        const downloader = cb.artifactDownloader;
+        if (!downloader) throw new Error('this agent cannot download the artifacts the job needs');
+        await fetchNeededArtifacts(ws.checkout, ws.meta, needed, downloader, (t) => log.note(t));
+      }
+
       if (containers && !signal.aborted) {
         error = await containers.prepareAll([job, ...job.services], (t) => log.note(t), signal);
         if (!error && !signal.aborted) error = await containers.storeMultiline(containerEnv, signal);
@@ -288,6 +310,7 @@ export class JobExecutor {
         containers,
         network: job.network ?? 'host',
         log,
+        outputDir,
       };
       if (job.services.length > 0 && !signal.aborted && !error) {
         phase('services');
@@ -308,6 +331,16 @@ export class JobExecutor {
         phase('script');
         script = await this.runScript(job, env, ws, log, abort, scriptLaunch(this.engines, job, place));
         if (script.exitCode !== 0 && !stopCause()) error = script.summary;
+        else if (job.outputs && Object.keys(job.outputs).length > 0 && !stopCause()) {
+          const read = await readOutputs(env.GOCDNEXT_OUTPUT_FILE, job.outputs);
+          if ('error' in read) {
+            error = read.error;
+            log.error(read.error);
+          } else {
+            outputs = read.outputs;
+            log.note(`outputs: ${Object.keys(outputs).join(', ')}`);
+          }
+        }
       }
 
       // Stop services before collecting outputs: a service flushing files on SIGTERM has them in place.
@@ -396,6 +429,7 @@ export class JobExecutor {
     if (error) result.error = log.masker.mask(error);
     if (testReport) result.test_report = testReport;
     if (commit) result.commit = commit;
+    if (outputs && status === 'success') result.outputs = outputs;
     log.flush();
     result.log_lines = log.lines;
     return result;

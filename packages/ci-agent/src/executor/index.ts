@@ -14,6 +14,7 @@ export * from './junit.js';
 export * from './launches.js';
 export * from './lines.js';
 export * from './log.js';
+export * from './needed-artifacts.js';
 export * from './podman.js';
 export * from './process-group.js';
 export * from './runner.js';

@@ -30,12 +30,17 @@ export interface Place {
   containers?: ContainerJob;
   network: 'host' | 'none';
   log: JobLog;
+  /** The directory of $GOCDNEXT_OUTPUT_FILE (writable by the job; mounted in its container). */
+  outputDir?: string;
 }
+
+/** Where the output file's directory is mounted inside a job's container. */
+export const CONTAINER_OUTPUT_DIR = '/gocdnext-output';
 
 function mounts(place: Place, readOnly: string[], hostsFile?: string): SandboxMounts {
   return {
     workdir: place.workdir,
-    writable: [place.ws.checkout, place.ws.tmp],
+    writable: [place.ws.checkout, place.ws.tmp, ...(place.outputDir ? [place.outputDir] : [])],
     readOnly,
     hostsFile,
     // Rewritten at each launch: the environment may have grown since (CI_COMMIT_SHA after the checkout).
@@ -72,6 +77,7 @@ export function scriptLaunch(engines: EngineSettings, job: JobAssignment, place:
       env: place.containerEnv,
       cwd: place.ws.checkout,
       log: (t) => place.log.error(t),
+      volumes: place.outputDir ? [`${place.outputDir}:${CONTAINER_OUTPUT_DIR}`] : [],
     });
   }
   if (place.engine === 'sandbox') {

@@ -4,6 +4,8 @@
 // free text with the job's secrets, and turns the store's refusals into gRPC codes.
 import type {
   ArtifactChunk,
+  ArtifactDataSchema,
+  ArtifactRequest,
   CacheChunk,
   CacheChunkSchema,
   CacheKey,
@@ -97,6 +99,21 @@ export class ExecutionDataCalls {
     })();
     const stored = await this.asGrpc(() => this.deps.data.artifacts.storeArtifact(header, data));
     return { artifactId: stored.id };
+  }
+
+  /**
+   * An artifact for a job's needed_artifacts: the agent must hold the job run, and the artifact must belong
+   * to a run of the same project (the job's own run, or the upstream run it names).
+   */
+  async *downloadArtifact(
+    agent: ConnectedAgent,
+    req: ArtifactRequest,
+  ): AsyncIterable<MessageInitShape<typeof ArtifactDataSchema>> {
+    const info = await this.sessions.jobFor(agent, req.jobRunId);
+    const opened = await this.deps.data.artifacts.openInProject(req.artifactId, info.ref.projectId);
+    if (!opened)
+      throw new ConnectError(`artifact ${cut(req.artifactId, 64)} is not available`, Code.NotFound);
+    for await (const chunk of opened.stream()) yield { data: chunk as Uint8Array };
   }
 
   /** The project of a job the agent holds, by slug: caches are reachable only while working for it. */

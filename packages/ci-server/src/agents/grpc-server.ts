@@ -98,6 +98,9 @@ export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions
       uploadArtifact: unary('UploadArtifact', async (requests, ctx) =>
         intake.uploadArtifact(agentOf(ctx), requests),
       ),
+      downloadArtifact: streaming('DownloadArtifact', (req, ctx) =>
+        intake.downloadArtifact(agentOf(ctx), req),
+      ),
       downloadCache: streaming('DownloadCache', (req, ctx) => intake.downloadCache(agentOf(ctx), req)),
       uploadCache: unary('UploadCache', async (requests, ctx) => intake.uploadCache(agentOf(ctx), requests)),
     });

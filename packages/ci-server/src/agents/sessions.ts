@@ -63,6 +63,19 @@ const RESULTS = new Set(['success', 'failed', 'canceled']);
 export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
+/** gocdnext's caps on a job's outputs: 64 entries, 64 KiB of names and values. */
+const MAX_OUTPUTS = 64;
+const MAX_OUTPUT_BYTES = 64 * 1024;
+
+function checkedOutputs(outputs: Record<string, string>): Record<string, string> | undefined {
+  const entries = Object.entries(outputs);
+  if (entries.length === 0) return undefined;
+  if (entries.length > MAX_OUTPUTS) throw invalid(`at most ${MAX_OUTPUTS} outputs per job`);
+  const bytes = entries.reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+  if (bytes > MAX_OUTPUT_BYTES) throw invalid(`a job's outputs are at most ${MAX_OUTPUT_BYTES} bytes`);
+  return outputs;
+}
+
 function jobId(id: string): string {
   if (!UUID.test(id)) throw invalid(`"${cut(id, 64)}" is not a job run id`);
   return id;
@@ -314,6 +327,7 @@ export class AgentSessions {
             exitCode: f.hasExitCode ? f.exitCode : null,
             error,
             commit: f.commit,
+            outputs: checkedOutputs(f.outputs),
           },
           info?.ref.runId,
         );

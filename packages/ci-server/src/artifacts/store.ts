@@ -199,6 +199,18 @@ export class ArtifactStore {
     return { artifact: toView(row), storageKey: `artifacts/${row.storage_key}`, ...blob };
   }
 
+  /** Like open(), for an artifact of a run of the given project only (undefined otherwise). */
+  async openInProject(artifactId: string, projectId: string): ReturnType<ArtifactStore['open']> {
+    const owned = await this.db
+      .selectFrom('artifacts as a')
+      .innerJoin('runs as r', 'r.id', 'a.run_id')
+      .select('a.id')
+      .where('a.id', '=', artifactId)
+      .where('r.project_id', '=', projectId)
+      .executeTakeFirst();
+    return owned ? this.open(artifactId) : undefined;
+  }
+
   /** A presigned URL of the artifact's blob when the backend gives one (S3), else undefined. */
   async presign(artifactId: string, lifetimeS: number): Promise<string | undefined> {
     if (this.storage.kind === 'filesystem') return undefined;

@@ -11,8 +11,9 @@ import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js'
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
-import { gocdnextBuiltins, unsupportedAtDispatch } from './gocdnext-env.js';
+import { gocdnextBuiltins } from './gocdnext-env.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
+import { JobInputReader, type JobInputs } from './job-inputs.js';
 
 export type AssignmentMessage = MessageInitShape<typeof JobAssignmentSchema>;
 
@@ -44,11 +45,14 @@ const DEFINITION_CACHE = 256;
 export class AssignmentBuilder {
   /** Pipeline versions are immutable: their parsed definitions are cached by version id. */
   private readonly definitions = new Map<string, PipelineDocument>();
+  private readonly inputs: JobInputReader;
 
   constructor(
     private readonly db: StoreDb,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.inputs = new JobInputReader(db);
+  }
 
   async definition(versionId: string): Promise<PipelineDocument | undefined> {
     const hit = this.definitions.get(versionId);
@@ -152,15 +156,16 @@ export class AssignmentBuilder {
     };
     const doc = await this.definition(row.version_id);
     const job = doc?.jobs[row.name];
-    const unsupported = job ? unsupportedAtDispatch(job, row.name) : null;
-    if (unsupported) return { ok: false, error: unsupported, context };
     // A build job has a script; a plugin job (gocdnext's `uses`) has only an image, whose own entrypoint runs.
     if (!doc || !job || (!job.script && !job.image))
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
     // A pipeline without a git material (cron-only or manual maintenance) runs in an empty workspace.
     const git = doc.materials.find((m): m is { git: GitMaterial } => 'git' in m)?.git;
+    // gocdnext's needs_artifacts and output references: read from the jobs before this one.
+    const inputs = await this.inputs.read(row.run_id, doc, job);
+    if (typeof inputs === 'string') return { ok: false, error: inputs, context };
     try {
-      return await this.assemble(row, doc, job, git, context);
+      return await this.assemble(row, doc, job, inputs, git, context);
     } catch (err) {
       if (err instanceof JobReferenceError) return { ok: false, error: err.message, context };
       throw err;
@@ -181,9 +186,11 @@ export class AssignmentBuilder {
     },
     doc: PipelineDocument,
     job: JobSpec,
+    inputs: JobInputs,
     git: GitMaterial | undefined,
     context: JobContext,
   ): Promise<BuildOutcome> {
+    const jobVariables = inputs.variables;
     // Without a git material there is no commit or branch: both stay empty for every trigger kind.
     const ref = git ? (row.git_ref ?? git.branch) : '';
     const sha = git ? (row.revision ?? (FULL_SHA.test(ref) ? ref : '')) : '';
@@ -207,19 +214,19 @@ export class AssignmentBuilder {
     const layers = {
       builtins,
       pipelineVariables: doc.variables,
-      jobVariables: job.variables,
+      jobVariables,
       parameters,
       matrix,
     };
     const services = doc.services.filter((s) => job.services.includes(s.name));
     const templated = [
       ...Object.values(doc.variables),
-      ...Object.values(job.variables),
+      ...Object.values(jobVariables),
       ...Object.values(parameters),
       ...services.flatMap((s) => [...s.command, s.ready?.http ?? '', ...(s.ready?.command ?? [])]),
     ];
     const defined = new Set(
-      Object.keys({ ...builtins, ...doc.variables, ...job.variables, ...parameters, ...matrix }),
+      Object.keys({ ...builtins, ...doc.variables, ...jobVariables, ...parameters, ...matrix }),
     );
     const secretNames = new Set(job.secrets);
     for (const name of referencedNames(templated)) if (!defined.has(name)) secretNames.add(name);
@@ -277,11 +284,15 @@ export class AssignmentBuilder {
       timeoutMs: BigInt(job.timeout ?? 0),
       ...(job.image ? { image: job.image, pull: job.pull ?? '' } : {}),
       ...(job.network ? { network: job.network } : {}),
+      neededArtifacts: inputs.neededArtifacts,
+      outputs: Object.fromEntries(Object.entries(job.outputs ?? {}).map(([alias, o]) => [alias, o.env])),
+      logMasks: inputs.masks,
     };
     const notice =
       withheld && secretNames.size > 0
         ? `[ci] secrets withheld (${[...secretNames].join(', ')}): this run builds a pull request from a fork`
         : undefined;
-    return { ok: true, assignment, secretValues: Object.values(secrets), context, tags: job.tags, notice };
+    const secretValues = [...Object.values(secrets), ...inputs.masks];
+    return { ok: true, assignment, secretValues, context, tags: job.tags, notice };
   }
 }

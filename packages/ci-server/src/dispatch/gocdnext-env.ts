@@ -1,7 +1,9 @@
-// gocdnext's built-in job variables (its YAML reference, "CI built-ins"), set for every job beside the
-// spec's own CI_* ones, so that scripts and plugin settings written for gocdnext find them (pure).
-// docs/ci-gocdnext.md lists which are set and which are not.
-import type { JobSpec } from '../domain/index.js';
+// gocdnext's job inputs at dispatch (pure; docs/ci-gocdnext.md): its built-in job variables (its YAML
+// reference, "CI built-ins"), set for every job beside the spec's own CI_* ones; which stored artifacts a
+// job's `needs_artifacts` entries select; and the `${{ needs.<job>.outputs.<alias> }}` references replaced
+// by the outputs earlier jobs of the run returned. dispatch/job-inputs.ts does the reading.
+import type { JobSpec, NeededArtifacts } from '../domain/index.js';
+import { globRegExp } from '../domain/index.js';
 
 export interface GocdnextFacts {
   projectId: string;
@@ -23,17 +25,106 @@ export function gocdnextBuiltins(f: GocdnextFacts): Record<string, string> {
   return out;
 }
 
+/** A ready artifact a needs_artifacts entry may select. */
+export interface StoredArtifact {
+  id: string;
+  job_name: string;
+  path: string;
+  size_bytes: number;
+  content_sha256: string | null;
+}
+
+export interface SelectedArtifact {
+  artifactId: string;
+  path: string;
+  dest: string;
+  sizeBytes: bigint;
+  contentSha256: string;
+  fromJob: string;
+}
+
+function clean(p: string): string {
+  return p.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+}
+
 /**
- * gocdnext keys accepted at apply whose execution needs agent support this build does not have yet: the job
- * fails at dispatch with a message naming the key, instead of running without it. Each line is removed
- * when its part lands (needs_artifacts and outputs: the agent's
- * download call and output file, see docs/ci-gocdnext.md).
+ * Whether an artifact file matches one entry of `paths`: the path itself, a file under it (a directory such
+ * as `web/node_modules/`), or a glob over file paths (`dist/*.tar.gz`).
  */
-export function unsupportedAtDispatch(job: JobSpec, jobName: string): string | null {
-  if (job.needs_artifacts && job.needs_artifacts.length > 0)
-    return `job "${jobName}" has needs_artifacts: downloading artifacts of earlier jobs is not delivered to agents in this build`;
-  const refs = Object.values(job.variables).some((v) => /\$\{\{\s*needs\./.test(v));
-  if (refs)
-    return `job "${jobName}" reads \${{ needs.<job>.outputs.<alias> }}: job outputs are not passed between jobs in this build`;
-  return null;
+export function artifactPathMatches(pattern: string, file: string): boolean {
+  const p = clean(pattern);
+  if (p === '' || p === '.') return true;
+  if (file === p || file.startsWith(`${p}/`)) return true;
+  return /[*?[]/.test(p) && globRegExp(p).test(file);
+}
+
+/**
+ * The files one entry brings (every ready artifact of `from_job`, or those its `paths` select), each placed
+ * under `dest`; a one-line reason when there is none, as gocdnext fails such a job before it runs.
+ */
+export function selectArtifacts(
+  entry: NeededArtifacts,
+  artifacts: readonly StoredArtifact[],
+  scope: string,
+): SelectedArtifact[] | string {
+  const own = artifacts.filter((a) => a.job_name === entry.from_job);
+  const picked =
+    entry.paths.length === 0
+      ? own
+      : own.filter((a) => entry.paths.some((p) => artifactPathMatches(p, a.path)));
+  if (picked.length === 0)
+    return entry.paths.length === 0
+      ? `needs_artifacts: job "${entry.from_job}" (${scope}) has no ready artifacts`
+      : `needs_artifacts: job "${entry.from_job}" (${scope}) has no ready artifact matching ${entry.paths.join(', ')}`;
+  const dest = clean(entry.dest) || '.';
+  return picked.map((a) => ({
+    artifactId: a.id,
+    path: a.path,
+    dest,
+    sizeBytes: BigInt(a.size_bytes),
+    contentSha256: a.content_sha256 ?? '',
+    fromJob: a.job_name,
+  }));
+}
+
+const NEEDS_OUTPUT = /\$\{\{\s*needs\.([A-Za-z0-9_.-]+?)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}/g;
+
+/** Jobs whose outputs the job's variables (and so its plugin settings) read. */
+export function outputSources(job: JobSpec): Set<string> {
+  const out = new Set<string>();
+  for (const v of Object.values(job.variables)) for (const m of v.matchAll(NEEDS_OUTPUT)) out.add(m[1]);
+  return out;
+}
+
+export interface OutputsResolved {
+  variables: Record<string, string>;
+  /** Values to mask in the job's log: those of length 8 or more, and every one declared `masked`. */
+  masks: string[];
+}
+
+/**
+ * The job's variables with every `${{ needs.J.outputs.A }}` replaced by the value job J of this run
+ * returned (`outputs` maps J to its stored outputs; `maskedOf` J to the aliases it declares masked). A job
+ * that returned no such output fails the dispatch with a reason naming both.
+ */
+export function resolveOutputs(
+  variables: Record<string, string>,
+  outputs: ReadonlyMap<string, Record<string, string>>,
+  maskedOf: (job: string) => ReadonlySet<string>,
+): OutputsResolved | string {
+  const masks = new Set<string>();
+  const out: Record<string, string> = {};
+  let failure: string | null = null;
+  for (const [name, value] of Object.entries(variables)) {
+    out[name] = value.replace(NEEDS_OUTPUT, (whole, job: string, alias: string) => {
+      const got = outputs.get(job)?.[alias];
+      if (got === undefined) {
+        failure ??= `${whole} in ${name}: job "${job}" of this run returned no output "${alias}"`;
+        return whole;
+      }
+      if (got.length >= 8 || maskedOf(job).has(alias)) masks.add(got);
+      return got;
+    });
+  }
+  return failure ?? { variables: out, masks: [...masks] };
 }

@@ -33,6 +33,8 @@ export interface FinishReport {
   error: string;
   /** The commit the agent checked out ('' when it never got that far). */
   commit: string;
+  /** Declared outputs of a successful job (gocdnext's `outputs`), alias → value. */
+  outputs?: Record<string, string>;
 }
 
 export interface FinishOutcome {
@@ -189,6 +191,9 @@ export class JobTransitions {
           ...clearLease,
           exit_code: report.exitCode,
           error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+          ...(report.status === 'success' && report.outputs
+            ? { outputs: JSON.stringify(report.outputs) }
+            : {}),
         });
         if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(report.commit)) {
           // The first checkout pins a run given as a branch to one commit, so later jobs build the same code.

@@ -66,7 +66,7 @@ function load(text: string, errors: BundleError[], file?: string): Loaded | null
   }
 }
 
-function digest(document: unknown, rawYaml: string): string {
+export function pipelineDigest(document: unknown, rawYaml: string): string {
   return createHash('sha256').update(JSON.stringify({ document, rawYaml })).digest('hex');
 }
 
@@ -158,7 +158,7 @@ function finish(
     document: x.read.document,
     rawYaml: x.rawYaml,
     rawReconstructed: x.rawReconstructed,
-    digest: digest(x.read.document, x.rawYaml),
+    digest: pipelineDigest(x.read.document, x.rawYaml),
   }));
   const secrets = new Set(pipelines.flatMap((p) => Object.values(p.document.jobs).flatMap((j) => j.secrets)));
   const bundle: Bundle = { project, pipelines, externalUpstreams, secretReferences: [...secrets].sort() };
@@ -226,7 +226,7 @@ export function parsePipelineDocument(yamlText: string, file?: string): Pipeline
     document: read.read.document,
     rawYaml: yamlText,
     rawReconstructed: false,
-    digest: digest(read.read.document, yamlText),
+    digest: pipelineDigest(read.read.document, yamlText),
   };
   return { ok: true, pipeline, externalUpstreams };
 }

@@ -21,7 +21,7 @@ export const BUNDLE_KEYS = {
     'concurrency',
   ],
   material: ['git', 'upstream', 'cron', 'manual'],
-  git: ['url', 'branch', 'on', 'poll_interval'],
+  git: ['url', 'branch', 'on', 'poll_interval', 'auto_register_webhook'],
   upstream: ['pipeline', 'stage', 'status'],
   cron: ['expression'],
   service: ['name', 'command', 'ready', 'image', 'pull'],
@@ -83,8 +83,6 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     supersede: 'latest-wins supersede of gated runs is not implemented',
   },
   git: {
-    auto_register_webhook:
-      'this control plane does not register webhooks on the host: add the webhook in the repository settings (POST /api/v1/webhooks/<host>) and remove the key',
     secret_ref:
       'per-material credentials are not named in the pipeline here: set the repository credential in the project settings',
   },

@@ -140,6 +140,11 @@ export const PIPELINE_BUNDLE_SCHEMA = {
           default: ['push'],
         },
         poll_interval: ref('duration'),
+        auto_register_webhook: {
+          type: 'boolean',
+          description:
+            "gocdnext's webhook registration: nothing is registered here (no host app); apply warns, add the webhook in the repository settings",
+        },
         ...refusedProperties('git'),
       },
     },

@@ -29,6 +29,11 @@ export interface GitMaterial {
   on: GitEvent[];
   /** ms; polling is off when absent. */
   poll_interval?: number;
+  /**
+   * gocdnext's request to register the webhook on the host. As in gocdnext on a server without a host app
+   * installation, nothing is registered: apply answers a warning saying so (docs/ci-gocdnext.md).
+   */
+  auto_register_webhook?: boolean;
 }
 
 export interface UpstreamMaterial {

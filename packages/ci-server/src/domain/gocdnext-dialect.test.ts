@@ -107,7 +107,7 @@ jobs:
     const all = errors(`stages: [a]
 notifications: []
 concurrency: serial
-materials: [{git: {url: "https://x/y.git", auto_register_webhook: true}}]
+materials: [{git: {url: "https://x/y.git", secret_ref: TOKEN}}]
 when: {status: [success]}
 jobs:
   j: {stage: a, script: [x], id_tokens: {T: {aud: x}}, cluster: prod, rules: [], parallel: {count: 3}}`).join(
@@ -115,7 +115,7 @@ jobs:
     );
     const refused: [string, string][] = [
       ['notifications', 'post-run plugin notifications are not run'],
-      ['materials[0].git.auto_register_webhook', 'does not register webhooks on the host'],
+      ['materials[0].git.secret_ref', 'set the repository credential in the project settings'],
       ['when.status', 'not enforced'],
       ['jobs.j.id_tokens', 'OIDC tokens are not minted'],
       ['jobs.j.cluster', 'no deploy-target cluster registry'],

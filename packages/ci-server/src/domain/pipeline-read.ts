@@ -91,6 +91,13 @@ function readMaterial(
       const ms = r.duration(g.poll_interval.node, g.poll_interval.path, 1000);
       if (ms !== null) git.poll_interval = ms;
     }
+    if (g.auto_register_webhook) {
+      const n = r.resolve(g.auto_register_webhook.node);
+      const v = n && 'value' in n ? (n as { value: unknown }).value : undefined;
+      if (typeof v !== 'boolean')
+        r.fail(g.auto_register_webhook.node, g.auto_register_webhook.path, 'must be true or false');
+      else if (v) git.auto_register_webhook = true;
+    }
     return { git };
   }
   if (m.upstream) {

@@ -59,6 +59,12 @@ const ApplyMultipart = Type.Object(
 const ApplyResult = Type.Object({
   project_slug: Type.String(),
   pipelines_applied: Type.Integer({ description: 'the number of pipelines in the bundle' }),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        "what was accepted but not done: gocdnext's auto_register_webhook (no webhook is registered on the host)",
+    }),
+  ),
 });
 
 /** File parts with their names, kept beside the validated body (which holds only their text). */
@@ -122,7 +128,7 @@ function parseJsonBody(body: Record<string, unknown>): BundleResult {
     throw badRequest('"config_repo" is not supported: send the pipeline files in "files"');
   if (body.scm_source !== undefined)
     throw badRequest(
-      '"scm_source" is not supported: declare the repository as a git material in the pipelines, and its credential in the project settings',
+      '"scm_source" is not taken by apply: to keep the pipelines in the repository, bind it with PUT /api/v1/projects/{slug}/config-repo (or send the files in "files")',
     );
   if (!Array.isArray(body.files))
     throw badRequest('the body needs "yaml" (the bundle) or gocdnext\'s {slug, name, files}');

@@ -9,6 +9,7 @@ import { registerAdminHealthRoute } from './admin/health.js';
 import { registerAdminIntegrationRoutes } from './admin/integrations.js';
 import { registerAdminScmCredentialRoutes } from './admin/scm-credentials.js';
 import { registerAdminWebhookRoutes } from './admin/webhooks.js';
+import { registerConfigRepoRoutes } from './config-repo.js';
 import { registerForkPolicyRoutes } from './fork-policy.js';
 import { registerProjectSettingRoutes } from './project-settings.js';
 import { registerStrictBodies } from './strict-body.js';
@@ -28,6 +29,7 @@ export async function registerTriggerApi(
     if (!api.hasRequestDecorator('isMultipart')) api.decorateRequest('isMultipart', () => false);
     registerStrictBodies(api);
     registerProjectSettingRoutes(api, deps.triggers);
+    registerConfigRepoRoutes(api, deps.triggers);
     registerForkPolicyRoutes(api, deps.triggers);
     registerVsmRoute(api, deps.triggers);
     registerAdminWebhookRoutes(api, deps.triggers);

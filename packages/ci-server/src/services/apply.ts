@@ -21,6 +21,21 @@ type Trx = StoreDb;
 export interface ApplyResult {
   project_slug: string;
   pipelines_applied: number;
+  /** What was accepted but not done (gocdnext's best-effort webhook registration); absent when none. */
+  warnings?: string[];
+}
+
+/** gocdnext's `auto_register_webhook`: like gocdnext without a host app installation, registered nowhere. */
+function applyWarnings(bundle: Bundle): string[] {
+  const out: string[] = [];
+  for (const p of bundle.pipelines)
+    p.document.materials.forEach((m, i) => {
+      if ('git' in m && m.git.auto_register_webhook)
+        out.push(
+          `pipeline "${p.document.name}" materials[${i}].git.auto_register_webhook: no webhook was registered (this control plane has no host app installation); add one for POST /api/webhooks/<host> in the repository settings`,
+        );
+    });
+  return out;
 }
 
 /** A material as the API shows it: its YAML form (durations as text), its kind and its fingerprint. */
@@ -206,6 +221,11 @@ export async function applyBundle(db: StoreDb, bundle: Bundle, postgres: boolean
         .where('id', '=', project.id)
         .execute();
     }
-    return { project_slug: project.slug, pipelines_applied: bundle.pipelines.length };
+    const warnings = applyWarnings(bundle);
+    return {
+      project_slug: project.slug,
+      pipelines_applied: bundle.pipelines.length,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
   });
 }

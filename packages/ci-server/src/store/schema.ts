@@ -112,6 +112,8 @@ export interface JobRunsTable {
   agent: string | null;
   /** The engine that ran the attempt (podman | sandbox | host; migration 0013); null until it started. */
   engine: string | null;
+  /** JSON object alias → value: the declared outputs of a successful attempt (migration 0014); else null. */
+  outputs: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

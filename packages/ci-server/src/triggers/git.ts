@@ -96,6 +96,11 @@ export class GitRunner {
     });
   }
 
+  /** Runs git inside the material's bare cache (created by fetchHead). */
+  inCache(cacheName: string, args: string[], credentials?: GitCredentials | null): Promise<string> {
+    return this.run(args, { cwd: join(this.dir, `${cacheName}.git`), credentials });
+  }
+
   /** The commit a branch points at on the remote, or null when the branch does not exist there. */
   async lsRemote(url: string, branch: string, credentials?: GitCredentials | null): Promise<string | null> {
     checkUrl(url);
@@ -138,6 +143,66 @@ export class GitRunner {
       message: message ? message.slice(0, MESSAGE_MAX) : null,
     };
   }
+}
+
+/** Pipeline files of a repository folder at one commit (pipelines as code, triggers/config-repo.ts). */
+export interface ConfigFolder {
+  revision: string;
+  files: { name: string; content: string }[];
+  /** False when the folder (or single file) does not exist at that commit. */
+  found: boolean;
+}
+
+export const CONFIG_FILES_MAX = 200;
+export const CONFIG_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads the `.yaml`/`.yml` files directly inside `path` (or `path` itself when it names one file) at the
+ * branch head, or at `revision` when the host serves that commit, through the material's bare cache.
+ */
+export async function readConfigFolder(
+  git: GitRunner,
+  cacheName: string,
+  source: { url: string; branch: string; path: string; revision?: string | null },
+  credentials?: GitCredentials | null,
+): Promise<ConfigFolder> {
+  const info = await git.fetchHead(cacheName, source.url, source.branch, credentials);
+  let rev = info.revision;
+  if (source.revision && source.revision !== rev) {
+    // A push older than the head: read that commit when the host lets us fetch it by id.
+    const fetched = await git
+      .inCache(
+        cacheName,
+        ['fetch', '--depth=1', '--no-tags', '--quiet', source.url, source.revision],
+        credentials,
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (fetched) rev = source.revision;
+  }
+  const single = /\.ya?ml$/i.test(source.path);
+  const listing = await git.inCache(cacheName, [
+    'ls-tree',
+    '-l',
+    rev,
+    '--',
+    single ? source.path : `${source.path}/`,
+  ]);
+  const files: ConfigFolder['files'] = [];
+  let found = false;
+  for (const line of listing.split('\n')) {
+    const m = /^(\d+) (\w+) ([0-9a-f]+)\s+(-|\d+)\t(.+)$/.exec(line);
+    if (!m) continue;
+    found = true;
+    const [, , type, object, size, name] = m;
+    if (type !== 'blob' || !/\.ya?ml$/i.test(name)) continue;
+    if (files.length >= CONFIG_FILES_MAX)
+      throw new GitError(`${source.path} holds more than ${CONFIG_FILES_MAX} pipeline files`);
+    if (Number(size) > CONFIG_FILE_BYTES)
+      throw new GitError(`${name} is larger than ${CONFIG_FILE_BYTES} bytes`);
+    files.push({ name, content: await git.inCache(cacheName, ['cat-file', 'blob', object]) });
+  }
+  return { revision: rev, files, found };
 }
 
 /** A URL that starts like an option would be read as one by git. */

@@ -12,6 +12,7 @@ import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
 import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb, StoreSchema } from '../store/database.js';
 import { projectIdOf } from '../store/lookups.js';
+import { type ConfigRepoInput, ConfigRepos, configRepoOf } from './config-repo.js';
 import { ScmCredentials } from './credentials.js';
 import { CronScheduler } from './cron.js';
 import { Deliveries } from './deliveries.js';
@@ -25,6 +26,12 @@ import { ProjectSettings } from './project-settings.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 
+export {
+  ConfigRepoError,
+  type ConfigRepoInput,
+  type ConfigRepoState,
+  type SyncOutcome,
+} from './config-repo.js';
 export { credentialsFor } from './credentials.js';
 export type { GitCredentials } from './git.js';
 export { WEBHOOK_BODY_LIMIT } from './webhooks.js';
@@ -81,6 +88,8 @@ export class Triggers {
   readonly settings: ProjectSettings;
   readonly webhooks: WebhookService;
   readonly fanIn: FanIn;
+  /** Pipelines as code: projects whose pipelines live in their repository. */
+  readonly configRepos: ConfigRepos;
   readonly secrets: Record<ScmHost, string | null>;
   private readonly db: StoreDb;
   private readonly git: GitRunner;
@@ -110,9 +119,17 @@ export class Triggers {
     this.deliveries = new Deliveries(this.db);
     this.settings = new ProjectSettings(this.db, this.now);
     const base = { db: this.db, events: deps.events, log: deps.log, now: this.now };
+    this.configRepos = new ConfigRepos({
+      db: this.db,
+      git: this.git,
+      credentials: this.credentials,
+      postgres: deps.database.dialect === 'postgres',
+      now: this.now,
+    });
     this.webhooks = new WebhookService({
       ...base,
       box,
+      configRepos: this.configRepos,
       deliveries: this.deliveries,
       globalSecret: (host) => this.secrets[host],
     });
@@ -176,9 +193,15 @@ export class Triggers {
       // Which materials are due is checked every few seconds, not on every tick: it reads every git material.
       if (t - this.lastPollCheck >= POLL_CHECK_MS) {
         this.lastPollCheck = t;
-        const due = await this.poller.dueGroups(groupMaterials(await allGitMaterials(this.db)));
-        // Polls run beside the tick so a slow git host never delays a cron firing.
-        if (due.length > 0) this.track(this.poller.pollGroups(due));
+        // Polls run beside the tick so a slow git host never delays a cron firing. Definitions kept in a
+        // repository are read first, so a push runs the pipelines as that commit defines them.
+        this.track(
+          (async () => {
+            await this.configRepos.pollDue();
+            const due = await this.poller.dueGroups(groupMaterials(await allGitMaterials(this.db)));
+            if (due.length > 0) await this.poller.pollGroups(due);
+          })(),
+        );
       }
       if (t - this.lastHousekeeping >= HOUSEKEEPING_MS) {
         this.lastHousekeeping = t;
@@ -206,8 +229,30 @@ export class Triggers {
   async syncProject(slug: string): Promise<{ materials: number }> {
     const projectId = await projectIdOf(this.db, slug);
     const own = await projectGitMaterials(this.db, projectId);
-    this.track(this.pollProject(slug));
+    // A project whose pipelines live in its repository reads them again before its materials are polled.
+    this.track(
+      (async () => {
+        if (await this.configRepos.get(projectId)) await this.configRepos.sync(projectId, null);
+        await this.pollProject(slug);
+      })(),
+    );
     return { materials: new Set(own.map((m) => m.fingerprint)).size };
+  }
+
+  /** The project's config repository binding, null when its pipelines are applied through the API. */
+  async configRepoOf(slug: string) {
+    return this.configRepos.get(await projectIdOf(this.db, slug));
+  }
+
+  /** Binds the project (created when missing) to a repository folder and reads it at once. */
+  async bindConfigRepo(slug: string, input: ConfigRepoInput & { name?: string }) {
+    configRepoOf(input);
+    const projectId = await this.configRepos.ensureProject(slug, input.name ?? slug);
+    return this.configRepos.bind(projectId, input);
+  }
+
+  async unbindConfigRepo(slug: string): Promise<void> {
+    await this.configRepos.unbind(await projectIdOf(this.db, slug));
   }
 
   /** Head of a branch in a repository, with stored credentials (run-all). */

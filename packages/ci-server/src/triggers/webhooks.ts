@@ -27,6 +27,7 @@ import type { RunEvents } from '../services/run-events.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import type { ConfigRepos } from './config-repo.js';
 import type { Deliveries, DeliveryStatus } from './deliveries.js';
 import { decideForkRun, type ForkPolicy, forkPolicyOf } from './fork-policy.js';
 import { type GitMaterialRow, materialsOfRepository } from './materials.js';
@@ -56,6 +57,8 @@ export interface WebhookDeps {
   box: SecretBox;
   events: RunEvents;
   deliveries: Deliveries;
+  /** Projects whose pipelines live in their repository: a push there is read before runs start. */
+  configRepos?: ConfigRepos;
   /** The global secret of each host (CI_CONFIG `webhooks.<host>.secret`, else CI_WEBHOOK_SECRET). */
   globalSecret: (host: ScmHost) => string | null;
   log: FastifyBaseLogger;
@@ -168,12 +171,35 @@ export class WebhookService {
         `the ${headerLabel(info.signatureHeader)} header does not match the webhook secret of any project watching this repository`,
       );
     if (parsed.ignored) return ignored(parsed.ignored);
+    const synced = await this.syncDefinitions(parsed, repoKeys, verified);
+    const current = synced ? await materialsOfRepository(this.deps.db, repoKeys) : materials;
     return this.startRuns(
       input.host,
       parsed,
       delivery,
-      materials.filter((m) => verified.has(m.projectId)),
+      current.filter((m) => verified.has(m.projectId)),
     );
+  }
+
+  /**
+   * Pipelines as code: a push to the branch a verified project keeps its definition on is applied first
+   * (triggers/config-repo.ts), so its runs follow the definition of that commit. True when one was read.
+   */
+  private async syncDefinitions(parsed: ParsedDelivery, repoKeys: string[], verified: Set<string>) {
+    const repos = this.deps.configRepos;
+    if (!repos) return false;
+    let read = false;
+    for (const change of parsed.changes) {
+      if (change.kind !== 'push' || !change.branch || !change.revision) continue;
+      for (const projectId of await repos.boundTo(repoKeys, change.branch)) {
+        if (!verified.has(projectId)) continue;
+        const outcome = await repos.sync(projectId, change.revision);
+        if (outcome.error)
+          this.deps.log.warn({ projectId, error: outcome.error }, 'pipeline definition not applied');
+        read = true;
+      }
+    }
+    return read;
   }
 
   private async startRuns(

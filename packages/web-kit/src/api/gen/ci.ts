@@ -893,6 +893,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{slug}/config-repo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The repository folder the project's pipelines are read from
+         * @description Minimum access: viewer.
+         */
+        get: operations["getApiV1ProjectsSlugConfigRepo"];
+        /**
+         * Keep the project's pipelines in its repository
+         * @description Binds the project (created when it does not exist) to a repository folder, reads its pipeline files at the branch head and applies them as the apply route does (a full declaration; pipelines without a git or upstream material get this repository as theirs). From then on a push to the branch (webhook), a poll that sees it move, and a project sync read the folder again before runs start. A definition that does not apply is recorded in `error` with its revision and changes nothing.
+         *
+         *     Minimum access: maintainer.
+         */
+        put: operations["putApiV1ProjectsSlugConfigRepo"];
+        post?: never;
+        /**
+         * Stop reading the pipelines from the repository (the applied pipelines stay)
+         * @description Minimum access: maintainer.
+         */
+        delete: operations["deleteApiV1ProjectsSlugConfigRepo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{slug}/crons": {
         parameters: {
             query?: never;
@@ -5183,6 +5213,249 @@ export interface operations {
             };
         };
     };
+    getApiV1ProjectsSlugConfigRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied_revision: string | null;
+                        /** @description the branch whose head defines the pipelines */
+                        branch: string;
+                        checked_revision: string | null;
+                        error: string | null;
+                        /** @description the folder of pipeline files (its *.yaml/*.yml), or one file */
+                        path: string;
+                        /** @description how often the branch is checked; "" webhooks only */
+                        poll_interval: string;
+                        status: "pending" | "applied" | "failed";
+                        synced_at: string | null;
+                        /** @description the repository (credentials from the SCM credential settings) */
+                        url: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    putApiV1ProjectsSlugConfigRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default main */
+                    branch?: string;
+                    /** @description display name of a project created here */
+                    name?: string;
+                    /** @description default .gocdnext */
+                    path?: string;
+                    /** @description a duration (default 1m); "" turns polling off */
+                    poll_interval?: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied_revision: string | null;
+                        /** @description the branch whose head defines the pipelines */
+                        branch: string;
+                        checked_revision: string | null;
+                        error: string | null;
+                        /** @description the folder of pipeline files (its *.yaml/*.yml), or one file */
+                        path: string;
+                        /** @description how often the branch is checked; "" webhooks only */
+                        poll_interval: string;
+                        status: "pending" | "applied" | "failed";
+                        synced_at: string | null;
+                        /** @description the repository (credentials from the SCM credential settings) */
+                        url: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteApiV1ProjectsSlugConfigRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     getApiV1ProjectsSlugCrons: {
         parameters: {
             query?: never;
@@ -6855,6 +7128,8 @@ export interface operations {
                         /** @description the number of pipelines in the bundle */
                         pipelines_applied: number;
                         project_slug: string;
+                        /** @description what was accepted but not done: gocdnext's auto_register_webhook (no webhook is registered on the host) */
+                        warnings?: string[];
                     };
                 };
             };

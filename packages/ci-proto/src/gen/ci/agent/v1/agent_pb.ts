@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkikwUKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIngKC0pvYkZpbmlzaGVkEg4KBnN0YXR1cxgBIAEoCRIVCg1oYXNfZXhpdF9jb2RlGAIgASgIEhEKCWV4aXRfY29kZRgDIAEoBRINCgVlcnJvchgEIAEoCRIQCghsYXN0X3NlcRgFIAEoAxIOCgZjb21taXQYBiABKAkiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMtsECgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESQQoNRG93bmxvYWRDYWNoZRIVLmNpLmFnZW50LnYxLkNhY2hlS2V5GhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuazABEjoKC1VwbG9hZENhY2hlEhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuaxoQLmNpLmFnZW50LnYxLkFjaygBYgZwcm90bzM");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMqoFCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESTQoQRG93bmxvYWRBcnRpZmFjdBIcLmNpLmFnZW50LnYxLkFydGlmYWN0UmVxdWVzdBoZLmNpLmFnZW50LnYxLkFydGlmYWN0RGF0YTABEkEKDURvd25sb2FkQ2FjaGUSFS5jaS5hZ2VudC52MS5DYWNoZUtleRoXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmswARI6CgtVcGxvYWRDYWNoZRIXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmsaEC5jaS5hZ2VudC52MS5BY2soAWIGcHJvdG8z");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -530,6 +530,29 @@ export type JobAssignment = Message<"ci.agent.v1.JobAssignment"> & {
    * @generated from field: string network = 21;
    */
   network: string;
+
+  /**
+   * Artifacts of earlier jobs (gocdnext's needs_artifacts) the agent downloads into the checkout (each file
+   * at <dest>/<path>) before services and the script start; a failed download fails the job.
+   *
+   * @generated from field: repeated ci.agent.v1.NeededArtifact needed_artifacts = 22;
+   */
+  neededArtifacts: NeededArtifact[];
+
+  /**
+   * Declared outputs, alias -> the variable the job writes as KEY=value to $GOCDNEXT_OUTPUT_FILE. The agent
+   * reads that file after a successful script and returns the declared ones (a missing one fails the job).
+   *
+   * @generated from field: map<string, string> outputs = 23;
+   */
+  outputs: { [key: string]: string };
+
+  /**
+   * Values masked in the job's log besides the secrets (outputs of earlier jobs resolved into variables).
+   *
+   * @generated from field: repeated string log_masks = 24;
+   */
+  logMasks: string[];
 };
 
 /**
@@ -538,6 +561,52 @@ export type JobAssignment = Message<"ci.agent.v1.JobAssignment"> & {
  */
 export const JobAssignmentSchema: GenMessage<JobAssignment> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 13);
+
+/**
+ * @generated from message ci.agent.v1.NeededArtifact
+ */
+export type NeededArtifact = Message<"ci.agent.v1.NeededArtifact"> & {
+  /**
+   * @generated from field: string artifact_id = 1;
+   */
+  artifactId: string;
+
+  /**
+   * The file's path in the producing job's checkout.
+   *
+   * @generated from field: string path = 2;
+   */
+  path: string;
+
+  /**
+   * Checkout-relative directory the file lands under ("./" or "" is the checkout itself).
+   *
+   * @generated from field: string dest = 3;
+   */
+  dest: string;
+
+  /**
+   * @generated from field: int64 size_bytes = 4;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: string content_sha256 = 5;
+   */
+  contentSha256: string;
+
+  /**
+   * @generated from field: string from_job = 6;
+   */
+  fromJob: string;
+};
+
+/**
+ * Describes the message ci.agent.v1.NeededArtifact.
+ * Use `create(NeededArtifactSchema)` to create a new message.
+ */
+export const NeededArtifactSchema: GenMessage<NeededArtifact> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 14);
 
 /**
  * @generated from message ci.agent.v1.LogLine
@@ -575,7 +644,7 @@ export type LogLine = Message<"ci.agent.v1.LogLine"> & {
  * Use `create(LogLineSchema)` to create a new message.
  */
 export const LogLineSchema: GenMessage<LogLine> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 14);
+  messageDesc(file_ci_agent_v1_agent, 15);
 
 /**
  * @generated from message ci.agent.v1.LogBatch
@@ -597,7 +666,7 @@ export type LogBatch = Message<"ci.agent.v1.LogBatch"> & {
  * Use `create(LogBatchSchema)` to create a new message.
  */
 export const LogBatchSchema: GenMessage<LogBatch> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 15);
+  messageDesc(file_ci_agent_v1_agent, 16);
 
 /**
  * @generated from message ci.agent.v1.LogAck
@@ -616,7 +685,7 @@ export type LogAck = Message<"ci.agent.v1.LogAck"> & {
  * Use `create(LogAckSchema)` to create a new message.
  */
 export const LogAckSchema: GenMessage<LogAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 16);
+  messageDesc(file_ci_agent_v1_agent, 17);
 
 /**
  * @generated from message ci.agent.v1.JobStarted
@@ -635,7 +704,7 @@ export type JobStarted = Message<"ci.agent.v1.JobStarted"> & {
  * Use `create(JobStartedSchema)` to create a new message.
  */
 export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 17);
+  messageDesc(file_ci_agent_v1_agent, 18);
 
 /**
  * @generated from message ci.agent.v1.JobFinished
@@ -677,6 +746,13 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
    * @generated from field: string commit = 6;
    */
   commit: string;
+
+  /**
+   * Declared outputs of a successful job, alias -> value (at most 64, 64 KiB in all).
+   *
+   * @generated from field: map<string, string> outputs = 7;
+   */
+  outputs: { [key: string]: string };
 };
 
 /**
@@ -684,7 +760,7 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
  * Use `create(JobFinishedSchema)` to create a new message.
  */
 export const JobFinishedSchema: GenMessage<JobFinished> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 18);
+  messageDesc(file_ci_agent_v1_agent, 19);
 
 /**
  * The agent cannot take an assignment it was sent (it is draining or full): the server gives the job back
@@ -704,7 +780,7 @@ export type JobRejected = Message<"ci.agent.v1.JobRejected"> & {
  * Use `create(JobRejectedSchema)` to create a new message.
  */
 export const JobRejectedSchema: GenMessage<JobRejected> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 19);
+  messageDesc(file_ci_agent_v1_agent, 20);
 
 /**
  * @generated from message ci.agent.v1.JobReport
@@ -744,7 +820,7 @@ export type JobReport = Message<"ci.agent.v1.JobReport"> & {
  * Use `create(JobReportSchema)` to create a new message.
  */
 export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 20);
+  messageDesc(file_ci_agent_v1_agent, 21);
 
 /**
  * @generated from message ci.agent.v1.JobReportAck
@@ -757,7 +833,7 @@ export type JobReportAck = Message<"ci.agent.v1.JobReportAck"> & {
  * Use `create(JobReportAckSchema)` to create a new message.
  */
 export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 21);
+  messageDesc(file_ci_agent_v1_agent, 22);
 
 /**
  * @generated from message ci.agent.v1.ServiceEvent
@@ -796,7 +872,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 22);
+  messageDesc(file_ci_agent_v1_agent, 23);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -840,7 +916,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 23);
+  messageDesc(file_ci_agent_v1_agent, 24);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -867,7 +943,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 24);
+  messageDesc(file_ci_agent_v1_agent, 25);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -880,7 +956,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 25);
+  messageDesc(file_ci_agent_v1_agent, 26);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -912,7 +988,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 26);
+  messageDesc(file_ci_agent_v1_agent, 27);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -941,7 +1017,48 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 27);
+  messageDesc(file_ci_agent_v1_agent, 28);
+
+/**
+ * An artifact a job's needed_artifacts lists, asked for by the job run holding it.
+ *
+ * @generated from message ci.agent.v1.ArtifactRequest
+ */
+export type ArtifactRequest = Message<"ci.agent.v1.ArtifactRequest"> & {
+  /**
+   * @generated from field: string job_run_id = 1;
+   */
+  jobRunId: string;
+
+  /**
+   * @generated from field: string artifact_id = 2;
+   */
+  artifactId: string;
+};
+
+/**
+ * Describes the message ci.agent.v1.ArtifactRequest.
+ * Use `create(ArtifactRequestSchema)` to create a new message.
+ */
+export const ArtifactRequestSchema: GenMessage<ArtifactRequest> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 29);
+
+/**
+ * @generated from message ci.agent.v1.ArtifactData
+ */
+export type ArtifactData = Message<"ci.agent.v1.ArtifactData"> & {
+  /**
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message ci.agent.v1.ArtifactData.
+ * Use `create(ArtifactDataSchema)` to create a new message.
+ */
+export const ArtifactDataSchema: GenMessage<ArtifactData> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -958,7 +1075,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -980,7 +1097,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
+  messageDesc(file_ci_agent_v1_agent, 32);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -1009,7 +1126,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 33);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -1031,7 +1148,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 31);
+  messageDesc(file_ci_agent_v1_agent, 34);
 
 /**
  * @generated from service ci.agent.v1.AgentService
@@ -1092,6 +1209,16 @@ export const AgentService: GenService<{
     methodKind: "client_streaming";
     input: typeof ArtifactChunkSchema;
     output: typeof ArtifactUploadedSchema;
+  },
+  /**
+   * The bytes of an artifact of the same project, for a job that needs it (NotFound when it is gone).
+   *
+   * @generated from rpc ci.agent.v1.AgentService.DownloadArtifact
+   */
+  downloadArtifact: {
+    methodKind: "server_streaming";
+    input: typeof ArtifactRequestSchema;
+    output: typeof ArtifactDataSchema;
   },
   /**
    * An empty stream when the key is unknown.
