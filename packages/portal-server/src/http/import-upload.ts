@@ -8,8 +8,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MultipartFile } from '@fastify/multipart';
 import { HttpError } from '@app/kit';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -30,11 +30,16 @@ export const ImportOptions = Type.Object(
     }),
     format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl'), Type.Literal('sql')]),
     encoding: Type.Optional(
-      Type.String({ maxLength: 20, description: 'utf-8 (default), utf-16le, utf-16be, latin1, windows-1252, iso-8859-15' }),
+      Type.String({
+        maxLength: 20,
+        description: 'utf-8 (default), utf-16le, utf-16be, latin1, windows-1252, iso-8859-15',
+      }),
     ),
     delimiter: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'CSV: default `,`' })),
     quote: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'CSV: default `"`' })),
-    header: Type.Optional(Type.Boolean({ description: 'CSV: the first record names the fields (default true)' })),
+    header: Type.Optional(
+      Type.Boolean({ description: 'CSV: the first record names the fields (default true)' }),
+    ),
     mapping: Type.Optional(
       Type.Array(
         Type.Object(
@@ -55,10 +60,13 @@ export const ImportOptions = Type.Object(
         },
       ),
     ),
-    batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, description: 'rows per INSERT (default 1000)' })),
+    batchSize: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 5000, description: 'rows per INSERT (default 1000)' }),
+    ),
     onError: Type.Optional(
       Type.Union([Type.Literal('skip'), Type.Literal('stop')], {
-        description: 'skip (default): a refused row is reported and the import goes on; stop: the first ends it',
+        description:
+          'skip (default): a refused row is reported and the import goes on; stop: the first ends it',
       }),
     ),
     ticket: Type.Optional(Type.String()),

@@ -9,8 +9,8 @@
 // the script itself and must hold only INSERTs into the table. The answer is a stream of JSON lines:
 // progress after each batch, then the outcome with the failed rows and their reasons.
 import { createReadStream } from 'node:fs';
-import multipart from '@fastify/multipart';
 import { HttpError } from '@app/kit';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { QueryDeps, SessionUser } from '../execution/contracts.js';
@@ -73,14 +73,21 @@ const Preview = Type.Object(
     columns: Type.Array(Column),
     fields: Type.Array(Type.String(), { description: 'source fields in file order' }),
     kinds: Type.Record(Type.String(), Type.String(), {
-      description: 'per source field, what its sample values look like: integer, number, boolean, date, timestamp, json, text, empty',
+      description:
+        'per source field, what its sample values look like: integer, number, boolean, date, timestamp, json, text, empty',
     }),
     mapping: Mapping,
-    rows: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'the first records, by source field' }),
+    rows: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: 'the first records, by source field',
+    }),
     failed: Type.Array(Failed, { description: 'records of the sample that cannot be read' }),
-    statements: Type.Optional(Type.Array(Type.String(), { description: 'SQL scripts: the first statements' })),
+    statements: Type.Optional(
+      Type.Array(Type.String(), { description: 'SQL scripts: the first statements' }),
+    ),
     statementCount: Type.Optional(Type.Integer()),
-    refusal: Type.Optional(Type.String({ description: 'SQL scripts: why the script is not an import into the table' })),
+    refusal: Type.Optional(
+      Type.String({ description: 'SQL scripts: why the script is not an import into the table' }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -89,7 +96,9 @@ const ImportEvent = Type.Object(
     type: Type.Union([Type.Literal('progress'), Type.Literal('done'), Type.Literal('error')]),
     rowCount: Type.Optional(Type.Integer({ description: 'rows written so far / in all' })),
     failedCount: Type.Optional(Type.Integer()),
-    failed: Type.Optional(Type.Array(Failed, { description: `done: the failed rows (at most ${FAILED_LISTED})` })),
+    failed: Type.Optional(
+      Type.Array(Failed, { description: `done: the failed rows (at most ${FAILED_LISTED})` }),
+    ),
     stopped: Type.Optional(Type.Boolean()),
     statement: Type.Optional(Type.String({ description: 'done: the governed text the import ran as' })),
     durationMs: Type.Optional(Type.Integer()),
@@ -137,7 +146,11 @@ async function prepare(deps: QueryDeps, request: FastifyRequest, upload: Upload)
   if (!target.factory.capabilities.supportsInlineRowEdit)
     throw new HttpError(400, `${target.factory.engine} does not import rows into tables`, 'UNSUPPORTED');
   if (!/table/i.test(info.detail.object.kind) || /virtual|foreign/i.test(info.detail.object.kind))
-    throw new HttpError(400, `Rows are imported into tables, not a ${info.detail.object.kind}`, 'BAD_REQUEST');
+    throw new HttpError(
+      400,
+      `Rows are imported into tables, not a ${info.detail.object.kind}`,
+      'BAD_REQUEST',
+    );
   return { session, target, info, options };
 }
 
@@ -170,8 +183,7 @@ function mappingOf(p: Prepared, fields: readonly string[]): MappedColumn[] {
     if (!col) throw new HttpError(400, `Unknown column ${JSON.stringify(m.column)}`, 'BAD_REQUEST');
     if (p.info.masked.has(col.name))
       throw new HttpError(400, `Column ${col.name} is masked and cannot be imported into`, 'BAD_REQUEST');
-    if (seen.has(col.name))
-      throw new HttpError(400, `Column ${col.name} is mapped twice`, 'BAD_REQUEST');
+    if (seen.has(col.name)) throw new HttpError(400, `Column ${col.name} is mapped twice`, 'BAD_REQUEST');
     seen.add(col.name);
     // CSV fields are known from the header (or the first record); JSON lines may add keys later on.
     if (p.options.format === 'csv' && fields.length > 0 && !fields.includes(m.source))
@@ -361,10 +373,16 @@ export function registerImportRoutes(app: FastifyInstance, deps: QueryDeps): voi
             body = async (exec) => {
               const s = await exec.openSession();
               try {
-                return await runScript(s, statements, lines, { onError, maxListed: FAILED_LISTED }, {
-                  progress,
-                  cancelled: () => exec.cancelled() || signal.aborted,
-                });
+                return await runScript(
+                  s,
+                  statements,
+                  lines,
+                  { onError, maxListed: FAILED_LISTED },
+                  {
+                    progress,
+                    cancelled: () => exec.cancelled() || signal.aborted,
+                  },
+                );
               } finally {
                 await s.close();
               }
@@ -389,7 +407,8 @@ export function registerImportRoutes(app: FastifyInstance, deps: QueryDeps): voi
             const plan = {
               columns: mapping,
               rowsPerStatement: perStatement,
-              insertSql: (n: number) => importInsertSql(dialect, capabilities.parameterStyle, path, columns, n),
+              insertSql: (n: number) =>
+                importInsertSql(dialect, capabilities.parameterStyle, path, columns, n),
               onError: p.options.onError ?? ('skip' as const),
               maxListed: FAILED_LISTED,
             };
@@ -451,7 +470,11 @@ export function registerImportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         } catch (err) {
           if (!reply.sent) throw err;
           const e = err as { message?: string; code?: string };
-          sendLine(reply, { type: 'error', error: e.message ?? 'The import failed', code: e.code ?? 'ERROR' });
+          sendLine(reply, {
+            type: 'error',
+            error: e.message ?? 'The import failed',
+            code: e.code ?? 'ERROR',
+          });
           reply.raw.end();
         } finally {
           await spooled?.remove();

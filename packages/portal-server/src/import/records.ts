@@ -36,7 +36,9 @@ export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'latin1', 'windows-12
 
 export function checkEncoding(encoding: string): void {
   if (!ENCODINGS.includes(encoding.toLowerCase()))
-    throw new ImportInputError(`Unknown encoding ${JSON.stringify(encoding)}: one of ${ENCODINGS.join(', ')}`);
+    throw new ImportInputError(
+      `Unknown encoding ${JSON.stringify(encoding)}: one of ${ENCODINGS.join(', ')}`,
+    );
 }
 
 /** The decoded text of `input`, chunk by chunk (a byte-order mark is dropped). */

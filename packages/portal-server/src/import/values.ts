@@ -35,7 +35,8 @@ export function commonKind(values: readonly unknown[]): ValueKind {
     const k = kindOf(v);
     if (k === 'empty' || k === kind) continue;
     if (kind === 'empty') kind = k;
-    else if ((kind === 'integer' && k === 'number') || (kind === 'number' && k === 'integer')) kind = 'number';
+    else if ((kind === 'integer' && k === 'number') || (kind === 'number' && k === 'integer'))
+      kind = 'number';
     else if ((kind === 'date' && k === 'timestamp') || (kind === 'timestamp' && k === 'date'))
       kind = 'timestamp';
     else kind = 'text';
