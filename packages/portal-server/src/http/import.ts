@@ -22,7 +22,6 @@ import { type ImportOutcome, type MappedColumn, runBatches } from '../import/bat
 import {
   checkEncoding,
   ImportInputError,
-  positionName,
   readRecords,
   readText,
   type SourceRecord,

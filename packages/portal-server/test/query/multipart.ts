@@ -22,7 +22,6 @@ export function multipartBody(
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the events are read field by field in the tests
 export function ndjson(body: string): any[] {
   return body
     .split('\n')
