@@ -149,6 +149,8 @@ export class CsvParser {
           `line ${this.recordLine}: a field is longer than ${this.maxRecordChars} characters (an unclosed quote?)`,
         );
     }
+    // An unquoted field begun by the chunk's last character.
+    if (this.state === 1 && start < n) this.field += chunk.slice(start, n);
     return out;
   }
 

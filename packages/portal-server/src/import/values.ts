@@ -50,8 +50,11 @@ const BOOL_FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off']);
 /** How a target column takes its values. */
 export type ColumnTarget = 'boolean' | 'other';
 
+/** Boolean columns: PostgreSQL/SQLite/DuckDB `boolean`, MySQL's `BOOLEAN` (reported as `tinyint(1)`), `bit(1)`. */
 export function targetOf(columnType: string): ColumnTarget {
-  return /^(bool|boolean)$/i.test(columnType.trim()) ? 'boolean' : 'other';
+  return /^(bool|boolean|tinyint\(1\)( unsigned)?|bit(\(1\))?)$/i.test(columnType.trim())
+    ? 'boolean'
+    : 'other';
 }
 
 /**
