@@ -31,6 +31,7 @@ import { runScript, scriptRefusal, statementLines } from '../import/script.js';
 import { commonKind, targetOf } from '../import/values.js';
 import { importInsertSql, importRequestText, rowsPerStatement } from '../sql/import-statements.js';
 import { DB_ERRORS } from './connection-schema.js';
+import { SECURITY_HEADERS } from './guard.js';
 import {
   IMPORT_MAX_BYTES,
   ImportMultipart,
@@ -224,6 +225,7 @@ function startStream(reply: FastifyReply): void {
   if (reply.sent) return;
   reply.hijack();
   reply.raw.writeHead(200, {
+    ...SECURITY_HEADERS,
     'content-type': 'application/x-ndjson; charset=utf-8',
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
