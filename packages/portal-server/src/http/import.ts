@@ -22,6 +22,7 @@ import { type ImportOutcome, type MappedColumn, runBatches } from '../import/bat
 import {
   checkEncoding,
   ImportInputError,
+  readRecordGroups,
   readRecords,
   readText,
   type SourceRecord,
@@ -414,7 +415,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: QueryDeps): voi
               maxListed: FAILED_LISTED,
             };
             body = async (exec) => {
-              const records: AsyncIterable<SourceRecord> = readRecords(
+              const records: AsyncIterable<SourceRecord[]> = readRecordGroups(
                 createReadStream(file.path, { highWaterMark: 256 * 1024 }),
                 readOptions(p.options),
               );

@@ -49,7 +49,7 @@ const NO_ROWS = { maxRows: 0 };
 
 export async function runBatches(
   session: ProviderSession,
-  records: AsyncIterable<SourceRecord>,
+  groups: AsyncIterable<SourceRecord[]>,
   plan: BatchPlan,
   hooks: { progress(p: ImportProgress): void | Promise<void>; cancelled(): boolean },
 ): Promise<ImportOutcome> {
@@ -108,24 +108,26 @@ export async function runBatches(
     await hooks.progress({ rowCount: out.rowCount, failedCount: out.failedCount });
   };
 
-  for await (const record of records) {
+  reading: for await (const group of groups) {
     if (hooks.cancelled()) {
       out.stopped = true;
       break;
     }
-    if (record.error || !record.values) {
-      // Stopping at this record: the rows read before it are still written.
-      if (plan.onError === 'stop') await flush();
-      if (!out.stopped) fail(record, record.error ?? 'the record could not be read');
-      if (out.stopped) break;
-      continue;
-    }
-    const values = record.values;
-    for (const c of plan.columns) params.push(paramOf(values[c.source], c.target));
-    rows.push(record);
-    if (rows.length >= plan.rowsPerStatement) {
-      await flush();
-      if (out.stopped) break;
+    for (const record of group) {
+      if (record.error || !record.values) {
+        // Stopping at this record: the rows read before it are still written.
+        if (plan.onError === 'stop') await flush();
+        if (!out.stopped) fail(record, record.error ?? 'the record could not be read');
+        if (out.stopped) break reading;
+        continue;
+      }
+      const values = record.values;
+      for (const c of plan.columns) params.push(paramOf(values[c.source], c.target));
+      rows.push(record);
+      if (rows.length >= plan.rowsPerStatement) {
+        await flush();
+        if (out.stopped) break reading;
+      }
     }
   }
   if (!out.stopped) await flush();

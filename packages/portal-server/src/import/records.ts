@@ -56,22 +56,35 @@ async function* decoded(input: AsyncIterable<Buffer>, encoding: string): AsyncGe
 /** Source field names by position for a CSV without header: `1`, `2`, … */
 export const positionName = (i: number) => String(i + 1);
 
-/** The records of the file; `onFields` is told the source field names as soon as they are known. */
+/**
+ * The records of the file, in the groups each decoded chunk completes (one await per chunk rather than per
+ * record: at a million rows the per-record promise hops cost more than the parsing); `onFields` is told the
+ * source field names as soon as they are known.
+ */
+export async function* readRecordGroups(
+  input: Readable | AsyncIterable<Buffer>,
+  options: ReadOptions,
+  onFields?: (fields: string[]) => void,
+): AsyncGenerator<SourceRecord[]> {
+  const text = decoded(input as AsyncIterable<Buffer>, options.encoding);
+  if (options.format === 'jsonl') yield* jsonLines(text, onFields);
+  else yield* csvRecords(text, options, onFields);
+}
+
+/** The records of the file one by one (the preview, which reads a few). */
 export async function* readRecords(
   input: Readable | AsyncIterable<Buffer>,
   options: ReadOptions,
   onFields?: (fields: string[]) => void,
 ): AsyncGenerator<SourceRecord> {
-  const text = decoded(input as AsyncIterable<Buffer>, options.encoding);
-  if (options.format === 'jsonl') yield* jsonLines(text, onFields);
-  else yield* csvRecords(text, options, onFields);
+  for await (const group of readRecordGroups(input, options, onFields)) yield* group;
 }
 
 async function* csvRecords(
   text: AsyncIterable<string>,
   options: ReadOptions,
   onFields?: (fields: string[]) => void,
-): AsyncGenerator<SourceRecord> {
+): AsyncGenerator<SourceRecord[]> {
   let parser: CsvParser;
   try {
     parser = new CsvParser({ delimiter: options.delimiter, quote: options.quote });
@@ -81,7 +94,8 @@ async function* csvRecords(
   let names: string[] | undefined;
   let row = 0;
   const batch: CsvRecord[] = [];
-  const take = function* (records: CsvRecord[]): Generator<SourceRecord> {
+  const take = (records: CsvRecord[]): SourceRecord[] => {
+    const group: SourceRecord[] = [];
     for (const r of records) {
       if (!names) {
         if (options.header) {
@@ -94,11 +108,11 @@ async function* csvRecords(
       }
       row++;
       if (options.header && r.fields.length !== names.length) {
-        yield {
+        group.push({
           row,
           line: r.line,
           error: `expected ${names.length} fields as in the header, found ${r.fields.length}`,
-        };
+        });
         continue;
       }
       const values: Record<string, unknown> = {};
@@ -107,17 +121,20 @@ async function* csvRecords(
         // An empty unquoted field is NULL; an empty quoted field ("") is the empty string.
         values[name] = r.fields[i] === '' && !r.quoted[i] ? null : r.fields[i];
       }
-      yield { row, line: r.line, values };
+      group.push({ row, line: r.line, values });
     }
     records.length = 0;
+    return group;
   };
   try {
     for await (const chunk of text) {
       parser.push(chunk, batch);
-      yield* take(batch);
+      const group = take(batch);
+      if (group.length) yield group;
     }
     parser.end(batch);
-    yield* take(batch);
+    const group = take(batch);
+    if (group.length) yield group;
   } catch (err) {
     if (err instanceof CsvError) throw new ImportInputError(err.message);
     throw err;
@@ -128,7 +145,7 @@ async function* csvRecords(
 async function* jsonLines(
   text: AsyncIterable<string>,
   onFields?: (fields: string[]) => void,
-): AsyncGenerator<SourceRecord> {
+): AsyncGenerator<SourceRecord[]> {
   let carry = '';
   let line = 0;
   let row = 0;
@@ -156,18 +173,20 @@ async function* jsonLines(
     carry += chunk;
     let nl = carry.indexOf('\n');
     let from = 0;
+    const group: SourceRecord[] = [];
     while (nl !== -1) {
       const r = parse(carry.slice(from, nl));
-      if (r) yield r;
+      if (r) group.push(r);
       from = nl + 1;
       nl = carry.indexOf('\n', from);
     }
     carry = carry.slice(from);
+    if (group.length) yield group;
     if (carry.length > 16 * 1024 * 1024)
       throw new ImportInputError(`line ${line + 1}: a JSON line is longer than 16 MiB`);
   }
   const last = parse(carry);
-  if (last) yield last;
+  if (last) yield [last];
   if (!announced) onFields?.([]);
 }
 

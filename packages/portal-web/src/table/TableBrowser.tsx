@@ -291,7 +291,8 @@ export function TableBrowser(props: {
           </div>
         </div>
       )}
-      <div className="table-scroll">
+      {/* The import dialog takes the grid's place while it is open (the card keeps its height). */}
+      <div className="table-scroll" hidden={importing}>
         <table className="grid compact table-grid" aria-label="Table rows">
           <thead>
             <tr>
