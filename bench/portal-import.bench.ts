@@ -25,7 +25,8 @@ const rate = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toL
 /** Writes the CSV with backpressure (the file is never held in memory). */
 async function writeCsv(path: string, rows: number): Promise<number> {
   const out = createWriteStream(path);
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  const write = (s: string) =>
+    out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
   await write('id,name,amount,created,note\n');
   let chunk = '';
   for (let i = 1; i <= rows; i++) {

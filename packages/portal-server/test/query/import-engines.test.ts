@@ -136,7 +136,7 @@ for (const engine of ENGINES) {
       );
       expect(r.statusCode, r.body).toBe(200);
       const done = ndjson(r.body).at(-1);
-      expect(done, JSON.stringify(done.failed)).toMatchObject({ type: "done", rowCount: 4, failedCount: 1 });
+      expect(done, JSON.stringify(done.failed)).toMatchObject({ type: 'done', rowCount: 4, failedCount: 1 });
       expect(done.failed).toHaveLength(1);
       expect(done.failed[0]).toMatchObject({ row: 3, line: 4 });
       expect(done.failed[0].reason).toMatch(/abc|numeric|decimal|Incorrect/i);
