@@ -6,6 +6,7 @@ import { run as dispatch } from './dispatch.bench.js';
 import { run as engines } from './engines.bench.js';
 import { run as logIngest } from './log-ingest.bench.js';
 import { run as portalFootprint } from './portal-footprint.bench.js';
+import { run as portalImport } from './portal-import.bench.js';
 import { run as portalQuery } from './portal-query.bench.js';
 import { run as portalWeb } from './portal-web.bench.js';
 import { run as replicas } from './replicas.bench.js';
@@ -21,6 +22,7 @@ const benchmarks: [string, () => Promise<unknown>][] = [
   ['1,000 SSE followers of one run', sseFollowers],
   ['portal query and export', portalQuery],
   ['portal seed data', seedData],
+  ['portal table import', portalImport],
   ['portal footprint', portalFootprint],
   ['portal web first load', portalWeb],
   ['CI web UI', ciWeb],

@@ -29,6 +29,7 @@ import { registerExportRoutes } from './http/export.js';
 import { registerFleetHealthRoute } from './http/fleet-health.js';
 import { databaseRateLimit, readSession, requireSession } from './http/guard.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerImportRoutes } from './http/import.js';
 import { registerMcpRoutes } from './http/mcp.js';
 import { registerObjectRoutes } from './http/objects.js';
 import { registerPortalOpenApi, registerPortalOpenApiRoute } from './http/openapi.js';
@@ -165,6 +166,7 @@ export async function createPortalServer(
     registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
     registerTableDataRoutes(scope, db);
+    registerImportRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);
   });

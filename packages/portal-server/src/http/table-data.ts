@@ -60,6 +60,9 @@ const TablePage = Type.Object(
       Type.String({ description: `the field carrying the engine row id (${ROW_ID_FIELD})` }),
     ),
     editable: Type.Boolean(),
+    importable: Type.Optional(
+      Type.Boolean({ description: 'rows may be imported into it (POST /api/db/import)' }),
+    ),
     readOnlyReason: Type.Optional(Type.String()),
     foreignKeys: Type.Array(
       Type.Object(
@@ -140,15 +143,17 @@ function badRequest(err: unknown): never {
 }
 
 /** The table as the browser keys it: its columns, primary key or row id, masked columns. */
-interface TableInfo {
+export interface TableInfo {
   detail: ObjectDetail;
   shape: TableShape;
   masked: Set<string>;
   editable: boolean;
   readOnlyReason?: string;
+  /** Rows may be imported (http/import.ts): the engine edits rows, it is a table, the datasource writes. */
+  importable: boolean;
 }
 
-async function readTable(
+export async function readTable(
   deps: QueryDeps,
   session: SessionUser,
   target: ResolvedTarget,
@@ -190,6 +195,8 @@ async function readTable(
     shape,
     masked,
     editable: readOnlyReason === undefined,
+    importable:
+      capabilities.supportsInlineRowEdit && isTable && !policy.readOnly && !capabilities.readOnlyEngine,
     ...(readOnlyReason ? { readOnlyReason } : {}),
   };
 }
@@ -301,6 +308,7 @@ export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): 
             key: info.shape.key,
             ...(info.shape.rowId ? { rowId: ROW_ID_FIELD } : {}),
             editable: info.editable,
+            importable: info.importable,
             ...(info.readOnlyReason ? { readOnlyReason: info.readOnlyReason } : {}),
             foreignKeys: info.detail.foreignKeys.map((f) => ({
               columnName: f.columnName,

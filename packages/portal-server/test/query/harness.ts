@@ -14,6 +14,7 @@ import {
 import { registerConnectionOperationRoutes } from '../../src/http/db-connections.js';
 import { registerScriptRoutes } from '../../src/http/db-scripts.js';
 import { registerExportRoutes } from '../../src/http/export.js';
+import { registerImportRoutes } from '../../src/http/import.js';
 import { registerObjectRoutes } from '../../src/http/objects.js';
 import { registerQueryRoutes } from '../../src/http/query.js';
 import { registerTableDataRoutes } from '../../src/http/table-data.js';
@@ -68,6 +69,7 @@ export async function harness(
   registerObjectRoutes(app, deps);
   registerExportRoutes(app, deps);
   registerTableDataRoutes(app, deps);
+  registerImportRoutes(app, deps);
   await app.ready();
   return {
     app,

@@ -88,3 +88,9 @@ export type TablePage = ResponseOf<paths, '/api/db/table/rows', 'post'>;
 export type TableColumn = TablePage['columns'][number];
 /** The edit batch's answer (`POST /api/db/table/edits`): the statements, and whether they ran. */
 export type TableEditAnswer = ResponseOf<paths, '/api/db/table/edits', 'post'>;
+
+/** The import preview (`POST /api/db/import/preview`): source fields, their kinds, the columns, a mapping. */
+export type ImportPreview = ResponseOf<paths, '/api/db/import/preview', 'post'>;
+/** One line of the import's streamed answer (`POST /api/db/import`, application/x-ndjson). */
+export type ImportEvent =
+  paths['/api/db/import']['post']['responses'][200]['content']['application/x-ndjson'];

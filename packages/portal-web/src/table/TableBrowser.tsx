@@ -5,12 +5,14 @@
 // are highlighted, and "Review changes" shows the statements the server builds (`/api/db/table/edits` with
 // `preview`) before "Apply" runs them as one governed transaction. A held batch waits on its approval here
 // and is applied the moment a reviewer approves; a concurrent change is reported and nothing is applied.
+// Where the server says rows may be imported (`importable`), "Import" opens the import dialog.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { ApiError, api, errorText } from '../lib/api';
 import type { Approval, DbObject, TableEditAnswer, TablePage } from '../lib/types';
 import { cellView } from '../results/cells';
+import { ImportDialog } from './ImportDialog';
 import {
   addRow,
   type Cell,
@@ -77,6 +79,7 @@ export function TableBrowser(props: {
     null,
   );
   const [busy, setBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   const body = useMemo(
     () => ({
@@ -207,6 +210,11 @@ export function TableBrowser(props: {
           Reload
         </button>
         <span className="spacer" />
+        {d?.importable && (
+          <button type="button" className="btn btn-small" onClick={() => setImporting(true)}>
+            Import
+          </button>
+        )}
         {editable && (
           <>
             <button type="button" className="btn btn-small" onClick={() => setPending(addRow(pending))}>
@@ -256,6 +264,17 @@ export function TableBrowser(props: {
           onApproved={() => void apply()}
         />
       )}
+      {importing && (
+        <ImportDialog
+          descriptor={props.descriptor}
+          path={object.path}
+          approvalsRequired={props.approvalsRequired}
+          onImported={() =>
+            void qc.invalidateQueries({ queryKey: ['table-rows', props.connectionKey, object.path] })
+          }
+          onClose={() => setImporting(false)}
+        />
+      )}
       {review && (
         <div className="review" role="dialog" aria-label="Review changes">
           <h3>The statements to run, as one transaction</h3>
@@ -272,7 +291,8 @@ export function TableBrowser(props: {
           </div>
         </div>
       )}
-      <div className="table-scroll">
+      {/* The import dialog takes the grid's place while it is open (the card keeps its height). */}
+      <div className="table-scroll" hidden={importing}>
         <table className="grid compact table-grid" aria-label="Table rows">
           <thead>
             <tr>

@@ -813,6 +813,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/db/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a file into a table
+         * @description Import a file into a table: multipart `options` (JSON: `{connection | connectionId, path, format: csv|jsonl|sql, encoding?, delimiter?, quote?, header? (default true), mapping?: [{source, column}], batchSize? (1..5000, default 1000), onError?: skip|stop, ticket?}`) then `file` (at most 2147483648 bytes, streamed to a spool file, never held in memory). CSV: an empty unquoted field is NULL, "" the empty string. CSV and JSON lines run as one governed request whose text is `-- import <format> file "<name>" (<bytes> bytes, sha256 <hash>)` and the single-row INSERT of the mapped columns: policy and write approval apply to it (403 APPROVAL_REQUIRED holds the import as one request; the same file with the same options sent again inside the window runs), masked columns cannot be written (400). Rows go in as multi-row INSERTs with bound parameters, each batch committed on its own; a batch the engine refuses is retried row by row so only the refused rows fail. An SQL script (up to 1 MiB) is governed as itself and must hold only INSERT … VALUES statements into the table (400 otherwise). Refusals before anything runs are the usual error answers; once running, the answer is `application/x-ndjson`: `{type: progress, rowCount, failedCount}` lines, then `{type: done, rowCount, failedCount, failed: [{row, line, reason}], stopped, statement, durationMs}` or `{type: error, error, code}`. One audit line (route /api/db/import) carries the counts.
+         */
+        post: operations["postApiDbImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import preview
+         * @description Import preview: multipart `options` (JSON: `{connection | connectionId, path, format: csv|jsonl|sql, encoding?, delimiter?, quote?, header?, mapping?, limit? (1..100, default 20)}`) then `file` (or its first part: only the first records are read). Answers the table columns (`masked` ones cannot be imported into), the source fields with the type their sample values look like, a mapping by matching names, the first rows and the records that cannot be read; for an SQL script the first statements and, when it is not one, why it is not an import into the table. Nothing runs.
+         */
+        post: operations["postApiDbImportPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/db/maintenance": {
         parameters: {
             query?: never;
@@ -6073,6 +6113,388 @@ export interface operations {
             };
         };
     };
+    postApiDbImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file (CSV, JSON lines or an SQL script)
+                     */
+                    file: string;
+                    /** @description the import options as JSON (ImportOptions); sent before the file */
+                    options: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        code?: string;
+                        durationMs?: number;
+                        error?: string;
+                        /** @description done: the failed rows (at most 1000) */
+                        failed?: ({
+                            /** @description line of the file it starts on */
+                            line: number;
+                            reason: string;
+                            /** @description data record (or statement) number, 1-based */
+                            row: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        failedCount?: number;
+                        /** @description rows written so far / in all */
+                        rowCount?: number;
+                        /** @description done: the governed text the import ran as */
+                        statement?: string;
+                        stopped?: boolean;
+                        type: "progress" | "done" | "error";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postApiDbImportPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file (CSV, JSON lines or an SQL script)
+                     */
+                    file: string;
+                    /** @description the import options as JSON (ImportOptions); sent before the file */
+                    options: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: ({
+                            isPrimary: boolean;
+                            /** @description cannot be written by an import */
+                            masked: boolean;
+                            name: string;
+                            nullable: boolean;
+                            type: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description records of the sample that cannot be read */
+                        failed: ({
+                            /** @description line of the file it starts on */
+                            line: number;
+                            reason: string;
+                            /** @description data record (or statement) number, 1-based */
+                            row: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description source fields in file order */
+                        fields: string[];
+                        format: string;
+                        /** @description per source field, what its sample values look like: integer, number, boolean, date, timestamp, json, text, empty */
+                        kinds: {
+                            [key: string]: string;
+                        };
+                        mapping: {
+                            column: string;
+                            source: string;
+                        }[];
+                        /** @description SQL scripts: why the script is not an import into the table */
+                        refusal?: string;
+                        /** @description the first records, by source field */
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                        statementCount?: number;
+                        /** @description SQL scripts: the first statements */
+                        statements?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     postApiDbMaintenance: {
         parameters: {
             query?: never;
@@ -8099,6 +8521,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description rows may be imported into it (POST /api/db/import) */
+                        importable?: boolean;
                         /** @description primary-key columns, empty when rows are keyed by rowId */
                         key: string[];
                         limit: number;
