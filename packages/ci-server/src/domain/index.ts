@@ -10,6 +10,7 @@ export type * from './bundle-types.js';
 export * from './cron.js';
 export * from './durations.js';
 export * from './fingerprint.js';
+export * from './job-report-shortcut.js';
 export * from './matrix.js';
 export * from './run-plan.js';
 export * from './run-state.js';
