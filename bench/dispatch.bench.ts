@@ -18,6 +18,7 @@ import {
   countsSince,
   type DriverCounts,
   installDriverCounts,
+  shapes,
   snapshotCounts,
   uncounted,
 } from './driver-counts.js';
@@ -222,7 +223,11 @@ async function benchStore(store: string, url: string) {
     for (let i = 0; i < AGENTS; i++) agents.push(simAgent(grpcPort, `sim-${i}`, assigned));
     await Promise.all(agents.map((a) => a.ready()));
     await phase(server, pipelineId, assigned, 0); // warm-up
+    shapes.clear();
     const burst = await phase(server, pipelineId, assigned, 0);
+    if (process.env.BENCH_SHAPES)
+      for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(`${(n / burst.jobs).toFixed(3)}/job  ${shape}`);
     const rate = burst.jobs / burst.seconds;
     // Half the burst rate, offered as one run of MATRIX jobs every gap.
     const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000);

@@ -18,6 +18,8 @@ export interface DriverCounts {
 }
 
 const counts: DriverCounts = { roundTrips: 0, statements: 0, transactions: 0 };
+/** Statements by their first words (`BENCH_SHAPES=1` prints them): where the count comes from. */
+export const shapes = new Map<string, number>();
 const quiet = new AsyncLocalStorage<true>();
 /** Connections (pg clients, SQLite handles) inside an explicit transaction. */
 const inTransaction = new WeakSet<object>();
@@ -37,6 +39,8 @@ function note(conn: object, text: unknown): void {
   } else {
     counts.statements++;
     if (!inTransaction.has(conn)) counts.transactions++;
+    const shape = `${inTransaction.has(conn) ? 'in tx: ' : ''}${String(text).replace(/\s+/g, ' ').slice(0, 70)}`;
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
   }
 }
 
