@@ -114,7 +114,10 @@ export class JobTransitions {
   /**
    * Runs `body` on the job run's run inside a transaction; publishes its effects after the commit. `quick`,
    * when given, is tried first in the same transaction, after the run row is locked for it (PostgreSQL):
-   * what it answers stands, and `body` runs only when it answers undefined.
+   * what it answers stands, and `body` runs only when it answers undefined. `alone` is the same without a
+   * transaction (one statement). Both run in the run's turn, with `body` right after them when they answer
+   * undefined: a run's first start that needs `body` is not overtaken by the starts that arrived meanwhile
+   * (each of which would then find the run not yet running and need `body` too).
    */
   private async onJob<T>(
     jobRunId: string,
@@ -122,6 +125,7 @@ export class JobTransitions {
     body: (trx: Trx, loaded: LoadedRun, job: JobRunsTable) => Promise<Step<T>>,
     runIdHint?: string,
     quick?: (trx: Trx, runId: string) => Promise<Step<T> | undefined>,
+    alone?: () => Promise<Step<T> | undefined>,
   ): Promise<T> {
     // The dispatcher knows the run of the jobs it handed out; only strangers cost a look-up.
     const row = runIdHint
@@ -133,18 +137,21 @@ export class JobTransitions {
           .executeTakeFirst();
     if (!row) return fallback;
     const db = this.deps.db;
-    const step = await this.serial(row.run_id, () =>
-      db.transaction().execute(async (trx) => {
-        if (quick) {
-          if (this.deps.postgres) await lockRunForReport(trx, row.run_id);
-          const done = await quick(trx, row.run_id);
-          if (done) return done;
-        }
-        const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
-        const job = loaded?.jobs.find((j) => j.id === jobRunId) as JobRunsTable | undefined;
-        if (!loaded || !job) return { value: fallback };
-        return body(trx, loaded, job);
-      }),
+    const step = await this.serial(
+      row.run_id,
+      async () =>
+        (alone && (await alone())) ||
+        db.transaction().execute(async (trx) => {
+          if (quick) {
+            if (this.deps.postgres) await lockRunForReport(trx, row.run_id);
+            const done = await quick(trx, row.run_id);
+            if (done) return done;
+          }
+          const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
+          const job = loaded?.jobs.find((j) => j.id === jobRunId) as JobRunsTable | undefined;
+          if (!loaded || !job) return { value: fallback };
+          return body(trx, loaded, job);
+        }),
     ).catch((err) => {
       // Rolled back: a revision noted as pinned in it may not be.
       this.pinned.delete(row.run_id);
@@ -163,15 +170,8 @@ export class JobTransitions {
    * predate engines). Null, or why the agent must stop it.
    */
   async started(jobRunId: string, agentId: string, runIdHint?: string, engine = ''): Promise<string | null> {
-    if (runIdHint) {
-      // One statement, outside a transaction; queued behind the run's other reports like a full transition.
-      const { db, postgres } = this.deps;
-      const engineName = ENGINES.has(engine) ? engine : null;
-      const done = await this.serial(runIdHint, () =>
-        startJobOfRunningRun(db, jobRunId, agentId, engineName, postgres),
-      );
-      if (done) return null;
-    }
+    const { db, postgres } = this.deps;
+    const engineName = ENGINES.has(engine) ? engine : null;
     return this.onJob(
       jobRunId,
       `job run ${jobRunId} does not exist`,
@@ -186,6 +186,12 @@ export class JobTransitions {
         return { value: null, effects: t.effects };
       },
       runIdHint,
+      undefined,
+      // One statement, no transaction: a start in a run that is already running.
+      async () =>
+        (await startJobOfRunningRun(db, jobRunId, agentId, engineName, postgres))
+          ? { value: null }
+          : undefined,
     );
   }
 
