@@ -5,7 +5,8 @@
 // p50/p99, both in the burst (which includes waiting for a free slot) and at a steady offered load of half
 // the burst rate (pure pickup). Baseline: the claim UPDATE alone on the same database in the same run. SQLite
 // (a file) and a private PostgreSQL. Run with `npm run bench` or `node --import tsx bench/dispatch.bench.ts`;
-// BENCH_AGENTS, BENCH_JOBS change the sizes.
+// BENCH_AGENTS, BENCH_JOBS change the sizes. Per job it also prints the database round trips, statements
+// and transactions the server spent (counted at the driver, bench/driver-counts.ts).
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
@@ -13,9 +14,19 @@ import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-se
 import { claimJob } from '../packages/ci-server/src/store/agent-leases.js';
 import type { StoreDb } from '../packages/ci-server/src/store/database.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
+import {
+  countsSince,
+  type DriverCounts,
+  installDriverCounts,
+  shapes,
+  snapshotCounts,
+  uncounted,
+} from './driver-counts.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
+/** `BENCH_STORES=postgres` (or `sqlite`) measures one store only. */
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const CAPACITY = 4;
 const MATRIX = 20;
 const RUNS = Math.ceil(JOBS / MATRIX);
@@ -92,7 +103,35 @@ interface Phase {
   seconds: number;
   p50: number;
   p99: number;
+  /** What the server sent its database during the phase (triggering included), per job. */
+  perJob: DriverCounts;
 }
+
+const perJob = (c: DriverCounts, jobs: number): DriverCounts => ({
+  roundTrips: c.roundTrips / jobs,
+  statements: c.statements / jobs,
+  transactions: c.transactions / jobs,
+});
+
+const minus = (a: DriverCounts, b: DriverCounts): DriverCounts => ({
+  roundTrips: a.roundTrips - b.roundTrips,
+  statements: a.statements - b.statements,
+  transactions: a.transactions - b.transactions,
+});
+
+const fmt = (c: DriverCounts, postgres: boolean) =>
+  `${postgres ? c.roundTrips.toFixed(1) : '–'} / ${c.statements.toFixed(1)} / ${c.transactions.toFixed(1)}`;
+
+/** Queued or running job runs left (the benchmark's own read: not counted). */
+const busyJobs = (server: CiServer) =>
+  uncounted(() =>
+    server.database.db
+      .selectFrom('job_runs')
+      .select('id')
+      .where('status', 'in', ['queued', 'running'])
+      .limit(1)
+      .execute(),
+  );
 
 async function phase(
   server: CiServer,
@@ -107,6 +146,7 @@ async function phase(
   };
   server.events.on('change', onChange);
   assigned.clear();
+  const before = snapshotCounts();
   const t0 = performance.now();
   for (let i = 0; i < RUNS; i++) {
     const next = t0 + i * gapMs;
@@ -117,21 +157,18 @@ async function phase(
   while (assigned.size < runnable.size || runnable.size < RUNS * MATRIX)
     await new Promise((r) => setTimeout(r, 5));
   // Every run finished: the next phase starts from idle agents.
-  while (
-    (
-      await server.database.db
-        .selectFrom('job_runs')
-        .select('id')
-        .where('status', 'in', ['queued', 'running'])
-        .limit(1)
-        .execute()
-    ).length > 0
-  )
-    await new Promise((r) => setTimeout(r, 5));
+  while ((await busyJobs(server)).length > 0) await new Promise((r) => setTimeout(r, 5));
+  const counted = countsSince(before);
   const seconds = (Math.max(...assigned.values()) - Math.min(...runnable.values())) / 1000;
   server.events.off('change', onChange);
   const latencies = [...runnable].map(([id, t]) => (assigned.get(id) ?? Number.NaN) - t);
-  return { jobs: runnable.size, seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+  return {
+    jobs: runnable.size,
+    seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    perJob: perJob(counted, runnable.size),
+  };
 }
 
 /** The claim statement alone: one conditional UPDATE per job, sequentially. */
@@ -177,16 +214,25 @@ async function benchStore(store: string, url: string) {
     const pipelineId = (
       await server.database.db.selectFrom('pipelines').select('id').executeTakeFirstOrThrow()
     ).id;
+    // What creating a run costs (the trigger, and the dispatcher learning its jobs), measured before any agent
+    // is connected so no claim mixes in; the agents take these jobs during the warm-up.
+    const created = snapshotCounts();
+    for (let i = 0; i < 10; i++) await server.runs.trigger(pipelineId, {}, 'bench');
+    const createPerJob = perJob(countsSince(created), 10 * MATRIX);
     const assigned = new Map<string, number>();
     for (let i = 0; i < AGENTS; i++) agents.push(simAgent(grpcPort, `sim-${i}`, assigned));
     await Promise.all(agents.map((a) => a.ready()));
     await phase(server, pipelineId, assigned, 0); // warm-up
+    shapes.clear();
     const burst = await phase(server, pipelineId, assigned, 0);
+    if (process.env.BENCH_SHAPES)
+      for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(`${(n / burst.jobs).toFixed(3)}/job  ${shape}`);
     const rate = burst.jobs / burst.seconds;
     // Half the burst rate, offered as one run of MATRIX jobs every gap.
     const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000);
     const claimMs = await claimBaseline(server, pipelineId);
-    return { store, burst, rate, paced, pacedRate: rate / 2, claimMs };
+    return { store, burst, rate, paced, pacedRate: rate / 2, claimMs, createPerJob };
   } finally {
     await Promise.all(agents.map((a) => a.stop()));
     await server.close();
@@ -194,13 +240,18 @@ async function benchStore(store: string, url: string) {
 }
 
 export async function run() {
+  installDriverCounts();
   console.log(`dispatch: ${AGENTS} agents × capacity ${CAPACITY}, ${RUNS} runs × ${MATRIX} jobs`);
-  const results = [await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`)];
-  const pg = await startPostgres();
-  try {
-    results.push(await benchStore('postgres', pg.url));
-  } finally {
-    await pg.stop();
+  const results: Awaited<ReturnType<typeof benchStore>>[] = [];
+  if (STORES.includes('sqlite'))
+    results.push(await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`));
+  if (STORES.includes('postgres')) {
+    const pg = await startPostgres();
+    try {
+      results.push(await benchStore('postgres', pg.url));
+    } finally {
+      await pg.stop();
+    }
   }
   console.log(
     '\n| store | burst jobs/s | burst p50 / p99 ms | paced at jobs/s | pickup p50 / p99 ms | claim UPDATE p50 ms | pickup p50 / claim |',
@@ -210,6 +261,17 @@ export async function run() {
     console.log(
       `| ${r.store} | ${r.rate.toFixed(0)} | ${r.burst.p50.toFixed(1)} / ${r.burst.p99.toFixed(1)} | ${r.pacedRate.toFixed(0)} | ${r.paced.p50.toFixed(2)} / ${r.paced.p99.toFixed(2)} | ${r.claimMs.toFixed(3)} | ${(r.paced.p50 / r.claimMs).toFixed(1)}× |`,
     );
+  console.log(
+    '\nPer job, at the driver (round trips / statements / transactions; SQLite has no round trips):\n' +
+      '\n| store | whole burst | creating the run | claim, start, finish (the rest) | paced phase, the rest |',
+  );
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of results) {
+    const pgStore = r.store === 'postgres';
+    console.log(
+      `| ${r.store} | ${fmt(r.burst.perJob, pgStore)} | ${fmt(r.createPerJob, pgStore)} | ${fmt(minus(r.burst.perJob, r.createPerJob), pgStore)} | ${fmt(minus(r.paced.perJob, r.createPerJob), pgStore)} |`,
+    );
+  }
   return results;
 }
 

@@ -3,6 +3,11 @@
 // one transaction that loads the run (row-locked on PostgreSQL), checks that the reporting agent still holds
 // the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
 // commit (new attempts reach the dispatcher through them).
+//
+// The two reports every job sends first try a conditional UPDATE of the job's row alone
+// (store/job-report-statements.ts): a start in a running run, a finish that leaves its stage running. Those
+// are most reports (19 of a 20-way matrix's 20 starts and finishes), and for them the state machine would
+// change nothing but that row; the rest, and anything the UPDATE does not match, take the full transition.
 import {
   type Effect,
   expireGate,
@@ -16,6 +21,11 @@ import {
 import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
+import {
+  finishJobOfBusyStage,
+  lockRunForReport,
+  startJobOfRunningRun,
+} from '../store/job-report-statements.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { JobRunsTable } from '../store/schema.js';
 
@@ -49,6 +59,9 @@ const ACTIVE = ['queued', 'running'];
 /** Engines an agent may report (anything else is not stored). */
 const ENGINES = new Set(['podman', 'sandbox', 'host']);
 const clearLease = { lease_agent_id: null, lease_expires_at: null } as const;
+/** Runs whose revision this process saw pinned, remembered at most. */
+const PINNED_CACHE = 10_000;
+const FULL_COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 interface Step<T> {
   value: T;
@@ -70,6 +83,8 @@ export class JobTransitions {
   private readonly slots: number;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Runs whose revision is pinned: a later job's commit need not be written again. */
+  private readonly pinned = new Set<string>();
 
   constructor(private readonly deps: IntakeDeps) {
     this.slots = deps.maxTransactions ?? (deps.postgres ? 4 : 1);
@@ -98,12 +113,21 @@ export class JobTransitions {
     return next;
   }
 
-  /** Runs `body` on the job run's run inside a transaction; publishes its effects after the commit. */
+  /**
+   * Runs `body` on the job run's run inside a transaction; publishes its effects after the commit. `quick`,
+   * when given, is tried first in the same transaction, after the run row is locked for it (PostgreSQL):
+   * what it answers stands, and `body` runs only when it answers undefined. `alone` is the same without a
+   * transaction (one statement). Both run in the run's turn, with `body` right after them when they answer
+   * undefined: a run's first start that needs `body` is not overtaken by the starts that arrived meanwhile
+   * (each of which would then find the run not yet running and need `body` too).
+   */
   private async onJob<T>(
     jobRunId: string,
     fallback: T,
     body: (trx: Trx, loaded: LoadedRun, job: JobRunsTable) => Promise<Step<T>>,
     runIdHint?: string,
+    quick?: (trx: Trx, runId: string) => Promise<Step<T> | undefined>,
+    alone?: () => Promise<Step<T> | undefined>,
   ): Promise<T> {
     // The dispatcher knows the run of the jobs it handed out; only strangers cost a look-up.
     const row = runIdHint
@@ -115,14 +139,26 @@ export class JobTransitions {
           .executeTakeFirst();
     if (!row) return fallback;
     const db = this.deps.db;
-    const step = await this.serial(row.run_id, () =>
-      db.transaction().execute(async (trx) => {
-        const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
-        const job = loaded?.jobs.find((j) => j.id === jobRunId) as JobRunsTable | undefined;
-        if (!loaded || !job) return { value: fallback };
-        return body(trx, loaded, job);
-      }),
-    );
+    const step = await this.serial(
+      row.run_id,
+      async () =>
+        (alone && (await alone())) ||
+        db.transaction().execute(async (trx) => {
+          if (quick) {
+            if (this.deps.postgres) await lockRunForReport(trx, row.run_id);
+            const done = await quick(trx, row.run_id);
+            if (done) return done;
+          }
+          const loaded = await loadRun(trx, row.run_id, this.deps.postgres);
+          const job = loaded?.jobs.find((j) => j.id === jobRunId) as JobRunsTable | undefined;
+          if (!loaded || !job) return { value: fallback };
+          return body(trx, loaded, job);
+        }),
+    ).catch((err) => {
+      // Rolled back: a revision noted as pinned in it may not be.
+      this.pinned.delete(row.run_id);
+      throw err;
+    });
     if (step.effects?.length) this.deps.events.publish({ runId: row.run_id, effects: step.effects });
     return step.value;
   }
@@ -135,7 +171,9 @@ export class JobTransitions {
    * The agent began the job (queued → running) with `engine` (podman | sandbox | host; empty from agents that
    * predate engines). Null, or why the agent must stop it.
    */
-  started(jobRunId: string, agentId: string, runIdHint?: string, engine = ''): Promise<string | null> {
+  async started(jobRunId: string, agentId: string, runIdHint?: string, engine = ''): Promise<string | null> {
+    const { db, postgres } = this.deps;
+    const engineName = ENGINES.has(engine) ? engine : null;
     return this.onJob(
       jobRunId,
       `job run ${jobRunId} does not exist`,
@@ -150,6 +188,12 @@ export class JobTransitions {
         return { value: null, effects: t.effects };
       },
       runIdHint,
+      undefined,
+      // One statement, no transaction: a start in a run that is already running.
+      async () =>
+        (await startJobOfRunningRun(db, jobRunId, agentId, engineName, postgres))
+          ? { value: null }
+          : undefined,
     );
   }
 
@@ -195,19 +239,47 @@ export class JobTransitions {
             ? { outputs: JSON.stringify(report.outputs) }
             : {}),
         });
-        if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(report.commit)) {
-          // The first checkout pins a run given as a branch to one commit, so later jobs build the same code.
-          await trx
-            .updateTable('runs')
-            .set({ revision: report.commit })
-            .where('id', '=', loaded.run.id)
-            .where('revision', 'is', null)
-            .execute();
-        }
+        await this.pinRevision(trx, loaded.run.id, report.commit);
         return { value: { accepted: true, status, startedAt: job.started_at ?? job.assigned_at }, effects };
       },
       runIdHint,
+      report.status === 'failed'
+        ? undefined
+        : async (trx, runId) => {
+            const row = await finishJobOfBusyStage(
+              trx,
+              jobRunId,
+              agentId,
+              report.status as 'success' | 'canceled',
+              report.exitCode,
+              report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+            );
+            if (!row) return undefined;
+            await this.pinRevision(trx, runId, report.commit);
+            return {
+              value: { accepted: true, status: report.status, startedAt: row.started_at ?? row.assigned_at },
+            };
+          },
     );
+  }
+
+  /**
+   * The first checkout pins a run given as a branch to one commit, so later jobs build the same code. Once
+   * this process has seen a run pinned, its later jobs' commits are not written again (they would not be).
+   */
+  private async pinRevision(trx: Trx, runId: string, commit: string): Promise<void> {
+    if (!FULL_COMMIT.test(commit) || this.pinned.has(runId)) return;
+    await trx
+      .updateTable('runs')
+      .set({ revision: commit })
+      .where('id', '=', runId)
+      .where('revision', 'is', null)
+      .execute();
+    if (this.pinned.size >= PINNED_CACHE) {
+      const oldest = this.pinned.values().next().value;
+      if (oldest !== undefined) this.pinned.delete(oldest);
+    }
+    this.pinned.add(runId);
   }
 
   /** A queued job the dispatcher could not turn into an assignment (no retry: it would fail the same way). */

@@ -11,6 +11,7 @@ export * from './cron.js';
 export * from './durations.js';
 export * from './fingerprint.js';
 export { withImplicitMaterial } from './implicit-material.js';
+export * from './job-report-shortcut.js';
 export * from './matrix.js';
 export * from './run-plan.js';
 export * from './run-state.js';
