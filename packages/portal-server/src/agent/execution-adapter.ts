@@ -5,6 +5,7 @@
 // anything that writes, with typed `agent_*` reasons. The object surface is read as the principal may see
 // it: hidden objects left out, masked columns removed.
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import { boundRows } from '../bot/execute.js';
 import type { DatasourcePolicy as ManagedPolicy } from '../datasources/types.js';
 import type { ExecutionRoute, ManagedDatasource, QueryDeps } from '../execution/contracts.js';
@@ -19,11 +20,6 @@ import { planLimit } from '../sql/limit.js';
 export const AGENT_MAX_ROWS = 200;
 /** Objects one listing hands to a model. */
 export const AGENT_MAX_OBJECTS = 200;
-
-export interface Principal {
-  role: 'admin' | 'user';
-  username: string;
-}
 
 /** Why a statement did not run; `reason` is the typed `agent_*` value audit lines carry. */
 export class ReadRefused extends Error {

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
 import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import { type AiClient, modelError } from '../ai/client.js';
+import type { Principal } from '../auth/principal.js';
 import { DriveCredentials } from './credentials.js';
-import { type ExecutionAdapter, type Principal, ReadRefused } from './execution-adapter.js';
+import { type ExecutionAdapter, ReadRefused } from './execution-adapter.js';
 import { type AgentRun, RunRegistry, threadContext } from './runs.js';
 import { type AgentAudit, agentTools, recordOperation } from './tools.js';
 import {

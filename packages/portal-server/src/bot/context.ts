@@ -1,7 +1,9 @@
 // What the bot API's parts share: their dependencies (one object built in index.ts), the token as a policy
 // principal, the lookup of a managed datasource for a token (404 unknown or not visible to its role, 503
 // unavailable, 403 not on its allowlist), and classification plus policy evaluation of a statement.
+
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
 import type { PipelineDeps } from '../execution/pipeline.js';
 import type { ApprovalService } from '../governance/approvals.js';
@@ -13,7 +15,7 @@ import {
 } from '../governance/classify/index.js';
 import { splitStatements } from '../governance/classify/split.js';
 import type { ConcurrencyLimiter } from '../governance/concurrency.js';
-import { evaluatePolicy, type PolicyDecision, type PolicyPrincipal } from '../governance/policy.js';
+import { evaluatePolicy, type PolicyDecision } from '../governance/policy.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { ConnectionDescriptor } from '../providers/types.js';
 import type { JobQueue } from '../storage/jobs.js';
@@ -68,7 +70,7 @@ export interface BotContext {
 }
 
 /** A service token acting in the policy: its role, and `token:<name>` as the name audit lines carry. */
-export function tokenPrincipal(token: ServiceToken): PolicyPrincipal {
+export function tokenPrincipal(token: ServiceToken): Principal {
   return { role: token.role === 'admin' ? 'admin' : 'user', username: `token:${token.name}` };
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { AuditInput } from '../audit/audit-log.js';
 import type { AuditResult } from '../audit/types.js';
-import type { Role } from '../auth/session.js';
+import type { Principal } from '../auth/principal.js';
 import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
 import { defaultRegistry } from '../providers/registry.js';
@@ -21,15 +21,9 @@ import type { Dialect } from '../sql/dialects.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import type { DryRunStep } from './dry-run.js';
 
-/** Who runs a statement: a signed-in person, or a service token acting as `token:<name>` (the bot API). */
-export interface SessionUser {
-  role: Role;
-  username: string;
-}
-
 export interface SessionReader {
   /** The caller's session; throws a 401 HttpError when there is none. */
-  requireSession(request: FastifyRequest): Promise<SessionUser> | SessionUser;
+  requireSession(request: FastifyRequest): Promise<Principal> | Principal;
 }
 
 /**
@@ -75,7 +69,7 @@ export interface AuditSink {
 
 /** Everything governance needs to decide about one execution request. */
 export interface ExecutionContext {
-  session: SessionUser;
+  session: Principal;
   route: ExecutionRoute;
   connection: ConnectionDescriptor;
   managed?: ManagedDatasource;
@@ -183,7 +177,7 @@ export interface QueryDeps {
   /** Where export files are spooled before they are sent (the row count must be known for the header). */
   spoolDir: string;
   /** Optional limiter for database-reaching routes (issue 7's rate limiter); throws 429. */
-  rateLimit?: (request: FastifyRequest, session: SessionUser) => void | Promise<void>;
+  rateLimit?: (request: FastifyRequest, session: Principal) => void | Promise<void>;
   /** The caller's own saved connections (server storage), with their sealed credentials opened. */
   saved?: SavedConnectionLookup;
 }

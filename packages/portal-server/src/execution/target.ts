@@ -2,7 +2,9 @@
 // sent; saved connections run with their stored definition), `splitChecked` (the text split once under the
 // engine's grammar, transaction control and engine-refused statements rejected before anything runs) and the
 // `ExecutionContext` governance decides on.
+
 import { HttpError, notFound } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import { resolveTimeouts } from '../providers/descriptor.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../providers/types.js';
@@ -14,7 +16,6 @@ import {
   type ManagedDatasource,
   type QueryDeps,
   SERVER_MAX_ROWS,
-  type SessionUser,
 } from './contracts.js';
 
 export interface ResolvedTarget {
@@ -39,7 +40,7 @@ function isDescriptor(v: unknown): v is ConnectionDescriptor {
  */
 export async function resolveTarget(
   deps: QueryDeps,
-  session: SessionUser,
+  session: Principal,
   body: { connection?: unknown; connectionId?: unknown },
 ): Promise<ResolvedTarget> {
   const given = body.connection;
@@ -108,7 +109,7 @@ export function splitChecked(target: ResolvedTarget, sql: string): string[] {
 }
 
 export function executionContext(
-  session: SessionUser,
+  session: Principal,
   target: ResolvedTarget,
   route: ExecutionContext['route'],
   statements: string[],

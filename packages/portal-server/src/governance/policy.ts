@@ -3,6 +3,7 @@
 // datasource's policy and answers allow, deny (403 with the audit type) or hold (needs reviewers), in the
 // spec's order. Stateful steps (approval windows, the concurrency cap, masking, export rules) live beside it.
 
+import type { Principal } from '../auth/principal.js';
 import { engineDescriptor } from '../providers/registry.js';
 import type { GuardrailValue, ScriptClassification } from './classify/index.js';
 import { firstGuardrail, objectRuleViolation } from './classify/index.js';
@@ -11,12 +12,6 @@ import { type EffectivePolicy, normalizePolicy, type PolicyInputPolicy } from '.
 
 /** Execution routes the policy is asked about. `bot` is `/api/v1/executions` (and the worker that runs it). */
 export type PolicyRoute = 'query' | 'multi-query' | 'transaction' | 'export' | 'bot';
-
-/** Who asks: a session user, or a service token acting as `{role: token.role, username: 'token:<name>'}`. */
-export interface PolicyPrincipal {
-  role: 'admin' | 'user';
-  username: string;
-}
 
 /**
  * The datasource a statement runs on: a managed datasource (its definition and policy from
@@ -36,7 +31,7 @@ export interface PolicyDatasource {
 
 export interface PolicyInput {
   /** The caller (administrators are not held by object rules). */
-  session: PolicyPrincipal;
+  session: Principal;
   datasource: PolicyDatasource;
   /** `classifyScript(sql, dialect, {defaultSchema: policy.objectRules?.defaultSchema})` of the whole text. */
   classification: ScriptClassification;

@@ -4,8 +4,9 @@
 // prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
 // apply the export rule and hide objects on the object surface.
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import type { MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../execution/contracts.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import type { DryRunCount } from '../storage/approvals.js';
@@ -338,7 +339,7 @@ export class PolicyHooks implements GovernanceHooks {
   }
 
   /** `reveal` on an export is honoured for administrators only (and audited as `revealed`). */
-  private revealAllowed(session: SessionUser): boolean {
+  private revealAllowed(session: Principal): boolean {
     return session.role === 'admin';
   }
 

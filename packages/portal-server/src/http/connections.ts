@@ -1,25 +1,19 @@
 // `GET /api/connections/managed`: the managed datasources the caller's role may see, without secrets and
 // without `objectRules`, plus `pendingSeeds` (seed copies in flight; none until seeding exists). Also home
 // of `SessionReader`, the seam through which these storage-side routes verify the session.
+
 import { unauthorized } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
 import { toPublicConnection } from '../datasources/public-view.js';
 import type { ManagedDatasources } from '../datasources/registry.js';
 import { errorResponses, ManagedConnections } from './response-schemas.js';
 
-export interface SessionIdentity {
-  role: 'admin' | 'user';
-  username: string;
-}
-
 /** Verifies the request's session again (the guard is not the authorization boundary); undefined = none. */
-export type SessionReader = (request: FastifyRequest) => Promise<SessionIdentity | undefined>;
+export type SessionReader = (request: FastifyRequest) => Promise<Principal | undefined>;
 
 /** The verified session or 401 in the portal error shape. */
-export async function requireUser(
-  sessions: SessionReader,
-  request: FastifyRequest,
-): Promise<SessionIdentity> {
+export async function requireUser(sessions: SessionReader, request: FastifyRequest): Promise<Principal> {
   const user = await sessions(request);
   if (!user) throw unauthorized();
   return user;

@@ -5,11 +5,13 @@
 // approvals (a held batch is approved as its exact text, and the same edits sent again after approval run
 // inside the window), masking (masked columns are answered masked and may not be edited) and audit.
 // Statement building is pure (sql/table-statements.ts); this file reads the table and runs the batch.
+
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Principal } from '../auth/principal.js';
 import { boundedStatement } from '../execution/audit-lines.js';
-import type { QueryDeps, SessionUser } from '../execution/contracts.js';
+import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import type { StatementClassification } from '../governance/classify/types.js';
@@ -150,7 +152,7 @@ interface TableInfo {
 
 async function readTable(
   deps: QueryDeps,
-  session: SessionUser,
+  session: Principal,
   target: ResolvedTarget,
   path: string[],
 ): Promise<TableInfo> {
