@@ -17,7 +17,6 @@ import { splitStatements } from '../governance/classify/split.js';
 import type { ConcurrencyLimiter } from '../governance/concurrency.js';
 import { evaluatePolicy, type PolicyDecision } from '../governance/policy.js';
 import type { ProviderCache } from '../providers/cache.js';
-import type { ConnectionDescriptor } from '../providers/types.js';
 import type { JobQueue } from '../storage/jobs.js';
 import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
 import type { BotRequestRepository } from './store.js';
@@ -130,7 +129,7 @@ export function policyFor(
       engine: ds.type,
       managed: true,
       ...(ds.connection.environment ? { environment: ds.connection.environment } : {}),
-      policy: ds.policy as unknown as Record<string, unknown>,
+      policy: ds.policy,
     },
     classification,
     route: 'bot',
@@ -138,10 +137,4 @@ export function policyFor(
     requester,
     now,
   });
-}
-
-/** The connection descriptor the server opens a managed datasource with. */
-export function descriptorOf(ds: ManagedDatasource): ConnectionDescriptor {
-  // The registry validated the connection fields at load; the descriptor type is the provider layer's view.
-  return { ...ds.connection, id: ds.id, name: ds.name, type: ds.type } as ConnectionDescriptor;
 }

@@ -3,8 +3,7 @@
 // at most once), `applyApproval` (a reviewer's final decision, from the session route or chat, moves the
 // request on) and `reconcile` (catches up on decisions and expiries another process made or missed).
 import { HttpError } from '@app/kit';
-import type { ManagedDatasource } from '../datasources/types.js';
-import type { DatasourcePolicy } from '../execution/contracts.js';
+import { descriptorOf, type ManagedDatasource } from '../datasources/types.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import type { Provider } from '../providers/types.js';
 import type { Job } from '../storage/jobs.js';
@@ -14,7 +13,6 @@ import {
   type Classified,
   classifyFor,
   datasourceForToken,
-  descriptorOf,
   policyFor,
   tokenPrincipal,
 } from './context.js';
@@ -64,8 +62,7 @@ export async function executeNow(
   };
   const ceiling = ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000;
   const descriptor = descriptorOf(ds);
-  // The registry validated the policy at load; execution reads it as plain keys.
-  const policy = ds.policy as unknown as DatasourcePolicy;
+  const policy = ds.policy;
   try {
     return await executeGoverned(ctx.execution, {
       principal: tokenPrincipal(who.token),
@@ -73,7 +70,7 @@ export async function executeNow(
       auditRoute: '/api/v1/executions',
       target: {
         descriptor,
-        managed: { id: ds.id, name: ds.name, connection: descriptor, policy, roles: ds.roles },
+        managed: ds,
         policy,
         factory,
         privileged: true,

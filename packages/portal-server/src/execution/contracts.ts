@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuditInput } from '../audit/audit-log.js';
 import type { AuditResult } from '../audit/types.js';
 import type { Principal } from '../auth/principal.js';
+import type { DatasourcePolicy, ManagedDatasource } from '../datasources/types.js';
 import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
 import { defaultRegistry } from '../providers/registry.js';
@@ -26,28 +27,7 @@ export interface SessionReader {
   requireSession(request: FastifyRequest): Promise<Principal> | Principal;
 }
 
-/**
- * The datasource policy as execution reads it: the keys of datasources/types.ts DatasourcePolicy, untyped
- * beyond the row and concurrency bounds (governance normalizes it; a user connection has none).
- */
-export interface DatasourcePolicy {
-  readOnly?: boolean;
-  maxRows?: number;
-  maxConcurrent?: number;
-  exportRoles?: string[];
-  [key: string]: unknown;
-}
-
-/** A datasource declared on the server (PORTAL_DATASOURCES): its definition (with credentials) and policy. */
-export interface ManagedDatasource {
-  id: string;
-  name: string;
-  connection: ConnectionDescriptor;
-  policy: DatasourcePolicy;
-  /** Roles that may see it; absent means every signed-in role. */
-  roles?: string[];
-}
-
+/** The datasources declared on the server (PORTAL_DATASOURCES), as loaded: definition, roles and policy. */
 export interface ManagedLookup {
   getManaged(id: string): ManagedDatasource | undefined | Promise<ManagedDatasource | undefined>;
   /**
@@ -73,6 +53,7 @@ export interface ExecutionContext {
   route: ExecutionRoute;
   connection: ConnectionDescriptor;
   managed?: ManagedDatasource;
+  /** The policy in force, resolved once with the target (datasources/types.ts): governance reads it as is. */
   policy: DatasourcePolicy;
   engine: string;
   dialect: Dialect;

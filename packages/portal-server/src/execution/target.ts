@@ -5,18 +5,14 @@
 
 import { HttpError, notFound } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
+import { normalizePolicy } from '../datasources/policy.js';
+import { type DatasourcePolicy, descriptorOf, type ManagedDatasource } from '../datasources/types.js';
 import { resolveTimeouts } from '../providers/descriptor.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../providers/types.js';
 import { splitScript } from '../sql/split.js';
 import { transactionControlKeyword } from '../sql/transaction-control.js';
-import {
-  type DatasourcePolicy,
-  type ExecutionContext,
-  type ManagedDatasource,
-  type QueryDeps,
-  SERVER_MAX_ROWS,
-} from './contracts.js';
+import { type ExecutionContext, type QueryDeps, SERVER_MAX_ROWS } from './contracts.js';
 
 export interface ResolvedTarget {
   descriptor: ConnectionDescriptor;
@@ -68,9 +64,7 @@ export async function resolveTarget(
     if (body.connectionId !== undefined) throw notFound(`Unknown datasource ${String(body.connectionId)}`);
     throw new HttpError(400, 'connection is required', 'BAD_REQUEST');
   }
-  const descriptor = managed
-    ? { ...managed.connection, id: managed.id, name: managed.name }
-    : (saved ?? (given as ConnectionDescriptor));
+  const descriptor = managed ? descriptorOf(managed) : (saved ?? (given as ConnectionDescriptor));
   if (typeof descriptor.id !== 'string' || descriptor.id === '')
     throw new HttpError(400, 'connection.id is required', 'BAD_REQUEST');
   const privileged = Boolean(managed) || session.role === 'admin';
@@ -78,9 +72,10 @@ export async function resolveTarget(
     const factory = deps.providers.registry.get(descriptor.type);
     resolveTimeouts(descriptor);
     factory.validate?.(descriptor, { privileged, embeddedDir: deps.providers.ctx.embeddedDir });
-    const policy = managed?.policy ?? {};
-    const cap =
-      typeof policy.maxRows === 'number' && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
+    // A user connection brings no policy keys: its policy is the default (guardrails in production).
+    const environment = typeof descriptor.environment === 'string' ? descriptor.environment : undefined;
+    const policy = managed?.policy ?? normalizePolicy(undefined, { managed: false, environment });
+    const cap = policy.maxRows && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
     return { descriptor, managed, policy, factory, privileged, maxRows: cap };
   } catch (err) {
     throw toHttpError(err);

@@ -7,9 +7,9 @@ import type { AuditSink } from '../execution/contracts.js';
 import type { ApprovalRepository } from '../storage/approvals.js';
 import { type ApprovalDirectory, type ApprovalPolicyView, ApprovalService } from './approvals.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { normalizePolicy } from './policy-normalize.js';
 import { PolicyHooks } from './session-governance.js';
 
+export { normalizePolicy } from '../datasources/policy.js';
 export * from './approvals.js';
 export { ConcurrencyLimiter, type Release } from './concurrency.js';
 export { mayExport } from './export-rules.js';
@@ -22,7 +22,6 @@ export {
   statementMasker,
 } from './masking.js';
 export * from './policy.js';
-export { normalizePolicy } from './policy-normalize.js';
 export { readOnlyIsCheap, readOnlyMode, readOnlyProvider } from './read-only.js';
 export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
 
@@ -31,12 +30,11 @@ export function directoryOf(datasources: ManagedDatasources): ApprovalDirectory 
   const view = (id: string): ApprovalPolicyView | undefined => {
     const ds = datasources.getManaged(id);
     if (!ds) return undefined;
-    const p = normalizePolicy(ds.policy as unknown as Record<string, unknown>, { managed: true });
     return {
       id: ds.id,
       name: ds.name,
-      approvalsRequired: p.approvalsRequired,
-      approverRoles: p.approverRoles,
+      approvalsRequired: ds.policy.approvalsRequired,
+      approverRoles: ds.policy.approverRoles,
     };
   };
   return {

@@ -5,7 +5,7 @@
 // apply the export rule and hide objects on the object surface.
 import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
-import type { MaskingRule } from '../datasources/types.js';
+import type { DatasourcePolicy, MaskingRule } from '../datasources/types.js';
 import type { AuditSink, ExecutionContext, GovernanceHooks } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
@@ -23,15 +23,14 @@ import { dryRunInconclusive, judgeEffect, planEffect } from './effect.js';
 import { mayExport } from './export-rules.js';
 import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
-import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
-import type { EffectivePolicy } from './policy-normalize.js';
+import { evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
 import { readOnlyIsCheap, readOnlyProvider } from './read-only.js';
 
 const STATE = Symbol('governance');
 
 /** What `beforeExecute` learnt, carried on the context (spread copies keep it: the key is enumerable). */
 interface ExecutionState {
-  policy: EffectivePolicy;
+  policy: DatasourcePolicy;
   classification: ScriptClassification;
   maskers: StatementMasker[];
   /** Engine messages of these statements may echo masked values. */
@@ -69,7 +68,7 @@ export function policyDatasource(ctx: ExecutionContext): PolicyDatasource {
     engine: ctx.engine,
     managed: m !== undefined,
     ...(env ? { environment: env } : {}),
-    ...(m ? { policy: m.policy as Record<string, unknown> } : {}),
+    ...(m ? { policy: m.policy } : {}),
   };
 }
 
@@ -125,7 +124,8 @@ export class PolicyHooks implements GovernanceHooks {
 
   async beforeExecute(ctx: ExecutionContext): Promise<void> {
     const ds = policyDatasource(ctx);
-    const policy = effectivePolicy(ds);
+    // The policy as resolved with the target (a managed datasource's as loaded; a user connection's default).
+    const policy = ctx.policy;
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
     // A classification the caller made already (the bot at submission) is reused: the text is parsed once.
     const classified =
@@ -240,7 +240,7 @@ export class PolicyHooks implements GovernanceHooks {
   /** Dry-runs the guarded writes (when the policy's guardrails are on and writes may run at all). */
   private async judgeByEffect(
     ctx: ExecutionContext,
-    policy: EffectivePolicy,
+    policy: DatasourcePolicy,
     c: ScriptClassification,
   ): Promise<{ classification: ScriptClassification; counts?: DryRunCount[] }> {
     if (!policy.guardrails || policy.readOnly || ctx.readOnlyProfile || !c.isWrite)
@@ -351,7 +351,7 @@ export class PolicyHooks implements GovernanceHooks {
 
   async checkExport(ctx: ExecutionContext): Promise<void> {
     const ds = policyDatasource(ctx);
-    const policy = effectivePolicy(ds);
+    const policy = ctx.policy;
     if (mayExport(ctx.session, { exportRoles: policy.exportRoles, environment: ds.environment })) return;
     await this.audit({
       type: 'export_not_allowed',
@@ -366,7 +366,7 @@ export class PolicyHooks implements GovernanceHooks {
 
   isObjectVisible(ctx: ExecutionContext, path: readonly string[]): boolean {
     if (ctx.session.role === 'admin' || path.length === 0) return true;
-    const rules = effectivePolicy(policyDatasource(ctx)).objectRules;
+    const rules = ctx.policy.objectRules;
     if (!rules || rules.hidden.length === 0) return true;
     const name = path[path.length - 1];
     const schema = path.length >= 2 ? path[path.length - 2] : undefined;
@@ -394,7 +394,7 @@ export class PolicyHooks implements GovernanceHooks {
   wrapProvider(ctx: ExecutionContext, provider: Provider): Provider {
     const s = (ctx as WithState)[STATE];
     // Transaction `begin` comes without beforeExecute: a read-only datasource opens a read-only transaction.
-    const readOnly = s ? s.readOnly : effectivePolicy(policyDatasource(ctx)).readOnly;
+    const readOnly = s ? s.readOnly : ctx.policy.readOnly;
     const p = readOnly ? readOnlyProvider(provider) : provider;
     if (!s?.withholdErrors) return p;
     return new Proxy(p, {

@@ -166,8 +166,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions)
         if (id && managed) {
           const t = await options.adapter.target(user, id);
           engine = t.engine;
-          defaultSchema = (t.managed.policy as { objectRules?: { defaultSchema?: string } }).objectRules
-            ?.defaultSchema;
+          defaultSchema = t.managed.policy.objectRules?.defaultSchema;
         }
         if (!engine)
           throw new HttpError(

@@ -16,8 +16,6 @@ import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import type { StatementClassification } from '../governance/classify/types.js';
 import { applicableRules } from '../governance/masking.js';
-import { effectivePolicy } from '../governance/policy.js';
-import { policyDatasource } from '../governance/session-governance.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ObjectDetail, ParamValue } from '../providers/types.js';
 import type { Dialect } from '../sql/dialects.js';
@@ -177,7 +175,7 @@ async function readTable(
     path,
     detail.columns.map((c) => c.name),
   );
-  const policy = effectivePolicy(policyDatasource(ctx));
+  const policy = ctx.policy;
   const readOnlyReason = !capabilities.supportsInlineRowEdit
     ? `${target.factory.engine} does not edit rows in the grid`
     : !isTable
@@ -202,7 +200,7 @@ function maskedColumns(
   path: string[],
   names: string[],
 ): Set<string> {
-  const rules = effectivePolicy(policyDatasource(ctx)).masking;
+  const rules = ctx.policy.masking;
   if (rules.length === 0) return new Set();
   const reach: StatementClassification = {
     index: 0,
