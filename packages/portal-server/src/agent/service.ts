@@ -266,7 +266,7 @@ export class AgentService {
       if (abortReason) throw new RunAborted(abortReason);
       if (failure) throw failure;
       const response = await result.response;
-      run.messages.push(...(response.messages as unknown as Record<string, unknown>[]));
+      run.messages.push(...response.messages.map((m) => ({ ...m })));
       if (pendingTools) {
         // The step budget ran out while the model still wanted tools: the person decides whether to go on.
         this.end(run, 'paused', undefined, 'The agent used its step budget; drive the run to continue');
