@@ -14,7 +14,6 @@ import {
   type ScriptClassification,
 } from '../governance/classify/index.js';
 import { splitStatements } from '../governance/classify/split.js';
-import type { ConcurrencyLimiter } from '../governance/concurrency.js';
 import { evaluatePolicy, type PolicyDecision } from '../governance/policy.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { JobQueue } from '../storage/jobs.js';
@@ -43,11 +42,8 @@ export interface BotContext {
   tokens: ServiceTokenRepository;
   jobs: JobQueue;
   approvals: ApprovalService;
-  concurrency: ConcurrencyLimiter;
   datasources: { resolve(id: string): ManagedEntry | undefined };
   providers: ProviderCache;
-  /** The key masking `hash` rules use (shared with the session routes, so equal values hash alike). */
-  maskingKey: Buffer;
   /** The governed execution pipeline's dependencies: every bot run goes through `executeGoverned`. */
   execution: PipelineDeps;
   audit: BotAudit;
