@@ -12,6 +12,7 @@ import { PolicyHooks } from './session-governance.js';
 export { normalizePolicy } from '../datasources/policy.js';
 export * from './approvals.js';
 export { ConcurrencyLimiter, type Release } from './concurrency.js';
+export { decide, maskedPredicateRefusal, type Verdict } from './decide.js';
 export { mayExport } from './export-rules.js';
 export {
   applicableRules,
@@ -23,7 +24,8 @@ export {
 } from './masking.js';
 export * from './policy.js';
 export { readOnlyIsCheap, readOnlyMode, readOnlyProvider } from './read-only.js';
-export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
+export { classifyRequest, policyDatasource } from './request.js';
+export { PolicyHooks } from './session-governance.js';
 
 /** The approval rules of the managed datasources (a connection a user created falls back to administrators). */
 export function directoryOf(datasources: ManagedDatasources): ApprovalDirectory {
@@ -51,8 +53,6 @@ export interface Governance {
   hooks: PolicyHooks;
   approvals: ApprovalService;
   concurrency: ConcurrencyLimiter;
-  /** HMAC key of the `hash` masking rule (the bot API masks its results with it too). */
-  maskingKey: Buffer;
   /** Starts the expiry timer of pending approvals. */
   start(): void;
   stop(): void;
@@ -89,7 +89,6 @@ export function createGovernance(options: {
     hooks,
     approvals,
     concurrency,
-    maskingKey,
     start: () => approvals.start(),
     stop: () => approvals.stop(),
   };

@@ -14,7 +14,7 @@ import {
   type PolicyDecision,
   type PolicyInput,
 } from '../../src/governance/policy.js';
-import { classifyRequest } from '../../src/governance/session-governance.js';
+import { classifyRequest } from '../../src/governance/request.js';
 import { defaultRegistry } from '../../src/providers/registry.js';
 import { splitScript } from '../../src/sql/split.js';
 
