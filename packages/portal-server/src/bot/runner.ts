@@ -3,8 +3,9 @@
 // at most once), `applyApproval` (a reviewer's final decision, from the session route or chat, moves the
 // request on) and `reconcile` (catches up on decisions and expiries another process made or missed).
 import { HttpError } from '@app/kit';
-import { descriptorOf, type ManagedDatasource } from '../datasources/types.js';
+import type { ManagedDatasource } from '../datasources/types.js';
 import { executeGoverned } from '../execution/pipeline.js';
+import { managedTarget } from '../execution/target.js';
 import type { Provider } from '../providers/types.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
@@ -13,7 +14,7 @@ import {
   type Classified,
   classifyFor,
   datasourceForToken,
-  policyFor,
+  decideFor,
   tokenPrincipal,
 } from './context.js';
 import { errorWord, failed, runStatements } from './execute.js';
@@ -46,7 +47,9 @@ export async function executeNow(
   who: RunFor,
   onAdmitted?: () => Promise<void>,
 ): Promise<BotOutcome> {
-  const factory = ctx.providers.registry.get(ds.type);
+  // The target every path opens a managed datasource with (execution/target.ts).
+  const target = managedTarget(ctx, ds);
+  const factory = target.factory;
   const script = classified.statements.length > 1;
   const base = {
     type: 'query_execution',
@@ -60,22 +63,13 @@ export async function executeNow(
     ...(who.ticket ? { ticket: who.ticket } : {}),
     ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
   };
-  const ceiling = ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000;
-  const descriptor = descriptorOf(ds);
-  const policy = ds.policy;
+  const ceiling = target.maxRows;
   try {
     return await executeGoverned(ctx.execution, {
       principal: tokenPrincipal(who.token),
       route: 'bot',
       auditRoute: '/api/v1/executions',
-      target: {
-        descriptor,
-        managed: ds,
-        policy,
-        factory,
-        privileged: true,
-        maxRows: ceiling,
-      },
+      target,
       sql: classified.sql,
       statements: classified.statements,
       params: [],
@@ -177,19 +171,19 @@ export async function handleExecuteJob(ctx: BotContext, job: Job): Promise<unkno
     return failWith(ctx, r, status === 503 ? 'datasource_unavailable' : 'policy_denied');
   }
   const classified = await classifyFor(ds, r.statement);
-  const decision = policyFor(ds, token, classified.classification, r.onBehalfOf, r.ticket, ctx.now());
-  if ('deny' in decision) {
+  const verdict = await decideFor(ctx, ds, token, classified, r.onBehalfOf, r.ticket);
+  if ('refuse' in verdict) {
     await ctx.audit.record({
-      type: decision.deny.audit,
+      type: verdict.refuse.audit,
       actor: `token:${token.name}`,
       connection: ds.id,
       result: 'failure',
       route: '/api/v1/executions',
       requestId: r.id,
       onBehalfOf: r.onBehalfOf,
-      code: decision.deny.code,
-      reason: decision.deny.message,
-      ...decision.deny.details,
+      code: verdict.refuse.code,
+      reason: verdict.refuse.message,
+      ...verdict.refuse.details,
     });
     return failWith(ctx, r, 'policy_denied');
   }

@@ -64,19 +64,39 @@ export async function resolveTarget(
     if (body.connectionId !== undefined) throw notFound(`Unknown datasource ${String(body.connectionId)}`);
     throw new HttpError(400, 'connection is required', 'BAD_REQUEST');
   }
-  const descriptor = managed ? descriptorOf(managed) : (saved ?? (given as ConnectionDescriptor));
+  if (managed) return managedTarget(deps, managed);
+  const descriptor = saved ?? (given as ConnectionDescriptor);
   if (typeof descriptor.id !== 'string' || descriptor.id === '')
     throw new HttpError(400, 'connection.id is required', 'BAD_REQUEST');
-  const privileged = Boolean(managed) || session.role === 'admin';
+  // A user connection brings no policy keys: its policy is the default (guardrails in production).
+  const environment = typeof descriptor.environment === 'string' ? descriptor.environment : undefined;
+  const policy = normalizePolicy(undefined, { managed: false, environment });
+  return checkedTarget(deps, descriptor, policy, session.role === 'admin');
+}
+
+/**
+ * The target of a managed datasource, as every path opens it (the session routes through `resolveTarget`,
+ * the bot API with the datasource its token may use): the server's definition and policy, privileged.
+ */
+export function managedTarget(
+  deps: Pick<QueryDeps, 'providers'>,
+  managed: ManagedDatasource,
+): ResolvedTarget {
+  return { ...checkedTarget(deps, descriptorOf(managed), managed.policy, true), managed };
+}
+
+function checkedTarget(
+  deps: Pick<QueryDeps, 'providers'>,
+  descriptor: ConnectionDescriptor,
+  policy: DatasourcePolicy,
+  privileged: boolean,
+): ResolvedTarget {
   try {
     const factory = deps.providers.registry.get(descriptor.type);
     resolveTimeouts(descriptor);
     factory.validate?.(descriptor, { privileged, embeddedDir: deps.providers.ctx.embeddedDir });
-    // A user connection brings no policy keys: its policy is the default (guardrails in production).
-    const environment = typeof descriptor.environment === 'string' ? descriptor.environment : undefined;
-    const policy = managed?.policy ?? normalizePolicy(undefined, { managed: false, environment });
     const cap = policy.maxRows && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
-    return { descriptor, managed, policy, factory, privileged, maxRows: cap };
+    return { descriptor, policy, factory, privileged, maxRows: cap };
   } catch (err) {
     throw toHttpError(err);
   }
