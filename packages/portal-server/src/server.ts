@@ -172,7 +172,8 @@ export async function createPortalServer(
     mcp: bot.context ? { bot: bot.context, adapter, datasources, version: PORTAL_VERSION } : undefined,
     tokens: store?.serviceTokens,
   });
-  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md). The AI SDK, its
+  // AI routes and the agent's config (docs/portal-ai.md), browser-built export auditing
+  // (docs/portal-fleet-and-export-audit.md). The AI SDK, its
   // providers and the agent are loaded only when a model is configured (docs/portal-runtime.md).
   const aiOff = aiOffReason(settings);
   const ai: { client: AiClient } | { reason: string } =

@@ -157,8 +157,6 @@ export interface QueryDeps {
   transactions: TransactionManager;
   /** Where export files are spooled before they are sent (the row count must be known for the header). */
   spoolDir: string;
-  /** Optional limiter for database-reaching routes (issue 7's rate limiter); throws 429. */
-  rateLimit?: (request: FastifyRequest, session: Principal) => void | Promise<void>;
   /** The caller's own saved connections (server storage), with their sealed credentials opened. */
   saved?: SavedConnectionLookup;
 }
@@ -181,7 +179,6 @@ export async function createQueryDeps(options: {
   audit: AuditSink;
   dataDir: string;
   governance?: GovernanceHooks;
-  rateLimit?: QueryDeps['rateLimit'];
   saved?: SavedConnectionLookup;
   sshProfilesFile?: string;
   transactionIdleMs?: number;
@@ -203,7 +200,6 @@ export async function createQueryDeps(options: {
     saved: options.saved,
     audit: options.audit,
     governance: options.governance ?? allowAllGovernance,
-    rateLimit: options.rateLimit,
     providers,
     running: new RunningQueries(),
     transactions,

@@ -1,5 +1,6 @@
 // `GET /api/connections/managed`: the managed datasources the caller's role may see, without secrets and
-// without `objectRules`, plus `pendingSeeds` (seed copies in flight; none until seeding exists). Also home
+// without `objectRules`, plus `pendingSeeds` (the spec's list of seed copies in flight; not yet fed from the
+// seed runs of src/seed/, so always empty — an open item, not a hook to plug into). Also home
 // of `SessionReader`, the seam through which these storage-side routes verify the session.
 
 import { unauthorized } from '@app/kit';
@@ -28,8 +29,6 @@ export interface PendingSeed {
 export interface ConnectionRoutesOptions {
   sessions: SessionReader;
   datasources: () => ManagedDatasources;
-  /** Seed copies in flight (the seeding feature plugs in here). */
-  pendingSeeds?: () => Promise<PendingSeed[]>;
 }
 
 export function registerConnectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions): void {
@@ -45,7 +44,7 @@ export function registerConnectionRoutes(app: FastifyInstance, options: Connecti
       .datasources()
       .visibleTo(user.role)
       .map((entry) => toPublicConnection(entry, user));
-    const pendingSeeds = options.pendingSeeds ? await options.pendingSeeds() : [];
+    const pendingSeeds: PendingSeed[] = [];
     return { connections, pendingSeeds };
   });
 }

@@ -13,9 +13,7 @@ import type { PageOptions } from '../execution/paging.js';
 import type { ParamValue } from '../providers/types.js';
 
 export async function sessionFor(deps: QueryDeps, request: FastifyRequest): Promise<Principal> {
-  const session = await deps.sessions.requireSession(request);
-  await deps.rateLimit?.(request, session);
-  return session;
+  return deps.sessions.requireSession(request);
 }
 
 export function requireAdminRole(session: Principal): void {
