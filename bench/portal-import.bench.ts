@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp, unauthorized } from '@app/kit';
 import { startPostgres, tempDir } from '@app/kit/testing';
 import pg from 'pg';
+import { normalizePolicy } from '../packages/portal-server/src/datasources/policy.js';
 import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerImportRoutes } from '../packages/portal-server/src/http/import.js';
 
@@ -141,7 +142,17 @@ export async function run(): Promise<void> {
       },
     },
     managed: {
-      getManaged: (id) => (id === 'bench' ? { id, name: 'bench', connection, policy: {} } : undefined),
+      getManaged: (id) =>
+        id === 'bench'
+          ? {
+              id,
+              name: 'bench',
+              type: 'postgres',
+              roles: ['admin', 'user'],
+              connection,
+              policy: normalizePolicy({}, { managed: true }),
+            }
+          : undefined,
     },
     audit: { record: () => undefined },
   });

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp, unauthorized } from '@app/kit';
 import { startPostgres, tempDir } from '@app/kit/testing';
 import pg from 'pg';
+import { normalizePolicy } from '../packages/portal-server/src/datasources/policy.js';
 import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerExportRoutes } from '../packages/portal-server/src/http/export.js';
 import { registerQueryRoutes } from '../packages/portal-server/src/http/query.js';
@@ -105,8 +106,6 @@ export async function run(): Promise<void> {
 
   const u = new URL(server.url);
   const connection = {
-    id: 'bench',
-    type: 'postgres',
     host: u.hostname,
     port: Number(u.port),
     user: u.username,
@@ -122,7 +121,16 @@ export async function run(): Promise<void> {
     },
     managed: {
       getManaged: (id) =>
-        id === 'bench' ? { id, name: 'bench', connection, policy: { maxRows: EXPORT_ROWS } } : undefined,
+        id === 'bench'
+          ? {
+              id,
+              name: 'bench',
+              type: 'postgres',
+              roles: ['admin', 'user'],
+              connection,
+              policy: normalizePolicy({ maxRows: EXPORT_ROWS }, { managed: true }),
+            }
+          : undefined,
     },
     audit: { record: () => undefined },
   });

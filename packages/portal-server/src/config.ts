@@ -51,7 +51,7 @@ export const portalConfigSpec = {
   oidcAdminRoles: { env: 'OIDC_ADMIN_ROLES', kind: 'string', default: 'admin' },
   // Plain-HTTP issuers are refused unless on loopback or explicitly allowed (e.g. a compose network).
   oidcAllowInsecureHttp: { env: 'OIDC_ALLOW_INSECURE_HTTP', kind: 'bool', default: false },
-  // Model provider of the AI routes (src/ai/, docs/portal-extras.md); AI is off while AI_PROVIDER is unset.
+  // Model provider of the AI routes (src/ai/, docs/portal-ai.md); AI is off while AI_PROVIDER is unset.
   aiProvider: { env: 'AI_PROVIDER', kind: 'enum', values: ['openai', 'ollama', 'gemini', 'anthropic'] },
   aiBaseUrl: { env: 'AI_BASE_URL', kind: 'url' },
   aiModel: { env: 'AI_MODEL', kind: 'string' },

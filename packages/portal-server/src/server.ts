@@ -11,7 +11,7 @@ import { bootstrapAuthSecrets } from './bootstrap.js';
 import { type BotApi, createBotApi } from './bot/index.js';
 import type { PortalSettings } from './config.js';
 import { ManagedDatasources } from './datasources/registry.js';
-import { createQueryDeps, type ManagedDatasource as QueryManaged } from './execution/contracts.js';
+import { createQueryDeps } from './execution/contracts.js';
 import { createGovernance, type Governance } from './governance/index.js';
 import { registerAccountProvisioningRoutes } from './http/account-provisioning.js';
 import { registerAgentConfigRoute } from './http/agent-config.js';
@@ -137,24 +137,7 @@ export async function createPortalServer(
   const db = await createQueryDeps({
     dataDir: settings.dataDir,
     sessions: { requireSession },
-    managed: {
-      getManaged(id) {
-        const m = datasources.getManaged(id);
-        if (!m) return undefined;
-        const connection = { ...m.connection, id: m.id, name: m.name, type: m.type };
-        return {
-          id: m.id,
-          name: m.name,
-          roles: m.roles,
-          policy: m.policy,
-          connection,
-        } as unknown as QueryManaged;
-      },
-      unavailable(id) {
-        const entry = datasources.resolve(id);
-        return entry && !entry.available ? entry.datasource.reason : undefined;
-      },
-    },
+    managed: datasources,
     audit: { record: (event) => audit.record(event).then(() => undefined) },
     governance: governance.hooks,
     saved: store?.connections,
@@ -177,9 +160,7 @@ export async function createPortalServer(
     store,
     datasources,
     approvals: governance.approvals,
-    concurrency: governance.concurrency,
     providers: db.providers,
-    maskingKey: governance.maskingKey,
     execution: db,
     audit,
     log: app.log,
@@ -193,7 +174,8 @@ export async function createPortalServer(
     mcp: bot.context ? { bot: bot.context, adapter, datasources, version: PORTAL_VERSION } : undefined,
     tokens: store?.serviceTokens,
   });
-  // AI routes, the agent's config and browser-built export auditing (docs/portal-extras.md). The AI SDK, its
+  // AI routes and the agent's config (docs/portal-ai.md), browser-built export auditing
+  // (docs/portal-fleet-and-export-audit.md). The AI SDK, its
   // providers and the agent are loaded only when a model is configured (docs/portal-runtime.md).
   const aiOff = aiOffReason(settings);
   const ai: { client: AiClient } | { reason: string } =

@@ -5,9 +5,10 @@
 // anything that writes, with typed `agent_*` reasons. The object surface is read as the principal may see
 // it: hidden objects left out, masked columns removed.
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import { boundRows } from '../bot/execute.js';
-import type { DatasourcePolicy as ManagedPolicy } from '../datasources/types.js';
-import type { ExecutionRoute, ManagedDatasource, QueryDeps } from '../execution/contracts.js';
+import type { ManagedDatasource } from '../datasources/types.js';
+import type { ExecutionRoute, QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { classifyScript, dialectForEngine } from '../governance/classify/index.js';
@@ -19,11 +20,6 @@ import { planLimit } from '../sql/limit.js';
 export const AGENT_MAX_ROWS = 200;
 /** Objects one listing hands to a model. */
 export const AGENT_MAX_OBJECTS = 200;
-
-export interface Principal {
-  role: 'admin' | 'user';
-  username: string;
-}
 
 /** Why a statement did not run; `reason` is the typed `agent_*` value audit lines carry. */
 export class ReadRefused extends Error {
@@ -73,11 +69,6 @@ interface Target extends ResolvedTarget {
   maxRows: number;
 }
 
-/** The managed policy as the registry parsed it (the route layer's type keeps it loose). */
-function policyOf(managed: ManagedDatasource): Partial<ManagedPolicy> {
-  return managed.policy as unknown as Partial<ManagedPolicy>;
-}
-
 function lower(s: string): string {
   return s.toLowerCase();
 }
@@ -93,7 +84,7 @@ export class ExecutionAdapter {
     const resolved = await resolveTarget(this.deps, principal, { connectionId: id });
     const managed = resolved.managed;
     if (!managed) throw new HttpError(404, `Unknown datasource ${id}`, 'NOT_FOUND');
-    const agent = policyOf(managed).agent;
+    const agent = managed.policy.agent;
     const descriptor: ConnectionDescriptor = {
       ...resolved.descriptor,
       // The least-privilege account of the read-only profile, when the datasource names one.
@@ -121,7 +112,7 @@ export class ExecutionAdapter {
   ): Promise<ReadResult> {
     const t = await this.target(principal, datasourceId);
     const dialect = dialectForEngine(t.engine) ?? t.factory.dialect;
-    const defaultSchema = policyOf(t.managed).objectRules?.defaultSchema;
+    const defaultSchema = t.managed.policy.objectRules?.defaultSchema;
     const classification = await classifyScript(sql, dialect, defaultSchema ? { defaultSchema } : {});
     if (classification.statements.length !== 1) {
       throw new ReadRefused(
@@ -242,7 +233,7 @@ export class ExecutionAdapter {
 export function maskedColumns(managed: ManagedDatasource, table: string): Set<string> {
   const out = new Set<string>();
   const t = lower(table);
-  for (const rule of policyOf(managed).masking ?? []) {
+  for (const rule of managed.policy.masking ?? []) {
     const dot = rule.column.lastIndexOf('.');
     if (dot < 0) continue;
     const owner = lower(rule.column.slice(0, dot));

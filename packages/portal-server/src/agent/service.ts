@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
 import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import { type AiClient, modelError } from '../ai/client.js';
+import type { Principal } from '../auth/principal.js';
 import { DriveCredentials } from './credentials.js';
-import { type ExecutionAdapter, type Principal, ReadRefused } from './execution-adapter.js';
+import { type ExecutionAdapter, ReadRefused } from './execution-adapter.js';
 import { type AgentRun, RunRegistry, threadContext } from './runs.js';
 import { type AgentAudit, agentTools, recordOperation } from './tools.js';
 import {
@@ -265,7 +266,7 @@ export class AgentService {
       if (abortReason) throw new RunAborted(abortReason);
       if (failure) throw failure;
       const response = await result.response;
-      run.messages.push(...(response.messages as unknown as Record<string, unknown>[]));
+      run.messages.push(...response.messages.map((m) => ({ ...m })));
       if (pendingTools) {
         // The step budget ran out while the model still wanted tools: the person decides whether to go on.
         this.end(run, 'paused', undefined, 'The agent used its step budget; drive the run to continue');

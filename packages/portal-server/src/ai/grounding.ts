@@ -3,7 +3,8 @@
 // part of every answer) and the object surface of the datasource (tables and columns as the caller may see
 // them: hidden objects left out, masked columns removed, so their names and types never reach a model).
 
-import type { ExecutionAdapter, Principal } from '../agent/execution-adapter.js';
+import type { ExecutionAdapter } from '../agent/execution-adapter.js';
+import type { Principal } from '../auth/principal.js';
 import { classifyScript, type Dialect, dialectForEngine } from '../governance/classify/index.js';
 import type { DatabaseObject, ObjectDetail } from '../providers/types.js';
 

@@ -1,9 +1,13 @@
 // What the bot API's parts share: their dependencies (one object built in index.ts), the token as a policy
 // principal, the lookup of a managed datasource for a token (404 unknown or not visible to its role, 503
-// unavailable, 403 not on its allowlist), and classification plus policy evaluation of a statement.
+// unavailable, 403 not on its allowlist), the classification of a statement, and the pipeline's verdict on it.
+
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
+import type { ExecutionContext } from '../execution/contracts.js';
 import type { PipelineDeps } from '../execution/pipeline.js';
+import { executionContext, managedTarget } from '../execution/target.js';
 import type { ApprovalService } from '../governance/approvals.js';
 import {
   classifyScript,
@@ -12,10 +16,8 @@ import {
   type ScriptClassification,
 } from '../governance/classify/index.js';
 import { splitStatements } from '../governance/classify/split.js';
-import type { ConcurrencyLimiter } from '../governance/concurrency.js';
-import { evaluatePolicy, type PolicyDecision, type PolicyPrincipal } from '../governance/policy.js';
+import { decide, type Verdict } from '../governance/decide.js';
 import type { ProviderCache } from '../providers/cache.js';
-import type { ConnectionDescriptor } from '../providers/types.js';
 import type { JobQueue } from '../storage/jobs.js';
 import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
 import type { BotRequestRepository } from './store.js';
@@ -42,11 +44,8 @@ export interface BotContext {
   tokens: ServiceTokenRepository;
   jobs: JobQueue;
   approvals: ApprovalService;
-  concurrency: ConcurrencyLimiter;
   datasources: { resolve(id: string): ManagedEntry | undefined };
   providers: ProviderCache;
-  /** The key masking `hash` rules use (shared with the session routes, so equal values hash alike). */
-  maskingKey: Buffer;
   /** The governed execution pipeline's dependencies: every bot run goes through `executeGoverned`. */
   execution: PipelineDeps;
   audit: BotAudit;
@@ -68,7 +67,7 @@ export interface BotContext {
 }
 
 /** A service token acting in the policy: its role, and `token:<name>` as the name audit lines carry. */
-export function tokenPrincipal(token: ServiceToken): PolicyPrincipal {
+export function tokenPrincipal(token: ServiceToken): Principal {
   return { role: token.role === 'admin' ? 'admin' : 'user', username: `token:${token.name}` };
 }
 
@@ -112,34 +111,32 @@ export async function classifyFor(ds: ManagedDatasource, statement: string): Pro
   return { sql: statement, classification, statements };
 }
 
-export function policyFor(
+/**
+ * The governed pipeline's verdict on a bot statement (governance/decide.ts, the function the session routes'
+ * hooks call): the datasource's target as every path opens it, the token as principal, `onBehalfOf` as the
+ * requester, the submission's classification reused.
+ */
+export function decideFor(
+  ctx: BotContext,
   ds: ManagedDatasource,
   token: ServiceToken,
-  classification: ScriptClassification,
+  classified: Classified,
   requester: string,
   ticket: string | undefined,
-  now: Date,
-): PolicyDecision {
-  return evaluatePolicy({
-    session: tokenPrincipal(token),
-    datasource: {
-      id: ds.id,
-      name: ds.name,
-      engine: ds.type,
-      managed: true,
-      ...(ds.connection.environment ? { environment: ds.connection.environment } : {}),
-      policy: ds.policy as unknown as Record<string, unknown>,
-    },
-    classification,
-    route: 'bot',
-    ...(ticket ? { ticket } : {}),
+): Promise<Verdict> {
+  const target = managedTarget(ctx, ds);
+  const context: ExecutionContext = {
+    ...executionContext(
+      tokenPrincipal(token),
+      target,
+      'bot',
+      classified.statements,
+      [],
+      ticket,
+      classified.sql,
+    ),
     requester,
-    now,
-  });
-}
-
-/** The connection descriptor the server opens a managed datasource with. */
-export function descriptorOf(ds: ManagedDatasource): ConnectionDescriptor {
-  // The registry validated the connection fields at load; the descriptor type is the provider layer's view.
-  return { ...ds.connection, id: ds.id, name: ds.name, type: ds.type } as ConnectionDescriptor;
+    classification: classified.classification,
+  };
+  return decide(context, ctx.now());
 }

@@ -9,7 +9,6 @@ import { ChatSignatureVerifier } from '../chat/signature.js';
 import type { ManagedEntry } from '../datasources/types.js';
 import type { PipelineDeps } from '../execution/pipeline.js';
 import type { ApprovalService } from '../governance/approvals.js';
-import type { ConcurrencyLimiter } from '../governance/concurrency.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { JobWorker } from '../storage/job-worker.js';
 import type { PortalStore } from '../storage/store.js';
@@ -33,9 +32,7 @@ export interface BotApiOptions {
   store: PortalStore | undefined;
   datasources: { resolve(id: string): ManagedEntry | undefined };
   approvals: ApprovalService;
-  concurrency: ConcurrencyLimiter;
   providers: ProviderCache;
-  maskingKey: Buffer;
   /** The governed execution pipeline's dependencies (the same governance hooks as the session routes). */
   execution: PipelineDeps;
   audit: BotAudit;
@@ -75,10 +72,8 @@ export function createBotApi(o: BotApiOptions): BotApi {
           tokens: o.store.serviceTokens,
           jobs: o.store.jobs,
           approvals: o.approvals,
-          concurrency: o.concurrency,
           datasources: o.datasources,
           providers: o.providers,
-          maskingKey: o.maskingKey,
           execution: o.execution,
           audit: o.audit,
           log: o.log,

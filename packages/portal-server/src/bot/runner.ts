@@ -4,9 +4,8 @@
 // request on) and `reconcile` (catches up on decisions and expiries another process made or missed).
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource } from '../datasources/types.js';
-import type { DatasourcePolicy } from '../execution/contracts.js';
 import { executeGoverned, judgeByEffect } from '../execution/pipeline.js';
-import type { ResolvedTarget } from '../execution/target.js';
+import { managedTarget } from '../execution/target.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import {
@@ -14,8 +13,7 @@ import {
   type Classified,
   classifyFor,
   datasourceForToken,
-  descriptorOf,
-  policyFor,
+  decideFor,
   tokenPrincipal,
 } from './context.js';
 import { errorWord, failed, runStatements } from './execute.js';
@@ -48,7 +46,9 @@ export async function executeNow(
   who: RunFor,
   onAdmitted?: () => Promise<void>,
 ): Promise<BotOutcome> {
-  const factory = ctx.providers.registry.get(ds.type);
+  // The target every path opens a managed datasource with (execution/target.ts).
+  const target = managedTarget(ctx, ds);
+  const factory = target.factory;
   const script = classified.statements.length > 1;
   const base = {
     type: 'query_execution',
@@ -62,7 +62,6 @@ export async function executeNow(
     ...(who.ticket ? { ticket: who.ticket } : {}),
     ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
   };
-  const target = botTarget(ctx, ds);
   const ceiling = target.maxRows;
   try {
     return await executeGoverned(ctx.execution, {
@@ -120,22 +119,6 @@ export async function executeNow(
   }
 }
 
-/** The managed datasource as the governed pipeline runs it for the bot. */
-function botTarget(ctx: BotContext, ds: ManagedDatasource): ResolvedTarget {
-  const factory = ctx.providers.registry.get(ds.type);
-  const descriptor = descriptorOf(ds);
-  // The registry validated the policy at load; execution reads it as plain keys.
-  const policy = ds.policy as unknown as DatasourcePolicy;
-  return {
-    descriptor,
-    managed: { id: ds.id, name: ds.name, connection: descriptor, policy, roles: ds.roles },
-    policy,
-    factory,
-    privileged: true,
-    maxRows: ds.policy.maxRows && ds.policy.maxRows > 0 ? ds.policy.maxRows : 100_000,
-  };
-}
-
 /**
  * The pipeline's dry run of a submitted request (execution/pipeline.ts judgeByEffect), before the bot decides
  * to hold it: its classification with the guardrails its effect calls for (every row, maxAffectedRows), and
@@ -151,7 +134,7 @@ export function judgeSubmission(
   return judgeByEffect(ctx.execution, {
     principal: tokenPrincipal(token),
     route: 'bot',
-    target: botTarget(ctx, ds),
+    target: managedTarget(ctx, ds),
     sql: classified.sql,
     statements: classified.statements,
     params: [],
@@ -213,19 +196,19 @@ export async function handleExecuteJob(ctx: BotContext, job: Job): Promise<unkno
     return failWith(ctx, r, status === 503 ? 'datasource_unavailable' : 'policy_denied');
   }
   const classified = await classifyFor(ds, r.statement);
-  const decision = policyFor(ds, token, classified.classification, r.onBehalfOf, r.ticket, ctx.now());
-  if ('deny' in decision) {
+  const verdict = await decideFor(ctx, ds, token, classified, r.onBehalfOf, r.ticket);
+  if ('refuse' in verdict) {
     await ctx.audit.record({
-      type: decision.deny.audit,
+      type: verdict.refuse.audit,
       actor: `token:${token.name}`,
       connection: ds.id,
       result: 'failure',
       route: '/api/v1/executions',
       requestId: r.id,
       onBehalfOf: r.onBehalfOf,
-      code: decision.deny.code,
-      reason: decision.deny.message,
-      ...decision.deny.details,
+      code: verdict.refuse.code,
+      reason: verdict.refuse.message,
+      ...verdict.refuse.details,
     });
     return failWith(ctx, r, 'policy_denied');
   }

@@ -4,11 +4,10 @@
 // pending, announced in chat); trusted `approvedBy` lifts write approval alone (202 approved with `jobId`).
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
-import { isClassifierDialect } from '../governance/classify/dialects.js';
-import { findMaskedPredicate, maskedPredicateMessage } from '../governance/masked-predicates.js';
+import { maskedPredicateRefusal } from '../governance/decide.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
-import { type BotContext, classifyFor, datasourceForToken, policyFor, tokenPrincipal } from './context.js';
+import { type BotContext, classifyFor, datasourceForToken, decideFor, tokenPrincipal } from './context.js';
 import { queueChat, queueRun } from './outbox.js';
 import { applyApproval, executeNow, judgeSubmission } from './runner.js';
 import type { BotHold, BotRequest } from './types.js';
@@ -44,12 +43,13 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     );
   }
   const principal = tokenPrincipal(token);
-  // Bot results are always masked, so a masked column may not steer them either (governance/masked-predicates.ts).
-  const dialect = isClassifierDialect(ds.type) ? ds.type : undefined;
-  for (const [i, text] of classified.statements.entries()) {
-    const found = findMaskedPredicate(ds.policy.masking ?? [], dialect, classification.statements[i], text);
-    if (!found) continue;
-    const message = maskedPredicateMessage(found);
+  // Bot results are always masked, so a masked column may not steer them either (the pipeline's rule).
+  const masked = maskedPredicateRefusal(
+    { policy: ds.policy, engine: ds.type, statements: classified.statements },
+    classification,
+  );
+  if (masked) {
+    const message = masked.message;
     await ctx.audit.record({
       type: 'permission_denied',
       actor: principal.username,
@@ -62,9 +62,9 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     });
     throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
   }
-  const decision = policyFor(ds, token, classification, sub.onBehalfOf, sub.ticket, ctx.now());
-  if ('deny' in decision) {
-    const d = decision.deny;
+  const verdict = await decideFor(ctx, ds, token, classified, sub.onBehalfOf, sub.ticket);
+  if ('refuse' in verdict) {
+    const d = verdict.refuse;
     await ctx.audit.record({
       type: d.audit,
       actor: principal.username,
@@ -78,7 +78,7 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     });
     throw new HttpError(d.status, d.message, d.code);
   }
-  const hold = 'hold' in decision ? decision.hold : undefined;
+  const hold = 'hold' in verdict ? verdict.hold : undefined;
   const guardrail = hold?.guardrail;
   const approvalsRequired = ds.policy.approvalsRequired === 2 ? 2 : 1;
   // Trusted reviewers lift write approval only, and only when they are as many as the datasource needs.

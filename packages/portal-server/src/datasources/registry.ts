@@ -114,6 +114,12 @@ export class ManagedDatasources {
     return this.entries.get(id);
   }
 
+  /** Why a declared datasource cannot be used right now (e.g. a missing `${ENV}`), or undefined. */
+  unavailable(id: string): string | undefined {
+    const entry = this.entries.get(id);
+    return entry && !entry.available ? entry.datasource.reason : undefined;
+  }
+
   isManaged(id: string): boolean {
     return this.entries.has(id);
   }

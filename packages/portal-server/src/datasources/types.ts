@@ -1,7 +1,9 @@
 // What a managed datasource is once read from PORTAL_DATASOURCES: the connection fields the server opens it
-// with, the roles that see it, and its policy (the keys of decisions.md). Plain data, no I/O.
+// with, the roles that see it, and its policy (the keys of decisions.md), validated and defaulted once at load
+// (validate.ts) so every layer below reads it as is. Plain data, no I/O.
 
 import { ENGINES, type EngineId } from '../providers/registry.js';
+import type { ConnectionDescriptor } from '../providers/types.js';
 
 /** The engine ids a datasource may name: the registry's engines (the 18 of decisions.md). */
 export const ENGINE_TYPES: readonly EngineId[] = ENGINES.map((e) => e.engine);
@@ -34,6 +36,10 @@ export interface MaskingRule {
   rule: MaskingRuleKind;
 }
 
+/**
+ * The policy in force, every key defaulted: a managed datasource's as validated at load, or a connection a
+ * user created (datasources/policy.ts: no keys, guardrails on in production). The one policy shape.
+ */
 export interface DatasourcePolicy {
   readOnly: boolean;
   writeApproval: boolean;
@@ -95,6 +101,12 @@ export interface ManagedDatasource {
   roles: SessionRole[];
   connection: ManagedConnectionFields;
   policy: DatasourcePolicy;
+}
+
+/** The connection descriptor the server opens a managed datasource with (its id, name and engine added). */
+export function descriptorOf(ds: ManagedDatasource): ConnectionDescriptor {
+  // The registry validated the connection fields at load; the descriptor type is the provider layer's view.
+  return { ...ds.connection, id: ds.id, name: ds.name, type: ds.type } as ConnectionDescriptor;
 }
 
 /** A declared datasource that cannot be used right now (e.g. an `${ENV}` reference is not set). */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { AuditInput } from '../audit/audit-log.js';
 import type { AuditResult } from '../audit/types.js';
-import type { Role } from '../auth/session.js';
+import type { Principal } from '../auth/principal.js';
+import type { DatasourcePolicy, ManagedDatasource } from '../datasources/types.js';
 import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
 import { defaultRegistry } from '../providers/registry.js';
@@ -21,39 +22,12 @@ import type { Dialect } from '../sql/dialects.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import type { DryRunStep } from './dry-run.js';
 
-/** Who runs a statement: a signed-in person, or a service token acting as `token:<name>` (the bot API). */
-export interface SessionUser {
-  role: Role;
-  username: string;
-}
-
 export interface SessionReader {
   /** The caller's session; throws a 401 HttpError when there is none. */
-  requireSession(request: FastifyRequest): Promise<SessionUser> | SessionUser;
+  requireSession(request: FastifyRequest): Promise<Principal> | Principal;
 }
 
-/**
- * The datasource policy as execution reads it: the keys of datasources/types.ts DatasourcePolicy, untyped
- * beyond the row and concurrency bounds (governance normalizes it; a user connection has none).
- */
-export interface DatasourcePolicy {
-  readOnly?: boolean;
-  maxRows?: number;
-  maxConcurrent?: number;
-  exportRoles?: string[];
-  [key: string]: unknown;
-}
-
-/** A datasource declared on the server (PORTAL_DATASOURCES): its definition (with credentials) and policy. */
-export interface ManagedDatasource {
-  id: string;
-  name: string;
-  connection: ConnectionDescriptor;
-  policy: DatasourcePolicy;
-  /** Roles that may see it; absent means every signed-in role. */
-  roles?: string[];
-}
-
+/** The datasources declared on the server (PORTAL_DATASOURCES), as loaded: definition, roles and policy. */
 export interface ManagedLookup {
   getManaged(id: string): ManagedDatasource | undefined | Promise<ManagedDatasource | undefined>;
   /**
@@ -75,10 +49,11 @@ export interface AuditSink {
 
 /** Everything governance needs to decide about one execution request. */
 export interface ExecutionContext {
-  session: SessionUser;
+  session: Principal;
   route: ExecutionRoute;
   connection: ConnectionDescriptor;
   managed?: ManagedDatasource;
+  /** The policy in force, resolved once with the target (datasources/types.ts): governance reads it as is. */
   policy: DatasourcePolicy;
   engine: string;
   dialect: Dialect;
@@ -190,8 +165,6 @@ export interface QueryDeps {
   transactions: TransactionManager;
   /** Where export files are spooled before they are sent (the row count must be known for the header). */
   spoolDir: string;
-  /** Optional limiter for database-reaching routes (issue 7's rate limiter); throws 429. */
-  rateLimit?: (request: FastifyRequest, session: SessionUser) => void | Promise<void>;
   /** The caller's own saved connections (server storage), with their sealed credentials opened. */
   saved?: SavedConnectionLookup;
 }
@@ -214,7 +187,6 @@ export async function createQueryDeps(options: {
   audit: AuditSink;
   dataDir: string;
   governance?: GovernanceHooks;
-  rateLimit?: QueryDeps['rateLimit'];
   saved?: SavedConnectionLookup;
   sshProfilesFile?: string;
   transactionIdleMs?: number;
@@ -236,7 +208,6 @@ export async function createQueryDeps(options: {
     saved: options.saved,
     audit: options.audit,
     governance: options.governance ?? allowAllGovernance,
-    rateLimit: options.rateLimit,
     providers,
     running: new RunningQueries(),
     transactions,

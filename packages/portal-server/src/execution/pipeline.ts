@@ -11,7 +11,7 @@
 // API (for route, bot, agent and MCP authors):
 //
 //   const answer = await executeGoverned(deps, {
-//     principal,                 // SessionUser: a person, or `token:<name>` for a service token
+//     principal,                 // Principal: a person, or `token:<name>` for a service token
 //     route: 'query',            // ExecutionRoute: query|explain|multi-query|transaction|export|bot|mcp|agent
 //     auditRoute: '/api/db/query',
 //     target,                    // resolveTarget(deps, principal, body) — the managed definition wins
@@ -31,16 +31,17 @@
 // they map to (providers/errors.ts), after the failure audit line.
 
 import { HttpError } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import type { ExecOptions, ExecResult, ParamValue, Provider, ProviderSession } from '../providers/types.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import { audit, auditConnection, boundedStatement } from './audit-lines.js';
-import type { ExecutionContext, ExecutionRoute, QueryDeps, SessionUser } from './contracts.js';
+import type { ExecutionContext, ExecutionRoute, QueryDeps } from './contracts.js';
 import { dryRun } from './dry-run.js';
 import { executionContext, type ResolvedTarget } from './target.js';
 
 export interface GovernedRequest<T> {
-  principal: SessionUser;
+  principal: Principal;
   route: ExecutionRoute;
   /** The `route` field of the audit line (the HTTP path, or e.g. `mcp:run_query`). */
   auditRoute: string;

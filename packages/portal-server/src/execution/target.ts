@@ -2,20 +2,17 @@
 // sent; saved connections run with their stored definition), `splitChecked` (the text split once under the
 // engine's grammar, transaction control and engine-refused statements rejected before anything runs) and the
 // `ExecutionContext` governance decides on.
+
 import { HttpError, notFound } from '@app/kit';
+import type { Principal } from '../auth/principal.js';
+import { normalizePolicy } from '../datasources/policy.js';
+import { type DatasourcePolicy, descriptorOf, type ManagedDatasource } from '../datasources/types.js';
 import { resolveTimeouts } from '../providers/descriptor.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../providers/types.js';
 import { splitScript } from '../sql/split.js';
 import { transactionControlKeyword } from '../sql/transaction-control.js';
-import {
-  type DatasourcePolicy,
-  type ExecutionContext,
-  type ManagedDatasource,
-  type QueryDeps,
-  SERVER_MAX_ROWS,
-  type SessionUser,
-} from './contracts.js';
+import { type ExecutionContext, type QueryDeps, SERVER_MAX_ROWS } from './contracts.js';
 
 export interface ResolvedTarget {
   descriptor: ConnectionDescriptor;
@@ -39,7 +36,7 @@ function isDescriptor(v: unknown): v is ConnectionDescriptor {
  */
 export async function resolveTarget(
   deps: QueryDeps,
-  session: SessionUser,
+  session: Principal,
   body: { connection?: unknown; connectionId?: unknown },
 ): Promise<ResolvedTarget> {
   const given = body.connection;
@@ -67,20 +64,39 @@ export async function resolveTarget(
     if (body.connectionId !== undefined) throw notFound(`Unknown datasource ${String(body.connectionId)}`);
     throw new HttpError(400, 'connection is required', 'BAD_REQUEST');
   }
-  const descriptor = managed
-    ? { ...managed.connection, id: managed.id, name: managed.name }
-    : (saved ?? (given as ConnectionDescriptor));
+  if (managed) return managedTarget(deps, managed);
+  const descriptor = saved ?? (given as ConnectionDescriptor);
   if (typeof descriptor.id !== 'string' || descriptor.id === '')
     throw new HttpError(400, 'connection.id is required', 'BAD_REQUEST');
-  const privileged = Boolean(managed) || session.role === 'admin';
+  // A user connection brings no policy keys: its policy is the default (guardrails in production).
+  const environment = typeof descriptor.environment === 'string' ? descriptor.environment : undefined;
+  const policy = normalizePolicy(undefined, { managed: false, environment });
+  return checkedTarget(deps, descriptor, policy, session.role === 'admin');
+}
+
+/**
+ * The target of a managed datasource, as every path opens it (the session routes through `resolveTarget`,
+ * the bot API with the datasource its token may use): the server's definition and policy, privileged.
+ */
+export function managedTarget(
+  deps: Pick<QueryDeps, 'providers'>,
+  managed: ManagedDatasource,
+): ResolvedTarget {
+  return { ...checkedTarget(deps, descriptorOf(managed), managed.policy, true), managed };
+}
+
+function checkedTarget(
+  deps: Pick<QueryDeps, 'providers'>,
+  descriptor: ConnectionDescriptor,
+  policy: DatasourcePolicy,
+  privileged: boolean,
+): ResolvedTarget {
   try {
     const factory = deps.providers.registry.get(descriptor.type);
     resolveTimeouts(descriptor);
     factory.validate?.(descriptor, { privileged, embeddedDir: deps.providers.ctx.embeddedDir });
-    const policy = managed?.policy ?? {};
-    const cap =
-      typeof policy.maxRows === 'number' && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
-    return { descriptor, managed, policy, factory, privileged, maxRows: cap };
+    const cap = policy.maxRows && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
+    return { descriptor, policy, factory, privileged, maxRows: cap };
   } catch (err) {
     throw toHttpError(err);
   }
@@ -108,7 +124,7 @@ export function splitChecked(target: ResolvedTarget, sql: string): string[] {
 }
 
 export function executionContext(
-  session: SessionUser,
+  session: Principal,
   target: ResolvedTarget,
   route: ExecutionContext['route'],
   statements: string[],

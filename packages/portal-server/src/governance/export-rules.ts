@@ -2,14 +2,12 @@
 // `export_not_allowed`): who may export from a datasource. With `exportRoles`, only the roles and people it
 // names; without it the environment default — administrators always, users except on a production datasource.
 // And what may be exported: a statement the engine's allowlist classifies as a read that answers rows.
+
+import type { Principal } from '../auth/principal.js';
 import { listNames } from './approvals.js';
 import type { ScriptClassification } from './classify/index.js';
-import type { PolicyPrincipal } from './policy.js';
 
-export function mayExport(
-  who: PolicyPrincipal,
-  ds: { exportRoles?: string[]; environment?: string },
-): boolean {
+export function mayExport(who: Principal, ds: { exportRoles?: string[]; environment?: string }): boolean {
   if (ds.exportRoles) return listNames(ds.exportRoles, who);
   return who.role === 'admin' || ds.environment !== 'production';
 }

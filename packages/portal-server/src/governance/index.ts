@@ -7,11 +7,12 @@ import type { AuditSink } from '../execution/contracts.js';
 import type { ApprovalRepository } from '../storage/approvals.js';
 import { type ApprovalDirectory, type ApprovalPolicyView, ApprovalService } from './approvals.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { normalizePolicy } from './policy-normalize.js';
 import { PolicyHooks } from './session-governance.js';
 
+export { normalizePolicy } from '../datasources/policy.js';
 export * from './approvals.js';
 export { ConcurrencyLimiter, type Release } from './concurrency.js';
+export { decide, maskedPredicateRefusal, type Verdict } from './decide.js';
 export { mayExport } from './export-rules.js';
 export {
   applicableRules,
@@ -22,21 +23,20 @@ export {
   statementMasker,
 } from './masking.js';
 export * from './policy.js';
-export { normalizePolicy } from './policy-normalize.js';
 export { readOnlyIsCheap, readOnlyMode, readOnlyProvider } from './read-only.js';
-export { classifyRequest, PolicyHooks, policyDatasource } from './session-governance.js';
+export { classifyRequest, policyDatasource } from './request.js';
+export { PolicyHooks } from './session-governance.js';
 
 /** The approval rules of the managed datasources (a connection a user created falls back to administrators). */
 export function directoryOf(datasources: ManagedDatasources): ApprovalDirectory {
   const view = (id: string): ApprovalPolicyView | undefined => {
     const ds = datasources.getManaged(id);
     if (!ds) return undefined;
-    const p = normalizePolicy(ds.policy as unknown as Record<string, unknown>, { managed: true });
     return {
       id: ds.id,
       name: ds.name,
-      approvalsRequired: p.approvalsRequired,
-      approverRoles: p.approverRoles,
+      approvalsRequired: ds.policy.approvalsRequired,
+      approverRoles: ds.policy.approverRoles,
     };
   };
   return {
@@ -53,8 +53,6 @@ export interface Governance {
   hooks: PolicyHooks;
   approvals: ApprovalService;
   concurrency: ConcurrencyLimiter;
-  /** HMAC key of the `hash` masking rule (the bot API masks its results with it too). */
-  maskingKey: Buffer;
   /** Starts the expiry timer of pending approvals. */
   start(): void;
   stop(): void;
@@ -91,7 +89,6 @@ export function createGovernance(options: {
     hooks,
     approvals,
     concurrency,
-    maskingKey,
     start: () => approvals.start(),
     stop: () => approvals.stop(),
   };

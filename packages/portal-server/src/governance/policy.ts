@@ -3,20 +3,16 @@
 // datasource's policy and answers allow, deny (403 with the audit type) or hold (needs reviewers), in the
 // spec's order. Stateful steps (approval windows, the concurrency cap, masking, export rules) live beside it.
 
+import type { Principal } from '../auth/principal.js';
+import { normalizePolicy } from '../datasources/policy.js';
+import type { DatasourcePolicy } from '../datasources/types.js';
 import { engineDescriptor } from '../providers/registry.js';
 import type { GuardrailValue, ScriptClassification } from './classify/index.js';
 import { firstGuardrail, objectRuleViolation } from './classify/index.js';
 import { activeFreezeWindow } from './freeze.js';
-import { type EffectivePolicy, normalizePolicy, type PolicyInputPolicy } from './policy-normalize.js';
 
 /** Execution routes the policy is asked about. `bot` is `/api/v1/executions` (and the worker that runs it). */
 export type PolicyRoute = 'query' | 'multi-query' | 'transaction' | 'export' | 'bot';
-
-/** Who asks: a session user, or a service token acting as `{role: token.role, username: 'token:<name>'}`. */
-export interface PolicyPrincipal {
-  role: 'admin' | 'user';
-  username: string;
-}
 
 /**
  * The datasource a statement runs on: a managed datasource (its definition and policy from
@@ -30,13 +26,13 @@ export interface PolicyDatasource {
   managed: boolean;
   /** `production`, `staging`, … ; a user connection with `production` is held by guardrails. */
   environment?: string;
-  /** Managed: the parsed policy keys (missing keys take their defaults). User connections: omit. */
-  policy?: PolicyInputPolicy;
+  /** Managed: its policy as loaded (datasources/validate.ts). A user connection's is ignored: it brings none. */
+  policy?: DatasourcePolicy;
 }
 
 export interface PolicyInput {
   /** The caller (administrators are not held by object rules). */
-  session: PolicyPrincipal;
+  session: Principal;
   datasource: PolicyDatasource;
   /** `classifyScript(sql, dialect, {defaultSchema: policy.objectRules?.defaultSchema})` of the whole text. */
   classification: ScriptClassification;
@@ -166,12 +162,10 @@ export function evaluatePolicy(input: PolicyInput): PolicyDecision {
   return { allow: true };
 }
 
-/** The policy in force for a datasource: managed ones carry their keys; user connections only guardrails. */
-export function effectivePolicy(ds: PolicyDatasource): EffectivePolicy {
-  return normalizePolicy(ds.managed ? ds.policy : undefined, {
-    managed: ds.managed,
-    environment: ds.environment,
-  });
+/** The policy in force for a datasource: managed ones carry theirs as loaded; user connections only guardrails. */
+export function effectivePolicy(ds: PolicyDatasource): DatasourcePolicy {
+  if (ds.managed && ds.policy) return ds.policy;
+  return normalizePolicy(undefined, { managed: ds.managed, environment: ds.environment });
 }
 
 function firstWriteIndex(c: ScriptClassification): number {
@@ -184,4 +178,4 @@ function deny(code: PolicyDeny['code'], message: string, details?: Record<string
   };
 }
 
-export type { EffectivePolicy, PolicyInputPolicy } from './policy-normalize.js';
+export type { PolicyInputPolicy } from '../datasources/policy.js';

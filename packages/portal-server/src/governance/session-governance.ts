@@ -1,36 +1,29 @@
-// The governance hooks the session execution routes call (src/execution/contracts.ts GovernanceHooks): classify
-// the request's whole text, evaluate the datasource policy (policy.ts), turn a hold into a pending approval
+// The governance hooks the execution pipeline calls (src/execution/contracts.ts GovernanceHooks): `decide()`
+// (decide.ts: classify the request's whole text, evaluate the datasource policy) then `admit()`: turn a hold into a pending approval
 // (403 APPROVAL_REQUIRED) unless an approval window for this exact text is open, take a concurrency slot,
 // prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
 // apply the export rule and hide objects on the object surface.
 import { HttpError } from '@app/kit';
-import type { MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks, SessionUser } from '../execution/contracts.js';
+import type { Principal } from '../auth/principal.js';
+import type { DatasourcePolicy, MaskingRule } from '../datasources/types.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import { type ApprovalService, publicApproval } from './approvals.js';
-import {
-  classifyScript,
-  type Dialect,
-  dialectForEngine,
-  objectRuleViolation,
-  type ScriptClassification,
-} from './classify/index.js';
+import { dialectForEngine, objectRuleViolation, type ScriptClassification } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
-import { dryRunInconclusive, judgeEffect, planEffect } from './effect.js';
+import { decide, judgeByEffect, maskedPredicateRefusal, policyRoute, type Verdict } from './decide.js';
 import { mayExport, onlyReads } from './export-rules.js';
-import { findMaskedPredicate, maskedPredicateMessage } from './masked-predicates.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
-import { effectivePolicy, evaluatePolicy, type PolicyDatasource, type PolicyRoute } from './policy.js';
-import type { EffectivePolicy } from './policy-normalize.js';
 import { readOnlyIsCheap, readOnlyProvider } from './read-only.js';
+import { classifyRequest, policyDatasource } from './request.js';
 
 const STATE = Symbol('governance');
 
 /** What `beforeExecute` learnt, carried on the context (spread copies keep it: the key is enumerable). */
 interface ExecutionState {
-  policy: EffectivePolicy;
+  policy: DatasourcePolicy;
   classification: ScriptClassification;
   maskers: StatementMasker[];
   /** Engine messages of these statements may echo masked values. */
@@ -58,101 +51,36 @@ export interface PolicyHooksOptions {
 
 const AUDIT_TEXT_MAX = 2_000;
 
-/** The datasource as the policy sees it: a managed one with its policy, or a user connection. */
-export function policyDatasource(ctx: ExecutionContext): PolicyDatasource {
-  const m = ctx.managed;
-  const env = (m ? m.connection.environment : ctx.connection.environment) as string | undefined;
-  return {
-    id: m?.id ?? ctx.connection.id,
-    name: m?.name ?? (typeof ctx.connection.name === 'string' ? ctx.connection.name : ctx.connection.id),
-    engine: ctx.engine,
-    managed: m !== undefined,
-    ...(env ? { environment: env } : {}),
-    ...(m ? { policy: m.policy as Record<string, unknown> } : {}),
-  };
-}
-
-/** Classifies a request's text; when the executor split it differently, the difference counts as a doubtful write. */
-export async function classifyRequest(
-  sql: string,
-  engine: string,
-  executed: readonly string[],
-  defaultSchema: string | undefined,
-): Promise<ScriptClassification> {
-  const dialect = dialectForEngine(engine) ?? (engine as Dialect);
-  const c = await classifyScript(sql, dialect, defaultSchema ? { defaultSchema } : {});
-  const texts = c.statements.map((s) => s.text);
-  const agrees = executed.every((t, i) => texts[i] === t);
-  if (agrees) return c;
-  const doubt = 'the executor and the classifier split the text differently';
-  return {
-    ...c,
-    isWrite: true,
-    statements: [
-      ...c.statements,
-      {
-        index: c.statements.length,
-        text: sql,
-        kind: 'write',
-        statementType: 'UNKNOWN',
-        guardrails: [],
-        objects: [],
-        unplaceable: [`statement: ${doubt}`],
-        transactionControl: false,
-        doubtful: true,
-        reason: doubt,
-      },
-    ],
-  };
-}
-
-/** The policy's route words: explain and the object surface read like a query; agent and MCP tools too. */
-function policyRoute(route: ExecutionContext['route']): PolicyRoute {
-  switch (route) {
-    case 'explain':
-    case 'objects':
-    case 'agent':
-    case 'mcp':
-      return 'query';
-    default:
-      return route;
-  }
-}
-
 export class PolicyHooks implements GovernanceHooks {
   constructor(private readonly options: PolicyHooksOptions) {}
 
+  /** decide() then admit(): the one verdict, then the approval window, the maskers and the slot. */
   async beforeExecute(ctx: ExecutionContext): Promise<void> {
-    const ds = policyDatasource(ctx);
-    const policy = effectivePolicy(ds);
+    const verdict = await decide(ctx, this.options.now?.());
+    await this.admit(ctx, verdict);
+  }
+
+  /**
+   * Admits a decided request: a refusal is audited and thrown; a hold runs only inside an open approval window
+   * for this exact text (else a pending approval, 403 APPROVAL_REQUIRED); then the engine's read-only mode, the
+   * maskers (and the masked-column rule), and last the concurrency slot (429), released by afterExecute.
+   */
+  async admit(ctx: ExecutionContext, verdict: Verdict): Promise<void> {
+    const ds = verdict.datasource;
+    const policy = ctx.policy;
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
-    // A classification the caller made already (the bot at submission) is reused: the text is parsed once.
-    const classified =
-      ctx.classification ??
-      (await classifyRequest(sql, ctx.engine, ctx.statements, policy.objectRules?.defaultSchema));
-    // Guardrails judged by effect: a guarded write's rolled-back dry run may hold it (every row, maxAffectedRows).
-    const judged = await this.judgeByEffect(ctx, policy, classified);
-    const classification = judged.classification;
+    const classification = verdict.classification;
     const route = policyRoute(ctx.route);
-    const decision = evaluatePolicy({
-      session: ctx.session,
-      datasource: ds,
-      classification,
-      route,
-      ticket: ctx.ticket,
-      requester: ctx.requester ?? ctx.session.username,
-      now: this.options.now?.(),
-    });
     const state: ExecutionState = {
       policy,
       classification,
       maskers: [],
       withholdErrors: false,
       readOnly: false,
-      ...(judged.counts ? { dryRun: judged.counts } : {}),
+      ...(verdict.dryRun ? { dryRun: verdict.dryRun } : {}),
     };
-    if ('deny' in decision) {
-      const d = decision.deny;
+    if ('refuse' in verdict) {
+      const d = verdict.refuse;
       await this.audit({
         type: d.audit,
         actor: ctx.session.username,
@@ -167,19 +95,19 @@ export class PolicyHooks implements GovernanceHooks {
       });
       throw new HttpError(d.status, d.message, d.code);
     }
-    if ('hold' in decision && ctx.approval) {
+    if ('hold' in verdict && ctx.approval) {
       // The caller holds an approval for this text already (a bot request approved through its own flow);
       // when that approval was given on a dry run's counts, the run is held to them as a session's is.
       state.approval = { id: ctx.approval.id ?? '', reviewers: ctx.approval.reviewers };
       const approvals = this.options.approvals;
       const given = ctx.approval.id && approvals.available ? await approvals.get(ctx.approval.id) : undefined;
       if (given?.dryRun) state.approvedCounts = given.dryRun;
-    } else if ('hold' in decision) {
+    } else if ('hold' in verdict) {
       const approvals = this.options.approvals;
       if (!approvals.available) {
         throw new HttpError(
           503,
-          `${decision.hold.reason}, and approvals need server storage (STORAGE_PROVIDER sqlite or postgres)`,
+          `${verdict.hold.reason}, and approvals need server storage (STORAGE_PROVIDER sqlite or postgres)`,
           'STORAGE_UNAVAILABLE',
         );
       }
@@ -198,7 +126,7 @@ export class PolicyHooks implements GovernanceHooks {
           statement: sql,
           route: ctx.route,
           reusePending: true,
-          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+          ...(verdict.hold.guardrail ? { guardrail: verdict.hold.guardrail } : {}),
           ...(state.dryRun ? { dryRun: state.dryRun } : {}),
           ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
         });
@@ -209,11 +137,11 @@ export class PolicyHooks implements GovernanceHooks {
           result: 'success',
           route,
           approvalId: pending.id,
-          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+          ...(verdict.hold.guardrail ? { guardrail: verdict.hold.guardrail } : {}),
         });
-        throw new HttpError(403, decision.hold.reason, 'APPROVAL_REQUIRED', {
+        throw new HttpError(403, verdict.hold.reason, 'APPROVAL_REQUIRED', {
           approval: publicApproval(pending),
-          ...(decision.hold.guardrail ? { guardrail: decision.hold.guardrail } : {}),
+          ...(verdict.hold.guardrail ? { guardrail: verdict.hold.guardrail } : {}),
         });
       }
       const reviewers = open.approvals?.map((a) => a.reviewer) ?? (open.reviewer ? [open.reviewer] : []);
@@ -243,38 +171,12 @@ export class PolicyHooks implements GovernanceHooks {
   async judgeEffect(
     ctx: ExecutionContext,
   ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }> {
-    const policy = effectivePolicy(policyDatasource(ctx));
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
     const classified =
       ctx.classification ??
-      (await classifyRequest(sql, ctx.engine, ctx.statements, policy.objectRules?.defaultSchema));
-    const judged = await this.judgeByEffect(ctx, policy, classified);
+      (await classifyRequest(sql, ctx.engine, ctx.statements, ctx.policy.objectRules?.defaultSchema));
+    const judged = await judgeByEffect(ctx, ctx.policy, classified);
     return { classification: judged.classification, ...(judged.counts ? { dryRun: judged.counts } : {}) };
-  }
-
-  /** Dry-runs the guarded writes (when the policy's guardrails are on and writes may run at all). */
-  private async judgeByEffect(
-    ctx: ExecutionContext,
-    policy: EffectivePolicy,
-    c: ScriptClassification,
-  ): Promise<{ classification: ScriptClassification; counts?: DryRunCount[] }> {
-    if (!policy.guardrails || policy.readOnly || ctx.readOnlyProfile || !c.isWrite)
-      return { classification: c };
-    const dialect = dialectForEngine(ctx.engine) ?? ctx.engine;
-    const plan = planEffect(c, ctx.engine, dialect);
-    if (!plan.steps || !ctx.dryRun) {
-      const targets = plan.steps ? plan.steps.filter((s) => s.table).map((s) => s.index) : plan.unverifiable;
-      return { classification: judgeEffect(c, [], targets, policy.maxAffectedRows) };
-    }
-    const targets = plan.steps.filter((s) => s.table).map((s) => s.index);
-    try {
-      const counts = await ctx.dryRun(plan.steps);
-      return { classification: judgeEffect(c, counts, [], policy.maxAffectedRows), counts };
-    } catch (err) {
-      // A statement the engine refuses fails the same way when run; one that could not be judged is held.
-      if (!dryRunInconclusive(err)) return { classification: c };
-      return { classification: judgeEffect(c, [], targets, policy.maxAffectedRows) };
-    }
   }
 
   affectedCeiling(ctx: ExecutionContext, index: number): number | undefined {
@@ -301,22 +203,19 @@ export class PolicyHooks implements GovernanceHooks {
     // Whoever sees the columns masked (everyone, except an administrator's export with `reveal`) may not
     // steer by them: a WHERE probe or an ORDER BY would reveal the hidden values row by row.
     if (ctx.reveal && this.revealAllowed(ctx.session)) return;
-    for (let i = 0; i < ctx.statements.length; i++) {
-      const found = findMaskedPredicate(rules, dialect, stmts[i], ctx.statements[i]);
-      if (!found) continue;
-      const message = maskedPredicateMessage(found);
-      await this.audit({
-        type: 'permission_denied',
-        actor: ctx.session.username,
-        connection: datasourceId,
-        result: 'failure',
-        route: ctx.route,
-        code: 'MASKED_COLUMN_PREDICATE',
-        reason: message,
-        statement: ctx.statements[i].slice(0, AUDIT_TEXT_MAX),
-      });
-      throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
-    }
+    const refused = maskedPredicateRefusal(ctx, state.classification);
+    if (!refused) return;
+    await this.audit({
+      type: 'permission_denied',
+      actor: ctx.session.username,
+      connection: datasourceId,
+      result: 'failure',
+      route: ctx.route,
+      code: 'MASKED_COLUMN_PREDICATE',
+      reason: refused.message,
+      statement: ctx.statements[refused.statementIndex].slice(0, AUDIT_TEXT_MAX),
+    });
+    throw new HttpError(403, refused.message, 'MASKED_COLUMN_PREDICATE');
   }
 
   masks(ctx: ExecutionContext): boolean {
@@ -354,7 +253,7 @@ export class PolicyHooks implements GovernanceHooks {
   }
 
   /** `reveal` on an export is honoured for administrators only (and audited as `revealed`). */
-  private revealAllowed(session: SessionUser): boolean {
+  private revealAllowed(session: Principal): boolean {
     return session.role === 'admin';
   }
 
@@ -366,7 +265,7 @@ export class PolicyHooks implements GovernanceHooks {
 
   async checkExport(ctx: ExecutionContext): Promise<void> {
     const ds = policyDatasource(ctx);
-    const policy = effectivePolicy(ds);
+    const policy = ctx.policy;
     if (mayExport(ctx.session, { exportRoles: policy.exportRoles, environment: ds.environment })) {
       // Exports are reads judged by the allowlist, as every other route is (not by the export's own SELECT
       // reader): a statement it classifies as a write or cannot read surely is refused before anything runs.
@@ -396,7 +295,7 @@ export class PolicyHooks implements GovernanceHooks {
 
   isObjectVisible(ctx: ExecutionContext, path: readonly string[]): boolean {
     if (ctx.session.role === 'admin' || path.length === 0) return true;
-    const rules = effectivePolicy(policyDatasource(ctx)).objectRules;
+    const rules = ctx.policy.objectRules;
     if (!rules || rules.hidden.length === 0) return true;
     const name = path[path.length - 1];
     const schema = path.length >= 2 ? path[path.length - 2] : undefined;
@@ -424,7 +323,7 @@ export class PolicyHooks implements GovernanceHooks {
   wrapProvider(ctx: ExecutionContext, provider: Provider): Provider {
     const s = (ctx as WithState)[STATE];
     // Transaction `begin` comes without beforeExecute: a read-only datasource opens a read-only transaction.
-    const readOnly = s ? s.readOnly : effectivePolicy(policyDatasource(ctx)).readOnly;
+    const readOnly = s ? s.readOnly : ctx.policy.readOnly;
     const p = readOnly ? readOnlyProvider(provider) : provider;
     if (!s?.withholdErrors) return p;
     return new Proxy(p, {

@@ -3,6 +3,7 @@
 // answer: the model never decides whether a statement writes) and, for a managed datasource, the object
 // surface the caller may see (hidden objects left out, masked columns removed). Nothing is executed.
 // Without AI_PROVIDER (and AI_MODEL) they answer 503 AI_NOT_CONFIGURED. Rate limited per person.
+
 import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -16,9 +17,10 @@ import {
   verdictText,
 } from '../ai/grounding.js';
 import { SYSTEM_PROMPTS, userMessage } from '../ai/prompts.js';
+import type { Principal } from '../auth/principal.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { connectionSchema } from './connection-schema.js';
-import { rateLimitHook, requireSession, type SessionUser } from './guard.js';
+import { rateLimitHook, requireSession } from './guard.js';
 import { checkedByHandler } from './request-input.js';
 import { AiAnswer, AiSchemaAnswer, errorResponses } from './response-schemas.js';
 
@@ -164,8 +166,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions)
         if (id && managed) {
           const t = await options.adapter.target(user, id);
           engine = t.engine;
-          defaultSchema = (t.managed.policy as { objectRules?: { defaultSchema?: string } }).objectRules
-            ?.defaultSchema;
+          defaultSchema = t.managed.policy.objectRules?.defaultSchema;
         }
         if (!engine)
           throw new HttpError(
@@ -228,7 +229,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRoutesOptions)
 }
 
 /** Whether `id` is a managed datasource the user may see (user-created connections are not grounded). */
-async function isManaged(adapter: ExecutionAdapter, user: SessionUser, id: string): Promise<boolean> {
+async function isManaged(adapter: ExecutionAdapter, user: Principal, id: string): Promise<boolean> {
   try {
     await adapter.target(user, id);
     return true;

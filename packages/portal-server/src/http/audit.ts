@@ -2,12 +2,14 @@
 // (a browser-reported event, actor taken from the session, appended to the in-process buffer only). Both
 // answer exactly 403 `{"error":"Unauthorized. Admin access required."}` to a caller without a session and to
 // a non-admin (spec, Errors 4), and 400 in the portal error shape to a malformed query or body.
+
 import { badRequest } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AuditLog } from '../audit/audit-log.js';
 import { parseAuditQuery } from '../audit/query.js';
-import type { SessionIdentity, SessionReader } from './connections.js';
+import type { Principal } from '../auth/principal.js';
+import type { SessionReader } from './connections.js';
 import { checkedByHandler } from './request-input.js';
 import { AuditPage, AuditWritten, errorResponses } from './response-schemas.js';
 
@@ -18,7 +20,7 @@ export interface AuditRoutesOptions {
   audit: AuditLog;
 }
 
-const admins = new WeakMap<FastifyRequest, SessionIdentity>();
+const admins = new WeakMap<FastifyRequest, Principal>();
 
 /**
  * Route-level onRequest check, so the 403 comes before body parsing: a caller without a session gets the

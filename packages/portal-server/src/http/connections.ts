@@ -1,25 +1,20 @@
 // `GET /api/connections/managed`: the managed datasources the caller's role may see, without secrets and
-// without `objectRules`, plus `pendingSeeds` (seed copies in flight; none until seeding exists). Also home
+// without `objectRules`, plus `pendingSeeds` (the spec's list of seed copies in flight; not yet fed from the
+// seed runs of src/seed/, so always empty — an open item, not a hook to plug into). Also home
 // of `SessionReader`, the seam through which these storage-side routes verify the session.
+
 import { unauthorized } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
 import { toPublicConnection } from '../datasources/public-view.js';
 import type { ManagedDatasources } from '../datasources/registry.js';
 import { errorResponses, ManagedConnections } from './response-schemas.js';
 
-export interface SessionIdentity {
-  role: 'admin' | 'user';
-  username: string;
-}
-
 /** Verifies the request's session again (the guard is not the authorization boundary); undefined = none. */
-export type SessionReader = (request: FastifyRequest) => Promise<SessionIdentity | undefined>;
+export type SessionReader = (request: FastifyRequest) => Promise<Principal | undefined>;
 
 /** The verified session or 401 in the portal error shape. */
-export async function requireUser(
-  sessions: SessionReader,
-  request: FastifyRequest,
-): Promise<SessionIdentity> {
+export async function requireUser(sessions: SessionReader, request: FastifyRequest): Promise<Principal> {
   const user = await sessions(request);
   if (!user) throw unauthorized();
   return user;
@@ -34,8 +29,6 @@ export interface PendingSeed {
 export interface ConnectionRoutesOptions {
   sessions: SessionReader;
   datasources: () => ManagedDatasources;
-  /** Seed copies in flight (the seeding feature plugs in here). */
-  pendingSeeds?: () => Promise<PendingSeed[]>;
 }
 
 export function registerConnectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions): void {
@@ -51,7 +44,7 @@ export function registerConnectionRoutes(app: FastifyInstance, options: Connecti
       .datasources()
       .visibleTo(user.role)
       .map((entry) => toPublicConnection(entry, user));
-    const pendingSeeds = options.pendingSeeds ? await options.pendingSeeds() : [];
+    const pendingSeeds: PendingSeed[] = [];
     return { connections, pendingSeeds };
   });
 }

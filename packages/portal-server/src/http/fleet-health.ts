@@ -3,14 +3,16 @@
 // most FLEET_CONCURRENCY at a time, answering one result per connection in request order. Spec Errors 4: no
 // session is exactly 401 `{"error":"Authentication required"}` (the guard leaves this route open so the answer
 // is ours), a non-admin 403 in the portal shape.
+
 import { HttpError } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Principal } from '../auth/principal.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
 import { connectionSchema } from './connection-schema.js';
-import { readSession, requireAdmin, type SessionUser } from './guard.js';
+import { readSession, requireAdmin } from './guard.js';
 import { checkedByHandler } from './request-input.js';
 import { errorResponses, FleetHealth } from './response-schemas.js';
 
@@ -68,7 +70,7 @@ function idOf(item: unknown): string | null {
   return null;
 }
 
-async function testOne(deps: QueryDeps, session: SessionUser, item: unknown): Promise<FleetResult> {
+async function testOne(deps: QueryDeps, session: Principal, item: unknown): Promise<FleetResult> {
   const connectionId = idOf(item);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

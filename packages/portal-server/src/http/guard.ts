@@ -2,18 +2,15 @@
 // state changes, the session requirement for every route but the spec's exceptions (JSON 401 for API calls,
 // a redirect to /login for pages), the helpers handlers use to verify the session again (the guard is not the
 // authorization boundary), and the rate-limit hook for database-reaching routes.
+
 import { errorBody, forbidden, unauthorized } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../auth/principal.js';
 import type { RateLimiter } from '../auth/rate-limit.js';
 import { SESSION_COOKIE, type Session } from '../auth/session.js';
 import { pathOf } from './roles.js';
 
 export type { Role, Session } from '../auth/session.js';
-
-export interface SessionUser {
-  role: Session['role'];
-  username: string;
-}
 
 // ---- verifying the session in handlers -------------------------------------------------------------------
 
@@ -34,14 +31,14 @@ export function readSession(request: FastifyRequest): Promise<Session | null> {
 }
 
 /** Re-verifies the session; throws 401 `{error:'Authentication required', code:'UNAUTHORIZED'}` without one. */
-export async function requireSession(request: FastifyRequest): Promise<SessionUser> {
+export async function requireSession(request: FastifyRequest): Promise<Principal> {
   const session = await readSession(request);
   if (!session) throw unauthorized();
   return { role: session.role, username: session.username };
 }
 
 /** Like requireSession, and 403 `{error:'Admin access required', code:'FORBIDDEN'}` for a non-admin. */
-export async function requireAdmin(request: FastifyRequest): Promise<SessionUser> {
+export async function requireAdmin(request: FastifyRequest): Promise<Principal> {
   const user = await requireSession(request);
   if (user.role !== 'admin') throw forbidden('Admin access required');
   return user;

@@ -13,11 +13,12 @@ import { HttpError } from '@app/kit';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { QueryDeps, SessionUser } from '../execution/contracts.js';
+import type { Principal } from '../auth/principal.js';
+import type { QueryDeps } from '../execution/contracts.js';
 import { MAX_STATEMENT_CHARS } from '../execution/contracts.js';
 import { executeGoverned, type GovernedRun } from '../execution/pipeline.js';
 import { type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
-import { classifyRequest } from '../governance/session-governance.js';
+import { classifyRequest } from '../governance/request.js';
 import { type ImportOutcome, type MappedColumn, runBatches } from '../import/batches.js';
 import {
   checkEncoding,
@@ -126,7 +127,7 @@ function inputError(err: unknown): never {
 }
 
 interface Prepared {
-  session: SessionUser;
+  session: Principal;
   target: ResolvedTarget;
   info: TableInfo;
   options: ImportOptionsValue;

@@ -2,21 +2,21 @@
 // (`strictBody`), the session (verified once per request, then rate limited), the administrator check, and
 // the checks of body fields whose rules are more than a JSON type (statement size, parameter values, ticket
 // trimming, paging options, explain mode, query id), and the client-gone signal.
+
 import { HttpError } from '@app/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { MAX_STATEMENT_CHARS, type QueryDeps, type SessionUser, TICKET_MAX } from '../execution/contracts.js';
+import type { Principal } from '../auth/principal.js';
+import { MAX_STATEMENT_CHARS, type QueryDeps, TICKET_MAX } from '../execution/contracts.js';
 import type { PageOptions } from '../execution/paging.js';
 import type { ParamValue } from '../providers/types.js';
 
-export async function sessionFor(deps: QueryDeps, request: FastifyRequest): Promise<SessionUser> {
-  const session = await deps.sessions.requireSession(request);
-  await deps.rateLimit?.(request, session);
-  return session;
+export async function sessionFor(deps: QueryDeps, request: FastifyRequest): Promise<Principal> {
+  return deps.sessions.requireSession(request);
 }
 
-export function requireAdminRole(session: SessionUser): void {
+export function requireAdminRole(session: Principal): void {
   if (session.role !== 'admin') throw new HttpError(403, 'Administrator role required', 'FORBIDDEN');
 }
 

@@ -5,17 +5,17 @@
 // approvals (a held batch is approved as its exact text, and the same edits sent again after approval run
 // inside the window), masking (masked columns are answered masked and may not be edited) and audit.
 // Statement building is pure (sql/table-statements.ts); this file reads the table and runs the batch.
+
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Principal } from '../auth/principal.js';
 import { boundedStatement } from '../execution/audit-lines.js';
-import type { QueryDeps, SessionUser } from '../execution/contracts.js';
+import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import type { StatementClassification } from '../governance/classify/types.js';
 import { applicableRules } from '../governance/masking.js';
-import { effectivePolicy } from '../governance/policy.js';
-import { policyDatasource } from '../governance/session-governance.js';
 import { toHttpError } from '../providers/errors.js';
 import type { ObjectDetail, ParamValue } from '../providers/types.js';
 import type { Dialect } from '../sql/dialects.js';
@@ -155,7 +155,7 @@ export interface TableInfo {
 
 export async function readTable(
   deps: QueryDeps,
-  session: SessionUser,
+  session: Principal,
   target: ResolvedTarget,
   path: string[],
 ): Promise<TableInfo> {
@@ -180,7 +180,7 @@ export async function readTable(
     path,
     detail.columns.map((c) => c.name),
   );
-  const policy = effectivePolicy(policyDatasource(ctx));
+  const policy = ctx.policy;
   const readOnlyReason = !capabilities.supportsInlineRowEdit
     ? `${target.factory.engine} does not edit rows in the grid`
     : !isTable
@@ -207,7 +207,7 @@ function maskedColumns(
   path: string[],
   names: string[],
 ): Set<string> {
-  const rules = effectivePolicy(policyDatasource(ctx)).masking;
+  const rules = ctx.policy.masking;
   if (rules.length === 0) return new Set();
   const reach: StatementClassification = {
     index: 0,

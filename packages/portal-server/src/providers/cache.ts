@@ -84,27 +84,29 @@ export class ProviderCache {
     let entry = this.entries.get(identity);
     if (!entry) {
       const factory = this.registry.get(conn.type);
-      const created: Entry = {
+      const base: Omit<Entry, 'opening'> = {
         identity,
         engine: factory.engine,
         name: typeof conn.name === 'string' ? conn.name : conn.id,
-        opening: undefined as unknown as Promise<Provider>,
         active: 0,
         openedAt: this.now(),
         lastUsedAt: this.now(),
       };
-      created.opening = (async () => {
-        const { resolved, tunnel } = await this.resolve(conn, factory.defaultPort);
-        created.tunnel = tunnel;
-        try {
-          const provider = await factory.create(resolved, this.ctx);
-          created.provider = provider;
-          return provider;
-        } catch (err) {
-          await tunnel?.close();
-          throw err;
-        }
-      })();
+      // The entry is `base` itself (Object.assign adds `opening` to it): the opener fills in its tunnel and provider.
+      const created: Entry = Object.assign(base, {
+        opening: (async () => {
+          const { resolved, tunnel } = await this.resolve(conn, factory.defaultPort);
+          base.tunnel = tunnel;
+          try {
+            const provider = await factory.create(resolved, this.ctx);
+            base.provider = provider;
+            return provider;
+          } catch (err) {
+            await tunnel?.close();
+            throw err;
+          }
+        })(),
+      });
       this.entries.set(identity, created);
       created.opening.catch(() => {
         if (this.entries.get(identity) === created) this.entries.delete(identity);

@@ -1,29 +1,8 @@
 // Seed runs at rest (table `seed_runs`, see migration.ts): create with the one-active-run-per-datasource
 // rule enforced by a unique index, read, per-table snapshots while running, and the final state.
 import type { Kysely } from 'kysely';
-import type { PortalDatabase } from '../storage/schema.js';
+import type { PortalDatabase, SeedRunTableRow } from '../storage/schema.js';
 import type { SeedRequest, SeedRun, SeedRunStatus, SeedRunTable } from './types.js';
-
-export interface SeedRunTableRow {
-  id: string;
-  datasource_id: string;
-  active_key: string | null;
-  job_id: string;
-  status: string;
-  mode: string;
-  schema_name: string;
-  source_id: string | null;
-  source_name: string | null;
-  request: string;
-  tables: string;
-  actor: string;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-type SeedDatabase = PortalDatabase & { seed_runs: SeedRunTableRow };
 
 function toRun(row: SeedRunTableRow): SeedRun {
   return {
@@ -53,13 +32,13 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 export class SeedRunRepository {
-  private readonly db: Kysely<SeedDatabase>;
+  private readonly db: Kysely<PortalDatabase>;
 
   constructor(
     db: Kysely<PortalDatabase>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.db = db as unknown as Kysely<SeedDatabase>;
+    this.db = db;
   }
 
   /** Stores a queued run; undefined when another run is queued or running on the datasource. */

@@ -20,8 +20,7 @@ export async function analyzeStatement(dialect: Dialect, statement: string): Pro
   const info = rules.parser;
   try {
     if (rules.analyze) return rules.analyze(statement);
-    if (info.kind === 'libpg')
-      return analyzePg((await pgParse(statement)) as unknown as { stmts: Array<{ stmt: Node }> });
+    if (info.kind === 'libpg') return analyzePg(await pgParse(statement));
     return analyzeNsp(nspParse(statement, info.database).ast as Node | Node[]);
   } catch {
     return UNKNOWN;
@@ -42,9 +41,9 @@ function pgSelectWrites(sel: Node | undefined): boolean {
   return pgSelectWrites(sel.larg) || pgSelectWrites(sel.rarg);
 }
 
-function analyzePg(result: { stmts: Array<{ stmt: Node }> }): StatementFacts {
-  if (result.stmts.length !== 1) return UNKNOWN;
-  const sel = result.stmts[0].stmt.SelectStmt as Node | undefined;
+function analyzePg(result: { stmts?: ReadonlyArray<{ stmt?: object }> }): StatementFacts {
+  if (result.stmts?.length !== 1) return UNKNOWN;
+  const sel = (result.stmts[0].stmt as Node | undefined)?.SelectStmt as Node | undefined;
   if (!sel) return OTHER;
   const hasLimit =
     sel.limitCount !== undefined ||

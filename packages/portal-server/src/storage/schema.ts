@@ -131,6 +131,26 @@ export interface AuthRevokedSessionTable {
   expires_at: string;
 }
 
+/** A seed run (src/seed/store.ts reads and writes it; migration 0005). */
+export interface SeedRunTableRow {
+  id: string;
+  datasource_id: string;
+  active_key: string | null;
+  job_id: string;
+  status: string;
+  mode: string;
+  schema_name: string;
+  source_id: string | null;
+  source_name: string | null;
+  request: string;
+  tables: string;
+  actor: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface PortalDatabase {
   storage_meta: StorageMetaTable;
   saved_connections: SavedConnectionTable;
@@ -142,4 +162,5 @@ export interface PortalDatabase {
   jobs: JobTable;
   auth_used_codes: AuthUsedCodeTable;
   auth_revoked_sessions: AuthRevokedSessionTable;
+  seed_runs: SeedRunTableRow;
 }

@@ -6,9 +6,10 @@ import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing'
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/execution/contracts.js';
+import type { ManagedDatasource } from '../../src/datasources/types.js';
 import { parserRuns } from '../../src/sql/parsers.js';
 import { splitRuns } from '../../src/sql/split.js';
+import { declared } from '../datasources/declare.js';
 import { type GovernedHarness, governed } from '../governance/policy-harness.js';
 import { ALICE, descriptorFromUrl } from '../query/harness.js';
 
@@ -27,12 +28,8 @@ beforeAll(async () => {
   const mc = await mysql.createConnection(myUrl);
   for (const s of [CREATE, SEED]) await mc.query(s);
   await mc.end();
-  const managed = (id: string, connection: Record<string, unknown>): ManagedDatasource => ({
-    id,
-    name: id,
-    connection: { ...connection, id, name: id } as ManagedDatasource['connection'],
-    policy: { masking: [{ column: 'customers.email', rule: 'full' }], guardrails: true },
-  });
+  const managed = (id: string, connection: Record<string, unknown>): ManagedDatasource =>
+    declared(id, connection, { masking: [{ column: 'customers.email', rule: 'full' }], guardrails: true });
   h = await governed([
     managed('pg', descriptorFromUrl(pgUrl, 'postgres')),
     managed('maria', descriptorFromUrl(myUrl, 'mysql')),

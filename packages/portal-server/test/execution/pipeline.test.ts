@@ -3,17 +3,14 @@
 // runs, and a thrown provider error, a timeout and a client going away each free it.
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  type AuditEvent,
-  createQueryDeps,
-  type ManagedDatasource,
-  type QueryDeps,
-} from '../../src/execution/contracts.js';
+import type { ManagedDatasource } from '../../src/datasources/types.js';
+import { type AuditEvent, createQueryDeps, type QueryDeps } from '../../src/execution/contracts.js';
 import { executeGoverned, type GovernedRequest } from '../../src/execution/pipeline.js';
 import { resolveTarget, splitChecked } from '../../src/execution/target.js';
 import { ApprovalService } from '../../src/governance/approvals.js';
 import { ConcurrencyLimiter } from '../../src/governance/concurrency.js';
 import { PolicyHooks } from '../../src/governance/session-governance.js';
+import { declared } from '../datasources/declare.js';
 import { descriptorFromUrl } from '../query/harness.js';
 
 const ALICE = { username: 'alice', role: 'user' as const };
@@ -22,7 +19,7 @@ const concurrency = new ConcurrencyLimiter();
 const events: AuditEvent[] = [];
 
 function managed(id: string, extra: Record<string, unknown> = {}): ManagedDatasource {
-  return { id, name: id, connection: { ...connection, ...extra, id }, policy: { maxConcurrent: 1 } };
+  return declared(id, { ...connection, ...extra }, { maxConcurrent: 1 });
 }
 let connection: ReturnType<typeof descriptorFromUrl>;
 

@@ -7,7 +7,8 @@ import { createMariadbDatabase, createPostgresDatabase, tempDir } from '@app/kit
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/execution/contracts.js';
+import type { ManagedDatasource } from '../../src/datasources/types.js';
+import { declared } from '../datasources/declare.js';
 import { ADMIN, ALICE, descriptorFromUrl } from '../query/harness.js';
 import { type GovernedHarness, governed } from './policy-harness.js';
 
@@ -42,12 +43,8 @@ beforeAll(async () => {
   for (const s of [create, ...SEED]) await mc.query(s);
   await mc.end();
   sqliteFile = join(tempDir('portal-mask-'), 'mask.sqlite');
-  const managed = (id: string, connection: Record<string, unknown>): ManagedDatasource => ({
-    id,
-    name: id,
-    connection: { ...connection, id, name: id } as ManagedDatasource['connection'],
-    policy: { masking: MASKING, guardrails: false },
-  });
+  const managed = (id: string, connection: Record<string, unknown>): ManagedDatasource =>
+    declared(id, connection, { masking: MASKING, guardrails: false });
   h = await governed([
     managed('pg', descriptorFromUrl(pgUrl, 'postgres')),
     managed('maria', descriptorFromUrl(myUrl, 'mysql')),

@@ -3,14 +3,14 @@
 // audit sink, plus small helpers to build managed datasources.
 import { join } from 'node:path';
 import { tempDir } from '@app/kit/testing';
-import type { MaskingRule } from '../../src/datasources/types.js';
-import type { AuditEvent, ManagedDatasource } from '../../src/execution/contracts.js';
+import type { ManagedDatasource, MaskingRule } from '../../src/datasources/types.js';
+import type { AuditEvent } from '../../src/execution/contracts.js';
 import { type ApprovalDirectory, ApprovalService } from '../../src/governance/approvals.js';
 import { ConcurrencyLimiter } from '../../src/governance/concurrency.js';
-import { normalizePolicy } from '../../src/governance/policy-normalize.js';
 import { PolicyHooks } from '../../src/governance/session-governance.js';
 import { ApprovalRepository } from '../../src/storage/approvals.js';
 import { openPortalStore, type PortalStore } from '../../src/storage/store.js';
+import { declared } from '../datasources/declare.js';
 import { type Harness, harness } from '../query/harness.js';
 
 export const MASKING_KEY = Buffer.alloc(32, 7);
@@ -45,10 +45,12 @@ export async function sqliteStore(): Promise<PortalStore> {
 }
 
 export function directoryFor(managed: ManagedDatasource[]): ApprovalDirectory {
-  const view = (m: ManagedDatasource) => {
-    const p = normalizePolicy(m.policy, { managed: true });
-    return { id: m.id, name: m.name, approvalsRequired: p.approvalsRequired, approverRoles: p.approverRoles };
-  };
+  const view = (m: ManagedDatasource) => ({
+    id: m.id,
+    name: m.name,
+    approvalsRequired: m.policy.approvalsRequired,
+    approverRoles: m.policy.approverRoles,
+  });
   return {
     get: (id) => {
       const m = managed.find((x) => x.id === id);
@@ -106,10 +108,5 @@ export function managedDs(
   connection: Record<string, unknown>,
   policy: Record<string, unknown> & { masking?: MaskingRule[] } = {},
 ): ManagedDatasource {
-  return {
-    id,
-    name: id,
-    connection: { id, name: id, ...(connection as { type: string }) },
-    policy,
-  };
+  return declared(id, connection, policy);
 }

@@ -5,7 +5,8 @@
 import { createPostgresDatabase } from '@app/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ManagedDatasource } from '../../src/execution/contracts.js';
+import type { ManagedDatasource } from '../../src/datasources/types.js';
+import { declared } from '../datasources/declare.js';
 import { ADMIN, ALICE, BOB, descriptorFromUrl } from '../query/harness.js';
 import { type GovernedHarness, governed } from './policy-harness.js';
 
@@ -25,12 +26,7 @@ async function sql(text: string, params: unknown[] = []) {
   }
 }
 
-const ds = (id: string, policy: Record<string, unknown>): ManagedDatasource => ({
-  id,
-  name: id,
-  connection: { ...conn, id, name: id },
-  policy,
-});
+const ds = (id: string, policy: Record<string, unknown>): ManagedDatasource => declared(id, conn, policy);
 
 beforeAll(async () => {
   url = await createPostgresDatabase(inject('services').postgresUrl);

@@ -3,6 +3,7 @@
 // administrators and object rules; plus the concurrency limiter, freeze windows, export rules and the
 // tolerant policy reader.
 import { describe, expect, it } from 'vitest';
+import { normalizePolicy } from '../../src/datasources/policy.js';
 import { classifyScript } from '../../src/governance/classify/index.js';
 import { ConcurrencyLimiter } from '../../src/governance/concurrency.js';
 import { mayExport } from '../../src/governance/export-rules.js';
@@ -13,8 +14,7 @@ import {
   type PolicyDecision,
   type PolicyInput,
 } from '../../src/governance/policy.js';
-import { normalizePolicy } from '../../src/governance/policy-normalize.js';
-import { classifyRequest } from '../../src/governance/session-governance.js';
+import { classifyRequest } from '../../src/governance/request.js';
 import { defaultRegistry } from '../../src/providers/registry.js';
 import { splitScript } from '../../src/sql/split.js';
 
@@ -28,7 +28,7 @@ function managed(policy: Record<string, unknown>, environment?: string): PolicyD
     name: 'DS',
     engine: 'postgres',
     managed: true,
-    policy,
+    policy: normalizePolicy(policy, { managed: true }),
     ...(environment ? { environment } : {}),
   };
 }
@@ -192,7 +192,7 @@ describe('evaluatePolicy', () => {
     expect(code(await decide('DELETE FROM t', conn('staging')))).toBe('allow');
     expect(code(await decide('DELETE FROM t', conn()))).toBe('allow');
     // A user connection cannot bring its own policy keys.
-    const sneaky = { ...conn(), policy: { readOnly: true } };
+    const sneaky = { ...conn(), policy: normalizePolicy({ readOnly: true }, { managed: true }) };
     expect(code(await decide('DELETE FROM t', sneaky))).toBe('allow');
   });
 

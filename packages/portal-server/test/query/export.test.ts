@@ -5,6 +5,7 @@ import { createPostgresDatabase } from '@app/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allowAllGovernance } from '../../src/execution/contracts.js';
+import { declared } from '../datasources/declare.js';
 import { descriptorFromUrl, type Harness, harness } from './harness.js';
 
 let h: Harness;
@@ -24,9 +25,7 @@ beforeAll(async () => {
   await c.end();
   connection = descriptorFromUrl(url, 'postgres');
   h = await harness({
-    managed: [
-      { id: 'small', name: 'Small', connection: { ...connection, id: 'small' }, policy: { maxRows: 100 } },
-    ],
+    managed: [{ ...declared('small', connection, { maxRows: 100 }), name: 'Small' }],
   });
 });
 afterAll(() => h?.close());

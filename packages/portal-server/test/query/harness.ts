@@ -4,11 +4,11 @@
 import { createApp, unauthorized } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { ManagedDatasource } from '../../src/datasources/types.js';
 import {
   type AuditEvent,
   createQueryDeps,
   type GovernanceHooks,
-  type ManagedDatasource,
   type QueryDeps,
 } from '../../src/execution/contracts.js';
 import { registerConnectionOperationRoutes } from '../../src/http/db-connections.js';

@@ -4,6 +4,7 @@
 import { createPostgresDatabase } from '@app/kit/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { declared } from '../datasources/declare.js';
 import { ALICE, BOB, descriptorFromUrl, eventually, type Harness, harness } from './harness.js';
 
 let h: Harness;
@@ -36,9 +37,7 @@ beforeAll(async () => {
   await sql(`CREATE TABLE notes (id int, body text)`);
   connection = descriptorFromUrl(url, 'postgres');
   h = await harness({
-    managed: [
-      { id: 'capped', name: 'Capped', connection: { ...connection, id: 'capped' }, policy: { maxRows: 50 } },
-    ],
+    managed: [{ ...declared('capped', connection, { maxRows: 50 }), name: 'Capped' }],
   });
 });
 afterAll(() => h?.close());

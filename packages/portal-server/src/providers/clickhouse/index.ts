@@ -26,10 +26,10 @@ import { clickhouseAccountPrivileges } from './privileges.js';
 import { answerResult } from './result.js';
 
 /** Asks for JSON without touching the statement text (a statement's own FORMAT wins). */
-const JSON_ANSWER = { default_format: 'JSONCompact' } as unknown as ClickHouseSettings;
+const JSON_ANSWER: ClickHouseSettings = { default_format: 'JSONCompact' };
 
 /** The server refuses writes and DDL; settings other than `readonly` may still be sent. */
-const READ_ONLY = { readonly: '2' } as unknown as ClickHouseSettings;
+const READ_ONLY: ClickHouseSettings = { readonly: '2' };
 
 const MUTATION =
   /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/|#[^\n]*\n)\s*)*ALTER\s+TABLE\b[\s\S]*\b(?:DELETE|UPDATE)\b/i;
@@ -137,7 +137,7 @@ class ClickhouseProvider implements Provider {
       readonly: '2',
       max_result_rows: String(opts.maxRows),
       result_overflow_mode: 'break',
-    } as unknown as ClickHouseSettings);
+    });
     const r = answerResult(answer.text, opts.maxRows, 0);
     const types = r.columnTypes ? r.fields.map((f) => String(r.columnTypes?.[f])) : undefined;
     const rows = r.rows.map((row) => r.fields.map((f) => row[f]));

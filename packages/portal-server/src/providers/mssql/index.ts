@@ -206,7 +206,7 @@ class MssqlProvider implements Provider {
 
 /** Opens the provider (the registry calls this through the engine descriptor, on first use). */
 export async function createProvider(conn: ResolvedConnection, _ctx?: ProviderContext): Promise<Provider> {
-  const pool = new sql.ConnectionPool(mssqlConfig(conn) as unknown as sql.config);
+  const pool = new sql.ConnectionPool(mssqlConfig(conn));
   pool.on('error', () => undefined);
   try {
     await pool.connect();

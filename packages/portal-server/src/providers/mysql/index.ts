@@ -264,19 +264,18 @@ class MysqlProvider implements Provider {
   catalog = mysqlCatalog(this);
 
   poolStats() {
-    const p = (
-      this.pool as unknown as {
-        pool: {
-          _allConnections: { length: number };
-          _freeConnections: { length: number };
-          _connectionQueue: { length: number };
-        };
-      }
-    ).pool;
+    // mysql2 declares none of its pool's counters: read them by name, 0 when a version renames them.
+    const p: unknown = Reflect.get(this.pool, 'pool');
+    const count = (key: string): number => {
+      const list: unknown = p && typeof p === 'object' ? Reflect.get(p, key) : undefined;
+      return Array.isArray(list) || (list && typeof list === 'object' && 'length' in list)
+        ? Number((list as { length: unknown }).length) || 0
+        : 0;
+    };
     return {
-      total: p?._allConnections?.length ?? 0,
-      idle: p?._freeConnections?.length ?? 0,
-      waiting: p?._connectionQueue?.length ?? 0,
+      total: count('_allConnections'),
+      idle: count('_freeConnections'),
+      waiting: count('_connectionQueue'),
     };
   }
 

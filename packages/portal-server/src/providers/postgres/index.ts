@@ -95,7 +95,9 @@ class PostgresProvider implements Provider {
   /** Sends the protocol cancel request for the client's running statement (what psql's Ctrl-C does). */
   cancelClient(client: PgClient): Promise<void> {
     const canceller = new pg.Client(pgPoolConfig(this.conn));
-    (canceller as unknown as { cancel(c: unknown, q: unknown): void }).cancel(client, client.activeQuery);
+    // `Client.cancel(client, query)` is pg's own (undeclared) protocol cancel; read by name.
+    const cancel: unknown = Reflect.get(canceller, 'cancel');
+    if (typeof cancel === 'function') cancel.call(canceller, client, client.activeQuery);
     return Promise.resolve();
   }
 
@@ -125,7 +127,7 @@ class PostgresProvider implements Provider {
     });
     let res: pg.QueryArrayResult;
     try {
-      res = (await withDeadline(q, { timeoutMs: this.timeoutMs, cancel })) as unknown as pg.QueryArrayResult;
+      res = await withDeadline(q, { timeoutMs: this.timeoutMs, cancel });
     } catch (err) {
       throw mapPgError(err, this.timeoutMs);
     }

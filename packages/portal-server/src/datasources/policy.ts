@@ -1,31 +1,12 @@
-// Reads a datasource's policy keys (decisions.md "Datasource policy keys") into one fully-defaulted shape the
-// policy, approvals, masking and export rules share. Tolerant: the registry has validated managed policies
-// already, but hooks also receive loose objects, so an unexpected value falls back to the safe default.
-import type { FreezeWindow, MaskingRule, ObjectRules } from '../datasources/types.js';
+// Reads loose policy keys (decisions.md "Datasource policy keys") into the one fully-defaulted shape
+// (types.ts DatasourcePolicy), and gives a connection a user created its policy (no keys,
+// guardrails in production). Managed datasources are validated at load (validate.ts) and need no
+// second pass; this is for the user connection's default and for loose input, where an unexpected value falls
+// back to the safe default.
+import type { DatasourcePolicy, FreezeWindow, MaskingRule, ObjectRules } from './types.js';
 
 /** Policy keys as they may arrive (all optional, loosely typed). */
 export type PolicyInputPolicy = Record<string, unknown>;
-
-export interface EffectivePolicy {
-  readOnly: boolean;
-  writeApproval: boolean;
-  approvalsRequired: 1 | 2;
-  /** Role names, user names or emails, `chat:<user_id>`; empty: administrators review. */
-  approverRoles: string[];
-  requireTicket: boolean;
-  freezeWindows: FreezeWindow[];
-  /** Managed datasources: on unless `guardrails: false`. User connections: on for `environment: production`. */
-  guardrails: boolean;
-  objectRules?: ObjectRules;
-  masking: MaskingRule[];
-  maxRows?: number;
-  maxConcurrent?: number;
-  /** Dry-run threshold: a guarded write touching more rows than this in any table is held. */
-  maxAffectedRows?: number;
-  /** Administrators are not held by the `unverifiable` guardrail (read-only datasources still refuse). */
-  adminsRunUnverifiable: boolean;
-  exportRoles?: string[];
-}
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
@@ -37,7 +18,7 @@ const strings = (v: unknown): string[] =>
 export function normalizePolicy(
   policy: PolicyInputPolicy | undefined,
   ctx: { managed: boolean; environment?: string },
-): EffectivePolicy {
+): DatasourcePolicy {
   if (!ctx.managed || !policy) {
     return {
       readOnly: false,
@@ -52,7 +33,7 @@ export function normalizePolicy(
     };
   }
   const p = policy;
-  const out: EffectivePolicy = {
+  const out: DatasourcePolicy = {
     readOnly: p.readOnly === true,
     writeApproval: p.writeApproval === true,
     approvalsRequired: p.approvalsRequired === 2 ? 2 : 1,
