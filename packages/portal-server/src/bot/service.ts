@@ -62,7 +62,15 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     });
     throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
   }
-  const verdict = await decideFor(ctx, ds, token, classified, sub.onBehalfOf, sub.ticket);
+  // Decided on the classification the dry run judged (its guardrails included), not the bare one.
+  const verdict = await decideFor(
+    ctx,
+    ds,
+    token,
+    { ...classified, classification },
+    sub.onBehalfOf,
+    sub.ticket,
+  );
   if ('refuse' in verdict) {
     const d = verdict.refuse;
     await ctx.audit.record({
