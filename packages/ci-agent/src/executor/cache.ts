@@ -70,8 +70,7 @@ export async function resolveCacheKey(template: string, checkout: string): Promi
  * sandbox, and tar reads `link/file` through a link the job planted (`ln -s / link`), which would put the
  * agent's identity or any host file into a cache the next job restores.
  */
-async function staysInside(checkout: string, rel: string, shown: string): Promise<void> {
-  const root = await realpath(checkout);
+async function staysInside(checkout: string, root: string, rel: string, shown: string): Promise<void> {
   const real = await realpath(join(checkout, rel)).catch(() => undefined);
   const inside = real === undefined ? '..' : relative(root, real);
   if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
@@ -81,13 +80,16 @@ async function staysInside(checkout: string, rel: string, shown: string): Promis
 /** The checkout-relative paths of a cache entry that exist (globs expanded), none leading out of it. */
 export async function existingCachePaths(paths: string[], checkout: string): Promise<string[]> {
   const found = new Set<string>();
+  // The checkout's own real location, resolved once for every path checked against it.
+  // (A missing checkout has no paths to cache: each is absent below, before this is used.)
+  const root = await realpath(checkout).catch(() => checkout);
   for (const p of paths) {
     if (isDynamicPattern(p)) {
       insidePath(checkout, p.split(/[*?[{(!]/)[0] || '.', 'cache path');
       const matches = await glob(p, { cwd: checkout, dot: true, onlyFiles: false, expandDirectories: false });
       for (const m of matches) {
         const rel = relative(checkout, insidePath(checkout, m, 'cache path'));
-        await staysInside(checkout, rel, m);
+        await staysInside(checkout, root, rel, m);
         found.add(rel);
       }
       continue;
@@ -99,7 +101,7 @@ export async function existingCachePaths(paths: string[], checkout: string): Pro
       continue; // Absent paths are simply not cached.
     }
     const rel = relative(checkout, abs) || '.';
-    await staysInside(checkout, rel, p);
+    await staysInside(checkout, root, rel, p);
     found.add(rel);
   }
   return [...found].sort();
