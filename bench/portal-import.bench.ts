@@ -11,12 +11,10 @@ import { chmod } from 'node:fs/promises';
 import http from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createApp, unauthorized } from '@app/kit';
 import { startPostgres, tempDir } from '@app/kit/testing';
 import pg from 'pg';
-import { normalizePolicy } from '../packages/portal-server/src/datasources/policy.js';
-import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerImportRoutes } from '../packages/portal-server/src/http/import.js';
+import { peakMemory, startBenchPortal } from './portal-bench-app.js';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const SMALL = Math.max(1, Math.floor(ROWS / 10));
@@ -94,25 +92,6 @@ function upload(port: number, options: object, file: string): Promise<Record<str
   });
 }
 
-/** Samples RSS and heap every 20 ms while `fn` runs; answers the peaks. */
-async function peaks<T>(fn: () => Promise<T>): Promise<{ value: T; rss: number; heap: number }> {
-  let rss = process.memoryUsage().rss;
-  let heap = process.memoryUsage().heapUsed;
-  const sample = () => {
-    const m = process.memoryUsage();
-    rss = Math.max(rss, m.rss);
-    heap = Math.max(heap, m.heapUsed);
-  };
-  const timer = setInterval(sample, 20);
-  try {
-    const value = await fn();
-    sample();
-    return { value, rss, heap };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 export async function run(): Promise<void> {
   const server = await startPostgres();
   const dir = tempDir('bench-import-');
@@ -124,42 +103,8 @@ export async function run(): Promise<void> {
   await writeCsv(small, SMALL);
   await chmod(big, 0o644);
 
-  const u = new URL(server.url);
-  const connection = {
-    id: 'bench',
-    type: 'postgres',
-    host: u.hostname,
-    port: Number(u.port),
-    user: u.username,
-    database: u.pathname.slice(1),
-  };
-  const deps = await createQueryDeps({
-    dataDir: tempDir('bench-portal-'),
-    sessions: {
-      requireSession: (req) => {
-        if (req.headers['x-bench-user'] !== 'bench') throw unauthorized();
-        return { username: 'bench', role: 'admin' };
-      },
-    },
-    managed: {
-      getManaged: (id) =>
-        id === 'bench'
-          ? {
-              id,
-              name: 'bench',
-              type: 'postgres',
-              roles: ['admin', 'user'],
-              connection,
-              policy: normalizePolicy({}, { managed: true }),
-            }
-          : undefined,
-    },
-    audit: { record: () => undefined },
-  });
-  const app = createApp({ service: 'database-portal', errorShape: 'portal', logger: false });
-  registerImportRoutes(app, deps);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (app.server.address() as { port: number }).port;
+  const portal = await startBenchPortal(server.url, { register: registerImportRoutes });
+  const port = portal.port;
   const c = new pg.Client({ connectionString: server.url });
   await c.connect();
   const count = async () => Number((await c.query('SELECT count(*) AS n FROM bench_import')).rows[0].n);
@@ -180,11 +125,11 @@ export async function run(): Promise<void> {
     await c.query('CHECKPOINT');
 
     const before = process.memoryUsage().rss;
-    const smallRun = await peaks(() => upload(port, options, small));
+    const smallRun = await peakMemory(() => upload(port, options, small));
     await c.query('TRUNCATE bench_import');
     await c.query('CHECKPOINT');
     t = performance.now();
-    const bigRun = await peaks(() => upload(port, options, big));
+    const bigRun = await peakMemory(() => upload(port, options, big));
     const importMs = performance.now() - t;
     if (bigRun.value.rowCount !== ROWS || (await count()) !== ROWS)
       throw new Error(`the import wrote ${String(bigRun.value.rowCount)} rows`);
@@ -202,8 +147,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     await c.end();
-    await app.close();
-    await deps.close();
+    await portal.close();
     await server.stop();
   }
 }

@@ -6,13 +6,11 @@
 // BENCH_EXPORT_ROWS and BENCH_QUERY_ROUNDS change the sizes.
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { createApp, unauthorized } from '@app/kit';
-import { startPostgres, tempDir } from '@app/kit/testing';
+import { startPostgres } from '@app/kit/testing';
 import pg from 'pg';
-import { normalizePolicy } from '../packages/portal-server/src/datasources/policy.js';
-import { createQueryDeps } from '../packages/portal-server/src/execution/contracts.js';
 import { registerExportRoutes } from '../packages/portal-server/src/http/export.js';
 import { registerQueryRoutes } from '../packages/portal-server/src/http/query.js';
+import { peakMemory, startBenchPortal } from './portal-bench-app.js';
 import { seedBenchRows } from './portal-bench-rows.js';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
@@ -59,25 +57,6 @@ function post(
   });
 }
 
-/** Samples RSS and heap every 20 ms while `fn` runs; answers the peaks. */
-async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number; heap: number }> {
-  let peak = process.memoryUsage().rss;
-  let heap = process.memoryUsage().heapUsed;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.rss);
-    heap = Math.max(heap, m.heapUsed);
-  };
-  const timer = setInterval(sample, 20);
-  try {
-    const value = await fn();
-    sample();
-    return { value, peak, heap };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** Every column as the server's text: the cheapest decoding pg offers, so the baseline is the fastest fetch. */
 const asText = { getTypeParser: () => (v: string) => v };
 
@@ -104,46 +83,15 @@ export async function run(): Promise<void> {
   const server = await startPostgres();
   await seedBenchRows(server.url, EXPORT_ROWS);
 
-  const u = new URL(server.url);
-  const connection = {
-    host: u.hostname,
-    port: Number(u.port),
-    user: u.username,
-    database: u.pathname.slice(1),
-  };
-  const deps = await createQueryDeps({
-    dataDir: tempDir('bench-portal-'),
-    sessions: {
-      requireSession: (req) => {
-        if (req.headers['x-bench-user'] !== 'bench') throw unauthorized();
-        return { username: 'bench', role: 'admin' };
-      },
-    },
-    managed: {
-      getManaged: (id) =>
-        id === 'bench'
-          ? {
-              id,
-              name: 'bench',
-              type: 'postgres',
-              roles: ['admin', 'user'],
-              connection,
-              policy: normalizePolicy({ maxRows: EXPORT_ROWS }, { managed: true }),
-            }
-          : undefined,
-    },
-    audit: { record: () => undefined },
-  });
-  const app = createApp({
-    service: 'database-portal',
-    errorShape: 'portal',
-    logger: false,
+  const portal = await startBenchPortal(server.url, {
+    policy: { maxRows: EXPORT_ROWS },
     bodyLimit: 8 * 1024 * 1024,
+    register: (app, deps) => {
+      registerQueryRoutes(app, deps);
+      registerExportRoutes(app, deps);
+    },
   });
-  registerQueryRoutes(app, deps);
-  registerExportRoutes(app, deps);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (app.server.address() as { port: number }).port;
+  const port = portal.port;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
   // pool.end() resolves once its clients are asked to end, before their sockets close; an idle client keeps
@@ -191,13 +139,13 @@ export async function run(): Promise<void> {
     await exportOf(1000); // warm-up
     global.gc?.();
     const base = process.memoryUsage().rss;
-    const smallRun = await peakRss(() => exportOf(small));
+    const smallRun = await peakMemory(() => exportOf(small));
     let t = performance.now();
     const fetched = await rawCursorFetch(server.url, EXPORT_ROWS);
     const rawMs = performance.now() - t;
     global.gc?.();
     t = performance.now();
-    const big = await peakRss(() => exportOf(EXPORT_ROWS));
+    const big = await peakMemory(() => exportOf(EXPORT_ROWS));
     const exportMs = performance.now() - t;
     if (big.value.headers['x-export-rows'] !== String(EXPORT_ROWS) || fetched !== EXPORT_ROWS) {
       throw new Error(`export returned ${big.value.headers['x-export-rows']} rows`);
@@ -209,15 +157,14 @@ export async function run(): Promise<void> {
       `  POST /api/db/export   ${(exportMs / 1000).toFixed(2)} s  ${rate(EXPORT_ROWS, exportMs)}  → ${Math.round((rawMs / exportMs) * 100)}% of raw rate (aim ≥ 60%)`,
     );
     console.log(
-      `  peak RSS ${mb(big.peak)} (heap ${mb(big.heap)}) for ${EXPORT_ROWS.toLocaleString('en-US')} rows; ` +
-        `${mb(smallRun.peak)} (heap ${mb(smallRun.heap)}) for ${small.toLocaleString('en-US')} rows; process RSS before ${mb(base)}`,
+      `  peak RSS ${mb(big.rss)} (heap ${mb(big.heap)}) for ${EXPORT_ROWS.toLocaleString('en-US')} rows; ` +
+        `${mb(smallRun.rss)} (heap ${mb(smallRun.heap)}) for ${small.toLocaleString('en-US')} rows; process RSS before ${mb(base)}`,
     );
   } finally {
     agent.destroy();
     await pool.end();
     await Promise.all(clientsEnded);
-    await app.close();
-    await deps.close();
+    await portal.close();
     await server.stop();
   }
 }
