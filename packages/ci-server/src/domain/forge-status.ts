@@ -1,6 +1,6 @@
 // Commit statuses sent back to the forge (docs/ci-triggers.md, "Commit statuses"), the pure part: which runs
 // report (a push or pull request: causes `webhook` and `poll`, and reruns of a run that reported), which
-// state a run status is on each host, the status name (`<prefix>/<pipeline>`), the repository path a
+// state a run status is on each host, the status name (`ci/gocdnext/<project>/<pipeline>`), the repository path a
 // material URL names, and the project's stored configuration read leniently. No I/O.
 import { normaliseGitUrl } from './fingerprint.js';
 
@@ -12,7 +12,7 @@ export const FORGE_STATUS_KIND = 'commit_status';
 /** The project setting key of the configuration, and the project secret holding the token. */
 export const FORGE_STATUS_SETTING = 'commit_status';
 export const FORGE_STATUS_TOKEN_SECRET = 'COMMIT_STATUS_TOKEN';
-export const DEFAULT_CONTEXT_PREFIX = 'gocdnext';
+export const DEFAULT_CONTEXT_PREFIX = 'ci/gocdnext';
 
 /** Where each host's REST API lives by default (the public services). */
 export const DEFAULT_API_URL: Record<ForgeHost, string> = {
@@ -89,9 +89,13 @@ export function forgeDescription(counter: number, state: ForgeState): string {
   return `Run #${counter} ${WORD[state]}`;
 }
 
-/** The status name (GitHub `context`, GitLab `name`, Bitbucket `name`): `gocdnext/<pipeline>`. */
-export function forgeContext(prefix: string, pipeline: string): string {
-  return `${prefix}/${pipeline}`;
+/**
+ * The status name (GitHub `context`, GitLab `name`, Bitbucket `name`): `ci/gocdnext/<project>/<pipeline>`, the
+ * context gocdnext itself posts, so branch protection rules that require it keep working after a move. The
+ * project qualifies the pipeline: two projects building one repository do not overwrite each other's status.
+ */
+export function forgeContext(prefix: string, project: string, pipeline: string): string {
+  return `${prefix}/${project}/${pipeline}`;
 }
 
 // Full SHA-1 or SHA-256 ids; Bitbucket's pull-request payloads give the source commit abbreviated (12

@@ -27,7 +27,7 @@ const View = Type.Object({
       'Bitbucket: the account of an app password (Basic auth); without it the token is sent as Bearer',
   }),
   context_prefix: Type.String({
-    description: `the status name is <context_prefix>/<pipeline name> (default ${DEFAULT_CONTEXT_PREFIX})`,
+    description: `the status name is <context_prefix>/<project slug>/<pipeline name> (default ${DEFAULT_CONTEXT_PREFIX}, as gocdnext)`,
   }),
   has_token: Type.Boolean({
     description: `whether the project secret ${FORGE_STATUS_TOKEN_SECRET} is set; without it the SCM credential covering the repository is used`,

@@ -143,7 +143,11 @@ export async function enqueueForgeStatus(
     sha: run.revision,
     state: HOST_STATE[config.host][state],
     description: forgeDescription(run.counter, state),
-    context: forgeContext(config.context_prefix, names?.pipeline_name ?? run.pipeline_id),
+    context: forgeContext(
+      config.context_prefix,
+      names?.slug ?? run.project_id,
+      names?.pipeline_name ?? run.pipeline_id,
+    ),
     username: config.username,
     material_url: materialUrl,
     project: { slug: names?.slug ?? null, name: names?.project_name ?? null },

@@ -82,7 +82,7 @@ describe('stored configuration', () => {
       api_url: null,
       repository: null,
       username: null,
-      context_prefix: 'gocdnext',
+      context_prefix: 'ci/gocdnext',
     });
   });
 });
@@ -93,7 +93,7 @@ const input = (over: Partial<StatusInput> = {}): StatusInput => ({
   sha: SHA,
   state: 'success',
   description: 'Run #3 succeeded',
-  context: 'gocdnext/build',
+  context: 'ci/gocdnext/shop/build',
   targetUrl: 'https://ci.example.test/runs/1',
   token: 'secret-token',
   username: null,
@@ -122,7 +122,7 @@ describe('requests', () => {
       state: 'success',
       target_url: 'https://ci.example.test/runs/1',
       description: 'Run #3 succeeded',
-      name: 'gocdnext/build',
+      name: 'ci/gocdnext/shop/build',
     });
   });
 
@@ -134,10 +134,10 @@ describe('requests', () => {
     );
     expect(bitbucketStatusRequest(input()).headers.authorization).toBe('Bearer secret-token');
     expect(JSON.parse(basic.body)).toEqual({
-      key: 'gocdnext/build',
+      key: 'ci/gocdnext/shop/build',
       state: 'success',
       url: 'https://ci.example.test/runs/1',
-      name: 'gocdnext/build',
+      name: 'ci/gocdnext/shop/build',
       description: 'Run #3 succeeded',
     });
     const long = bitbucketKey(`gocdnext/${'p'.repeat(60)}`);

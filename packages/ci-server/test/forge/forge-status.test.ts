@@ -1,7 +1,7 @@
 // Commit statuses end to end, per host, against in-process doubles of the GitHub, GitLab and Bitbucket Cloud
 // APIs that check authentication and payloads: a signed push webhook starts a run whose statuses arrive at
 // the double through the notification outbox — pending when created, running when its job starts, then the
-// result, each linking to the run page under `gocdnext/<pipeline>`; a pull request reports on its head
+// result, each linking to the run page under `ci/gocdnext/<project>/<pipeline>`; a pull request reports on its head
 // commit; a later status supersedes one not yet sent. SQLite and PostgreSQL both carry a host.
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -97,7 +97,7 @@ jobs: { compile: { stage: build, script: [make] } }`,
     expect(sent.map((s) => s.state)).toEqual([WORDS[kind].pending, WORDS[kind].running, WORDS[kind].success]);
     for (const s of sent) {
       expect(s.repository).toBe(REPOSITORY[kind].path);
-      expect(s.context).toBe('gocdnext/build');
+      expect(s.context).toBe('ci/gocdnext/shop/build');
       expect(s.targetUrl).toBe(`${PUBLIC_URL}/runs/${runId}`);
     }
     expect(sent.map((s) => s.description)).toEqual([
@@ -105,7 +105,8 @@ jobs: { compile: { stage: build, script: [make] } }`,
       'Run #1 is running',
       'Run #1 succeeded',
     ]);
-    if (kind === 'bitbucket') expect(new Set(sent.map((s) => s.key))).toEqual(new Set(['gocdnext/build']));
+    if (kind === 'bitbucket')
+      expect(new Set(sent.map((s) => s.key))).toEqual(new Set(['ci/gocdnext/shop/build']));
     const rows = await statusRows(server, runId);
     expect(rows.map((r) => [r.event, r.status])).toEqual([
       ['commit_status.pending', 'delivered'],

@@ -5268,7 +5268,7 @@ export interface operations {
                     "application/json": {
                         /** @description the API root in use: https://api.github.com, https://gitlab.com/api/v4 or https://api.bitbucket.org/2.0 unless set */
                         api_url: string | null;
-                        /** @description the status name is <context_prefix>/<pipeline name> (default gocdnext) */
+                        /** @description the status name is <context_prefix>/<project slug>/<pipeline name> (default ci/gocdnext, as gocdnext) */
                         context_prefix: string;
                         /** @description whether the project secret COMMIT_STATUS_TOKEN is set; without it the SCM credential covering the repository is used */
                         has_token: boolean;
@@ -5365,7 +5365,7 @@ export interface operations {
                     "application/json": {
                         /** @description the API root in use: https://api.github.com, https://gitlab.com/api/v4 or https://api.bitbucket.org/2.0 unless set */
                         api_url: string | null;
-                        /** @description the status name is <context_prefix>/<pipeline name> (default gocdnext) */
+                        /** @description the status name is <context_prefix>/<project slug>/<pipeline name> (default ci/gocdnext, as gocdnext) */
                         context_prefix: string;
                         /** @description whether the project secret COMMIT_STATUS_TOKEN is set; without it the SCM credential covering the repository is used */
                         has_token: boolean;
