@@ -84,9 +84,12 @@ const WORD: Record<ForgeState, string> = {
   canceled: 'was canceled',
 };
 
-/** The status description: `Run #12 succeeded` (every host shows it beside the status name). */
-export function forgeDescription(counter: number, state: ForgeState): string {
-  return `Run #${counter} ${WORD[state]}`;
+/**
+ * The status description: `Run #12 succeeded` (every host shows it beside the status name). A fork's pull
+ * request held for a maintainer says so while it waits, rather than looking queued for an agent.
+ */
+export function forgeDescription(counter: number, state: ForgeState, held = false): string {
+  return `Run #${counter} ${held && state === 'pending' ? "waits for a maintainer's approval" : WORD[state]}`;
 }
 
 /**

@@ -158,6 +158,7 @@ export async function createRunIn(
       git_ref: req.gitRef,
       revision: req.revision,
       rerun_of: req.rerunOf,
+      held,
     },
     null,
     status,

@@ -29,6 +29,8 @@ export interface StatusRunFacts {
   git_ref: string | null;
   revision: string | null;
   rerun_of?: string | null;
+  /** A fork's pull request waiting for a maintainer (services/fork-runs.ts). */
+  held?: boolean;
 }
 
 /** What a stored commit-status row carries (the payload column), for the sender. */
@@ -142,7 +144,7 @@ export async function enqueueForgeStatus(
     repository,
     sha: run.revision,
     state: HOST_STATE[config.host][state],
-    description: forgeDescription(run.counter, state),
+    description: forgeDescription(run.counter, state, run.held === true),
     context: forgeContext(
       config.context_prefix,
       names?.slug ?? run.project_id,

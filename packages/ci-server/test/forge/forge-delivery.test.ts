@@ -2,7 +2,8 @@
 // attempt after its backoff), a bad token is a 401 kept in the history and not retried, the SCM credential of
 // the repository is the token when the project has none, `repository` overrides the material's, reruns of a
 // reported run report and manual runs do not, an older status that lands after a newer one queues the newer
-// again, and the configuration route answers 400/404 in the service's shape.
+// again, a fork's pull request held for approval says so, and the configuration route answers 400/404 in
+// the service's shape.
 
 import { createSecretBox } from '@app/kit';
 import { tempDir } from '@app/kit/testing';
@@ -13,7 +14,15 @@ import { bundle, type Client, client } from '../api-helpers.js';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import { sendWebhook } from '../triggers/helpers.js';
 import { type ForgeDouble, startForgeDouble } from './forge-doubles.js';
-import { dueNow, HOOK_SECRET, newSha, pushBody, startForgeServer, statusRows } from './helpers.js';
+import {
+  dueNow,
+  HOOK_SECRET,
+  newSha,
+  pullRequestBody,
+  pushBody,
+  startForgeServer,
+  statusRows,
+} from './helpers.js';
 
 const TOKEN = 'ghp_forgeDeliveryToken0123456789abcdef';
 
@@ -32,7 +41,7 @@ describe('commit-status delivery (GitHub double, SQLite)', () => {
       bundle('shop', [
         `name: build
 materials:
-  - git: { url: "https://github.com/acme/shop.git", branch: main }
+  - git: { url: "https://github.com/acme/shop.git", branch: main, on: [push, pull_request] }
 stages: [build]
 jobs: { compile: { stage: build, script: [make] } }`,
       ]),
@@ -147,6 +156,19 @@ jobs: { compile: { stage: build, script: [make] } }`,
     const again = (await statusRows(server, runId)).find((r) => r.id === running.id)!;
     expect(again.status).toBe('pending');
     expect(await sender.supersede(pending)).toBe(true);
+  });
+
+  it("a fork's pull request held for approval says so, then reports its run", async () => {
+    const head = newSha();
+    const p = JSON.parse(pullRequestBody('github', head));
+    p.pull_request.head.repo.full_name = 'mallory/shop';
+    const res = await sendWebhook(server, 'github', 'pull_request', JSON.stringify(p), HOOK_SECRET);
+    expect(res.body.runs).toHaveLength(1);
+    await deliver();
+    const sent = sentFor(head);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].state).toBe('pending');
+    expect(sent[0].description).toMatch(/^Run #\d+ waits for a maintainer's approval$/);
   });
 
   it('answers 400 and 404 in the error shape for a bad configuration', async () => {
