@@ -7,6 +7,7 @@ import {
   createMetricsRegistry,
   createSecretBox,
   type Database,
+  loggerOptions,
   migrateToLatest,
   openDatabase,
 } from '@app/kit';
@@ -25,6 +26,7 @@ import { registerRoutes } from './http/routes.js';
 import { registerStrictQuery } from './http/strict-query.js';
 import { LogArchiver } from './logs/archiver.js';
 import { NotificationDeliverer } from './notifications/deliverer.js';
+import { ForgeStatusSender } from './notifications/forge-status/sender.js';
 import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
 import { ReplicaSignals } from './replicas/replica-signals.js';
 import { RetentionScheduler } from './scheduler/retention-scheduler.js';
@@ -70,7 +72,8 @@ export interface CiServer {
 }
 
 export interface CreateOptions {
-  logger?: boolean;
+  /** false: silent; a stream: the service's log lines (JSON, secrets redacted) written there, level debug. */
+  logger?: boolean | { write(line: string): void };
   /** Agent heartbeat, lease and sweep periods (tests shorten them; the defaults are 10 s, 30 s, 5 s). */
   agentTiming?: AgentTiming;
   /** Clock and periods of the trigger scheduler (tests drive them). */
@@ -105,7 +108,10 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   const app = createApp({
     service: 'ci-control-plane',
     errorShape: 'ci',
-    logger: options.logger ?? true,
+    logger:
+      typeof options.logger === 'object'
+        ? { ...loggerOptions('ci-control-plane', 'debug'), stream: options.logger }
+        : (options.logger ?? true),
     bodyLimit: 10 * 1024 * 1024,
     // JSON types are checked, never coerced (issue 12): query strings are typed by http/strict-query.ts.
     coerceTypes: false,
@@ -236,6 +242,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     pollMs: options.notificationPollMs,
     log: app.log,
     secrets: new KnownSecrets(database.db, createSecretBox(secrets.secretKey)),
+    forge: new ForgeStatusSender(database.db, createSecretBox(secrets.secretKey)),
   });
   const retentionScheduler = new RetentionScheduler({
     db: database.db,

@@ -16,6 +16,7 @@ import { registerAgentRoutes } from './agents.js';
 import { registerApplyRoute } from './apply.js';
 import { registerArtifactRoutes } from './artifacts.js';
 import { type ApiContext, MULTIPART_LIMITS } from './context.js';
+import { registerForgeStatusRoutes } from './forge-status.js';
 import { registerJobRunRoutes } from './job-runs.js';
 import { registerLogStreamRoute } from './logs-stream.js';
 import { registerOpenApiRoute } from './openapi.js';
@@ -72,6 +73,7 @@ export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<
     registerRunRoutes(api, ctx);
     registerJobRunRoutes(api, ctx);
     registerSecretRoutes(api, ctx);
+    registerForgeStatusRoutes(api, ctx);
     if (deps.execution) {
       const { data, ...sse } = deps.execution;
       registerLogStreamRoute(api, { db: ctx.db, data, ...sse });

@@ -4,11 +4,14 @@
 // the last attempt. A process that stops mid-send leaves the row pending with its lease, so another replica
 // or the restarted process sends it again: delivery is at least once, and the idempotency key lets
 // receivers drop the repeat.
+import { FORGE_STATUS_KIND } from '../domain/forge-status.js';
 import type { StoreDb } from '../store/database.js';
+import type { ForgeStatusPayload } from '../store/forge-status-outbox.js';
 import { nowIso } from '../store/ids.js';
 import type { KnownSecrets } from '../store/known-secrets.js';
 import type { NotificationOutboxTable } from '../store/operations-schema.js';
 import { ChannelSender, type Payload } from './channels.js';
+import type { ForgeStatusSender } from './forge-status/sender.js';
 import { backoffAfter, type NotificationSettings } from './settings.js';
 
 export interface DelivererDeps {
@@ -23,6 +26,8 @@ export interface DelivererDeps {
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Every stored secret: masked in the payload sent and in the error kept (a run's ref, a receiver's echo). */
   secrets?: KnownSecrets;
+  /** Commit statuses to GitHub, GitLab and Bitbucket (rows of kind `commit_status`). */
+  forge?: ForgeStatusSender;
 }
 
 const BATCH = 20;
@@ -81,6 +86,9 @@ export class NotificationDeliverer {
   }
 
   private async attempt(row: NotificationOutboxTable): Promise<void> {
+    const forge = row.channel_kind === FORGE_STATUS_KIND ? this.deps.forge : undefined;
+    // A later status of the same run replaces this one on the forge: it is not sent.
+    if (forge && (await forge.supersede(row))) return;
     const claimUntil = new Date(Date.now() + (this.deps.claimMs ?? 60_000)).toISOString();
     const attempt = row.attempts + 1;
     const claimed = await this.db
@@ -95,7 +103,10 @@ export class NotificationDeliverer {
     const stored = JSON.parse(row.payload) as Payload;
     const payload = this.deps.secrets ? await this.deps.secrets.maskValue(stored) : stored;
     payload.run.url = `${this.deps.publicUrl}/runs/${payload.run.id}`;
-    const sent = await this.sender.send(row, payload, attempt).catch((err: Error) => ({
+    const sending = forge
+      ? forge.send(row, payload as unknown as ForgeStatusPayload)
+      : this.sender.send(row, payload, attempt);
+    const sent = await sending.catch((err: Error) => ({
       outcome: 'retry' as const,
       error: err.message,
       status: undefined,

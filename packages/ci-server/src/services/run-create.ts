@@ -14,6 +14,7 @@ import {
   type TriggerFacts,
 } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
+import { enqueueForgeStatus } from '../store/forge-status-outbox.js';
 import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
@@ -144,6 +145,23 @@ export async function createRunIn(
     jobRows
       .filter((j) => j.status === 'awaiting_approval' && j.is_gate === 1)
       .map((j) => ({ id: j.id, name: j.name })),
+  );
+  // A push's or pull request's run tells its forge it is pending (store/forge-status-outbox.ts).
+  await enqueueForgeStatus(
+    trx,
+    {
+      id: runId,
+      project_id: bumped.project_id,
+      pipeline_id: pipelineId,
+      counter: bumped.counter,
+      cause: req.cause,
+      git_ref: req.gitRef,
+      revision: req.revision,
+      rerun_of: req.rerunOf,
+      held,
+    },
+    null,
+    status,
   );
   return { id: runId, counter: bumped.counter, effects };
 }

@@ -15,6 +15,7 @@ import {
   type StageStatus,
 } from '../domain/index.js';
 import type { StoreDb, StoreSchema } from './database.js';
+import { enqueueForgeStatus } from './forge-status-outbox.js';
 import { nowIso } from './ids.js';
 import { enqueueRunNotifications } from './notification-outbox.js';
 import type { JobRunsTable, RunsTable, StageRunsTable } from './schema.js';
@@ -220,5 +221,6 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
   for (const row of inserts)
     if (row.status === 'awaiting_approval') gateJobs.push({ id: row.id, name: row.name });
   await enqueueRunNotifications(trx, loaded.run, loaded.run.status, status, gateJobs);
+  await enqueueForgeStatus(trx, loaded.run, loaded.run.status, status);
   return status;
 }

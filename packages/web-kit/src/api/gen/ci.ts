@@ -893,6 +893,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{slug}/commit-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the project reports commit statuses
+         * @description Runs caused by a push or a pull request (webhook or poll, and reruns of those) post a status on their commit: pending when created, running when started (GitHub: pending), then success, failure or canceled (GitHub: error; Bitbucket: STOPPED), linking to the run page. Delivered through the notification outbox with its retries; the history is at `/notifications/deliveries` (kind `commit_status`).
+         *
+         *     Minimum access: viewer.
+         */
+        get: operations["getApiV1ProjectsSlugCommitStatus"];
+        /**
+         * Set where the project reports commit statuses
+         * @description Replaces the configuration; a field left out takes its default. `token` (write-only) replaces the stored token, the project secret COMMIT_STATUS_TOKEN; it is never returned. Applies to statuses raised after the change; statuses already queued read the token when they are sent.
+         *
+         *     Minimum access: maintainer.
+         */
+        put: operations["putApiV1ProjectsSlugCommitStatus"];
+        post?: never;
+        /**
+         * Stop reporting commit statuses
+         * @description Removes the configuration and the project secret COMMIT_STATUS_TOKEN.
+         *
+         *     Minimum access: maintainer.
+         */
+        delete: operations["deleteApiV1ProjectsSlugCommitStatus"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{slug}/config-repo": {
         parameters: {
             query?: never;
@@ -5151,6 +5185,251 @@ export interface operations {
             path: {
                 /** @description a UUID */
                 id: string;
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1ProjectsSlugCommitStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the API root in use: https://api.github.com, https://gitlab.com/api/v4 or https://api.bitbucket.org/2.0 unless set */
+                        api_url: string | null;
+                        /** @description the status name is <context_prefix>/<project slug>/<pipeline name> (default ci/gocdnext, as gocdnext) */
+                        context_prefix: string;
+                        /** @description whether the project secret COMMIT_STATUS_TOKEN is set; without it the SCM credential covering the repository is used */
+                        has_token: boolean;
+                        /** @description null while the project reports nowhere */
+                        host: ("github" | "gitlab" | "bitbucket") | null;
+                        /** @description owner/name (GitLab: the project path); null: taken from the pipeline's git material URL */
+                        repository: string | null;
+                        updated_at: string | null;
+                        /** @description Bitbucket: the account of an app password (Basic auth); without it the token is sent as Bearer */
+                        username: string | null;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    putApiV1ProjectsSlugCommitStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_url?: string | null;
+                    context_prefix?: string;
+                    /**
+                     * @description the forge: GitHub (commit statuses), GitLab (commit statuses), Bitbucket Cloud (build statuses)
+                     * @enum {unknown}
+                     */
+                    host: "github" | "gitlab" | "bitbucket";
+                    repository?: string | null;
+                    /** @description write-only; stored encrypted as the project secret COMMIT_STATUS_TOKEN; left out: the stored token stays */
+                    token?: string;
+                    username?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the API root in use: https://api.github.com, https://gitlab.com/api/v4 or https://api.bitbucket.org/2.0 unless set */
+                        api_url: string | null;
+                        /** @description the status name is <context_prefix>/<project slug>/<pipeline name> (default ci/gocdnext, as gocdnext) */
+                        context_prefix: string;
+                        /** @description whether the project secret COMMIT_STATUS_TOKEN is set; without it the SCM credential covering the repository is used */
+                        has_token: boolean;
+                        /** @description null while the project reports nowhere */
+                        host: ("github" | "gitlab" | "bitbucket") | null;
+                        /** @description owner/name (GitLab: the project path); null: taken from the pipeline's git material URL */
+                        repository: string | null;
+                        updated_at: string | null;
+                        /** @description Bitbucket: the account of an app password (Basic auth); without it the token is sent as Bearer */
+                        username: string | null;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description An error a person can act on. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteApiV1ProjectsSlugCommitStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
                 /** @description a project slug */
                 slug: string;
             };
