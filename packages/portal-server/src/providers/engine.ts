@@ -36,6 +36,8 @@ export interface SqlDialect {
   analyze?: (statement: string) => import('../sql/analyze.js').StatementFacts;
   /** The statement with a row limit (and offset) applied, for an engine whose limit is not an appended clause. */
   applyLimit?: (statement: string, limit: number, offset: number) => string;
+  /** Type names a column may be declared with in the table designer (sql/table-ddl.ts); absent: no designer. */
+  columnTypes?: readonly string[];
 }
 
 /**
