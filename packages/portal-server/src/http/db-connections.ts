@@ -13,8 +13,7 @@ import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import type { Provider, ProviderFactory } from '../providers/types.js';
-import { dialectInfo } from '../sql/dialects.js';
-import { DEFAULT_EXPRESSIONS, DESIGN_DIALECTS } from '../sql/table-ddl.js';
+import { DEFAULT_EXPRESSIONS, designRules } from '../sql/table-ddl.js';
 import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 import {
@@ -311,7 +310,7 @@ function connectionFailure(err: unknown): HttpError {
 
 /** The table designer's lists, for an engine that creates tables in a dialect the designer writes. */
 function designerMeta(f: ProviderFactory) {
-  const types = dialectInfo(f.dialect)?.columnTypes;
-  if (!f.capabilities.supportsCreateTable || !types || !DESIGN_DIALECTS.has(f.dialect)) return {};
-  return { columnTypes: [...types], defaultExpressions: [...DEFAULT_EXPRESSIONS] };
+  const rules = designRules(f.dialect);
+  if (!f.capabilities.supportsCreateTable || !rules) return {};
+  return { columnTypes: [...rules.columnTypes], defaultExpressions: [...DEFAULT_EXPRESSIONS] };
 }

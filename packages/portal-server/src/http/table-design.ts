@@ -14,14 +14,13 @@ import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
-import { dialectInfo } from '../sql/dialects.js';
 import {
   type AlterChange,
   alterTableStatements,
   createTableStatements,
   DEFAULT_EXPRESSIONS,
-  DESIGN_DIALECTS,
   DesignError,
+  designRules,
   FK_ACTIONS,
   type TableDesign,
 } from '../sql/table-ddl.js';
@@ -145,13 +144,13 @@ const NEEDS: Record<string, string[]> = {
   dropForeignKey: ['name'],
 };
 
-/** The engine's designer: its dialect and column types, or 400 where the designer is not offered. */
+/** The engine's designer: its dialect and DDL rules, or 400 where the designer is not offered. */
 function designerOf(target: ResolvedTarget) {
   const { dialect, capabilities, engine } = target.factory;
-  const types = dialectInfo(dialect)?.columnTypes;
-  if (!capabilities.supportsCreateTable || !types || !DESIGN_DIALECTS.has(dialect))
+  const rules = designRules(dialect);
+  if (!capabilities.supportsCreateTable || !rules)
     throw new HttpError(400, `${engine} has no table designer`, 'UNSUPPORTED');
-  return { dialect, types };
+  return { dialect, rules };
 }
 
 export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps): void {
@@ -186,13 +185,13 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
       if ((body.create === undefined) === (body.alter === undefined))
         throw new HttpError(400, 'Give exactly one of create and alter', 'BAD_REQUEST');
       const target = await resolveTarget(deps, session, body);
-      const { dialect, types } = designerOf(target);
+      const { dialect, rules } = designerOf(target);
       const ctx = executionContext(session, target, 'objects', [], [], undefined);
       if (!deps.governance.isObjectVisible(ctx, path)) throw notFound('Unknown object');
       let texts: string[];
       try {
         if (body.create !== undefined)
-          texts = createTableStatements(dialect, path, body.create as TableDesign, types);
+          texts = createTableStatements(dialect, path, body.create as TableDesign);
         else {
           const changes = body.alter as AlterChange[];
           changes.forEach((c, i) => {
@@ -208,7 +207,7 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
               throw toHttpError(err);
             });
           if (!detail || detail.columns.length === 0) throw notFound(`Unknown table ${path.join('.')}`);
-          texts = alterTableStatements(dialect, path, changes, types);
+          texts = alterTableStatements(dialect, path, changes);
         }
       } catch (err) {
         if (err instanceof DesignError) throw new HttpError(400, err.message, 'BAD_DESIGN');
@@ -220,7 +219,7 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
       if (statements.length !== texts.length)
         throw new HttpError(400, 'The generated DDL did not split as built', 'BAD_REQUEST');
       // MySQL/MariaDB end a transaction at every DDL statement: no BEGIN there.
-      const transactional = dialect !== 'mysql';
+      const transactional = rules.transactionalDdl;
       return executeGoverned(deps, {
         principal: session,
         route: 'transaction',

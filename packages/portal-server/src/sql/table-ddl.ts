@@ -3,16 +3,26 @@
 // Pure: no I/O. Nothing a request carries reaches the text unchecked: names are validated and quoted in the
 // dialect's way, a type must be one of the engine's `columnTypes` (optionally with a length or precision),
 // a default is a literal (quoted) or one of DEFAULT_EXPRESSIONS, referential actions come from a closed list.
-// SQLite alters only what its ALTER TABLE does in place (rename, add, rename or drop a column, indexes);
-// a change that needs SQLite's table rebuild is refused with the reason (DesignError → 400).
-import type { Dialect } from './dialects.js';
+// What differs between dialects (index and foreign-key forms, how a column changes, which changes need
+// SQLite's table rebuild) is read from the dialect's `tableDesign` rules in its engine descriptor; a change
+// that needs a rebuild is refused with the reason (DesignError → 400).
+import type { TableDesignRules } from '../providers/engine.js';
+import { type Dialect, dialectInfo } from './dialects.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
 
 /** A description the generator refuses (bad name, type outside the list, a change the engine cannot make). */
 export class DesignError extends Error {}
 
-/** Dialects the designer writes DDL for. */
-export const DESIGN_DIALECTS: ReadonlySet<Dialect> = new Set(['postgres', 'mysql', 'sqlite']);
+/** The designer's rules of a dialect, or undefined where it has no designer. */
+export function designRules(d: Dialect): TableDesignRules | undefined {
+  return dialectInfo(d)?.tableDesign;
+}
+
+function rulesOf(d: Dialect): TableDesignRules {
+  const rules = designRules(d);
+  if (!rules) throw new DesignError(`The table designer does not write ${d} DDL`);
+  return rules;
+}
 /** Defaults that are not literals: the only expressions accepted. */
 export const DEFAULT_EXPRESSIONS = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'CURRENT_TIME'] as const;
 export const FK_ACTIONS = ['NO ACTION', 'RESTRICT', 'CASCADE', 'SET NULL', 'SET DEFAULT'] as const;
@@ -95,11 +105,13 @@ function defaultSql(d: Dialect, def: ColumnDefault, column: string): string {
         `The default of column ${column} must be a literal or one of ${DEFAULT_EXPRESSIONS.join(', ')}`,
       );
     // MariaDB/MySQL take other expressions than CURRENT_TIMESTAMP only in parentheses.
-    return d === 'mysql' && def.expression !== 'CURRENT_TIMESTAMP' ? `(${def.expression})` : def.expression;
+    return rulesOf(d).parenthesizedDefaults && def.expression !== 'CURRENT_TIMESTAMP'
+      ? `(${def.expression})`
+      : def.expression;
   }
   const v = def.literal;
   if (v === null) return 'NULL';
-  if (typeof v === 'boolean') return d === 'sqlite' ? (v ? '1' : '0') : v ? 'TRUE' : 'FALSE';
+  if (typeof v === 'boolean') return dialectInfo(d).numericBooleans ? (v ? '1' : '0') : v ? 'TRUE' : 'FALSE';
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new DesignError(`The default of column ${column} is not a finite number`);
     return String(v);
@@ -122,9 +134,9 @@ export function tableName(d: Dialect, path: readonly string[]): string {
   return path.map((p, i) => q(d, i === path.length - 1 ? checkName(p, 'Table') : p)).join('.');
 }
 
-function columnSql(d: Dialect, c: ColumnDesign, types: readonly string[]): string {
+function columnSql(d: Dialect, c: ColumnDesign): string {
   const name = checkName(c.name, 'Column');
-  let out = `${q(d, name)} ${checkType(c.type, types, name)}`;
+  let out = `${q(d, name)} ${checkType(c.type, rulesOf(d).columnTypes, name)}`;
   if (c.nullable === false) out += ' NOT NULL';
   if (c.default) out += ` DEFAULT ${defaultSql(d, c.default, name)}`;
   return out;
@@ -145,8 +157,9 @@ function foreignKeySql(d: Dialect, fk: ForeignKeyDesign): string {
     throw new DesignError('A foreign key has as many columns as referenced columns');
   const name = fk.name ? `CONSTRAINT ${q(d, checkName(fk.name, 'Foreign key'))} ` : '';
   // SQLite's REFERENCES names a table of the same schema, unqualified.
-  const ref =
-    d === 'sqlite' ? q(d, checkName(fk.referencedPath.at(-1), 'Table')) : tableName(d, fk.referencedPath);
+  const ref = rulesOf(d).bareReferences
+    ? q(d, checkName(fk.referencedPath.at(-1), 'Table'))
+    : tableName(d, fk.referencedPath);
   return (
     `${name}FOREIGN KEY (${list(d, fk.columns, 'A foreign key')}) REFERENCES ${ref} (${list(d, fk.referencedColumns, 'A foreign key')})` +
     action(fk.onDelete, 'ON DELETE') +
@@ -159,7 +172,7 @@ function createIndexSql(d: Dialect, path: readonly string[], ix: IndexDesign): s
   const unique = ix.unique ? 'UNIQUE ' : '';
   const cols = list(d, ix.columns, 'An index');
   // SQLite puts the schema on the index name and never on the table; the others name the table fully.
-  if (d === 'sqlite') {
+  if (rulesOf(d).indexSchemaOnName) {
     const schema = path.length === 2 ? `${q(d, path[0])}.` : '';
     return `CREATE ${unique}INDEX ${schema}${name} ON ${q(d, checkName(path.at(-1), 'Table'))} (${cols})`;
   }
@@ -167,13 +180,8 @@ function createIndexSql(d: Dialect, path: readonly string[], ix: IndexDesign): s
 }
 
 /** CREATE TABLE with its constraints, then one CREATE INDEX per index. */
-export function createTableStatements(
-  d: Dialect,
-  path: readonly string[],
-  design: TableDesign,
-  types: readonly string[],
-): string[] {
-  if (!DESIGN_DIALECTS.has(d)) throw new DesignError(`The table designer does not write ${d} DDL`);
+export function createTableStatements(d: Dialect, path: readonly string[], design: TableDesign): string[] {
+  rulesOf(d);
   if (!Array.isArray(design.columns) || design.columns.length === 0 || design.columns.length > 500)
     throw new DesignError('A table needs 1 to 500 columns');
   const names = design.columns.map((c) => checkName(c.name, 'Column').toLowerCase());
@@ -183,7 +191,7 @@ export function createTableStatements(
       if (!names.includes(String(c).toLowerCase()))
         throw new DesignError(`${what} names ${JSON.stringify(c)}, which is not a column of the table`);
   };
-  const parts = design.columns.map((c) => `  ${columnSql(d, c, types)}`);
+  const parts = design.columns.map((c) => `  ${columnSql(d, c)}`);
   if (design.primaryKey?.length) {
     known(design.primaryKey, 'The primary key');
     parts.push(`  PRIMARY KEY (${list(d, design.primaryKey, 'The primary key')})`);
@@ -205,13 +213,8 @@ const REBUILD =
   'SQLite cannot make this change with ALTER TABLE: it needs a table rebuild (a new table, the rows copied, the old one dropped and the new one renamed), which the designer does not run. Write the rebuild as SQL in the editor, or';
 
 /** One statement per change, in the order given. */
-export function alterTableStatements(
-  d: Dialect,
-  path: readonly string[],
-  changes: AlterChange[],
-  types: readonly string[],
-): string[] {
-  if (!DESIGN_DIALECTS.has(d)) throw new DesignError(`The table designer does not write ${d} DDL`);
+export function alterTableStatements(d: Dialect, path: readonly string[], changes: AlterChange[]): string[] {
+  const rules = rulesOf(d);
   if (!Array.isArray(changes) || changes.length === 0) throw new DesignError('No change to make');
   const table = tableName(d, path);
   const alter = (rest: string) => `ALTER TABLE ${table} ${rest}`;
@@ -223,13 +226,13 @@ export function alterTableStatements(
         break;
       case 'addColumn': {
         const c = ch.column;
-        if (d === 'sqlite') {
+        if (rules.addColumnLimited) {
           if (c.nullable === false && (!c.default || ('literal' in c.default && c.default.literal === null)))
             throw new DesignError(`${REBUILD} give the new NOT NULL column ${c.name} a default.`);
           if (c.default && 'expression' in c.default)
             throw new DesignError(`${REBUILD} add column ${c.name} with a literal default.`);
         }
-        out.push(alter(`ADD COLUMN ${columnSql(d, c, types)}`));
+        out.push(alter(`ADD COLUMN ${columnSql(d, c)}`));
         break;
       }
       case 'dropColumn':
@@ -241,10 +244,10 @@ export function alterTableStatements(
         );
         break;
       case 'alterColumn':
-        out.push(...alterColumn(d, table, ch, types));
+        out.push(...alterColumn(d, table, ch));
         break;
       case 'addPrimaryKey':
-        if (d === 'sqlite') throw new DesignError(`${REBUILD} keep the primary key as it is.`);
+        if (rules.keysNeedRebuild) throw new DesignError(`${REBUILD} keep the primary key as it is.`);
         out.push(alter(`ADD PRIMARY KEY (${list(d, ch.columns, 'The primary key')})`));
         break;
       case 'addIndex':
@@ -252,18 +255,19 @@ export function alterTableStatements(
         break;
       case 'dropIndex': {
         const name = q(d, checkName(ch.name, 'Index'));
-        if (d === 'mysql') out.push(`DROP INDEX ${name} ON ${table}`);
+        if (rules.dropIndexOnTable) out.push(`DROP INDEX ${name} ON ${table}`);
         else out.push(`DROP INDEX ${path.length === 2 ? `${q(d, path[0])}.` : ''}${name}`);
         break;
       }
       case 'addForeignKey':
-        if (d === 'sqlite') throw new DesignError(`${REBUILD} declare foreign keys when creating the table.`);
+        if (rules.keysNeedRebuild)
+          throw new DesignError(`${REBUILD} declare foreign keys when creating the table.`);
         out.push(alter(`ADD ${foreignKeySql(d, ch.foreignKey)}`));
         break;
       case 'dropForeignKey': {
-        if (d === 'sqlite') throw new DesignError(`${REBUILD} keep the foreign key.`);
+        if (rules.keysNeedRebuild) throw new DesignError(`${REBUILD} keep the foreign key.`);
         const name = q(d, checkName(ch.name, 'Foreign key'));
-        out.push(alter(d === 'mysql' ? `DROP FOREIGN KEY ${name}` : `DROP CONSTRAINT ${name}`));
+        out.push(alter(`DROP ${rules.dropForeignKey} ${name}`));
         break;
       }
       default:
@@ -273,26 +277,23 @@ export function alterTableStatements(
   return out;
 }
 
-function alterColumn(
-  d: Dialect,
-  table: string,
-  ch: Extract<AlterChange, { op: 'alterColumn' }>,
-  types: readonly string[],
-): string[] {
+function alterColumn(d: Dialect, table: string, ch: Extract<AlterChange, { op: 'alterColumn' }>): string[] {
+  const rules = rulesOf(d);
   const name = q(d, checkName(ch.name, 'Column'));
   if (ch.column?.name !== ch.name) throw new DesignError('Rename a column with renameColumn, then alter it');
   const changed = Array.isArray(ch.changed) ? ch.changed : [];
   if (changed.length === 0) throw new DesignError(`Nothing to change on column ${ch.name}`);
-  if (d === 'sqlite')
+  if (rules.alterColumn === 'rebuild')
     throw new DesignError(
       `${REBUILD} leave the ${changed.join(', ')} of column ${ch.name} as it is (or drop and add the column).`,
     );
   // MySQL/MariaDB restate the whole column: MODIFY takes the type, nullability and default together.
-  if (d === 'mysql') return [`ALTER TABLE ${table} MODIFY COLUMN ${columnSql(d, ch.column, types)}`];
+  if (rules.alterColumn === 'modify')
+    return [`ALTER TABLE ${table} MODIFY COLUMN ${columnSql(d, ch.column)}`];
   const out: string[] = [];
   const col = (rest: string) => `ALTER TABLE ${table} ALTER COLUMN ${name} ${rest}`;
   if (changed.includes('type')) {
-    const type = checkType(ch.column.type, types, ch.name);
+    const type = checkType(ch.column.type, rules.columnTypes, ch.name);
     // USING converts the existing values the way an explicit cast would (text to integer, …).
     out.push(col(`TYPE ${type} USING ${name}::${type}`));
   }

@@ -2,9 +2,6 @@
 // canonical types, defaults, keys and indexes; ALTER per dialect; injection through names, types, defaults
 // and referential actions refused; SQLite's changes that need a table rebuild refused with the reason.
 import { describe, expect, it } from 'vitest';
-import { mysqlColumnTypes } from '../../src/providers/mysql/column-types.js';
-import { postgresColumnTypes } from '../../src/providers/postgres/column-types.js';
-import { sqliteColumnTypes } from '../../src/providers/sqlite/column-types.js';
 import {
   type AlterChange,
   alterTableStatements,
@@ -35,7 +32,7 @@ const design: TableDesign = {
 
 describe('createTableStatements', () => {
   it('writes PostgreSQL DDL with quoted names, canonical types, defaults, keys and indexes', () => {
-    expect(createTableStatements('postgres', ['s', 'orders'], design, postgresColumnTypes)).toEqual([
+    expect(createTableStatements('postgres', ['s', 'orders'], design)).toEqual([
       'CREATE TABLE "s"."orders" (\n' +
         '  "id" integer NOT NULL,\n' +
         `  "full name" varchar(80) DEFAULT 'O''Neil',\n` +
@@ -49,19 +46,14 @@ describe('createTableStatements', () => {
   });
 
   it('writes MySQL and SQLite DDL in their own quoting and index forms', () => {
-    const my = createTableStatements('mysql', ['db', 'orders'], design, mysqlColumnTypes);
+    const my = createTableStatements('mysql', ['db', 'orders'], design);
     expect(my[0]).toContain('`full name` varchar(80)');
     expect(my[0]).toContain('REFERENCES `s`.`customers` (`id`)');
     expect(my[1]).toBe('CREATE UNIQUE INDEX `ix_name` ON `db`.`orders` (`full name`)');
-    const lite = createTableStatements(
-      'sqlite',
-      ['main', 'orders'],
-      {
-        ...design,
-        columns: design.columns.map((c) => ({ ...c, type: c.type === 'timestamp' ? 'DATETIME' : c.type })),
-      },
-      sqliteColumnTypes,
-    );
+    const lite = createTableStatements('sqlite', ['main', 'orders'], {
+      ...design,
+      columns: design.columns.map((c) => ({ ...c, type: c.type === 'timestamp' ? 'DATETIME' : c.type })),
+    });
     expect(lite[0]).toContain('"id" INTEGER NOT NULL');
     expect(lite[0]).toContain('REFERENCES "customers" ("id")');
     expect(lite[1]).toBe('CREATE UNIQUE INDEX "main"."ix_name" ON "orders" ("full name")');
@@ -102,18 +94,13 @@ describe('createTableStatements', () => {
       },
     ],
   ])('refuses injection or nonsense through %s', (_what, bad) => {
-    expect(() =>
-      createTableStatements('postgres', ['s', 't'], bad as TableDesign, postgresColumnTypes),
-    ).toThrow(DesignError);
+    expect(() => createTableStatements('postgres', ['s', 't'], bad as TableDesign)).toThrow(DesignError);
   });
 
   it('keeps a string default a literal, whatever it holds', () => {
-    const [sql] = createTableStatements(
-      'mysql',
-      ['t'],
-      { columns: [{ name: 'x', type: 'text', default: { literal: "a\\'); DROP TABLE t; --" } }] },
-      mysqlColumnTypes,
-    );
+    const [sql] = createTableStatements('mysql', ['t'], {
+      columns: [{ name: 'x', type: 'text', default: { literal: "a\\'); DROP TABLE t; --" } }],
+    });
     expect(sql).toContain(`DEFAULT 'a\\\\''); DROP TABLE t; --'`);
   });
 });
@@ -134,7 +121,7 @@ describe('alterTableStatements', () => {
   ];
 
   it('writes PostgreSQL changes one statement each', () => {
-    expect(alterTableStatements('postgres', ['s', 't'], changes, postgresColumnTypes)).toEqual([
+    expect(alterTableStatements('postgres', ['s', 't'], changes)).toEqual([
       'ALTER TABLE "s"."t" ADD COLUMN "note" text',
       'ALTER TABLE "s"."t" RENAME COLUMN "a" TO "b"',
       'ALTER TABLE "s"."t" ALTER COLUMN "b" TYPE bigint USING "b"::bigint',
@@ -147,7 +134,7 @@ describe('alterTableStatements', () => {
   });
 
   it('restates the whole column on MySQL', () => {
-    const out = alterTableStatements('mysql', ['d', 't'], changes, mysqlColumnTypes);
+    const out = alterTableStatements('mysql', ['d', 't'], changes);
     expect(out[2]).toBe('ALTER TABLE `d`.`t` MODIFY COLUMN `b` bigint NOT NULL DEFAULT 0');
     expect(out[4]).toBe('DROP INDEX `ix_old` ON `d`.`t`');
     expect(out[5]).toBe('ALTER TABLE `d`.`t` DROP FOREIGN KEY `fk_old`');
@@ -167,7 +154,6 @@ describe('alterTableStatements', () => {
           { op: 'dropColumn', name: 'c' },
           { op: 'renameTable', to: 'u' },
         ],
-        sqliteColumnTypes,
       ),
     ).toEqual([
       'ALTER TABLE "main"."t" ADD COLUMN "n" INTEGER NOT NULL DEFAULT 1',
@@ -176,20 +162,17 @@ describe('alterTableStatements', () => {
       'ALTER TABLE "main"."t" RENAME TO "u"',
     ]);
     for (const bad of [changes[2], { op: 'addPrimaryKey', columns: ['a'] }, changes[5]] as AlterChange[])
-      expect(() => alterTableStatements('sqlite', ['main', 't'], [bad], sqliteColumnTypes)).toThrow(
-        /table rebuild/,
-      );
+      expect(() => alterTableStatements('sqlite', ['main', 't'], [bad])).toThrow(/table rebuild/);
     expect(() =>
       alterTableStatements(
         'sqlite',
         ['main', 't'],
         [{ op: 'addColumn', column: { name: 'n', type: 'TEXT', nullable: false } }],
-        sqliteColumnTypes,
       ),
     ).toThrow(/NOT NULL column n a default/);
   });
 
   it('writes no DDL for an engine outside the designer', () => {
-    expect(() => alterTableStatements('mssql', ['t'], changes, [])).toThrow(/does not write mssql/);
+    expect(() => alterTableStatements('mssql', ['t'], changes)).toThrow(/does not write mssql/);
   });
 });

@@ -57,7 +57,14 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   },
   capabilities: mysqlCapabilities,
   sqlDialect: {
-    columnTypes: mysqlColumnTypes,
+    tableDesign: {
+      columnTypes: mysqlColumnTypes,
+      transactionalDdl: false,
+      alterColumn: 'modify',
+      dropIndexOnTable: true,
+      dropForeignKey: 'FOREIGN KEY',
+      parenthesizedDefaults: true,
+    },
     // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.
     splitter: { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'mariadb' },

@@ -49,7 +49,12 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   },
   capabilities: postgresCapabilities,
   sqlDialect: {
-    columnTypes: postgresColumnTypes,
+    tableDesign: {
+      columnTypes: postgresColumnTypes,
+      transactionalDdl: true,
+      alterColumn: 'parts',
+      dropForeignKey: 'CONSTRAINT',
+    },
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

@@ -37,7 +37,16 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   sqlDialect: {
-    columnTypes: sqliteColumnTypes,
+    tableDesign: {
+      columnTypes: sqliteColumnTypes,
+      transactionalDdl: true,
+      alterColumn: 'rebuild',
+      keysNeedRebuild: true,
+      addColumnLimited: true,
+      indexSchemaOnName: true,
+      bareReferences: true,
+      dropForeignKey: 'CONSTRAINT',
+    },
     splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'sqlite' },
     quote: quoteStyles.double,
