@@ -67,8 +67,11 @@ describe('/api/db/tables/ddl (SQLite, governed)', () => {
   });
   afterAll(() => h?.close());
 
-  const ddl = (ds: string, body: Record<string, unknown>, user = ALICE) =>
-    h.post('/api/db/tables/ddl', { connectionId: ds, ...body }, user);
+  const ddl = (
+    ds: string,
+    body: Record<string, unknown>,
+    user: { username: string; role: 'admin' | 'user' } | null = ALICE,
+  ) => h.post('/api/db/tables/ddl', { connectionId: ds, ...body }, user);
   const tables = (f: string) =>
     read(f, "select name from sqlite_master where type = 'table' order by name").map(
       (r) => (r as { name: string }).name,
