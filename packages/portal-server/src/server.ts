@@ -38,6 +38,7 @@ import { PlainText } from './http/response-schemas.js';
 import { registerSeedDataRoutes } from './http/seed-data.js';
 import { registerStorageRoutes } from './http/storage-routes.js';
 import { registerTableDataRoutes } from './http/table-data.js';
+import { registerTableDesignRoutes } from './http/table-design.js';
 import { registerWebUi } from './http/web.js';
 import { createAccountService } from './provisioning/index.js';
 import { createSeedService, type SeedService } from './seed/index.js';
@@ -149,6 +150,7 @@ export async function createPortalServer(
     registerConnectionOperationRoutes(scope, db);
     registerObjectRoutes(scope, db);
     registerTableDataRoutes(scope, db);
+    registerTableDesignRoutes(scope, db);
     registerImportRoutes(scope, db);
     registerExportRoutes(scope, db);
     registerFleetHealthRoute(scope, db);

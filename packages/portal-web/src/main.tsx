@@ -4,6 +4,7 @@ import '@app/web-kit/styles.css';
 import './styles.css';
 import './styles/ide.css';
 import './styles/table.css';
+import './styles/designer.css';
 import { createAppRouter, isClientError, ShortcutsProvider, ThemeProvider } from '@app/web-kit';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';

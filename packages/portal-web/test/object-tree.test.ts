@@ -47,8 +47,10 @@ const summary = (rows: ReturnType<typeof treeRows>) =>
       : r.type === 'kind'
         ? `  ${r.open ? '▾' : '▸'} ${r.label} ${r.count}`
         : r.type === 'object'
-          ? `    ${r.object.name}`
-          : `    (${r.tone}: ${r.text})`,
+          ? `    ${r.open ? '▾ ' : ''}${r.object.name}`
+          : r.type === 'part'
+            ? `      ${r.part} ${r.label}: ${r.detail}`
+            : `    (${r.tone}: ${r.text})`,
   );
 
 describe('object tree rows', () => {
@@ -161,7 +163,9 @@ describe('object tree rows', () => {
     expect(treeKey(rows, 4, 'Home')).toEqual({ focus: 0 });
     expect(treeKey(rows, 0, 'End')).toEqual({ focus: 7 });
     expect(treeKey(rows, 2, 'ArrowRight')).toEqual({ focus: 3 });
-    expect(treeKey(rows, 5, 'ArrowRight')).toBeUndefined();
+    // A table opens to show its parts; a view has none.
+    expect(treeKey(rows, 5, 'ArrowRight')).toEqual({ toggle: 5 });
+    expect(treeKey(rows, 7, 'ArrowRight')).toBeUndefined();
     expect(treeKey(rows, 7, 'ArrowLeft')).toEqual({ focus: 6 });
     expect(treeKey(rows, 6, 'ArrowLeft')).toEqual({ toggle: 6 });
     expect(treeKey(rows, 0, 'ArrowLeft')).toEqual({ toggle: 0 });
@@ -169,6 +173,54 @@ describe('object tree rows', () => {
     const closed = treeRows(input());
     expect(treeKey(closed, 1, 'ArrowRight')).toEqual({ toggle: 1 });
     expect(treeKey(closed, 1, 'ArrowLeft')).toBeUndefined();
+  });
+
+  it("shows an opened table's columns, indexes and foreign keys under it", () => {
+    const listings = new Map<string, Listing>([['sales', { state: 'done', objects: SALES }]]);
+    const rows = treeRows(
+      input({
+        listings,
+        openContainers: new Set(['sales']),
+        openTables: new Set(['sales\u0000orders', 'sales\u0000customers']),
+        parts: new Map([
+          [
+            'sales\u0000orders',
+            {
+              state: 'done',
+              columns: [
+                { name: 'id', type: 'integer', isPrimary: true, nullable: false },
+                { name: 'customer_id', type: 'integer', isPrimary: false, nullable: true },
+              ],
+              indexes: [{ name: 'orders_customer', columns: ['customer_id'], unique: false }],
+              foreignKeys: [
+                {
+                  columnName: 'customer_id',
+                  constraintName: 'fk_c',
+                  referencedPath: ['sales', 'customers'],
+                  referencedColumn: 'id',
+                },
+              ],
+            },
+          ],
+        ]),
+      }),
+    );
+    expect(summary(rows)).toEqual([
+      '▸ audit 1',
+      '▾ sales 3 ER',
+      '  ▾ Tables 2',
+      '    ▾ customers',
+      '    (muted: Loading…)',
+      '    ▾ orders',
+      '      column id: integer · PK · not null',
+      '      column customer_id: integer · FK',
+      '      index orders_customer: (customer_id)',
+      '      key fk_c: customer_id → sales.customers(id)',
+      '  ▾ Views 1',
+      '    big_orders',
+    ]);
+    const orders = rows.findIndex((r) => r.type === 'object' && r.object.name === 'orders');
+    expect(treeKey(rows, orders + 3, 'ArrowLeft')).toEqual({ focus: orders });
   });
 
   it('names kind folders in the plural', () => {

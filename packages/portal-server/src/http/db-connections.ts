@@ -12,7 +12,8 @@ import { resolveTarget } from '../execution/target.js';
 import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
-import type { Provider } from '../providers/types.js';
+import type { Provider, ProviderFactory } from '../providers/types.js';
+import { DEFAULT_EXPRESSIONS, designRules } from '../sql/table-ddl.js';
 import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 import {
@@ -123,7 +124,8 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           'Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, label, dialect, defaultPort?, fileBased, capabilities}` (label: the name people know it by, e.g. PostgreSQL); ' +
           'an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, ' +
           'declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; ' +
-          'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).',
+          'readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export). ' +
+          'columnTypes and defaultExpressions: what the table designer (POST /api/db/tables/ddl) accepts, present only where it is offered.',
         body: Type.Object(
           { type: Type.Optional(Type.String()), connection: Type.Optional(connectionSchema) },
           { additionalProperties: true },
@@ -144,6 +146,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           fileBased: f.fileBased === true,
           capabilities: f.capabilities,
           ...(f.connectionFields ? { connectionFields: f.connectionFields } : {}),
+          ...designerMeta(f),
         };
       };
       const type = body.type ?? body.connection?.type;
@@ -303,4 +306,11 @@ function connectionFailure(err: unknown): HttpError {
   if (e.statusCode === 400 && err instanceof ProviderError && err.kind === 'configuration') return e;
   if (e.statusCode === 503) return e;
   return new HttpError(503, e.message, 'CONNECTION_ERROR', { retryable: true });
+}
+
+/** The table designer's lists, for an engine that creates tables in a dialect the designer writes. */
+function designerMeta(f: ProviderFactory) {
+  const rules = designRules(f.dialect);
+  if (!f.capabilities.supportsCreateTable || !rules) return {};
+  return { columnTypes: [...rules.columnTypes], defaultExpressions: [...DEFAULT_EXPRESSIONS] };
 }

@@ -176,6 +176,15 @@ export const EngineMeta = Open({
   fileBased: Type.Boolean(),
   capabilities: Capabilities,
   connectionFields: Type.Optional(Type.Array(ConnectionField)),
+  columnTypes: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'types the table designer offers (POST /api/db/tables/ddl); absent: the engine has no designer',
+    }),
+  ),
+  defaultExpressions: Type.Optional(
+    Type.Array(Type.String(), { description: 'the non-literal column defaults the designer accepts' }),
+  ),
 });
 export const ProviderMeta = Open(
   { engines: Type.Optional(Type.Array(EngineMeta)) },

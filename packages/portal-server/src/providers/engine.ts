@@ -36,6 +36,35 @@ export interface SqlDialect {
   analyze?: (statement: string) => import('../sql/analyze.js').StatementFacts;
   /** The statement with a row limit (and offset) applied, for an engine whose limit is not an appended clause. */
   applyLimit?: (statement: string, limit: number, offset: number) => string;
+  /** How the table designer writes this dialect's DDL (sql/table-ddl.ts); absent: the engine has no designer. */
+  tableDesign?: TableDesignRules;
+}
+
+/** The DDL facts of a dialect the table designer needs (issue 30 item 3). */
+export interface TableDesignRules {
+  /** Type names a column may be declared with (a length or precision may follow). */
+  columnTypes: readonly string[];
+  /** DDL runs inside BEGIN … COMMIT (PostgreSQL, SQLite); false: each DDL statement commits by itself. */
+  transactionalDdl: boolean;
+  /**
+   * A column's type, nullability or default changes by `parts` (ALTER COLUMN … TYPE / SET NOT NULL / SET
+   * DEFAULT), by `modify` (MODIFY COLUMN restating the whole column), or not in place at all: `rebuild`.
+   */
+  alterColumn: 'parts' | 'modify' | 'rebuild';
+  /** Keys change only by rebuilding the table (SQLite): adding a primary key or a foreign key, dropping one. */
+  keysNeedRebuild?: boolean;
+  /** ADD COLUMN cannot add NOT NULL without a non-null default, nor an expression default (SQLite). */
+  addColumnLimited?: boolean;
+  /** An index name carries the schema and CREATE INDEX … ON names the bare table (SQLite). */
+  indexSchemaOnName?: boolean;
+  /** DROP INDEX names the table (`DROP INDEX i ON t`, MySQL) instead of the schema-qualified index. */
+  dropIndexOnTable?: boolean;
+  /** REFERENCES names a table of the same schema, unqualified (SQLite). */
+  bareReferences?: boolean;
+  /** How ALTER TABLE drops a foreign key: DROP FOREIGN KEY (MySQL) or DROP CONSTRAINT. */
+  dropForeignKey: 'FOREIGN KEY' | 'CONSTRAINT';
+  /** Expression defaults other than CURRENT_TIMESTAMP are written in parentheses (MySQL/MariaDB). */
+  parenthesizedDefaults?: boolean;
 }
 
 /**

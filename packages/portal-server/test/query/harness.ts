@@ -18,6 +18,7 @@ import { registerImportRoutes } from '../../src/http/import.js';
 import { registerObjectRoutes } from '../../src/http/objects.js';
 import { registerQueryRoutes } from '../../src/http/query.js';
 import { registerTableDataRoutes } from '../../src/http/table-data.js';
+import { registerTableDesignRoutes } from '../../src/http/table-design.js';
 
 export interface Harness {
   app: FastifyInstance;
@@ -69,6 +70,7 @@ export async function harness(
   registerObjectRoutes(app, deps);
   registerExportRoutes(app, deps);
   registerTableDataRoutes(app, deps);
+  registerTableDesignRoutes(app, deps);
   registerImportRoutes(app, deps);
   await app.ready();
   return {

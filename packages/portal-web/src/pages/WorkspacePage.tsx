@@ -13,6 +13,7 @@ import {
 import { useEngines } from '../lib/engines';
 import type { Connection, DbObject, SessionUser } from '../lib/types';
 import { TableBrowser } from '../table/TableBrowser';
+import { TableDesigner } from '../table/TableDesigner';
 import { ConnectionsPanel, EnvBadge } from '../workspace/ConnectionsPanel';
 import { qualifiedName } from '../workspace/ddl';
 import { ObjectDetailPanel } from '../workspace/ObjectDetailPanel';
@@ -52,12 +53,17 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
     null,
   );
   const engines = useEngines();
+  const [designing, setDesigning] = useState<{ container: string[]; object?: DbObject } | null>(null);
 
   const all = useMemo(() => [...(managed.data ?? []), ...(own.data ?? [])], [managed.data, own.data]);
   const connection = all.find((c) => c.id === selectedId);
   // The table browser is offered where the engine edits rows in the grid (the SQL engines it is built for).
   const browsable =
     engines.data?.find((e) => e.engine === connection?.type)?.capabilities?.supportsInlineRowEdit === true;
+  // The table designer is offered where the engine creates tables and the server lists its column types.
+  const engineMeta = engines.data?.find((e) => e.engine === connection?.type);
+  const designable =
+    engineMeta?.capabilities?.supportsCreateTable === true && (engineMeta.columnTypes?.length ?? 0) > 0;
 
   useEffect(() => {
     if (selectedId) window.sessionStorage.setItem(SELECTED_KEY, selectedId);
@@ -70,6 +76,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
       setDiagram(null);
       setRequest(undefined);
       setBrowsing(null);
+      setDesigning(null);
     }
     setSelectedId(c.id);
   };
@@ -98,6 +105,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
             selectedPath={openObject?.path}
             onOpen={setOpenObject}
             onDiagram={(schema, objects) => setDiagram({ schema, objects })}
+            onNewTable={designable ? (container) => setDesigning({ container }) : undefined}
           />
         )}
       </aside>
@@ -147,6 +155,30 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
                       }
                     : undefined
                 }
+                onDesign={
+                  designable
+                    ? (o) => {
+                        setDesigning({ container: o.path.slice(0, -1), object: o });
+                        setOpenObject(null);
+                      }
+                    : undefined
+                }
+              />
+            )}
+            {designing && descriptor && engineMeta && (
+              <TableDesigner
+                key={`${connectionKey}\u0000${designing.container.join('\u0000')}\u0000${designing.object?.name ?? ''}`}
+                engine={engineMeta}
+                connectionKey={connectionKey}
+                descriptor={descriptor}
+                container={designing.container}
+                object={designing.object}
+                approvalsRequired={connection.approvalsRequired}
+                onDone={(path) => {
+                  setDesigning(null);
+                  setOpenObject({ path, name: path[path.length - 1] ?? '', kind: 'table' });
+                }}
+                onClose={() => setDesigning(null)}
               />
             )}
             {browsing && descriptor && (

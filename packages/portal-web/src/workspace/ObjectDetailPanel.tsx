@@ -20,6 +20,8 @@ export function ObjectDetailPanel(props: {
   onQuery: (o: DbObject) => void;
   /** Opens the object in the table browser (absent where the engine has none). */
   onBrowse?: (o: DbObject) => void;
+  /** Opens a table in the table designer (absent where the engine has none). */
+  onDesign?: (o: DbObject) => void;
 }) {
   const { object } = props;
   const detail = useQuery({
@@ -46,6 +48,11 @@ export function ObjectDetailPanel(props: {
             onClick={() => props.onBrowse?.(object)}
           >
             Browse data
+          </button>
+        )}
+        {props.onDesign && /table/i.test(object.kind) && !/view/i.test(object.kind) && (
+          <button type="button" className="btn btn-small" onClick={() => props.onDesign?.(object)}>
+            Design table
           </button>
         )}
         <button type="button" className="btn btn-small" onClick={() => props.onQuery(object)}>

@@ -6,17 +6,21 @@
 // a 10,000-table catalog is never fetched whole. Rows are one flat array drawn by a virtual list, so 10,000
 // tables stay smooth.
 // Object rules (governance) are applied by the server. Clicking an object describes it; the ER button of a
-// container draws its diagram. Arrow keys, Home and End move through the rows as in a tree widget.
+// container draws its diagram, its + button opens the table designer (where the engine has one). A table's
+// caret shows its columns, indexes and foreign keys under it (its description, read when opened). Row counts
+// in the tree are the engine's statistics (PostgreSQL reltuples, MySQL TABLE_ROWS…), so they are marked ≈.
+// Arrow keys, Home and End move through the rows as in a tree widget.
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../lib/api';
-import type { DbObject } from '../lib/types';
+import type { DbObject, ObjectDetail } from '../lib/types';
 import {
   containerKey,
   type KindCount,
   type Listing,
   objectKey,
+  type TableParts,
   type TreeRow,
   treeKey,
   treeRows,
@@ -34,10 +38,13 @@ export function ObjectTree(props: {
   selectedPath: string[] | undefined;
   onOpen: (o: DbObject) => void;
   onDiagram: (schema: string, objects: DbObject[]) => void;
+  /** Opens the table designer for a new table in a container (absent where the engine has no designer). */
+  onNewTable?: (container: string[]) => void;
 }) {
   const qc = useQueryClient();
   const [openContainers, setOpenContainers] = useState<ReadonlySet<string>>(new Set());
   const [closedKinds, setClosedKinds] = useState<ReadonlySet<string>>(new Set());
+  const [openTables, setOpenTables] = useState<ReadonlyMap<string, string[]>>(new Map());
   const [filter, setFilter] = useState('');
   const needle = filter.trim();
   // The request follows the text once typing pauses, not on every key.
@@ -67,6 +74,28 @@ export function ObjectTree(props: {
     [opened],
   );
   const lists = useQueries({ queries: openPaths.map(listOf) });
+  // The same key as the description panel, so an opened table is read once for both.
+  const tablePaths = [...openTables.values()];
+  const described = useQueries({
+    queries: tablePaths.map((path) => ({
+      queryKey: ['describe', props.connectionKey, path],
+      queryFn: () =>
+        api<ObjectDetail>('/api/db/objects/describe', { body: { connection: props.descriptor, path } }),
+      staleTime: 60_000,
+    })),
+  });
+  const parts = new Map<string, TableParts>();
+  tablePaths.forEach((path, i) => {
+    const q = described[i];
+    parts.set(
+      path.join('\u0000'),
+      q.isError
+        ? { state: 'error', message: errorText(q.error) }
+        : q.data
+          ? { state: 'done', ...q.data }
+          : { state: 'pending' },
+    );
+  });
   // A search asks the server for the names that hold the text (bounded), never for the whole catalog.
   const all = useQuery({
     queryKey: ['objects', props.connectionKey, 'search', asked.toLowerCase()],
@@ -105,6 +134,8 @@ export function ObjectTree(props: {
     closedKinds,
     needle,
     all: allListing,
+    openTables: new Set(openTables.keys()),
+    parts,
   });
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -144,6 +175,13 @@ export function ObjectTree(props: {
     if (needle) return;
     if (row.type === 'container') setOpenContainers((s) => toggle(s, row.key));
     if (row.type === 'kind') setClosedKinds((s) => toggle(s, row.key));
+    if (row.type === 'object' && row.open !== undefined)
+      setOpenTables((m) => {
+        const next = new Map(m);
+        if (next.has(row.key)) next.delete(row.key);
+        else next.set(row.key, row.object.path);
+        return next;
+      });
   };
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
     const li = (e.target as HTMLElement).closest('li');
@@ -213,10 +251,45 @@ export function ObjectTree(props: {
                         ER
                       </button>
                     )}
+                    {props.onNewTable && !needle && (
+                      <button
+                        type="button"
+                        className="icon-btn er-btn"
+                        aria-label={`New table in ${row.label}`}
+                        title="New table (table designer)"
+                        onClick={() => props.onNewTable?.(row.path)}
+                      >
+                        +
+                      </button>
+                    )}
                   </>
                 )}
                 {row.type === 'kind' && (
                   <Folder row={row} className="kind-folder" onToggle={() => toggleRow(row)} />
+                )}
+                {row.type === 'object' && row.open !== undefined && (
+                  <button
+                    type="button"
+                    className="icon-btn tree-caret"
+                    aria-expanded={row.open}
+                    aria-label={`Parts of ${row.object.name}`}
+                    title="Columns, indexes and keys"
+                    onClick={() => toggleRow(row)}
+                  >
+                    {row.open ? '▾' : '▸'}
+                  </button>
+                )}
+                {row.type === 'part' && (
+                  <p
+                    className={`tree-part tree-part-${row.part}`}
+                    title={`${row.part} ${row.label}: ${row.detail}`}
+                  >
+                    <span className="kind" aria-hidden="true">
+                      {row.part === 'column' ? 'c' : row.part === 'index' ? 'i' : 'k'}
+                    </span>
+                    <span className="tree-label">{row.label}</span>
+                    <span className="obj-stats muted">{row.detail}</span>
+                  </p>
                 )}
                 {row.type === 'object' && (
                   <button
@@ -276,8 +349,8 @@ function Folder(props: {
 function Stats({ object: o }: { object: DbObject }) {
   if (o.rowCount === undefined && o.sizeBytes === undefined) return null;
   return (
-    <span className="obj-stats muted">
-      {o.rowCount !== undefined ? `${compact(o.rowCount)} rows` : ''}
+    <span className="obj-stats muted" title="Row count from the engine's statistics (an estimate)">
+      {o.rowCount !== undefined ? `≈${compact(o.rowCount)} rows` : ''}
       {o.rowCount !== undefined && o.sizeBytes !== undefined ? ' · ' : ''}
       {o.sizeBytes !== undefined ? bytes(o.sizeBytes) : ''}
     </span>

@@ -26,6 +26,7 @@ import type { Connection, DbObject, ObjectDetail } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
 import { ResultsView } from '../results/ResultsView';
+import { refreshAfterDdl } from './ddlRefresh';
 import { EditorTabs } from './EditorTabs';
 import type { KindCount } from './objectTreeRows';
 import { PAGE, randomId, runExplain, runQuery, runScript } from './queryRunner';
@@ -181,6 +182,8 @@ export function QueryPanel(props: {
       void record(req.text, 'failure', null, null, o.kind === 'error' ? o.message : 'held for approval');
     } finally {
       setRunning(null);
+      // A script may have changed the schema before a later statement failed: refresh either way.
+      refreshAfterDdl(qc, props.connectionKey, req.text);
     }
   };
 

@@ -21,8 +21,26 @@ export type TreeRow =
       hasTables: boolean;
     }
   | { type: 'kind'; key: string; label: string; count: number; open: boolean }
-  | { type: 'object'; key: string; object: DbObject }
+  /** `open` is set on a table, whose columns, indexes and keys can be shown under it. */
+  | { type: 'object'; key: string; object: DbObject; open?: boolean }
+  | { type: 'part'; key: string; part: 'column' | 'index' | 'key'; label: string; detail: string }
   | { type: 'note'; key: string; text: string; tone: 'muted' | 'error' };
+
+/** A table's parts as the tree shows them: its description (`/api/db/objects/describe`) reduced. */
+export type TableParts =
+  | { state: 'pending' }
+  | { state: 'error'; message: string }
+  | {
+      state: 'done';
+      columns: Array<{ name: string; type: string; isPrimary: boolean; nullable: boolean }>;
+      indexes: Array<{ name: string; columns: string[]; unique: boolean }>;
+      foreignKeys: Array<{
+        columnName: string;
+        constraintName?: string;
+        referencedPath?: string[];
+        referencedColumn?: string;
+      }>;
+    };
 
 /** What one container's listing looks like right now (react-query's state reduced to what the tree shows). */
 export type Listing =
@@ -45,6 +63,9 @@ export interface TreeInput {
   needle: string;
   /** The objects whose name holds the search text (the server's `search`), undefined while it loads. */
   all: Listing | undefined;
+  /** Tables opened to show their parts (by object key), and their descriptions as read so far. */
+  openTables?: ReadonlySet<string>;
+  parts?: Map<string, TableParts>;
 }
 
 export const containerKey = (path: readonly string[]) => path.join('\u0000');
@@ -74,6 +95,7 @@ function kindRows(
   objects: DbObject[],
   closedKinds: ReadonlySet<string>,
   forceOpen: boolean,
+  tables: Pick<TreeInput, 'openTables' | 'parts'> = {},
 ): void {
   const byKind = new Map<string, DbObject[]>();
   for (const o of objects) {
@@ -91,7 +113,16 @@ function kindRows(
     const open = forceOpen || !closedKinds.has(key);
     out.push({ type: 'kind', key, label: kindLabel(kind), count: forceOpen ? list.length : count, open });
     if (!open) continue;
-    for (const o of list) out.push({ type: 'object', key: objectKey(o), object: o });
+    for (const o of list) {
+      const key = objectKey(o);
+      if (!isTableKind(o.kind)) {
+        out.push({ type: 'object', key, object: o });
+        continue;
+      }
+      const open = tables.openTables?.has(key) === true;
+      out.push({ type: 'object', key, object: o, open });
+      if (open) partRows(out, key, tables.parts?.get(key) ?? { state: 'pending' });
+    }
     // The server bounds a listing (10,000 objects); the count says when more exist than were listed.
     if (!forceOpen && list.length < count)
       out.push({
@@ -101,6 +132,47 @@ function kindRows(
         tone: 'muted',
       });
   }
+}
+
+/** A table's columns (key and foreign-key marks), then its indexes and foreign keys. */
+function partRows(out: TreeRow[], table: string, parts: TableParts): void {
+  const at = (what: string, name: string) => `${table}\u0003${what}\u0003${name}`;
+  if (parts.state === 'pending') {
+    out.push({ type: 'note', key: at('note', 'loading'), text: 'Loading…', tone: 'muted' });
+    return;
+  }
+  if (parts.state === 'error') {
+    out.push({ type: 'note', key: at('note', 'error'), text: parts.message, tone: 'error' });
+    return;
+  }
+  const fkColumns = new Set(parts.foreignKeys.map((f) => f.columnName));
+  for (const c of parts.columns) {
+    const marks = [c.isPrimary ? 'PK' : '', fkColumns.has(c.name) ? 'FK' : '', c.nullable ? '' : 'not null'];
+    out.push({
+      type: 'part',
+      key: at('column', c.name),
+      part: 'column',
+      label: c.name,
+      detail: [c.type, ...marks].filter(Boolean).join(' · '),
+    });
+  }
+  for (const i of parts.indexes)
+    out.push({
+      type: 'part',
+      key: at('index', i.name),
+      part: 'index',
+      label: i.name,
+      detail: `${i.unique ? 'unique ' : ''}(${i.columns.join(', ')})`,
+    });
+  parts.foreignKeys.forEach((f, n) => {
+    out.push({
+      type: 'part',
+      key: at('key', `${f.constraintName ?? ''}\u0004${f.columnName}\u0004${n}`),
+      part: 'key',
+      label: f.constraintName || f.columnName,
+      detail: `${f.columnName} → ${(f.referencedPath ?? []).join('.')}(${f.referencedColumn ?? ''})`,
+    });
+  });
 }
 
 /** Containers of the counts, in name order, with their kinds (in name order) and total. */
@@ -151,7 +223,7 @@ export function treeRows(input: TreeInput): TreeRow[] {
       out.push({ type: 'note', key: `${key}\u0002error`, text: listing.message, tone: 'error' });
     else if (listing.objects.length === 0)
       out.push({ type: 'note', key: `${key}\u0002empty`, text: 'No objects.', tone: 'muted' });
-    else kindRows(out, key, c.kinds, listing.objects, input.closedKinds, false);
+    else kindRows(out, key, c.kinds, listing.objects, input.closedKinds, false, input);
   }
   return out;
 }
@@ -206,7 +278,7 @@ function searchRows(input: TreeInput, containers: ReturnType<typeof containersOf
       open: true,
       hasTables: kinds.some((k) => isTableKind(k.kind)) || list.some((o) => isTableKind(o.kind)),
     });
-    kindRows(out, key, kinds, list, input.closedKinds, true);
+    kindRows(out, key, kinds, list, input.closedKinds, true, input);
   }
   return out;
 }
@@ -214,7 +286,8 @@ function searchRows(input: TreeInput, containers: ReturnType<typeof containersOf
 /** What a key does on the row at `index`, as a tree widget answers it (WAI-ARIA tree pattern). */
 export type TreeKeyAction = { focus: number } | { toggle: number } | undefined;
 
-const level = (r: TreeRow) => (r.type === 'container' ? 0 : r.type === 'kind' ? 1 : 2);
+const level = (r: TreeRow) =>
+  r.type === 'container' ? 0 : r.type === 'kind' ? 1 : r.type === 'object' ? 2 : r.type === 'part' ? 3 : 2;
 
 export function treeKey(rows: TreeRow[], index: number, key: string): TreeKeyAction {
   const row = rows[index];
@@ -224,7 +297,8 @@ export function treeKey(rows: TreeRow[], index: number, key: string): TreeKeyAct
     return undefined;
   };
   const to = (i: number | undefined): TreeKeyAction => (i === undefined ? undefined : { focus: i });
-  const folder = row.type === 'container' || row.type === 'kind';
+  const folder =
+    row.type === 'container' || row.type === 'kind' || (row.type === 'object' && row.open !== undefined);
   switch (key) {
     case 'ArrowDown':
       return to(step(index, 1));
@@ -237,9 +311,9 @@ export function treeKey(rows: TreeRow[], index: number, key: string): TreeKeyAct
     // Right opens a closed folder, then steps into it; Left closes an open folder, else goes to the parent.
     case 'ArrowRight':
       if (!folder) return undefined;
-      return row.open ? to(step(index, 1)) : { toggle: index };
+      return 'open' in row && row.open ? to(step(index, 1)) : { toggle: index };
     case 'ArrowLeft': {
-      if (folder && row.open) return { toggle: index };
+      if (folder && 'open' in row && row.open) return { toggle: index };
       for (let i = index - 1; i >= 0; i--)
         if (rows[i].type !== 'note' && level(rows[i]) < level(row)) return { focus: i };
       return undefined;

@@ -1,10 +1,12 @@
 // The MySQL/MariaDB engine: capabilities, dialect (node-sql-parser's MariaDB grammar, backtick quoting, `#`
 // and executable comments), read-only sessions, and the provider (mysql2) loaded on first use.
+
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { mysqlAllowlist, mysqlReading } from './allowlist.js';
+import { mysqlColumnTypes } from './column-types.js';
 
 export const mysqlCapabilities: Capabilities = {
   supportsExplain: true,
@@ -55,6 +57,14 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   },
   capabilities: mysqlCapabilities,
   sqlDialect: {
+    tableDesign: {
+      columnTypes: mysqlColumnTypes,
+      transactionalDdl: false,
+      alterColumn: 'modify',
+      dropIndexOnTable: true,
+      dropForeignKey: 'FOREIGN KEY',
+      parenthesizedDefaults: true,
+    },
     // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.
     splitter: { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'mariadb' },

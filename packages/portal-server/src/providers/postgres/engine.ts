@@ -1,10 +1,12 @@
 // The PostgreSQL engine: capabilities, dialect (PostgreSQL's own grammar through libpg-query), read-only
 // transactions, and the provider (node-postgres) loaded on first use.
+
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
 import { pgFamilyRules } from '../classifier-rules.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { postgresAllowlist } from './allowlist.js';
+import { postgresColumnTypes } from './column-types.js';
 
 export const postgresCapabilities: Capabilities = {
   supportsExplain: true,
@@ -47,6 +49,12 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   },
   capabilities: postgresCapabilities,
   sqlDialect: {
+    tableDesign: {
+      columnTypes: postgresColumnTypes,
+      transactionalDdl: true,
+      alterColumn: 'parts',
+      dropForeignKey: 'CONSTRAINT',
+    },
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

@@ -1,11 +1,13 @@
 // The SQLite engine: a database file under the portal's folder (better-sqlite3 in a child process),
 // capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
+
 import { sqliteSplitterOptions } from 'dbgate-query-splitter';
 import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteAllowlist } from './allowlist.js';
+import { sqliteColumnTypes } from './column-types.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
 
 export const sqliteCapabilities = sqliteFamilyCapabilities([
@@ -35,6 +37,16 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
   sqlDialect: {
+    tableDesign: {
+      columnTypes: sqliteColumnTypes,
+      transactionalDdl: true,
+      alterColumn: 'rebuild',
+      keysNeedRebuild: true,
+      addColumnLimited: true,
+      indexSchemaOnName: true,
+      bareReferences: true,
+      dropForeignKey: 'CONSTRAINT',
+    },
     splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'sqlite' },
     quote: quoteStyles.double,

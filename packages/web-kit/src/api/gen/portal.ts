@@ -1044,7 +1044,7 @@ export interface paths {
         put?: never;
         /**
          * Capability flags of an engine, so the UI hides what an engine lacks
-         * @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, label, dialect, defaultPort?, fileBased, capabilities}` (label: the name people know it by, e.g. PostgreSQL); an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export).
+         * @description Capability flags of an engine, so the UI hides what an engine lacks: `{type}` or `{connection}` → `{engine, label, dialect, defaultPort?, fileBased, capabilities}` (label: the name people know it by, e.g. PostgreSQL); an empty body → `{engines: [...]}` (every engine the server runs, in the order to offer them; fileBased: a database file instead of a server; connectionFields: engine-specific descriptor fields `{name, label, required, placeholder?}` the connection form asks for). capabilities: supportsExplain, explainModes, supportsCreateTable, supportsInlineRowEdit, supportsMaintenance, declaresForeignKeys, parameterStyle ($n, ?, :n, @pn), supportsPositionalParams, supportsCancel, supportsTransactions, maintenanceOperations; readOnlyEngine? (the engine only reads: every write is refused), sqlExport? (false: no sql-insert/sql-ddl export). columnTypes and defaultExpressions: what the table designer (POST /api/db/tables/ddl) accepts, present only where it is offered.
          */
         post: operations["postApiDbProviderMeta"];
         delete?: never;
@@ -1107,6 +1107,26 @@ export interface paths {
          * @description The table browser: one page of a table `{connection, path, offset?, limit? (1..1000, default 100), filters?: [{column, op, value?}], sorts?: [{column, direction}]}` with op one of contains, starts_with, equals, not_equals, gt, gte, lt, lte, is_null, not_null (contains and starts_with compare the value as text, case-insensitive). Columns are checked against the table (400 otherwise), identifiers quoted, values bound as parameters; the key orders ties so pages are stable. Runs governed like /api/db/query (masked columns are answered masked and may not filter or sort: 403 MASKED_COLUMN_PREDICATE). Answers the columns (with `masked`), the foreign keys (`foreignKeys: [{columnName, referencedPath, referencedColumn}]`, for navigating to the referenced row), the key (`key`, or `rowId` for a SQLite table without one), whether the grid may edit it (`editable`, else `readOnlyReason`), the page `{fields, rows}` and `total`, the number of rows matching the filters.
          */
         post: operations["postApiDbTableRows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/db/tables/ddl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The table designer
+         * @description The table designer: `{connection, path, create?: {columns: [{name, type, nullable?, default?}], primaryKey?, indexes?: [{name, columns, unique?}], foreignKeys?: [{name?, columns, referencedPath, referencedColumns, onDelete?, onUpdate?}]}, alter?: [{op: renameTable|addColumn|dropColumn|renameColumn|alterColumn|addPrimaryKey|addIndex|dropIndex|addForeignKey|dropForeignKey, …}], preview?, ticket?}` with exactly one of create and alter (`path`: [container, name] of the table). The server writes the DDL for the engine (PostgreSQL, MySQL/MariaDB, SQLite/libSQL; other engines 400 UNSUPPORTED): names are checked and quoted, a type must be one of provider-meta's `columnTypes` (optionally `(n)` or `(p,s)`), a default is `{literal}` or `{expression}` from CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME; anything else is 400 BAD_DESIGN. SQLite changes that need a table rebuild (a column's type, nullability or default, the primary key, foreign keys) are 400 with the reason. `preview: true` answers the statements without running them. Otherwise they run governed like typed SQL (a DDL statement is a write: a read-only datasource refuses it, write approval answers 403 APPROVAL_REQUIRED holding the statements, and the same description sent again runs once approved); audit per statement. PostgreSQL and SQLite run them in one transaction; MySQL/MariaDB commit each DDL statement, so a failure stops the batch and what ran stays.
+         */
+        post: operations["postApiDbTablesDdl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7957,6 +7977,8 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description types the table designer offers (POST /api/db/tables/ddl); absent: the engine has no designer */
+                            columnTypes?: string[];
                             connectionFields?: ({
                                 label: string;
                                 name: string;
@@ -7965,6 +7987,8 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description the non-literal column defaults the designer accepts */
+                            defaultExpressions?: string[];
                             defaultPort?: number;
                             dialect: string;
                             engine: string;
@@ -8535,6 +8559,227 @@ export interface operations {
                         }[];
                         /** @description rows matching the filters */
                         total: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postApiDbTablesDdl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    alter?: {
+                        changed?: ("type" | "nullable" | "default")[];
+                        column?: {
+                            /** @description {literal: string | number | boolean | null} or {expression: CURRENT_TIMESTAMP | CURRENT_DATE | CURRENT_TIME} */
+                            default?: {
+                                /** @enum {string} */
+                                expression?: "CURRENT_TIMESTAMP" | "CURRENT_DATE" | "CURRENT_TIME";
+                                /** @description string, number, boolean or null (checked by the route) */
+                                literal?: unknown;
+                            };
+                            name: string;
+                            nullable?: boolean;
+                            /** @description one of provider-meta's columnTypes, optionally (n) or (p,s) */
+                            type: string;
+                        };
+                        columns?: string[];
+                        foreignKey?: {
+                            columns: string[];
+                            name?: string;
+                            /** @enum {string} */
+                            onDelete?: "NO ACTION" | "RESTRICT" | "CASCADE" | "SET NULL" | "SET DEFAULT";
+                            /** @enum {string} */
+                            onUpdate?: "NO ACTION" | "RESTRICT" | "CASCADE" | "SET NULL" | "SET DEFAULT";
+                            referencedColumns: string[];
+                            referencedPath: string[];
+                        };
+                        index?: {
+                            columns: string[];
+                            name: string;
+                            unique?: boolean;
+                        };
+                        name?: string;
+                        /** @enum {string} */
+                        op: "renameTable" | "addColumn" | "dropColumn" | "renameColumn" | "alterColumn" | "addPrimaryKey" | "addIndex" | "dropIndex" | "addForeignKey" | "dropForeignKey";
+                        to?: string;
+                    }[];
+                    /** @description Connection descriptor (database-portal.md). A `connection.id` naming a managed datasource runs with the server definition. `ssl`: true or {mode: disable|require|verify-ca|verify-full, ca?, cert?, key?, servername?}. `sshTunnel`: {host, port?, username, password?, privateKey?, passphrase?, hostKeySha256?}; `sshProfile`: a bastion name from PORTAL_SSH_PROFILES. */
+                    connection?: {
+                        [key: string]: unknown;
+                    };
+                    connectionId?: string;
+                    create?: {
+                        columns: {
+                            /** @description {literal: string | number | boolean | null} or {expression: CURRENT_TIMESTAMP | CURRENT_DATE | CURRENT_TIME} */
+                            default?: {
+                                /** @enum {string} */
+                                expression?: "CURRENT_TIMESTAMP" | "CURRENT_DATE" | "CURRENT_TIME";
+                                /** @description string, number, boolean or null (checked by the route) */
+                                literal?: unknown;
+                            };
+                            name: string;
+                            nullable?: boolean;
+                            /** @description one of provider-meta's columnTypes, optionally (n) or (p,s) */
+                            type: string;
+                        }[];
+                        foreignKeys?: {
+                            columns: string[];
+                            name?: string;
+                            /** @enum {string} */
+                            onDelete?: "NO ACTION" | "RESTRICT" | "CASCADE" | "SET NULL" | "SET DEFAULT";
+                            /** @enum {string} */
+                            onUpdate?: "NO ACTION" | "RESTRICT" | "CASCADE" | "SET NULL" | "SET DEFAULT";
+                            referencedColumns: string[];
+                            referencedPath: string[];
+                        }[];
+                        indexes?: {
+                            columns: string[];
+                            name: string;
+                            unique?: boolean;
+                        }[];
+                        primaryKey?: string[];
+                    };
+                    path: string[];
+                    preview?: boolean;
+                    ticket?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for a preview */
+                        applied: boolean;
+                        /** @description the DDL, in order, exactly as it runs */
+                        statements: string[];
                     } & {
                         [key: string]: unknown;
                     };
