@@ -82,7 +82,7 @@ export async function executeNow(
       // approved dry-run counts, as on the session routes.
       run: (exec) =>
         runStatements(exec, classified.statements, {
-          dialect: factory.dialect,
+          dialect: factory.sqlDialect,
           ceiling,
           mask: (index, fields, rows) => exec.mask(fields, rows, index),
           report: async (r) => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
 import { maskedPredicateRefusal } from '../governance/decide.js';
 import { toHttpError } from '../providers/errors.js';
+import { engineFor } from '../providers/registry.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import { type BotContext, classifyFor, datasourceForToken, decideFor, tokenPrincipal } from './context.js';
 import { queueChat, queueRun } from './outbox.js';
@@ -27,7 +28,7 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
   });
   const ds = datasourceForToken(ctx, token, sub.datasourceId);
   try {
-    ctx.providers.registry.get(ds.type);
+    engineFor(ds.type);
   } catch (err) {
     throw toHttpError(err);
   }

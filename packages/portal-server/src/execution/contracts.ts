@@ -13,12 +13,12 @@ import type { Principal } from '../auth/principal.js';
 import type { DatasourcePolicy, ManagedDatasource } from '../datasources/types.js';
 import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
-import { defaultRegistry } from '../providers/registry.js';
+import type { Dialect } from '../providers/registry.js';
+import { engineFor } from '../providers/registry.js';
 import { RunningQueries } from '../providers/running.js';
 import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
 import type { ConnectionDescriptor, ParamValue, Provider, ProviderSession } from '../providers/types.js';
-import type { Dialect } from '../sql/dialects.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import type { DryRunStep } from './dry-run.js';
 
@@ -197,7 +197,7 @@ export async function createQueryDeps(options: {
   mkdirSync(spoolDir, { recursive: true });
   // Spool files of a previous run that stopped mid-export.
   for (const f of readdirSync(spoolDir)) rmSync(join(spoolDir, f), { force: true });
-  const providers = new ProviderCache(defaultRegistry(), {
+  const providers = new ProviderCache(engineFor, {
     embeddedDir,
     sshProfiles: sshProfilesFromFile(options.sshProfilesFile ?? process.env.PORTAL_SSH_PROFILES),
   });

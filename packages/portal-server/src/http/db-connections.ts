@@ -12,6 +12,7 @@ import { resolveTarget } from '../execution/target.js';
 import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
+import { ENGINES, engineFor } from '../providers/registry.js';
 import type { Provider } from '../providers/types.js';
 import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
@@ -135,7 +136,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       await sessionFor(deps, request);
       const body = (request.body ?? {}) as { type?: unknown; connection?: { type?: unknown } };
       const meta = (engine: string) => {
-        const f = deps.providers.registry.get(engine);
+        const f = engineFor(engine);
         return {
           engine: f.engine,
           label: f.label,
@@ -147,7 +148,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         };
       };
       const type = body.type ?? body.connection?.type;
-      if (type === undefined) return { engines: deps.providers.registry.engines().map(meta) };
+      if (type === undefined) return { engines: ENGINES.map((e) => meta(e.engine)) };
       try {
         return meta(String(type));
       } catch (err) {

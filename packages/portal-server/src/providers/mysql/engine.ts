@@ -1,8 +1,9 @@
 // The MySQL/MariaDB engine: capabilities, dialect (node-sql-parser's MariaDB grammar, backtick quoting, `#`
 // and executable comments), read-only sessions, and the provider (mysql2) loaded on first use.
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { mysqlAllowlist, mysqlReading } from './allowlist.js';
 
@@ -55,6 +56,7 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   },
   capabilities: mysqlCapabilities,
   sqlDialect: {
+    name: 'mysql',
     // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.
     splitter: { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'mariadb' },

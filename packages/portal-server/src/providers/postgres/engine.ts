@@ -1,8 +1,9 @@
 // The PostgreSQL engine: capabilities, dialect (PostgreSQL's own grammar through libpg-query), read-only
 // transactions, and the provider (node-postgres) loaded on first use.
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { beginEndAbort, limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { pgFamilyRules } from '../classifier-rules.js';
-import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { postgresAllowlist } from './allowlist.js';
 
@@ -47,6 +48,7 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   },
   capabilities: postgresCapabilities,
   sqlDialect: {
+    name: 'postgres',
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

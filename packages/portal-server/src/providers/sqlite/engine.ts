@@ -1,11 +1,11 @@
 // The SQLite engine: a database file under the portal's folder (better-sqlite3 in a child process),
 // capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
-import { sqliteSplitterOptions } from 'dbgate-query-splitter';
 import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
-import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteAllowlist } from './allowlist.js';
+import { sqliteDialect } from './dialect.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
 
 export const sqliteCapabilities = sqliteFamilyCapabilities([
@@ -34,12 +34,6 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   },
   localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
-  sqlDialect: {
-    splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },
-    parser: { kind: 'nsp', database: 'sqlite' },
-    quote: quoteStyles.double,
-    limitClause: limitClauses.limitOffset,
-    transactionControl: beginEndAbort,
-  },
+  sqlDialect: sqliteDialect,
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };
