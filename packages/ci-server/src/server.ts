@@ -258,7 +258,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       runs,
       events,
       execution: { data: execution, publicUrl, pollMs: options.logPollMs },
-      extras: {
+      operator: {
         file: settings.file,
         log: app.log,
         retention,

@@ -1,5 +1,5 @@
 // Project settings beyond triggers: the log-archive override (`null` inherits CI_CONFIG
-// `retention.log_archive`), the notification config (stored and validated; not delivered yet) and the
+// `retention.log_archive`), the notification config (validated and stored; notifications/ delivers it) and the
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
