@@ -105,7 +105,8 @@ export type ExecutionRoute =
  * defaults allow everything and mask nothing. A refusal is a thrown HttpError (403, 429, …).
  */
 export interface GovernanceHooks {
-  beforeExecute(ctx: ExecutionContext): void | Promise<void>;
+  /** Decides and admits; a refusal is audited (with `refusalFields`) and thrown. */
+  beforeExecute(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): void | Promise<void>;
   /** Masks rows before they leave the server (query results, scripts, transactions). */
   maskRows(
     ctx: ExecutionContext,
@@ -137,13 +138,20 @@ export interface GovernanceHooks {
    */
   affectedCeiling?(ctx: ExecutionContext, index: number): number | undefined;
   /**
-   * Judges the request's guarded writes by their effect alone (a rolled-back dry run through `ctx.dryRun`):
-   * the classification with the guardrails the counts call for, and the counts. beforeExecute takes the
-   * same step; a caller with its own hold flow (the bot at submission) calls it first (pipeline judgeByEffect).
+   * The verdict alone, for a caller with its own hold flow (the bot at submission; pipeline decideGoverned):
+   * decide() as beforeExecute makes it (classification, guarded writes judged by their dry run, policy), with
+   * a refusal audited and thrown as beforeExecute does, `refusalFields` added to that audit line. Answers run
+   * or hold; takes no slot and opens no approval.
    */
-  judgeEffect?(
-    ctx: ExecutionContext,
-  ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }>;
+  judge?(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): Promise<JudgedRequest>;
+}
+
+/** What `judge` answers: the classification judged (effect guardrails included), the dry run's counts, and run or hold. */
+export interface JudgedRequest {
+  classification: ScriptClassification;
+  dryRun?: DryRunCount[];
+  /** The hold that needs reviewers (write approval, a guardrail), or undefined when it may run. */
+  hold?: { reason: string; guardrail?: string };
 }
 
 export const allowAllGovernance: GovernanceHooks = {
