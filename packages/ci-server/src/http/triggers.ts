@@ -11,7 +11,7 @@ import { registerAdminScmCredentialRoutes } from './admin/scm-credentials.js';
 import { registerAdminWebhookRoutes } from './admin/webhooks.js';
 import { registerConfigRepoRoutes } from './config-repo.js';
 import { registerForkPolicyRoutes } from './fork-policy.js';
-import { registerProjectTriggerRoutes } from './project-settings.js';
+import { registerProjectTriggerRoutes } from './project-triggers.js';
 import { registerStrictBodies } from './strict-body.js';
 import { schemaErrorFormatter } from './validation.js';
 import { registerVsmRoute } from './vsm.js';

@@ -22,7 +22,7 @@ import { resolveHead } from './heads.js';
 import { type FleetAgent, healthReport, type SchedulerStatus } from './health.js';
 import { allGitMaterials, materialsByFingerprint, projectGitMaterials } from './materials.js';
 import { groupMaterials, Poller, type PollOutcome } from './poller.js';
-import { TriggerSettings } from './project-settings.js';
+import { TriggerSettings } from './trigger-settings.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 

@@ -16,7 +16,7 @@ import {
   type StorageConfig,
   StorageConfigError,
   sameStorage,
-} from '../../storage/storage-config.js';
+} from '../../blobs/storage-config.js';
 import type { StoreDb } from '../../store/database.js';
 import { writeServerSetting } from '../../store/settings.js';
 import type { Api } from '../context.js';
