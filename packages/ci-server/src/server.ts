@@ -135,7 +135,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();
   // The storage backend is chosen once, at start: the configuration stored through the admin API wins over
-  // CI_CONFIG `storage`, which wins over the data folder (storage/storage-config.ts).
+  // CI_CONFIG `storage`, which wins over the data folder (blobs/storage-config.ts).
   const fileStorage = storageFromFile(settings.file, settings.dataDir);
   const storedStorage = migrated
     ? await readStoredStorage(database.db, secrets.secretKey).catch((err) => {

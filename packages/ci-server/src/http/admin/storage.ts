@@ -1,5 +1,5 @@
 // Admin: the storage backend of artifacts, caches and archived logs as runtime configuration, kept in
-// `server_settings` under `storage` (storage/storage-config.ts). Backends: `local` (a folder) and `s3` (an
+// `server_settings` under `storage` (blobs/storage-config.ts). Backends: `local` (a folder) and `s3` (an
 // S3-compatible bucket). The process opens its backend once at start (stored config, else CI_CONFIG
 // `storage`, else CI_DATA_DIR) and keeps it; a PUT or DELETE that would change it answers
 // `X-Service-Restart-Required: true`. Nothing is copied between backends. The S3 secret key is stored sealed
