@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
-import { DEFAULT_QUOTAS } from '../packages/ci-server/src/scheduler/retention-settings.js';
-import { RetentionSweeper } from '../packages/ci-server/src/scheduler/retention-sweeper.js';
+import { DEFAULT_QUOTAS } from '../packages/ci-server/src/retention/retention-settings.js';
+import { RetentionSweeper } from '../packages/ci-server/src/retention/retention-sweeper.js';
 import { tempDir } from '../packages/kit/src/testing/index.js';
 import { seed } from './runs-list.bench.js';
 

@@ -10,7 +10,7 @@ import { startMariadb, startPostgres, tempDir } from '@app/kit/testing';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { ProviderCache } from '../packages/portal-server/src/providers/cache.js';
-import { defaultRegistry } from '../packages/portal-server/src/providers/registry.js';
+import { engineFor } from '../packages/portal-server/src/providers/registry.js';
 import { executeSeed } from '../packages/portal-server/src/seed/execute.js';
 import type { SeedFamily } from '../packages/portal-server/src/seed/types.js';
 
@@ -92,7 +92,7 @@ async function measure(
   await db.exec(tableSql(family, 'people'));
   await db.exec(tableSql(family, 'people_plain'));
   const u = new URL(url);
-  const providers = new ProviderCache(defaultRegistry(), {
+  const providers = new ProviderCache(engineFor, {
     embeddedDir: tempDir('bench-seed-'),
     sshProfiles: () => undefined,
   });

@@ -16,6 +16,7 @@ import { AgentControl, type AgentTiming } from './agents/control-plane.js';
 import type { AgentRegistry } from './agents/registry.js';
 import { loadAgentTls, type TlsMaterial } from './agents/tls.js';
 import { installAuth, recordRouteTable } from './auth/index.js';
+import { openStorage, readStoredStorage, storageFromFile } from './blobs/storage-config.js';
 import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap.js';
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
@@ -29,13 +30,12 @@ import { NotificationDeliverer } from './notifications/deliverer.js';
 import { ForgeStatusSender } from './notifications/forge-status/sender.js';
 import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
 import { ReplicaSignals } from './replicas/replica-signals.js';
-import { RetentionScheduler } from './scheduler/retention-scheduler.js';
-import { readRetentionSettings } from './scheduler/retention-settings.js';
-import { RetentionSweeper } from './scheduler/retention-sweeper.js';
+import { RetentionScheduler } from './retention/retention-scheduler.js';
+import { readRetentionSettings } from './retention/retention-settings.js';
+import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { RunEvents } from './services/run-events.js';
 import { RunService } from './services/runs.js';
-import { openStorage, readStoredStorage, storageFromFile } from './storage/storage-config.js';
 import type { StoreSchema } from './store/database.js';
 import { KnownSecrets } from './store/known-secrets.js';
 import { migrations } from './store/migrations/index.js';
@@ -141,7 +141,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   if (settings.authEnabled) authorizer = auth.authorizer;
   const events = new RunEvents();
   // The storage backend is chosen once, at start: the configuration stored through the admin API wins over
-  // CI_CONFIG `storage`, which wins over the data folder (storage/storage-config.ts).
+  // CI_CONFIG `storage`, which wins over the data folder (blobs/storage-config.ts).
   const fileStorage = storageFromFile(settings.file, settings.dataDir);
   const storedStorage = migrated
     ? await readStoredStorage(database.db, secrets.secretKey).catch((err) => {
@@ -265,7 +265,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       runs,
       events,
       execution: { data: execution, publicUrl, pollMs: options.logPollMs },
-      extras: {
+      operator: {
         file: settings.file,
         log: app.log,
         retention,

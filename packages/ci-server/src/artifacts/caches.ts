@@ -5,8 +5,8 @@
 // exist). A missing or unreadable entry is simply "not found": a cache is an optimisation, never a failure.
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BlobStorage } from '../storage/blob-storage.js';
-import { FilesystemStorage } from '../storage/filesystem-storage.js';
+import type { BlobStorage } from '../blobs/blob-storage.js';
+import { FilesystemStorage } from '../blobs/filesystem-storage.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { BlobRejectedError, writeTempBlob } from './blob-files.js';

@@ -5,9 +5,9 @@
 // signed URLs (signing.ts) so a link can be handed to a browser or script without credentials.
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import type { BlobStorage } from '../blobs/blob-storage.js';
+import { FilesystemStorage } from '../blobs/filesystem-storage.js';
 import { jobRunDisplayName } from '../domain/index.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
-import { FilesystemStorage } from '../storage/filesystem-storage.js';
 import type { StoreDb } from '../store/database.js';
 import { newId } from '../store/ids.js';
 import { BlobRejectedError, removeQuietly, writeTempBlob } from './blob-files.js';

@@ -46,7 +46,7 @@ export interface ApiDeps {
     pollMs?: number;
   };
   /** Plugin catalog, project log-archive/notifications/caches, admin retention and storage. */
-  extras?: OperatorRouteDeps;
+  operator?: OperatorRouteDeps;
   /** Agent revocation and registration-token rotation (the agent side exists once the server runs). */
   agentAdmin?: AgentAdmin;
 }
@@ -82,7 +82,7 @@ export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<
       registerServiceRoutes(api, data);
       registerAgentRoutes(api, ctx.db);
     }
-    if (deps.extras) registerOperatorRoutes(api, ctx.db, deps.extras);
+    if (deps.operator) registerOperatorRoutes(api, ctx.db, deps.operator);
     if (deps.agentAdmin) registerAdminAgentRoutes(api, deps.agentAdmin);
     registerOpenApiRoute(api);
   });

@@ -1,9 +1,10 @@
 // The operator routes, registered in one call from http/api.ts: the plugin catalog (loaded here, once, at
 // server start), the project log-archive/notification/cache routes and the admin
-// retention and storage routes (docs/ci-decisions.md, "Plugins, project extras, retention and storage").
+// retention and storage routes (docs/ci-decisions.md, "Plugins, project operations, retention and storage").
+
+import type { BlobStorage } from '../blobs/blob-storage.js';
 import { type CatalogLog, loadPluginCatalog, manifestDirs } from '../plugins/catalog.js';
-import type { RetentionSettings } from '../scheduler/retention-settings.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
+import type { RetentionSettings } from '../retention/retention-settings.js';
 import type { StoreDb } from '../store/database.js';
 import { registerAdminRetentionRoute } from './admin/retention.js';
 import { registerAdminStorageRoutes, type StorageRouteDeps } from './admin/storage.js';

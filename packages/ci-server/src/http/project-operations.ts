@@ -1,9 +1,10 @@
 // Project settings beyond triggers: the log-archive override (`null` inherits CI_CONFIG
-// `retention.log_archive`), the notification config (stored and validated; not delivered yet) and the
+// `retention.log_archive`), the notification config (validated and stored; notifications/ delivers it) and the
 // project's cache entries (list, admin purge by id). Settings live in `project_settings` (migration 0007).
 import { badRequest, notFound } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import type { BlobStorage } from '../blobs/blob-storage.js';
 import { NOTIFICATION_EVENTS } from '../domain/notification-events.js';
 import {
   decodeStoredPolicy,
@@ -11,8 +12,7 @@ import {
   type LogArchivePolicy,
   logArchiveView,
   parseLogArchive,
-} from '../scheduler/retention-settings.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
+} from '../retention/retention-settings.js';
 import { deleteCacheEntry, listCacheEntries } from '../store/cache-entries.js';
 import type { StoreDb } from '../store/database.js';
 import { projectIdOf } from '../store/lookups.js';

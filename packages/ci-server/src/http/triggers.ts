@@ -11,7 +11,7 @@ import { registerAdminScmCredentialRoutes } from './admin/scm-credentials.js';
 import { registerAdminWebhookRoutes } from './admin/webhooks.js';
 import { registerConfigRepoRoutes } from './config-repo.js';
 import { registerForkPolicyRoutes } from './fork-policy.js';
-import { registerProjectSettingRoutes } from './project-settings.js';
+import { registerProjectTriggerRoutes } from './project-triggers.js';
 import { registerStrictBodies } from './strict-body.js';
 import { schemaErrorFormatter } from './validation.js';
 import { registerVsmRoute } from './vsm.js';
@@ -28,7 +28,7 @@ export async function registerTriggerApi(
     // The strict-body hook asks whether a request is multipart; these routes take JSON only.
     if (!api.hasRequestDecorator('isMultipart')) api.decorateRequest('isMultipart', () => false);
     registerStrictBodies(api);
-    registerProjectSettingRoutes(api, deps.triggers);
+    registerProjectTriggerRoutes(api, deps.triggers);
     registerConfigRepoRoutes(api, deps.triggers);
     registerForkPolicyRoutes(api, deps.triggers);
     registerVsmRoute(api, deps.triggers);

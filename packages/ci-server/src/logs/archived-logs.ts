@@ -1,7 +1,7 @@
 // Reading archived job logs: which job runs of a run are archived (one indexed query) and their lines, from
 // the storage backend, decompressed and kept in a small in-memory cache bounded by line count, so an SSE
 // client paging through a big archived log does not fetch the blob once per page.
-import type { BlobStorage } from '../storage/blob-storage.js';
+import type { BlobStorage } from '../blobs/blob-storage.js';
 import type { StoreDb } from '../store/database.js';
 import type { LogArchivesTable } from '../store/operations-schema.js';
 import { decodeArchive } from './archive-format.js';

@@ -58,9 +58,3 @@ export async function deleteGlobalSecret(db: StoreDb, name: string): Promise<boo
   const r = await db.deleteFrom('global_secrets').where('name', '=', name).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
-
-/** Sealed values by name, for the code that injects global secrets into jobs. */
-export async function readGlobalSecretsSealed(db: StoreDb): Promise<Array<{ name: string; sealed: string }>> {
-  const rows = await db.selectFrom('global_secrets').select(['name', 'value_sealed']).limit(10_000).execute();
-  return rows.map((r) => ({ name: r.name, sealed: r.value_sealed }));
-}

@@ -22,7 +22,7 @@ import { resolveHead } from './heads.js';
 import { type FleetAgent, healthReport, type SchedulerStatus } from './health.js';
 import { allGitMaterials, materialsByFingerprint, projectGitMaterials } from './materials.js';
 import { groupMaterials, Poller, type PollOutcome } from './poller.js';
-import { ProjectSettings } from './project-settings.js';
+import { TriggerSettings } from './trigger-settings.js';
 import { buildVsm } from './vsm.js';
 import { WebhookService } from './webhooks.js';
 
@@ -85,7 +85,7 @@ export function globalWebhookSecrets(settings: CiSettings): Record<ScmHost, stri
 export class Triggers {
   readonly credentials: ScmCredentials;
   readonly deliveries: Deliveries;
-  readonly settings: ProjectSettings;
+  readonly settings: TriggerSettings;
   readonly webhooks: WebhookService;
   readonly fanIn: FanIn;
   /** Pipelines as code: projects whose pipelines live in their repository. */
@@ -117,7 +117,7 @@ export class Triggers {
     this.git = new GitRunner(join(deps.settings.dataDir, 'materials'), deps.gitTimeoutMs);
     this.credentials = new ScmCredentials(this.db, box);
     this.deliveries = new Deliveries(this.db);
-    this.settings = new ProjectSettings(this.db, this.now);
+    this.settings = new TriggerSettings(this.db, this.now);
     const base = { db: this.db, events: deps.events, log: deps.log, now: this.now };
     this.configRepos = new ConfigRepos({
       db: this.db,

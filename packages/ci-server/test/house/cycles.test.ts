@@ -2,9 +2,8 @@
 // face and imports dispatch/, never the other way; store/ imports no feature folder). Type-only imports
 // do not count: the compiler erases them.
 import { join } from 'node:path';
-import { typeOnly } from '@app/kit/testing';
+import { cycles, folderGraph, type ImportGraph, importGraph, typeOnly } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, type ImportGraph, importGraph } from './import-graph.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 

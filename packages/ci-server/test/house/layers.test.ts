@@ -1,18 +1,28 @@
-// The house rule of the control plane's source, checked on the files themselves: arrows point down (routes
-// call services; no module outside http/ imports from http/, except the composition root server.ts), and
+// The house rule of the control plane's source, checked on the files themselves: arrows point down the layer
+// table (layer-table.ts, printed by docs/architecture.md; no module outside http/ imports from http/, except
+// the composition root server.ts), and
 // routes reach the database only through store/ and services/ functions, never with a query of their own;
 // store/ depends on nothing of the control plane but the pure rules in domain/.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { importsInto, importsOf, sourceFiles } from '@app/kit/testing';
+import {
+  folderGraph,
+  importGraph,
+  importsInto,
+  importsOf,
+  layerLine,
+  layerViolations,
+  sourceFiles,
+} from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
+import { CI_LAYERS } from './layer-table.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 
 describe('layers of packages/ci-server/src', () => {
   it('no module outside http/ imports from http/ (server.ts composes them)', () => {
     const folders = new Set(sourceFiles(SRC).map((f) => relative(SRC, f).split('/')[0]));
-    for (const folder of ['auth', 'agents', 'domain', 'store', 'plugins', 'scheduler'])
+    for (const folder of ['auth', 'agents', 'domain', 'store', 'plugins', 'retention', 'blobs'])
       expect(folders.has(folder)).toBe(true);
     expect(importsInto(SRC, 'http', ['server.ts'])).toEqual([]);
   });
@@ -41,5 +51,14 @@ describe('layers of packages/ci-server/src', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('every import points down the layer table, and every folder is in it', () => {
+    expect(layerViolations(folderGraph(importGraph(SRC)), CI_LAYERS)).toEqual([]);
+  });
+
+  it('docs/architecture.md prints the table', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../../../docs/architecture.md'), 'utf8');
+    expect(doc).toContain(layerLine(CI_LAYERS));
   });
 });

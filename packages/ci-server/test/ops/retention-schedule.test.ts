@@ -3,9 +3,9 @@
 // sweep's for half a minute.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogArchiver } from '../../src/logs/archiver.js';
-import { RetentionScheduler } from '../../src/scheduler/retention-scheduler.js';
-import { DEFAULT_QUOTAS } from '../../src/scheduler/retention-settings.js';
-import { RetentionSweeper } from '../../src/scheduler/retention-sweeper.js';
+import { RetentionScheduler } from '../../src/retention/retention-scheduler.js';
+import { DEFAULT_QUOTAS } from '../../src/retention/retention-settings.js';
+import { RetentionSweeper } from '../../src/retention/retention-sweeper.js';
 import { type DataFixture, startDataFixture } from '../execution-data/fixture.js';
 
 describe('retention schedule', () => {

@@ -5,8 +5,8 @@
 // oldest logs, a deleted project's files leave the storage backend, and the admin route reports the pass.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_QUOTAS, type Quotas } from '../../src/scheduler/retention-settings.js';
-import { RetentionSweeper } from '../../src/scheduler/retention-sweeper.js';
+import { DEFAULT_QUOTAS, type Quotas } from '../../src/retention/retention-settings.js';
+import { RetentionSweeper } from '../../src/retention/retention-sweeper.js';
 import { applyAndGetPipelines, STORES } from '../api-helpers.js';
 import { type DataFixture, lines, startDataFixture } from '../execution-data/fixture.js';
 

@@ -1,6 +1,15 @@
 // Test helpers: real servers, isolated databases, temporary directories.
 export * from './databases.js';
 export type { TestServices } from './global-setup.js';
+export {
+  cycles,
+  folderGraph,
+  type ImportGraph,
+  importGraph,
+  type LayerTable,
+  layerLine,
+  layerViolations,
+} from './import-graph.js';
 export { importsInto, importsOf, moduleFile, sourceFiles, typeOnly } from './layers.js';
 export * from './processes.js';
 export * from './promtool.js';

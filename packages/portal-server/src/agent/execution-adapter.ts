@@ -165,7 +165,7 @@ export class ExecutionAdapter {
         },
         run: async (exec) => {
           const started = performance.now();
-          const plan = await planLimit(t.factory.dialect, statement, t.maxRows, 0);
+          const plan = await planLimit(t.factory.sqlDialect, statement, t.maxRows, 0);
           const result = await exec.query(plan.sql, [], { maxRows: t.maxRows });
           const bounded = boundRows(exec.mask(result.fields, result.rows), t.maxRows);
           return {

@@ -1,13 +1,12 @@
 // What the bot API's parts share: their dependencies (one object built in index.ts), the token as a policy
 // principal, the lookup of a managed datasource for a token (404 unknown or not visible to its role, 503
-// unavailable, 403 not on its allowlist), the classification of a statement, and the pipeline's verdict on it.
+// unavailable, 403 not on its allowlist) and the classification of a statement (the verdict on it is the
+// pipeline's: runner.ts judgeSubmission and executeNow).
 
 import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
 import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
-import type { ExecutionContext } from '../execution/contracts.js';
 import type { PipelineDeps } from '../execution/pipeline.js';
-import { executionContext, managedTarget } from '../execution/target.js';
 import type { ApprovalService } from '../governance/approvals.js';
 import {
   classifyScript,
@@ -16,7 +15,6 @@ import {
   type ScriptClassification,
 } from '../governance/classify/index.js';
 import { splitStatements } from '../governance/classify/split.js';
-import { decide, type Verdict } from '../governance/decide.js';
 import type { ProviderCache } from '../providers/cache.js';
 import type { JobQueue } from '../storage/jobs.js';
 import type { ServiceToken, ServiceTokenRepository } from '../storage/service-tokens.js';
@@ -109,34 +107,4 @@ export async function classifyFor(ds: ManagedDatasource, statement: string): Pro
   const pieces = isClassifierDialect(dialect) ? splitStatements(statement, dialect).length : 1;
   const statements = classification.statements.slice(0, Math.max(1, pieces)).map((s) => s.text);
   return { sql: statement, classification, statements };
-}
-
-/**
- * The governed pipeline's verdict on a bot statement (governance/decide.ts, the function the session routes'
- * hooks call): the datasource's target as every path opens it, the token as principal, `onBehalfOf` as the
- * requester, the submission's classification reused.
- */
-export function decideFor(
-  ctx: BotContext,
-  ds: ManagedDatasource,
-  token: ServiceToken,
-  classified: Classified,
-  requester: string,
-  ticket: string | undefined,
-): Promise<Verdict> {
-  const target = managedTarget(ctx, ds);
-  const context: ExecutionContext = {
-    ...executionContext(
-      tokenPrincipal(token),
-      target,
-      'bot',
-      classified.statements,
-      [],
-      ticket,
-      classified.sql,
-    ),
-    requester,
-    classification: classified.classification,
-  };
-  return decide(context, ctx.now());
 }

@@ -4,7 +4,7 @@
 // message can quote masked values back); the full message goes to the audit line only.
 import { toHttpError } from '../providers/errors.js';
 import type { ExecResult, Provider, ProviderSession } from '../providers/types.js';
-import type { Dialect } from '../sql/dialects.js';
+import type { SqlDialect } from '../sql/dialect.js';
 import { planLimit } from '../sql/limit.js';
 import type { BotOutcome, ExecutionError, ExecutionOutcome, StatementOutcome } from './types.js';
 
@@ -63,7 +63,7 @@ export interface StatementReport {
 }
 
 export interface RunOptions {
-  dialect: Dialect;
+  dialect: SqlDialect;
   /** Row ceiling of the datasource (maxRows); the bot bound of 200 applies below it. */
   ceiling: number;
   /** Masks statement `index`'s rows (each statement has its own masker: its own columns and lineage). */

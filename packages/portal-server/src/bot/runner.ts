@@ -4,7 +4,8 @@
 // request on) and `reconcile` (catches up on decisions and expiries another process made or missed).
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource } from '../datasources/types.js';
-import { executeGoverned, judgeByEffect } from '../execution/pipeline.js';
+import { boundedStatement } from '../execution/audit-lines.js';
+import { decideGoverned, executeGoverned } from '../execution/pipeline.js';
 import { managedTarget } from '../execution/target.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
@@ -13,14 +14,11 @@ import {
   type Classified,
   classifyFor,
   datasourceForToken,
-  decideFor,
   tokenPrincipal,
 } from './context.js';
 import { errorWord, failed, runStatements } from './execute.js';
 import { queueCallback, queueChat, queueRun } from './outbox.js';
 import type { BotOutcome, BotRequest, ExecutionError } from './types.js';
-
-const AUDIT_STATEMENT_MAX = 10_000;
 
 export interface RunFor {
   requestId: string;
@@ -63,6 +61,11 @@ export async function executeNow(
     ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
   };
   const ceiling = target.maxRows;
+  const refusalAuditFields = {
+    route: '/api/v1/executions',
+    requestId: who.requestId,
+    onBehalfOf: who.onBehalfOf,
+  };
   try {
     return await executeGoverned(ctx.execution, {
       principal: tokenPrincipal(who.token),
@@ -77,22 +80,24 @@ export async function executeNow(
       ...(who.approvedBy ? { approval: { id: who.approvalId, reviewers: who.approvedBy } } : {}),
       ...(who.ticket ? { ticket: who.ticket } : {}),
       audit: 'per-statement',
+      auditFields: {
+        requestId: who.requestId,
+        onBehalfOf: who.onBehalfOf,
+        ...(who.approvedBy?.length ? { approved_by: who.approvedBy } : {}),
+      },
+      refusalAuditFields,
       onAdmitted,
       // On the governed run itself (not its bare provider): an approved guarded write is held to its
       // approved dry-run counts, as on the session routes.
       run: (exec) =>
         runStatements(exec, classified.statements, {
-          dialect: factory.dialect,
+          dialect: factory.sqlDialect,
           ceiling,
           mask: (index, fields, rows) => exec.mask(fields, rows, index),
+          // One `query_execution` line per statement, written by the pipeline (its common fields and ours).
           report: async (r) => {
-            const statement =
-              r.statement.length > AUDIT_STATEMENT_MAX
-                ? `${r.statement.slice(0, AUDIT_STATEMENT_MAX)}…`
-                : r.statement;
-            await ctx.audit.record({
-              ...base,
-              statement,
+            await exec.audit({
+              statement: boundedStatement(r.statement),
               ...(script ? { statementIndex: r.index } : {}),
               result: r.ok ? 'success' : 'failure',
               rowCount: r.rowCount,
@@ -120,9 +125,9 @@ export async function executeNow(
 }
 
 /**
- * The pipeline's dry run of a submitted request (execution/pipeline.ts judgeByEffect), before the bot decides
- * to hold it: its classification with the guardrails its effect calls for (every row, maxAffectedRows), and
- * the counts its approval shows. The same judgement the session routes get.
+ * The pipeline's verdict on a submitted request (execution/pipeline.ts decideGoverned), before the bot decides
+ * to hold it: the one decide() the session routes get (its dry run, the policy, the masked-column rule), a
+ * refusal audited by governance with the bot's fields and thrown; run or hold with the counts an approval shows.
  */
 export function judgeSubmission(
   ctx: BotContext,
@@ -130,8 +135,9 @@ export function judgeSubmission(
   token: ServiceToken,
   classified: Classified,
   onBehalfOf: string,
+  ticket: string | undefined,
 ) {
-  return judgeByEffect(ctx.execution, {
+  return decideGoverned(ctx.execution, {
     principal: tokenPrincipal(token),
     route: 'bot',
     target: managedTarget(ctx, ds),
@@ -140,6 +146,8 @@ export function judgeSubmission(
     params: [],
     requester: onBehalfOf,
     classification: classified.classification,
+    ...(ticket ? { ticket } : {}),
+    refusalAuditFields: { route: '/api/v1/executions', onBehalfOf },
   });
 }
 
@@ -195,23 +203,9 @@ export async function handleExecuteJob(ctx: BotContext, job: Job): Promise<unkno
     const status = (err as { statusCode?: number }).statusCode;
     return failWith(ctx, r, status === 503 ? 'datasource_unavailable' : 'policy_denied');
   }
+  // Judged once, by the pipeline's own gates as the run begins (the configuration may have changed while it
+  // waited): a refusal there is audited by governance and ends the request as policy_denied.
   const classified = await classifyFor(ds, r.statement);
-  const verdict = await decideFor(ctx, ds, token, classified, r.onBehalfOf, r.ticket);
-  if ('refuse' in verdict) {
-    await ctx.audit.record({
-      type: verdict.refuse.audit,
-      actor: `token:${token.name}`,
-      connection: ds.id,
-      result: 'failure',
-      route: '/api/v1/executions',
-      requestId: r.id,
-      onBehalfOf: r.onBehalfOf,
-      code: verdict.refuse.code,
-      reason: verdict.refuse.message,
-      ...verdict.refuse.details,
-    });
-    return failWith(ctx, r, 'policy_denied');
-  }
   let started: BotRequest | undefined;
   try {
     const approvedBy = await reviewersOf(ctx, r);
@@ -237,6 +231,9 @@ export async function handleExecuteJob(ctx: BotContext, job: Job): Promise<unkno
     return { status: outcome.execution.status };
   } catch (err) {
     if (err instanceof Skipped) return { skipped: 'changed' };
+    // Refused before admission (read-only, ticket, freeze window, object rules, masked column): never ran.
+    if (!started && err instanceof HttpError && (err.statusCode === 400 || err.statusCode === 403))
+      return failWith(ctx, r, 'policy_denied');
     if ((err as { code?: string }).code === 'CONCURRENCY_LIMIT') {
       // Full: the worker retries the job later (with backoff); the last attempt records the refusal.
       if (job.attempts < job.maxAttempts) throw err;

@@ -4,10 +4,10 @@
 // pending, announced in chat); trusted `approvedBy` lifts write approval alone (202 approved with `jobId`).
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@app/kit';
-import { maskedPredicateRefusal } from '../governance/decide.js';
 import { toHttpError } from '../providers/errors.js';
+import { engineFor } from '../providers/registry.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
-import { type BotContext, classifyFor, datasourceForToken, decideFor, tokenPrincipal } from './context.js';
+import { type BotContext, classifyFor, datasourceForToken, tokenPrincipal } from './context.js';
 import { queueChat, queueRun } from './outbox.js';
 import { applyApproval, executeNow, judgeSubmission } from './runner.js';
 import type { BotHold, BotRequest } from './types.js';
@@ -27,15 +27,12 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
   });
   const ds = datasourceForToken(ctx, token, sub.datasourceId);
   try {
-    ctx.providers.registry.get(ds.type);
+    engineFor(ds.type);
   } catch (err) {
     throw toHttpError(err);
   }
   const classified = await classifyFor(ds, sub.statement);
-  // Guarded writes are judged by their effect first (a rolled-back dry run in the pipeline), as in the UI.
-  const effect = await judgeSubmission(ctx, ds, token, classified, sub.onBehalfOf);
-  const classification = effect.classification ?? classified.classification;
-  if (classification.transactionControl) {
+  if (classified.classification.transactionControl) {
     throw new HttpError(
       400,
       'Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, …) is not accepted by the bot API; each statement runs on its own',
@@ -43,50 +40,10 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     );
   }
   const principal = tokenPrincipal(token);
-  // Bot results are always masked, so a masked column may not steer them either (the pipeline's rule).
-  const masked = maskedPredicateRefusal(
-    { policy: ds.policy, engine: ds.type, statements: classified.statements },
-    classification,
-  );
-  if (masked) {
-    const message = masked.message;
-    await ctx.audit.record({
-      type: 'permission_denied',
-      actor: principal.username,
-      connection: ds.id,
-      result: 'failure',
-      route: '/api/v1/executions',
-      onBehalfOf: sub.onBehalfOf,
-      code: 'MASKED_COLUMN_PREDICATE',
-      reason: message,
-    });
-    throw new HttpError(403, message, 'MASKED_COLUMN_PREDICATE');
-  }
-  // Decided on the classification the dry run judged (its guardrails included), not the bare one.
-  const verdict = await decideFor(
-    ctx,
-    ds,
-    token,
-    { ...classified, classification },
-    sub.onBehalfOf,
-    sub.ticket,
-  );
-  if ('refuse' in verdict) {
-    const d = verdict.refuse;
-    await ctx.audit.record({
-      type: d.audit,
-      actor: principal.username,
-      connection: ds.id,
-      result: 'failure',
-      route: '/api/v1/executions',
-      onBehalfOf: sub.onBehalfOf,
-      code: d.code,
-      reason: d.message,
-      ...d.details,
-    });
-    throw new HttpError(d.status, d.message, d.code);
-  }
-  const hold = 'hold' in verdict ? verdict.hold : undefined;
+  // The pipeline's one verdict (governance decide(): guarded writes judged by their dry run, then the policy;
+  // the masked-column rule, since bot results are always masked). A refusal is audited there and thrown.
+  const verdict = await judgeSubmission(ctx, ds, token, classified, sub.onBehalfOf, sub.ticket);
+  const hold = verdict.hold;
   const guardrail = hold?.guardrail;
   const approvalsRequired = ds.policy.approvalsRequired === 2 ? 2 : 1;
   // Trusted reviewers lift write approval only, and only when they are as many as the datasource needs.
@@ -116,7 +73,7 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     statement: sub.statement,
     route: 'bot',
     ...(guardrail ? { guardrail } : {}),
-    ...(effect.dryRun ? { dryRun: effect.dryRun } : {}),
+    ...(verdict.dryRun ? { dryRun: verdict.dryRun } : {}),
     ...(sub.ticket ? { ticket: sub.ticket } : {}),
     ...(sub.approvedBy ? { approvedBy: sub.approvedBy } : {}),
   };

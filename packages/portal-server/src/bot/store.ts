@@ -1,4 +1,4 @@
-// Bot requests at rest (table `bot_requests`, see migration.ts). Every change is a compare-and-set on
+// Bot requests at rest (table `bot_requests`, storage/migrations/0004_bot_requests.ts). Every change is a compare-and-set on
 // `version`, so a reviewer's decision, the worker's outcome and a chat post cannot overwrite each other.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';

@@ -13,12 +13,12 @@ import type { Principal } from '../auth/principal.js';
 import type { DatasourcePolicy, ManagedDatasource } from '../datasources/types.js';
 import type { ScriptClassification } from '../governance/classify/types.js';
 import { ProviderCache } from '../providers/cache.js';
-import { defaultRegistry } from '../providers/registry.js';
+import type { Dialect } from '../providers/registry.js';
+import { engineFor } from '../providers/registry.js';
 import { RunningQueries } from '../providers/running.js';
 import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
 import type { ConnectionDescriptor, ParamValue, Provider, ProviderSession } from '../providers/types.js';
-import type { Dialect } from '../sql/dialects.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import type { DryRunStep } from './dry-run.js';
 
@@ -105,7 +105,8 @@ export type ExecutionRoute =
  * defaults allow everything and mask nothing. A refusal is a thrown HttpError (403, 429, …).
  */
 export interface GovernanceHooks {
-  beforeExecute(ctx: ExecutionContext): void | Promise<void>;
+  /** Decides and admits; a refusal is audited (with `refusalFields`) and thrown. */
+  beforeExecute(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): void | Promise<void>;
   /** Masks rows before they leave the server (query results, scripts, transactions). */
   maskRows(
     ctx: ExecutionContext,
@@ -137,13 +138,20 @@ export interface GovernanceHooks {
    */
   affectedCeiling?(ctx: ExecutionContext, index: number): number | undefined;
   /**
-   * Judges the request's guarded writes by their effect alone (a rolled-back dry run through `ctx.dryRun`):
-   * the classification with the guardrails the counts call for, and the counts. beforeExecute takes the
-   * same step; a caller with its own hold flow (the bot at submission) calls it first (pipeline judgeByEffect).
+   * The verdict alone, for a caller with its own hold flow (the bot at submission; pipeline decideGoverned):
+   * decide() as beforeExecute makes it (classification, guarded writes judged by their dry run, policy), with
+   * a refusal audited and thrown as beforeExecute does, `refusalFields` added to that audit line. Answers run
+   * or hold; takes no slot and opens no approval.
    */
-  judgeEffect?(
-    ctx: ExecutionContext,
-  ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }>;
+  judge?(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): Promise<JudgedRequest>;
+}
+
+/** What `judge` answers: the classification judged (effect guardrails included), the dry run's counts, and run or hold. */
+export interface JudgedRequest {
+  classification: ScriptClassification;
+  dryRun?: DryRunCount[];
+  /** The hold that needs reviewers (write approval, a guardrail), or undefined when it may run. */
+  hold?: { reason: string; guardrail?: string };
 }
 
 export const allowAllGovernance: GovernanceHooks = {
@@ -197,7 +205,7 @@ export async function createQueryDeps(options: {
   mkdirSync(spoolDir, { recursive: true });
   // Spool files of a previous run that stopped mid-export.
   for (const f of readdirSync(spoolDir)) rmSync(join(spoolDir, f), { force: true });
-  const providers = new ProviderCache(defaultRegistry(), {
+  const providers = new ProviderCache(engineFor, {
     embeddedDir,
     sshProfiles: sshProfilesFromFile(options.sshProfilesFile ?? process.env.PORTAL_SSH_PROFILES),
   });

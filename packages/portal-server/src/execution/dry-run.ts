@@ -25,11 +25,9 @@ const SAVEPOINT = 'portal_dry_run';
 /** Rows of a RETURNING clause a dry run reads at most. */
 const COUNT_CEILING = 100_000;
 
-/** The engine's identifier quoting (an engine speaking another's dialect, like libSQL, quotes as SQLite). */
+/** The engine's identifier quoting (an engine speaking another's dialect, like libSQL, carries its rules). */
 function quoteFor(engine: string): (id: string) => string {
-  const d = engineDescriptor(engine);
-  const quote = d?.sqlDialect?.quote ?? (d ? engineDescriptor(d.dialect)?.sqlDialect?.quote : undefined);
-  return quote ?? ((id) => `"${id.replaceAll('"', '""')}"`);
+  return engineDescriptor(engine)?.sqlDialect.quote ?? ((id) => `"${id.replaceAll('"', '""')}"`);
 }
 
 async function countRows(run: ProviderSession, quoted: string): Promise<number> {

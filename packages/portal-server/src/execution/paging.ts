@@ -1,7 +1,7 @@
 // Auto-limit and paging of one statement: a SELECT without its own limit gets `limit + 1` appended so
 // `hasMore` is exact; any other statement keeps its text and its rows are capped at the datasource ceiling.
 import type { ExecOptions, ExecResult, ParamValue } from '../providers/types.js';
-import type { Dialect } from '../sql/dialects.js';
+import type { SqlDialect } from '../sql/dialect.js';
 import { DEFAULT_AUTO_LIMIT, planLimit } from '../sql/limit.js';
 
 export interface Pagination {
@@ -26,7 +26,7 @@ export interface StatementOutcome {
 
 export async function runWithPaging(
   run: (sql: string, params: ParamValue[], opts: ExecOptions) => Promise<ExecResult>,
-  dialect: Dialect,
+  dialect: SqlDialect,
   statement: string,
   params: ParamValue[],
   page: PageOptions,

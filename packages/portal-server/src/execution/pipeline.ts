@@ -34,9 +34,8 @@ import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import type { ExecOptions, ExecResult, ParamValue, Provider, ProviderSession } from '../providers/types.js';
-import type { DryRunCount } from '../storage/approvals.js';
 import { audit, auditConnection, boundedStatement } from './audit-lines.js';
-import type { ExecutionContext, ExecutionRoute, QueryDeps } from './contracts.js';
+import type { ExecutionContext, ExecutionRoute, JudgedRequest, QueryDeps } from './contracts.js';
 import { dryRun } from './dry-run.js';
 import { executionContext, type ResolvedTarget } from './target.js';
 
@@ -74,6 +73,8 @@ export interface GovernedRequest<T> {
   audit?: 'once' | 'per-statement';
   /** Extra fields of every audit line (transactionId, format, requestId, …). */
   auditFields?: Record<string, unknown>;
+  /** Extra fields of a refusal's audit line, written by governance (the bot's route, requestId, onBehalfOf). */
+  refusalAuditFields?: Record<string, unknown>;
   /** Called once admitted (slot held), before the connection is taken; a throw ends the execution. */
   onAdmitted?(): void | Promise<void>;
   run(exec: GovernedRun): Promise<T>;
@@ -127,6 +128,7 @@ export type DecisionRequest = Pick<
   | 'approval'
   | 'readOnlyProfile'
   | 'session'
+  | 'refusalAuditFields'
 >;
 
 /** The execution context of `request`, with the dry run governance may call (rolled back, never committed). */
@@ -160,17 +162,15 @@ function contextFor(deps: PipelineDeps, request: DecisionRequest): ExecutionCont
 }
 
 /**
- * The decision's first step on its own: the classification of `request` with the guardrails its rolled-back
- * dry run calls for (every row of a table, more than `maxAffectedRows`, unverifiable), and the counts an
- * approval shows. For a caller that holds requests in its own flow before anything runs (the bot API at
- * submission); executeGoverned takes the same step inside governance.beforeExecute. Nothing is committed.
+ * The governed verdict on `request` without running it, for a caller that holds requests in its own flow (the
+ * bot API at submission): governance's one decide() — the classification with the guardrails its rolled-back
+ * dry run calls for, and the policy — with a refusal audited (`refusalAuditFields` added) and thrown as
+ * executeGoverned does. Answers run or hold (and the dry run's counts an approval shows). Nothing is committed.
  */
-export async function judgeByEffect(
-  deps: PipelineDeps,
-  request: DecisionRequest,
-): Promise<{ classification?: ExecutionContext['classification']; dryRun?: DryRunCount[] }> {
-  if (!deps.governance.judgeEffect) return { classification: request.classification };
-  return deps.governance.judgeEffect(contextFor(deps, request));
+export async function decideGoverned(deps: PipelineDeps, request: DecisionRequest): Promise<JudgedRequest> {
+  const judge = deps.governance.judge;
+  if (!judge) throw new Error('governance offers no verdict without a run');
+  return judge.call(deps.governance, contextFor(deps, request), request.refusalAuditFields);
 }
 
 /** Runs `request` through the whole governed sequence; see the file header. */
@@ -180,7 +180,7 @@ export async function executeGoverned<T>(deps: PipelineDeps, request: GovernedRe
   await request.preflight?.(ctx);
   if (request.signal?.aborted) throw toHttpError(cancelledError());
   const governance = deps.governance;
-  await governance.beforeExecute(ctx);
+  await governance.beforeExecute(ctx, request.refusalAuditFields);
   // From here on the slot is held: every way out goes through the `finally` below.
   let unregister: (() => void) | undefined;
   let cancel: (() => Promise<void>) | undefined;

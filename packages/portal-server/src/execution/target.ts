@@ -9,6 +9,7 @@ import { normalizePolicy } from '../datasources/policy.js';
 import { type DatasourcePolicy, descriptorOf, type ManagedDatasource } from '../datasources/types.js';
 import { resolveTimeouts } from '../providers/descriptor.js';
 import { toHttpError } from '../providers/errors.js';
+import { engineFor } from '../providers/registry.js';
 import type { ConnectionDescriptor, ParamValue, ProviderFactory } from '../providers/types.js';
 import { splitScript } from '../sql/split.js';
 import { transactionControlKeyword } from '../sql/transaction-control.js';
@@ -92,7 +93,7 @@ function checkedTarget(
   privileged: boolean,
 ): ResolvedTarget {
   try {
-    const factory = deps.providers.registry.get(descriptor.type);
+    const factory = engineFor(descriptor.type);
     resolveTimeouts(descriptor);
     factory.validate?.(descriptor, { privileged, embeddedDir: deps.providers.ctx.embeddedDir });
     const cap = policy.maxRows && policy.maxRows > 0 ? Math.floor(policy.maxRows) : SERVER_MAX_ROWS;
@@ -104,10 +105,10 @@ function checkedTarget(
 
 /** Splits and checks a request's text: 400 for transaction control or no statement, 403 for a refused statement. */
 export function splitChecked(target: ResolvedTarget, sql: string): string[] {
-  const statements = splitScript(target.factory.dialect, sql);
+  const statements = splitScript(target.factory.sqlDialect, sql);
   if (statements.length === 0) throw new HttpError(400, 'sql holds no statement', 'BAD_REQUEST');
   for (const s of statements) {
-    const tc = transactionControlKeyword(target.factory.dialect, s);
+    const tc = transactionControlKeyword(target.factory.sqlDialect, s);
     if (tc) {
       throw new HttpError(
         400,

@@ -6,16 +6,17 @@
 import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
 import type { DatasourcePolicy, MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks } from '../execution/contracts.js';
+import type { AuditSink, ExecutionContext, GovernanceHooks, JudgedRequest } from '../execution/contracts.js';
 import { ProviderError } from '../providers/errors.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
 import type { DryRunCount } from '../storage/approvals.js';
 import { type ApprovalService, publicApproval } from './approvals.js';
 import { dialectForEngine, objectRuleViolation, type ScriptClassification } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
-import { decide, judgeByEffect, maskedPredicateRefusal, policyRoute, type Verdict } from './decide.js';
+import { decide, maskedPredicateRefusal, policyRoute, type Verdict } from './decide.js';
 import { mayExport, onlyReads } from './export-rules.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
+import type { PolicyDeny } from './policy.js';
 import { readOnlyIsCheap, readOnlyProvider } from './read-only.js';
 import { classifyRequest, policyDatasource } from './request.js';
 
@@ -55,9 +56,64 @@ export class PolicyHooks implements GovernanceHooks {
   constructor(private readonly options: PolicyHooksOptions) {}
 
   /** decide() then admit(): the one verdict, then the approval window, the maskers and the slot. */
-  async beforeExecute(ctx: ExecutionContext): Promise<void> {
+  async beforeExecute(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): Promise<void> {
     const verdict = await decide(ctx, this.options.now?.());
-    await this.admit(ctx, verdict);
+    await this.admit(ctx, verdict, refusalFields);
+  }
+
+  /**
+   * The verdict alone (GovernanceHooks.judge): decide(), a refusal audited and thrown as admit does. On the
+   * bot route the masked-column rule comes first (bot results are always masked, so a masked column may not
+   * steer them), as admit applies it once the maskers are ready.
+   */
+  async judge(ctx: ExecutionContext, refusalFields: Record<string, unknown> = {}): Promise<JudgedRequest> {
+    const verdict = await decide(ctx, this.options.now?.());
+    if (ctx.route === 'bot') {
+      const masked = maskedPredicateRefusal(ctx, verdict.classification);
+      if (masked) {
+        await this.audit({
+          type: 'permission_denied',
+          actor: ctx.session.username,
+          connection: verdict.datasource.id,
+          result: 'failure',
+          route: ctx.route,
+          code: 'MASKED_COLUMN_PREDICATE',
+          reason: masked.message,
+          statement: ctx.statements[masked.statementIndex].slice(0, AUDIT_TEXT_MAX),
+          ...refusalFields,
+        });
+        throw new HttpError(403, masked.message, 'MASKED_COLUMN_PREDICATE');
+      }
+    }
+    if ('refuse' in verdict) await this.refuse(ctx, verdict.datasource.id, verdict.refuse, refusalFields);
+    return {
+      classification: verdict.classification,
+      ...(verdict.dryRun ? { dryRun: verdict.dryRun } : {}),
+      ...('hold' in verdict ? { hold: verdict.hold } : {}),
+    };
+  }
+
+  /** Audits a refusal (its `audit` type, code and reason, the statement) and throws it. */
+  private async refuse(
+    ctx: ExecutionContext,
+    datasourceId: string,
+    d: PolicyDeny,
+    fields: Record<string, unknown> = {},
+  ): Promise<never> {
+    await this.audit({
+      type: d.audit,
+      actor: ctx.session.username,
+      connection: datasourceId,
+      result: 'failure',
+      route: policyRoute(ctx.route),
+      code: d.code,
+      reason: d.message,
+      statement: (ctx.sql ?? ctx.statements.join('\n;\n')).slice(0, AUDIT_TEXT_MAX),
+      ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
+      ...(d.details ?? {}),
+      ...fields,
+    });
+    throw new HttpError(d.status, d.message, d.code);
   }
 
   /**
@@ -65,7 +121,11 @@ export class PolicyHooks implements GovernanceHooks {
    * for this exact text (else a pending approval, 403 APPROVAL_REQUIRED); then the engine's read-only mode, the
    * maskers (and the masked-column rule), and last the concurrency slot (429), released by afterExecute.
    */
-  async admit(ctx: ExecutionContext, verdict: Verdict): Promise<void> {
+  async admit(
+    ctx: ExecutionContext,
+    verdict: Verdict,
+    refusalFields?: Record<string, unknown>,
+  ): Promise<void> {
     const ds = verdict.datasource;
     const policy = ctx.policy;
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
@@ -79,22 +139,7 @@ export class PolicyHooks implements GovernanceHooks {
       readOnly: false,
       ...(verdict.dryRun ? { dryRun: verdict.dryRun } : {}),
     };
-    if ('refuse' in verdict) {
-      const d = verdict.refuse;
-      await this.audit({
-        type: d.audit,
-        actor: ctx.session.username,
-        connection: ds.id,
-        result: 'failure',
-        route,
-        code: d.code,
-        reason: d.message,
-        statement: sql.slice(0, AUDIT_TEXT_MAX),
-        ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
-        ...(d.details ?? {}),
-      });
-      throw new HttpError(d.status, d.message, d.code);
-    }
+    if ('refuse' in verdict) await this.refuse(ctx, ds.id, verdict.refuse, refusalFields);
     if ('hold' in verdict && ctx.approval) {
       // The caller holds an approval for this text already (a bot request approved through its own flow);
       // when that approval was given on a dry run's counts, the run is held to them as a session's is.
@@ -166,17 +211,6 @@ export class PolicyHooks implements GovernanceHooks {
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
-  }
-
-  async judgeEffect(
-    ctx: ExecutionContext,
-  ): Promise<{ classification: ScriptClassification; dryRun?: DryRunCount[] }> {
-    const sql = ctx.sql ?? ctx.statements.join('\n;\n');
-    const classified =
-      ctx.classification ??
-      (await classifyRequest(sql, ctx.engine, ctx.statements, ctx.policy.objectRules?.defaultSchema));
-    const judged = await judgeByEffect(ctx, ctx.policy, classified);
-    return { classification: judged.classification, ...(judged.counts ? { dryRun: judged.counts } : {}) };
   }
 
   affectedCeiling(ctx: ExecutionContext, index: number): number | undefined {

@@ -12,8 +12,9 @@ import { resolveTarget } from '../execution/target.js';
 import { IN_MEMORY } from '../providers/descriptor.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
+import { ENGINES, engineFor } from '../providers/registry.js';
 import type { Provider, ProviderFactory } from '../providers/types.js';
-import { DEFAULT_EXPRESSIONS, designRules } from '../sql/table-ddl.js';
+import { DEFAULT_EXPRESSIONS } from '../sql/table-ddl.js';
 import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 import {
@@ -137,7 +138,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       await sessionFor(deps, request);
       const body = (request.body ?? {}) as { type?: unknown; connection?: { type?: unknown } };
       const meta = (engine: string) => {
-        const f = deps.providers.registry.get(engine);
+        const f = engineFor(engine);
         return {
           engine: f.engine,
           label: f.label,
@@ -150,7 +151,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
         };
       };
       const type = body.type ?? body.connection?.type;
-      if (type === undefined) return { engines: deps.providers.registry.engines().map(meta) };
+      if (type === undefined) return { engines: ENGINES.map((e) => meta(e.engine)) };
       try {
         return meta(String(type));
       } catch (err) {
@@ -310,7 +311,7 @@ function connectionFailure(err: unknown): HttpError {
 
 /** The table designer's lists, for an engine that creates tables in a dialect the designer writes. */
 function designerMeta(f: ProviderFactory) {
-  const rules = designRules(f.dialect);
+  const rules = f.sqlDialect?.tableDesign;
   if (!f.capabilities.supportsCreateTable || !rules) return {};
   return { columnTypes: [...rules.columnTypes], defaultExpressions: [...DEFAULT_EXPRESSIONS] };
 }

@@ -48,7 +48,7 @@ export function registerScriptRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const ticket = parseTicket(body.ticket);
       const target = await resolveTarget(deps, session, body);
       const statements = splitChecked(target, sql);
-      const { dialect } = target.factory;
+      const dialect = target.factory.sqlDialect;
       const style = target.factory.capabilities.parameterStyle;
       return executeGoverned(deps, {
         principal: session,

@@ -152,7 +152,7 @@ export function registerTransactionRoute(app: FastifyInstance, deps: QueryDeps):
           run: async (exec) => {
             const out = await runWithPaging(
               exec.query,
-              target.factory.dialect,
+              target.factory.sqlDialect,
               statements[0],
               params,
               page,

@@ -3,7 +3,7 @@
 // by the INSERTs). Each turns a batch of rows into one string, so memory is bounded by the batch size.
 
 import { jsonValue } from '../providers/values.js';
-import { type Dialect, dialectInfo } from '../sql/dialects.js';
+import type { SqlDialect } from '../sql/dialect.js';
 import { quoteIdent, quoteLiteral } from '../sql/quote.js';
 
 export type ExportFormat = 'csv' | 'json' | 'sql-insert' | 'sql-ddl';
@@ -82,12 +82,11 @@ export function jsonWriter(): ExportWriter {
 }
 
 /** A SQL literal for one value in the dialect (booleans as 1/0 where the engine has no boolean literal). */
-export function sqlLiteral(dialect: Dialect, v: unknown): string {
+export function sqlLiteral(dialect: SqlDialect, v: unknown): string {
   const j = jsonValue(v);
   if (j === null) return 'NULL';
   if (typeof j === 'number') return String(j);
-  if (typeof j === 'boolean')
-    return dialectInfo(dialect).numericBooleans ? (j ? '1' : '0') : j ? 'TRUE' : 'FALSE';
+  if (typeof j === 'boolean') return dialect.numericBooleans ? (j ? '1' : '0') : j ? 'TRUE' : 'FALSE';
   if (typeof j === 'object') return quoteLiteral(dialect, JSON.stringify(j));
   return quoteLiteral(dialect, String(j));
 }
@@ -98,7 +97,7 @@ function ddlType(type: string | undefined): string {
   return /^[A-Za-z][A-Za-z0-9_ ]*(\(\s*\d+(\s*,\s*\d+)?\s*\))?(\[\])?$/.test(type) ? type : 'TEXT';
 }
 
-export function sqlWriter(dialect: Dialect, table: string, withDdl: boolean): ExportWriter {
+export function sqlWriter(dialect: SqlDialect, table: string, withDdl: boolean): ExportWriter {
   const qTable = quoteIdent(dialect, table);
   let prefix = '';
   return {
@@ -119,7 +118,7 @@ export function sqlWriter(dialect: Dialect, table: string, withDdl: boolean): Ex
 
 export function writerFor(
   format: ExportFormat,
-  dialect: Dialect,
+  dialect: SqlDialect,
   table: string,
   delimiter: string,
 ): ExportWriter {

@@ -110,7 +110,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
       const name = baseName(body.tabName);
       const writer = writerFor(
         format,
-        target.factory.dialect,
+        target.factory.sqlDialect,
         typeof body.tabName === 'string' && body.tabName.trim() ? body.tabName.trim() : 'export',
         delimiter,
       );
@@ -130,7 +130,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         preflight: async (ctx) => {
           // Governance refuses what its allowlist does not read as a read (and keeps its classification).
           await deps.governance.checkExport(ctx);
-          const facts = await analyzeStatement(target.factory.dialect, statement);
+          const facts = await analyzeStatement(target.factory.sqlDialect, statement);
           // The SELECT reader knows no ClickHouse PREWHERE, ANY JOIN or MariaDB ANALYZE SELECT; the
           // classifier's sure read that answers rows is enough.
           const answersRows =
@@ -145,7 +145,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: QueryDeps): voi
           }
         },
         run: async (exec) => {
-          const plan = await planLimit(target.factory.dialect, statement, bound, 0);
+          const plan = await planLimit(target.factory.sqlDialect, statement, bound, 0);
           const provider = exec.provider as Provider;
           let count = 0;
           // A few MB of write buffer lets the disk write of one batch overlap the fetch of the next.

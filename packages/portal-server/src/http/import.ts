@@ -349,7 +349,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: QueryDeps): voi
         });
         const ticket = parseTicket(p.options.ticket);
         const signal = clientGone(request, reply);
-        const { dialect, capabilities, engine } = p.target.factory;
+        const { sqlDialect: dialect, capabilities, engine } = p.target.factory;
         const started = performance.now();
         const path = p.options.path;
         let sql: string;

@@ -102,7 +102,7 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
               'EXPLAIN_NOT_SUPPORTED',
             );
           }
-          const facts = await analyzeStatement(target.factory.dialect, statement);
+          const facts = await analyzeStatement(target.factory.sqlDialect, statement);
           if (facts.kind !== 'select' || !facts.readOnly) {
             throw new HttpError(400, 'Only SELECT statements can be explained', 'EXPLAIN_NOT_SELECT');
           }
@@ -130,7 +130,7 @@ export function registerQueryRoutes(app: FastifyInstance, deps: QueryDeps): void
           }
           const out = await runWithPaging(
             exec.query,
-            target.factory.dialect,
+            target.factory.sqlDialect,
             statement,
             params,
             page,

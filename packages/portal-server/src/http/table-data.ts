@@ -17,8 +17,8 @@ import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } fr
 import type { StatementClassification } from '../governance/classify/types.js';
 import { applicableRules } from '../governance/masking.js';
 import { toHttpError } from '../providers/errors.js';
+import type { Dialect } from '../providers/registry.js';
 import type { ObjectDetail, ParamValue } from '../providers/types.js';
-import type { Dialect } from '../sql/dialects.js';
 import {
   browseStatements,
   type ColumnFilter,
@@ -272,7 +272,7 @@ export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): 
       const limit = (body.limit as number | undefined) ?? 100;
       const target = await resolveTarget(deps, session, body);
       const info = await readTable(deps, session, target, path);
-      const { dialect, capabilities } = target.factory;
+      const { sqlDialect: dialect, capabilities } = target.factory;
       let built: ReturnType<typeof browseStatements>;
       try {
         built = browseStatements(dialect, capabilities.parameterStyle, info.shape, {
@@ -367,7 +367,7 @@ export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): 
       const changes = (body.changes as Array<Record<string, unknown>>).map(parseChange);
       let built: ReturnType<typeof editStatements>;
       try {
-        built = editStatements(target.factory.dialect, info.shape, changes, { locked: info.masked });
+        built = editStatements(target.factory.sqlDialect, info.shape, changes, { locked: info.masked });
       } catch (err) {
         badRequest(err);
       }

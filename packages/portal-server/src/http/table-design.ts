@@ -146,7 +146,7 @@ const NEEDS: Record<string, string[]> = {
 
 /** The engine's designer: its dialect and DDL rules, or 400 where the designer is not offered. */
 function designerOf(target: ResolvedTarget) {
-  const { dialect, capabilities, engine } = target.factory;
+  const { sqlDialect: dialect, capabilities, engine } = target.factory;
   const rules = designRules(dialect);
   if (!capabilities.supportsCreateTable || !rules)
     throw new HttpError(400, `${engine} has no table designer`, 'UNSUPPORTED');

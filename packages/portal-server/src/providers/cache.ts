@@ -6,9 +6,14 @@ import { withDeadline } from './deadline.js';
 import { resolveTimeouts } from './descriptor.js';
 import { configError, ProviderError } from './errors.js';
 import { connectionIdentity } from './identity.js';
-import type { ProviderRegistry } from './registry.js';
 import { openTunnel, type Tunnel } from './ssh.js';
-import type { ConnectionDescriptor, Provider, ProviderContext, ResolvedConnection } from './types.js';
+import type {
+  ConnectionDescriptor,
+  Provider,
+  ProviderContext,
+  ProviderFactory,
+  ResolvedConnection,
+} from './types.js';
 
 export const IDLE_EVICTION_MS = 30 * 60_000;
 
@@ -45,7 +50,8 @@ export class ProviderCache {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    readonly registry: ProviderRegistry,
+    /** The engine of a connection type (registry.ts engineFor; a test passes its own). */
+    private readonly engineFor: (type: unknown) => ProviderFactory,
     readonly ctx: ProviderContext,
     private readonly idleMs = IDLE_EVICTION_MS,
     private readonly now: () => number = Date.now,
@@ -83,7 +89,7 @@ export class ProviderCache {
     const identity = connectionIdentity(conn);
     let entry = this.entries.get(identity);
     if (!entry) {
-      const factory = this.registry.get(conn.type);
+      const factory = this.engineFor(conn.type);
       const base: Omit<Entry, 'opening'> = {
         identity,
         engine: factory.engine,
@@ -153,7 +159,7 @@ export class ProviderCache {
    * the connect timeout and closes it, tunnel included.
    */
   async probe<T>(conn: ConnectionDescriptor, fn: (provider: Provider) => Promise<T>): Promise<T> {
-    const factory = this.registry.get(conn.type);
+    const factory = this.engineFor(conn.type);
     const { resolved, tunnel } = await this.resolve(conn, factory.defaultPort);
     let provider: Provider | undefined;
     try {

@@ -1,6 +1,8 @@
-// The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts). `EngineId` and the
-// SQL dialects derive from it; routes look capabilities and dialects up here and never branch on an engine
-// id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+// The engine registry: the one list of engine descriptors (providers/<engine>/engine.ts) and the one way to
+// look an engine up (engineFor, engineDescriptor). `EngineId` and the SQL dialects derive from it; routes look
+// capabilities and dialects up here and never branch on an engine id themselves. Adding an engine is one folder and one line below (docs/portal-engines.md).
+
+import type { SqlDialect } from '../sql/dialect.js';
 import { athenaEngine } from './athena/engine.js';
 import { cassandraEngine } from './cassandra/engine.js';
 import { clickhouseEngine } from './clickhouse/engine.js';
@@ -8,7 +10,6 @@ import { couchbaseEngine } from './couchbase/engine.js';
 import { druidEngine } from './druid/engine.js';
 import { duckdbEngine } from './duckdb/engine.js';
 import { elasticsearchEngine } from './elasticsearch/engine.js';
-import type { SqlDialect } from './engine.js';
 import { configError } from './errors.js';
 import { leveldbEngine } from './leveldb/engine.js';
 import { libsqlEngine } from './libsql/engine.js';
@@ -52,7 +53,7 @@ export type Dialect = (typeof ENGINES)[number]['dialect'];
 
 const BY_ID = new Map<string, ProviderFactory>(ENGINES.map((e) => [e.engine, e as ProviderFactory]));
 const DIALECTS = new Map<string, SqlDialect>();
-for (const e of ENGINES) if (e.sqlDialect) DIALECTS.set(e.dialect, e.sqlDialect);
+for (const e of ENGINES) DIALECTS.set(e.dialect, e.sqlDialect);
 
 /** The descriptor of an engine id, or undefined. */
 export function engineDescriptor(id: string): ProviderFactory | undefined {
@@ -66,28 +67,13 @@ export function sqlDialect(dialect: Dialect): SqlDialect {
   return d;
 }
 
-export class ProviderRegistry {
-  private readonly byId = new Map<string, ProviderFactory>();
-
-  constructor(factories: readonly ProviderFactory[]) {
-    for (const f of factories) this.byId.set(f.engine, f);
+/** The descriptor of a connection's `type`; an unknown type is a configuration error naming the known ones. */
+export function engineFor(type: unknown): ProviderFactory {
+  const f = typeof type === 'string' ? BY_ID.get(type) : undefined;
+  if (!f) {
+    throw configError(
+      `Unsupported connection type ${JSON.stringify(type)}; supported: ${[...BY_ID.keys()].join(', ')}`,
+    );
   }
-
-  get(type: unknown): ProviderFactory {
-    const f = typeof type === 'string' ? this.byId.get(type) : undefined;
-    if (!f) {
-      throw configError(
-        `Unsupported connection type ${JSON.stringify(type)}; supported: ${[...this.byId.keys()].join(', ')}`,
-      );
-    }
-    return f;
-  }
-
-  engines(): string[] {
-    return [...this.byId.keys()];
-  }
-}
-
-export function defaultRegistry(): ProviderRegistry {
-  return new ProviderRegistry(ENGINES);
+  return f;
 }

@@ -1,6 +1,5 @@
 // Validation of maintenance targets shared by the engine modules.
 
-import type { Dialect } from '../sql/dialects.js';
 import { quoteQualified } from '../sql/quote.js';
 import { configError } from './errors.js';
 
@@ -9,10 +8,15 @@ export function requireTarget(type: string, target: string | undefined): string 
   return target.trim();
 }
 
-export function objectTarget(dialect: Dialect, type: string, target: string | undefined): string {
+/** A maintenance target, dotted parts quoted with the engine's `quote` (sql/dialect.ts quoteStyles). */
+export function objectTarget(
+  quote: (id: string) => string,
+  type: string,
+  target: string | undefined,
+): string {
   const t = requireTarget(type, target);
   try {
-    return quoteQualified(dialect, t);
+    return quoteQualified({ quote }, t);
   } catch (err) {
     throw configError((err as Error).message);
   }

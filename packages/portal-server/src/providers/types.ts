@@ -258,8 +258,8 @@ export interface ProviderFactory {
   /** The name people know the engine by, for the UI (`PostgreSQL`, `SQL Server`); `engine` is the id. */
   readonly label: string;
   readonly capabilities: Capabilities;
-  /** The dialect the sql helpers use for splitting, parsing and quoting. */
-  readonly dialect: import('../sql/dialects.js').Dialect;
+  /** The name of the SQL dialect the engine speaks (libSQL speaks `sqlite`); its rules are `sqlDialect`. */
+  readonly dialect: import('./registry.js').Dialect;
   /** Port used when the descriptor names none (SSH tunnels need it). */
   readonly defaultPort?: number;
   /**
@@ -305,8 +305,8 @@ export interface ProviderFactory {
   readonly readOnly?: import('./engine.js').ReadOnlyMode;
   /** How a guarded write is dry-run in a rolled-back transaction; absent: the engine has no such run. */
   readonly dryRun?: import('./engine.js').DryRunRules;
-  /** The SQL dialect named by `dialect`, when this engine defines it (libSQL speaks SQLite's). */
-  readonly sqlDialect?: import('./engine.js').SqlDialect;
+  /** The rules of that dialect, which the sql/ helpers take as a parameter (libSQL carries SQLite's). */
+  readonly sqlDialect: import('../sql/dialect.js').SqlDialect;
   /**
    * Engine-specific descriptor fields the connection form asks for besides host/port/user/password/database
    * (e.g. Cassandra's localDataCenter, Athena's region); answered by provider-meta.

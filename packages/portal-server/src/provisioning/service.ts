@@ -43,7 +43,6 @@ export class AccountService {
   private target(id: string) {
     const t = familyTarget(
       this.d.datasources,
-      this.d.providers.registry,
       id,
       'Account provisioning supports PostgreSQL-style and MySQL/MariaDB engines only',
     );

@@ -3,14 +3,14 @@
 // speak. Shared by src/seed/ and src/provisioning/, which resolve their datasource the same way.
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource, ManagedEntry } from '../datasources/types.js';
-import type { ProviderRegistry } from '../providers/registry.js';
+import { engineFor } from '../providers/registry.js';
 import type { ConnectionDescriptor } from '../providers/types.js';
 import type { SeedFamily } from './types.js';
 
-export function engineFamily(registry: ProviderRegistry, type: string): SeedFamily | undefined {
+export function engineFamily(type: string): SeedFamily | undefined {
   let dialect: string;
   try {
-    dialect = registry.get(type).dialect;
+    dialect = engineFor(type).dialect;
   } catch {
     return undefined;
   }
@@ -31,7 +31,6 @@ export interface FamilyTarget {
  */
 export function familyTarget(
   datasources: { resolve(id: string): ManagedEntry | undefined },
-  registry: ProviderRegistry,
   id: string,
   unsupported: string,
   label = 'datasource',
@@ -46,7 +45,7 @@ export function familyTarget(
     );
   }
   const ds = entry.datasource;
-  const family = engineFamily(registry, ds.type);
+  const family = engineFamily(ds.type);
   if (!family) throw new HttpError(403, `${unsupported}, not ${ds.type}`, 'ENGINE_NOT_SUPPORTED');
   return {
     ds,

@@ -52,7 +52,6 @@ export class SeedService {
   target(id: string, label = 'datasource'): FamilyTarget {
     return familyTarget(
       this.d.datasources,
-      this.d.providers.registry,
       id,
       'Seed data supports PostgreSQL-style and MySQL-style engines only',
       label,

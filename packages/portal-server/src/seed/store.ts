@@ -1,4 +1,4 @@
-// Seed runs at rest (table `seed_runs`, see migration.ts): create with the one-active-run-per-datasource
+// Seed runs at rest (table `seed_runs`, storage/migrations/0005_seed_runs.ts): create with the one-active-run-per-datasource
 // rule enforced by a unique index, read, per-table snapshots while running, and the final state.
 import type { Kysely } from 'kysely';
 import type { PortalDatabase, SeedRunTableRow } from '../storage/schema.js';

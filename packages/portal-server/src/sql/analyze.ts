@@ -1,7 +1,7 @@
 // Parser-based facts about one statement: is it a SELECT, does it only read, does it already limit its rows,
 // does it order them. PostgreSQL and DuckDB go through libpg-query (PostgreSQL's own grammar); the other
 // dialects through node-sql-parser. A failed or doubtful parse is `unknown`, which never counts as a read.
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 import { nspParse, pgParse } from './parsers.js';
 
 export interface StatementFacts {
@@ -15,8 +15,7 @@ export interface StatementFacts {
 const UNKNOWN: StatementFacts = { kind: 'unknown', readOnly: false, hasLimit: false, hasOrderBy: false };
 const OTHER: StatementFacts = { kind: 'other', readOnly: false, hasLimit: false, hasOrderBy: false };
 
-export async function analyzeStatement(dialect: Dialect, statement: string): Promise<StatementFacts> {
-  const rules = dialectInfo(dialect);
+export async function analyzeStatement(rules: SqlDialect, statement: string): Promise<StatementFacts> {
   const info = rules.parser;
   try {
     if (rules.analyze) return rules.analyze(statement);

@@ -4,7 +4,7 @@
 // its size and SHA-256 (so an approval covers exactly that file, and the same upload after approval runs).
 // Pure: identifiers are checked by the caller against the table and quoted here per dialect; values are
 // never part of the text.
-import type { Dialect } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 import { type ParameterStyle, placeholder } from './placeholders.js';
 import { quoteIdent } from './quote.js';
 import { qualifiedTable } from './table-statements.js';
@@ -20,7 +20,7 @@ export function rowsPerStatement(style: ParameterStyle, columns: number, asked: 
 
 /** `INSERT INTO t (a, b) VALUES (p1, p2), (p3, p4), …` for `rows` rows. */
 export function importInsertSql(
-  dialect: Dialect,
+  dialect: SqlDialect,
   style: ParameterStyle,
   path: readonly string[],
   columns: readonly string[],
@@ -35,7 +35,7 @@ export function importInsertSql(
     for (let c = 0; c < columns.length; c++) ps.push(placeholder(style, ++n));
     tuples.push(`(${ps.join(', ')})`);
   }
-  if (dialect === 'oracle' && rows > 1) {
+  if (dialect.name === 'oracle' && rows > 1) {
     // Oracle has no multi-row VALUES: INSERT ALL INTO … VALUES (…) … SELECT 1 FROM dual.
     const into = tuples.map((t) => `INTO ${table} (${cols}) VALUES ${t}`).join(' ');
     return `INSERT ALL ${into} SELECT 1 FROM dual`;
@@ -53,7 +53,7 @@ export interface ImportFileFacts {
 
 /** The import as one request: what is classified, held for approval and audited. */
 export function importRequestText(
-  dialect: Dialect,
+  dialect: SqlDialect,
   style: ParameterStyle,
   path: readonly string[],
   columns: readonly string[],

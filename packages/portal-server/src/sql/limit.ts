@@ -2,7 +2,7 @@
 // known without a count). The parser decides; the clause is appended rather than the statement rewritten,
 // so the engine still reads exactly what the user wrote.
 import { analyzeStatement, type StatementFacts } from './analyze.js';
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 
 export const DEFAULT_AUTO_LIMIT = 500;
 
@@ -14,7 +14,7 @@ export interface LimitPlan {
 }
 
 export async function planLimit(
-  dialect: Dialect,
+  dialect: SqlDialect,
   statement: string,
   limit: number,
   offset: number,
@@ -22,7 +22,7 @@ export async function planLimit(
   const facts = await analyzeStatement(dialect, statement);
   if (facts.kind !== 'select' || facts.hasLimit || !facts.readOnly)
     return { sql: statement, injected: false, facts };
-  const rules = dialectInfo(dialect);
+  const rules = dialect;
   if (rules.applyLimit) return { sql: rules.applyLimit(statement, limit + 1, offset), injected: true, facts };
   const clause = rules.limitClause(limit + 1, offset, facts.hasOrderBy);
   return { sql: `${statement}\n${clause}`, injected: true, facts };

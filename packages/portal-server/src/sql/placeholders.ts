@@ -1,7 +1,7 @@
 // Positional placeholder forms per parameter style, for statements the server builds itself. Client
 // parameters are always bound by the driver, never substituted into text.
 import { extractQueryParameters } from 'dbgate-query-splitter';
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 
 export type ParameterStyle = '$n' | '?' | ':n' | '@pn';
 
@@ -37,14 +37,14 @@ const STYLE_CHAR: Record<ParameterStyle, '$' | '?' | ':' | '@'> = {
  * are skipped by the engine's own splitter grammar.
  */
 export function paramsForStatement<T>(
-  dialect: Dialect,
+  dialect: SqlDialect,
   style: ParameterStyle,
   statement: string,
   params: readonly T[],
 ): T[] {
   if (params.length === 0) return [];
   const names = extractQueryParameters(statement, {
-    ...dialectInfo(dialect).splitter,
+    ...dialect.splitter,
     queryParameterStyle: STYLE_CHAR[style],
   });
   if (style === '?') return params.slice(0, names.length);

@@ -1,6 +1,6 @@
 // Identifiers for statements the server builds (maintenance targets, generated DDL/INSERT): a dotted name is
 // split outside quotes, and each part is quoted in the dialect's own way.
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 
 /** `a.b`, `"a.b".c`, `` `x`.`y` ``, `[s].[t]` → parts without their quotes. */
 export function splitQualified(name: string): string[] {
@@ -27,19 +27,19 @@ export function splitQualified(name: string): string[] {
   return parts.map((p) => p.trim());
 }
 
-export function quoteIdent(dialect: Dialect, name: string): string {
-  return dialectInfo(dialect).quote(name);
+export function quoteIdent(dialect: Pick<SqlDialect, 'quote'>, name: string): string {
+  return dialect.quote(name);
 }
 
 /** A possibly dotted target quoted part by part; empty parts are refused. */
-export function quoteQualified(dialect: Dialect, target: string): string {
+export function quoteQualified(dialect: Pick<SqlDialect, 'quote'>, target: string): string {
   const parts = splitQualified(target);
   if (parts.length > 3 || parts.some((p) => p === '')) throw new Error(`Invalid object name: ${target}`);
   return parts.map((p) => quoteIdent(dialect, p)).join('.');
 }
 
 /** A string literal in standard SQL form (quotes doubled; MySQL also escapes backslashes). */
-export function quoteLiteral(dialect: Dialect, value: string): string {
+export function quoteLiteral(dialect: Pick<SqlDialect, 'backslashEscapes'>, value: string): string {
   const body = value.replaceAll("'", "''");
-  return `'${dialectInfo(dialect).backslashEscapes ? body.replaceAll('\\', '\\\\') : body}'`;
+  return `'${dialect.backslashEscapes ? body.replaceAll('\\', '\\\\') : body}'`;
 }

@@ -1,11 +1,11 @@
 // Script splitting under each engine's grammar (dbgate-query-splitter): strings, quoted identifiers,
 // dollar quotes, comments, GO batches and routine bodies stay intact. Comment-only pieces are dropped.
 import { splitQuery } from 'dbgate-query-splitter';
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 
 /** The statement's text with leading comments and whitespace removed (`#` comments only in MySQL). */
-export function stripLeadingComments(sql: string, dialect: Dialect): string {
-  const mysqlComments = dialectInfo(dialect).mysqlComments === true;
+export function stripLeadingComments(sql: string, dialect: Pick<SqlDialect, 'mysqlComments'>): string {
+  const mysqlComments = dialect.mysqlComments === true;
   let i = 0;
   const n = sql.length;
   for (;;) {
@@ -25,7 +25,7 @@ export function stripLeadingComments(sql: string, dialect: Dialect): string {
 }
 
 /** Upper-cased leading words of a statement (after comments), e.g. `['START', 'TRANSACTION']`. */
-export function leadingWords(sql: string, dialect: Dialect, count = 3): string[] {
+export function leadingWords(sql: string, dialect: Pick<SqlDialect, 'mysqlComments'>, count = 3): string[] {
   const body = stripLeadingComments(sql, dialect);
   const words: string[] = [];
   const re = /[A-Za-z_][A-Za-z0-9_@.]*|\S/g;
@@ -50,8 +50,8 @@ const splits = new Map<string, readonly string[]>();
 export const splitRuns = { count: 0 };
 
 /** Splits a script into statements in order; empty and comment-only pieces are dropped. */
-export function splitScript(dialect: Dialect, sql: string): string[] {
-  const key = `${dialect}\u0000${sql}`;
+export function splitScript(dialect: SqlDialect, sql: string): string[] {
+  const key = `${dialect.name}\u0000${sql}`;
   const known = splits.get(key);
   if (known) return [...known];
   const out = split(dialect, sql);
@@ -62,9 +62,9 @@ export function splitScript(dialect: Dialect, sql: string): string[] {
   return out;
 }
 
-function split(dialect: Dialect, sql: string): string[] {
+function split(dialect: SqlDialect, sql: string): string[] {
   splitRuns.count++;
-  const info = dialectInfo(dialect);
+  const info = dialect;
   const pieces = splitQuery(sql, info.splitter) as Array<string | { text: string }>;
   const out: string[] = [];
   for (const piece of pieces) {

@@ -6,8 +6,7 @@
 // What differs between dialects (index and foreign-key forms, how a column changes, which changes need
 // SQLite's table rebuild) is read from the dialect's `tableDesign` rules in its engine descriptor; a change
 // that needs a rebuild is refused with the reason (DesignError → 400).
-import type { TableDesignRules } from '../providers/engine.js';
-import { type Dialect, dialectInfo } from './dialects.js';
+import type { SqlDialect as Dialect, TableDesignRules } from './dialect.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
 
 /** A description the generator refuses (bad name, type outside the list, a change the engine cannot make). */
@@ -15,12 +14,12 @@ export class DesignError extends Error {}
 
 /** The designer's rules of a dialect, or undefined where it has no designer. */
 export function designRules(d: Dialect): TableDesignRules | undefined {
-  return dialectInfo(d)?.tableDesign;
+  return d.tableDesign;
 }
 
 function rulesOf(d: Dialect): TableDesignRules {
   const rules = designRules(d);
-  if (!rules) throw new DesignError(`The table designer does not write ${d} DDL`);
+  if (!rules) throw new DesignError(`The table designer does not write ${d.name} DDL`);
   return rules;
 }
 /** Defaults that are not literals: the only expressions accepted. */
@@ -111,7 +110,7 @@ function defaultSql(d: Dialect, def: ColumnDefault, column: string): string {
   }
   const v = def.literal;
   if (v === null) return 'NULL';
-  if (typeof v === 'boolean') return dialectInfo(d).numericBooleans ? (v ? '1' : '0') : v ? 'TRUE' : 'FALSE';
+  if (typeof v === 'boolean') return d.numericBooleans ? (v ? '1' : '0') : v ? 'TRUE' : 'FALSE';
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new DesignError(`The default of column ${column} is not a finite number`);
     return String(v);

@@ -8,7 +8,7 @@
 // text) and what the audit line records: with placeholders a reviewer would approve `SET a = ?` and never see
 // the value. Literals go through `quoteLiteral` (quotes doubled, MySQL backslashes escaped); numbers must be
 // finite, booleans become the dialect's own words, anything else (objects, arrays) is refused.
-import type { Dialect } from './dialects.js';
+import type { SqlDialect } from './dialect.js';
 import { type ParameterStyle, placeholder } from './placeholders.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
 
@@ -79,7 +79,7 @@ export interface BrowseStatements {
   params: CellValue[];
 }
 
-export function qualifiedTable(dialect: Dialect, path: readonly string[]): string {
+export function qualifiedTable(dialect: SqlDialect, path: readonly string[]): string {
   if (path.length === 0 || path.some((p) => p === '')) throw new TableRequestError('path must name a table');
   return path.map((p) => quoteIdent(dialect, p)).join('.');
 }
@@ -91,8 +91,8 @@ function checkColumn(shape: TableShape, name: unknown): string {
 }
 
 /** The column as text, for the text operators (contains, starts with). */
-function asText(dialect: Dialect, col: string): string {
-  switch (dialect) {
+function asText(dialect: SqlDialect, col: string): string {
+  switch (dialect.name) {
     case 'mysql':
       return `CAST(${col} AS CHAR)`;
     case 'mssql':
@@ -131,7 +131,7 @@ function filterValue(f: ColumnFilter): CellValue {
 
 /** The WHERE clause of the filters, with the values as parameters starting at `start`. */
 function whereOf(
-  dialect: Dialect,
+  dialect: SqlDialect,
   style: ParameterStyle,
   shape: TableShape,
   filters: readonly ColumnFilter[],
@@ -153,9 +153,10 @@ function whereOf(
       const pattern = `${f.op === 'contains' ? '%' : ''}${likeEscaped(text)}%`;
       const p = next(pattern);
       // Case-insensitive where the engine's LIKE is not already (PostgreSQL, DuckDB, Oracle).
-      if (dialect === 'postgres' || dialect === 'duckdb')
+      if (dialect.name === 'postgres' || dialect.name === 'duckdb')
         parts.push(`${asText(dialect, col)} ILIKE ${p} ESCAPE '!'`);
-      else if (dialect === 'oracle') parts.push(`UPPER(${asText(dialect, col)}) LIKE UPPER(${p}) ESCAPE '!'`);
+      else if (dialect.name === 'oracle')
+        parts.push(`UPPER(${asText(dialect, col)}) LIKE UPPER(${p}) ESCAPE '!'`);
       else parts.push(`${asText(dialect, col)} LIKE ${p} ESCAPE '!'`);
     } else parts.push(`${col} ${COMPARE[f.op]} ${next(filterValue(f))}`);
   }
@@ -164,7 +165,7 @@ function whereOf(
 
 /** One page of the table (filters, sorts, then the key as a stable tie-break) and its filtered row count. */
 export function browseStatements(
-  dialect: Dialect,
+  dialect: SqlDialect,
   style: ParameterStyle,
   shape: TableShape,
   req: BrowseRequest,
@@ -189,9 +190,9 @@ export function browseStatements(
   if (shape.rowId) order.push(shape.rowId);
   const rowId = shape.rowId ? `${shape.rowId} AS ${quoteIdent(dialect, ROW_ID_FIELD)}, ` : '';
   let select = `SELECT ${rowId}* FROM ${table}${where.sql}`;
-  if (dialect === 'mssql' || dialect === 'oracle') {
+  if (dialect.name === 'mssql' || dialect.name === 'oracle') {
     // OFFSET … FETCH needs an ORDER BY; a keyless page is ordered by nothing in particular.
-    const by = order.length ? order.join(', ') : dialect === 'mssql' ? '(SELECT NULL)' : '1';
+    const by = order.length ? order.join(', ') : dialect.name === 'mssql' ? '(SELECT NULL)' : '1';
     select += ` ORDER BY ${by} OFFSET ${req.offset} ROWS FETCH NEXT ${req.limit} ROWS ONLY`;
   } else {
     if (order.length) select += ` ORDER BY ${order.join(', ')}`;
@@ -209,7 +210,7 @@ export type RowChange =
   | { op: 'delete'; original: RowValues };
 
 /** A value as a literal of the dialect. */
-export function literal(dialect: Dialect, v: unknown): string {
+export function literal(dialect: SqlDialect, v: unknown): string {
   if (v === null) return 'NULL';
   if (typeof v === 'string') return quoteLiteral(dialect, v);
   if (typeof v === 'number') {
@@ -217,7 +218,7 @@ export function literal(dialect: Dialect, v: unknown): string {
     return String(v);
   }
   if (typeof v === 'boolean') {
-    if (dialect === 'postgres' || dialect === 'duckdb') return v ? 'TRUE' : 'FALSE';
+    if (dialect.name === 'postgres' || dialect.name === 'duckdb') return v ? 'TRUE' : 'FALSE';
     return v ? '1' : '0';
   }
   throw new TableRequestError('Cell values are strings, numbers, booleans or null');
@@ -243,7 +244,7 @@ export interface EditOptions {
 
 /** `WHERE key = … AND every other original value still matches`: 0 rows affected means someone changed it. */
 function rowMatch(
-  dialect: Dialect,
+  dialect: SqlDialect,
   shape: TableShape,
   original: RowValues,
   locked: ReadonlySet<string>,
@@ -296,7 +297,7 @@ export interface EditStatement {
  * with nothing left to set is dropped. Each UPDATE and DELETE must affect exactly one row when run.
  */
 export function editStatements(
-  dialect: Dialect,
+  dialect: SqlDialect,
   shape: TableShape,
   changes: readonly RowChange[],
   options: EditOptions,
@@ -311,7 +312,7 @@ export function editStatements(
 }
 
 function editStatement(
-  dialect: Dialect,
+  dialect: SqlDialect,
   shape: TableShape,
   table: string,
   c: RowChange,
@@ -320,7 +321,7 @@ function editStatement(
   if (c.op === 'insert') {
     const names = Object.keys(c.values).map((n) => writableColumn(shape, n, options.locked));
     if (names.length === 0)
-      return dialect === 'mysql'
+      return dialect.name === 'mysql'
         ? `INSERT INTO ${table} () VALUES ()`
         : `INSERT INTO ${table} DEFAULT VALUES`;
     const cols = names.map((n) => quoteIdent(dialect, n)).join(', ');

@@ -15,7 +15,7 @@ import {
   type PolicyInput,
 } from '../../src/governance/policy.js';
 import { classifyRequest } from '../../src/governance/request.js';
-import { defaultRegistry } from '../../src/providers/registry.js';
+import { engineFor } from '../../src/providers/registry.js';
 import { splitScript } from '../../src/sql/split.js';
 
 const USER = { role: 'user' as const, username: 'alice' };
@@ -286,8 +286,8 @@ describe('classifyRequest', () => {
     oracle: 'SELECT 1 FROM dual; SELECT 2 FROM dual',
   };
   it.each(Object.entries(SCRIPTS))('agrees with the executor split on %s', async (engine, sql) => {
-    const factory = defaultRegistry().get(engine);
-    const executed = splitScript(factory.dialect, sql);
+    const factory = engineFor(engine);
+    const executed = splitScript(factory.sqlDialect, sql);
     const c = await classifyRequest(sql, engine, executed, undefined);
     expect(c.statements.map((s) => s.text)).toEqual(executed);
     expect(c.isWrite).toBe(false);

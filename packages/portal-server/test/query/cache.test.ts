@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDLE_EVICTION_MS, ProviderCache } from '../../src/providers/cache.js';
 import { withDeadline } from '../../src/providers/deadline.js';
-import { ProviderRegistry } from '../../src/providers/registry.js';
+import { sqliteDialect } from '../../src/providers/sqlite/dialect.js';
 import { sqliteCapabilities } from '../../src/providers/sqlite/index.js';
 import type { Provider, ProviderFactory } from '../../src/providers/types.js';
 
@@ -14,6 +14,7 @@ function fakeRegistry() {
     engine: 'sqlite',
     label: 'SQLite',
     dialect: 'sqlite',
+    sqlDialect: sqliteDialect,
     capabilities: sqliteCapabilities,
     async create(conn) {
       await new Promise((r) => setTimeout(r, 5));
@@ -24,7 +25,12 @@ function fakeRegistry() {
       } as unknown as Provider;
     },
   };
-  return { registry: new ProviderRegistry([factory]), opened, closed };
+  // The cache's engine lookup: this one engine, or the registry's refusal of any other type.
+  const registry = (type: unknown) => {
+    if (type !== 'sqlite') throw new Error(`Unsupported connection type ${String(type)}`);
+    return factory;
+  };
+  return { registry, opened, closed };
 }
 
 describe('ProviderCache', () => {

@@ -10,6 +10,7 @@ import { CsvParser, type CsvRecord } from '../../src/import/csv.js';
 import { readRecords, type SourceRecord } from '../../src/import/records.js';
 import { scriptRefusal, statementLines } from '../../src/import/script.js';
 import { commonKind, kindOf, paramOf, targetOf } from '../../src/import/values.js';
+import { sqlDialect } from '../../src/providers/registry.js';
 import { importInsertSql, importRequestText, rowsPerStatement } from '../../src/sql/import-statements.js';
 
 function parse(chunks: string[], delimiter = ','): CsvRecord[] {
@@ -130,13 +131,13 @@ describe('values', () => {
 
 describe('import statements', () => {
   it('builds multi-row INSERTs with placeholders in each engine style, values never in the text', () => {
-    expect(importInsertSql('postgres', '$n', ['public', 'my "t"'], ['a', 'b c'], 2)).toBe(
+    expect(importInsertSql(sqlDialect('postgres'), '$n', ['public', 'my "t"'], ['a', 'b c'], 2)).toBe(
       'INSERT INTO "public"."my ""t""" ("a", "b c") VALUES ($1, $2), ($3, $4)',
     );
-    expect(importInsertSql('mysql', '?', ['db', 't'], ['a'], 2)).toBe(
+    expect(importInsertSql(sqlDialect('mysql'), '?', ['db', 't'], ['a'], 2)).toBe(
       'INSERT INTO `db`.`t` (`a`) VALUES (?), (?)',
     );
-    expect(importInsertSql('oracle', ':n', ['S', 'T'], ['A'], 2)).toBe(
+    expect(importInsertSql(sqlDialect('oracle'), ':n', ['S', 'T'], ['A'], 2)).toBe(
       'INSERT ALL INTO "S"."T" ("A") VALUES (:1) INTO "S"."T" ("A") VALUES (:2) SELECT 1 FROM dual',
     );
     expect(rowsPerStatement('?', 10, 5000)).toBe(3000);
@@ -144,7 +145,7 @@ describe('import statements', () => {
   });
 
   it('names the file by size and hash in the governed text, a hostile name kept on its comment line', () => {
-    const text = importRequestText('sqlite', '?', ['main', 't'], ['a'], {
+    const text = importRequestText(sqlDialect('sqlite'), '?', ['main', 't'], ['a'], {
       format: 'csv',
       name: 'x.csv\nDROP TABLE t; --',
       bytes: 10,

@@ -20,6 +20,7 @@ import {
   oracleMaintenance,
   oraclePlanStatements,
 } from '../../src/providers/oracle/statements.js';
+import { sqlDialect } from '../../src/providers/registry.js';
 import type { ResolvedConnection } from '../../src/providers/types.js';
 import { planLimit } from '../../src/sql/limit.js';
 
@@ -89,7 +90,7 @@ describe('SQL Server statement building', () => {
   });
 
   it('limits with OFFSET/FETCH, adding ORDER BY (SELECT NULL) when there is none', async () => {
-    expect((await planLimit('mssql', 'SELECT id FROM dbo.t', 10, 20)).sql).toBe(
+    expect((await planLimit(sqlDialect('mssql'), 'SELECT id FROM dbo.t', 10, 20)).sql).toBe(
       'SELECT id FROM dbo.t\nORDER BY (SELECT NULL) OFFSET 20 ROWS FETCH NEXT 11 ROWS ONLY',
     );
   });
@@ -191,7 +192,7 @@ describe('Oracle statement building', () => {
   });
 
   it('limits with OFFSET/FETCH (12c+)', async () => {
-    expect((await planLimit('oracle', 'SELECT * FROM t', 500, 0)).sql).toBe(
+    expect((await planLimit(sqlDialect('oracle'), 'SELECT * FROM t', 500, 0)).sql).toBe(
       'SELECT * FROM t\nOFFSET 0 ROWS FETCH NEXT 501 ROWS ONLY',
     );
   });

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { csvWriter, jsonWriter, sqlLiteral, sqlWriter } from '../../src/http/export-formats.js';
 import { embeddedPath, resolveTimeouts } from '../../src/providers/descriptor.js';
 import { connectionIdentity } from '../../src/providers/identity.js';
+import { type Dialect, sqlDialect } from '../../src/providers/registry.js';
 import { normalizeSsl, tlsOptions } from '../../src/providers/ssl.js';
 import { jsonValue, uniqueFields } from '../../src/providers/values.js';
 import { analyzeStatement } from '../../src/sql/analyze.js';
-import type { Dialect } from '../../src/sql/dialects.js';
 import { planLimit } from '../../src/sql/limit.js';
 import { paramsForStatement } from '../../src/sql/placeholders.js';
 import { quoteQualified, splitQualified } from '../../src/sql/quote.js';
@@ -33,7 +33,7 @@ describe('splitScript', () => {
     ],
     ['sqlite', '/* a */ ; ;', []],
   ])('%s: %j', (dialect, sql, expected) => {
-    expect(splitScript(dialect, sql)).toEqual(expected);
+    expect(splitScript(sqlDialect(dialect), sql)).toEqual(expected);
   });
 });
 
@@ -70,7 +70,7 @@ describe('transactionControlKeyword', () => {
     ['sqlite', 'END TRANSACTION', 'END'],
     ['duckdb', 'BEGIN TRANSACTION', 'BEGIN'],
   ])('%s: %s → %s', (dialect, sql, expected) => {
-    expect(transactionControlKeyword(dialect, sql)).toBe(expected);
+    expect(transactionControlKeyword(sqlDialect(dialect), sql)).toBe(expected);
   });
 });
 
@@ -111,28 +111,30 @@ describe('auto-limit decided by the parser', () => {
     ['oracle', 'SELECT * FROM t', 'SELECT * FROM t\nOFFSET 0 ROWS FETCH NEXT 501 ROWS ONLY'],
     ['oracle', 'SELECT * FROM t FETCH FIRST 5 ROWS ONLY', null],
   ])('%s: %s', async (dialect, sql, expected) => {
-    const plan = await planLimit(dialect, sql, 500, 0);
+    const plan = await planLimit(sqlDialect(dialect), sql, 500, 0);
     expect(plan.injected).toBe(expected !== null);
     expect(plan.sql).toBe(expected ?? sql);
   });
 
   it('pages with an offset', async () => {
-    expect((await planLimit('postgres', 'SELECT 1', 100, 200)).sql).toBe('SELECT 1\nLIMIT 101 OFFSET 200');
-    expect((await planLimit('mssql', 'SELECT 1', 100, 200)).sql).toBe(
+    expect((await planLimit(sqlDialect('postgres'), 'SELECT 1', 100, 200)).sql).toBe(
+      'SELECT 1\nLIMIT 101 OFFSET 200',
+    );
+    expect((await planLimit(sqlDialect('mssql'), 'SELECT 1', 100, 200)).sql).toBe(
       'SELECT 1\nORDER BY (SELECT NULL) OFFSET 200 ROWS FETCH NEXT 101 ROWS ONLY',
     );
   });
 
   it('never reads an unparseable statement as a read', async () => {
-    expect(await analyzeStatement('mysql', 'SELECT 1; DELETE FROM t')).toMatchObject({
+    expect(await analyzeStatement(sqlDialect('mysql'), 'SELECT 1; DELETE FROM t')).toMatchObject({
       kind: 'unknown',
       readOnly: false,
     });
-    expect(await analyzeStatement('postgres', 'SELECT 1; SELECT 2')).toMatchObject({
+    expect(await analyzeStatement(sqlDialect('postgres'), 'SELECT 1; SELECT 2')).toMatchObject({
       kind: 'unknown',
       readOnly: false,
     });
-    expect(await analyzeStatement('postgres', 'SELECT * FROM t')).toEqual({
+    expect(await analyzeStatement(sqlDialect('postgres'), 'SELECT * FROM t')).toEqual({
       kind: 'select',
       readOnly: true,
       hasLimit: false,
@@ -143,11 +145,14 @@ describe('auto-limit decided by the parser', () => {
 
 describe('paramsForStatement', () => {
   it('gives each statement the values its placeholders name', () => {
-    expect(paramsForStatement('postgres', '$n', 'SELECT $2, $1', [1, 2, 3])).toEqual([1, 2]);
-    expect(paramsForStatement('postgres', '$n', "SELECT '$1'", [1])).toEqual([]);
-    expect(paramsForStatement('mysql', '?', 'SELECT ?, ? -- ?', ['a', 'b', 'c'])).toEqual(['a', 'b']);
-    expect(paramsForStatement('oracle', ':n', 'SELECT :1 FROM dual', ['a', 'b'])).toEqual(['a']);
-    expect(paramsForStatement('mssql', '@pn', 'SELECT @p3', [1, 2, 3, 4])).toEqual([1, 2, 3]);
+    expect(paramsForStatement(sqlDialect('postgres'), '$n', 'SELECT $2, $1', [1, 2, 3])).toEqual([1, 2]);
+    expect(paramsForStatement(sqlDialect('postgres'), '$n', "SELECT '$1'", [1])).toEqual([]);
+    expect(paramsForStatement(sqlDialect('mysql'), '?', 'SELECT ?, ? -- ?', ['a', 'b', 'c'])).toEqual([
+      'a',
+      'b',
+    ]);
+    expect(paramsForStatement(sqlDialect('oracle'), ':n', 'SELECT :1 FROM dual', ['a', 'b'])).toEqual(['a']);
+    expect(paramsForStatement(sqlDialect('mssql'), '@pn', 'SELECT @p3', [1, 2, 3, 4])).toEqual([1, 2, 3]);
   });
 });
 
@@ -156,10 +161,10 @@ describe('quoting', () => {
     expect(splitQualified('a.b')).toEqual(['a', 'b']);
     expect(splitQualified('"a.b".c')).toEqual(['a.b', 'c']);
     expect(splitQualified('[s].[t]]x]')).toEqual(['s', 't]x']);
-    expect(quoteQualified('postgres', 'public."we""ird"')).toBe('"public"."we""ird"');
-    expect(quoteQualified('mysql', 'db.t`x')).toBe('`db`.`t``x`');
-    expect(quoteQualified('mssql', 'dbo.t]x')).toBe('[dbo].[t]]x]');
-    expect(() => quoteQualified('postgres', 'a..b')).toThrow();
+    expect(quoteQualified(sqlDialect('postgres'), 'public."we""ird"')).toBe('"public"."we""ird"');
+    expect(quoteQualified(sqlDialect('mysql'), 'db.t`x')).toBe('`db`.`t``x`');
+    expect(quoteQualified(sqlDialect('mssql'), 'dbo.t]x')).toBe('[dbo].[t]]x]');
+    expect(() => quoteQualified(sqlDialect('postgres'), 'a..b')).toThrow();
   });
 });
 
@@ -187,12 +192,12 @@ describe('export serialisation', () => {
       { a: 1, b: 'x' },
       { a: '0x01ff', b: null },
     ]);
-    expect(sqlLiteral('postgres', "it's")).toBe("'it''s'");
-    expect(sqlLiteral('mysql', 'back\\slash')).toBe("'back\\\\slash'");
-    expect(sqlLiteral('mssql', true)).toBe('1');
-    expect(sqlLiteral('postgres', true)).toBe('TRUE');
-    expect(sqlLiteral('postgres', 12345678901234567890n)).toBe("'12345678901234567890'");
-    const ddl = sqlWriter('mysql', 't', true);
+    expect(sqlLiteral(sqlDialect('postgres'), "it's")).toBe("'it''s'");
+    expect(sqlLiteral(sqlDialect('mysql'), 'back\\slash')).toBe("'back\\\\slash'");
+    expect(sqlLiteral(sqlDialect('mssql'), true)).toBe('1');
+    expect(sqlLiteral(sqlDialect('postgres'), true)).toBe('TRUE');
+    expect(sqlLiteral(sqlDialect('postgres'), 12345678901234567890n)).toBe("'12345678901234567890'");
+    const ddl = sqlWriter(sqlDialect('mysql'), 't', true);
     expect(ddl.head(['id', 'v'], ['INT', 'weird;type'])).toBe(
       'CREATE TABLE `t` (\n  `id` INT,\n  `v` TEXT\n);\n\n',
     );

@@ -2,6 +2,7 @@
 // canonical types, defaults, keys and indexes; ALTER per dialect; injection through names, types, defaults
 // and referential actions refused; SQLite's changes that need a table rebuild refused with the reason.
 import { describe, expect, it } from 'vitest';
+import { engineFor } from '../../src/providers/registry.js';
 import {
   type AlterChange,
   alterTableStatements,
@@ -9,6 +10,9 @@ import {
   DesignError,
   type TableDesign,
 } from '../../src/sql/table-ddl.js';
+
+/** The SQL dialect rules of an engine, as its descriptor carries them. */
+const dialect = (engine: string) => engineFor(engine).sqlDialect;
 
 const design: TableDesign = {
   columns: [
@@ -32,7 +36,7 @@ const design: TableDesign = {
 
 describe('createTableStatements', () => {
   it('writes PostgreSQL DDL with quoted names, canonical types, defaults, keys and indexes', () => {
-    expect(createTableStatements('postgres', ['s', 'orders'], design)).toEqual([
+    expect(createTableStatements(dialect('postgres'), ['s', 'orders'], design)).toEqual([
       'CREATE TABLE "s"."orders" (\n' +
         '  "id" integer NOT NULL,\n' +
         `  "full name" varchar(80) DEFAULT 'O''Neil',\n` +
@@ -46,11 +50,11 @@ describe('createTableStatements', () => {
   });
 
   it('writes MySQL and SQLite DDL in their own quoting and index forms', () => {
-    const my = createTableStatements('mysql', ['db', 'orders'], design);
+    const my = createTableStatements(dialect('mysql'), ['db', 'orders'], design);
     expect(my[0]).toContain('`full name` varchar(80)');
     expect(my[0]).toContain('REFERENCES `s`.`customers` (`id`)');
     expect(my[1]).toBe('CREATE UNIQUE INDEX `ix_name` ON `db`.`orders` (`full name`)');
-    const lite = createTableStatements('sqlite', ['main', 'orders'], {
+    const lite = createTableStatements(dialect('sqlite'), ['main', 'orders'], {
       ...design,
       columns: design.columns.map((c) => ({ ...c, type: c.type === 'timestamp' ? 'DATETIME' : c.type })),
     });
@@ -94,11 +98,13 @@ describe('createTableStatements', () => {
       },
     ],
   ])('refuses injection or nonsense through %s', (_what, bad) => {
-    expect(() => createTableStatements('postgres', ['s', 't'], bad as TableDesign)).toThrow(DesignError);
+    expect(() => createTableStatements(dialect('postgres'), ['s', 't'], bad as TableDesign)).toThrow(
+      DesignError,
+    );
   });
 
   it('keeps a string default a literal, whatever it holds', () => {
-    const [sql] = createTableStatements('mysql', ['t'], {
+    const [sql] = createTableStatements(dialect('mysql'), ['t'], {
       columns: [{ name: 'x', type: 'text', default: { literal: "a\\'); DROP TABLE t; --" } }],
     });
     expect(sql).toContain(`DEFAULT 'a\\\\''); DROP TABLE t; --'`);
@@ -121,7 +127,7 @@ describe('alterTableStatements', () => {
   ];
 
   it('writes PostgreSQL changes one statement each', () => {
-    expect(alterTableStatements('postgres', ['s', 't'], changes)).toEqual([
+    expect(alterTableStatements(dialect('postgres'), ['s', 't'], changes)).toEqual([
       'ALTER TABLE "s"."t" ADD COLUMN "note" text',
       'ALTER TABLE "s"."t" RENAME COLUMN "a" TO "b"',
       'ALTER TABLE "s"."t" ALTER COLUMN "b" TYPE bigint USING "b"::bigint',
@@ -134,7 +140,7 @@ describe('alterTableStatements', () => {
   });
 
   it('restates the whole column on MySQL', () => {
-    const out = alterTableStatements('mysql', ['d', 't'], changes);
+    const out = alterTableStatements(dialect('mysql'), ['d', 't'], changes);
     expect(out[2]).toBe('ALTER TABLE `d`.`t` MODIFY COLUMN `b` bigint NOT NULL DEFAULT 0');
     expect(out[4]).toBe('DROP INDEX `ix_old` ON `d`.`t`');
     expect(out[5]).toBe('ALTER TABLE `d`.`t` DROP FOREIGN KEY `fk_old`');
@@ -143,7 +149,7 @@ describe('alterTableStatements', () => {
   it('makes in place what SQLite can, and refuses what needs a rebuild with the reason', () => {
     expect(
       alterTableStatements(
-        'sqlite',
+        dialect('sqlite'),
         ['main', 't'],
         [
           {
@@ -162,10 +168,10 @@ describe('alterTableStatements', () => {
       'ALTER TABLE "main"."t" RENAME TO "u"',
     ]);
     for (const bad of [changes[2], { op: 'addPrimaryKey', columns: ['a'] }, changes[5]] as AlterChange[])
-      expect(() => alterTableStatements('sqlite', ['main', 't'], [bad])).toThrow(/table rebuild/);
+      expect(() => alterTableStatements(dialect('sqlite'), ['main', 't'], [bad])).toThrow(/table rebuild/);
     expect(() =>
       alterTableStatements(
-        'sqlite',
+        dialect('sqlite'),
         ['main', 't'],
         [{ op: 'addColumn', column: { name: 'n', type: 'TEXT', nullable: false } }],
       ),
@@ -173,6 +179,6 @@ describe('alterTableStatements', () => {
   });
 
   it('writes no DDL for an engine outside the designer', () => {
-    expect(() => alterTableStatements('mssql', ['t'], changes)).toThrow(/does not write mssql/);
+    expect(() => alterTableStatements(dialect('mssql'), ['t'], changes)).toThrow(/does not write mssql/);
   });
 });

@@ -2,6 +2,7 @@
 // identifiers (odd names included), bound filter values, the key as tie-break, keyed edits with the original
 // values compared (NULL as IS NULL), literals that cannot break out of their quotes, and the refusals.
 import { describe, expect, it } from 'vitest';
+import { sqlDialect } from '../../src/providers/registry.js';
 import {
   browseStatements,
   editStatements,
@@ -51,7 +52,7 @@ describe('browseStatements', () => {
   ];
   for (const c of cases) {
     it(`builds a filtered, sorted page and its count in ${c.dialect}`, () => {
-      const out = browseStatements(c.dialect, c.style, shape(), {
+      const out = browseStatements(sqlDialect(c.dialect), c.style, shape(), {
         filters: [
           { column: 'city', op: 'contains', value: "50%_off!'; DROP TABLE x; --" },
           { column: 'we"ird `col`', op: 'equals', value: 'x' },
@@ -71,7 +72,7 @@ describe('browseStatements', () => {
   it('refuses a column the table does not have, whatever its spelling', () => {
     for (const column of ['nope', 'id; DROP TABLE t', '"id"', 'ID']) {
       expect(() =>
-        browseStatements('sqlite', '?', shape(), {
+        browseStatements(sqlDialect('sqlite'), '?', shape(), {
           filters: [{ column, op: 'equals', value: 1 }],
           sorts: [],
           offset: 0,
@@ -79,7 +80,7 @@ describe('browseStatements', () => {
         }),
       ).toThrow(/Unknown column/);
       expect(() =>
-        browseStatements('sqlite', '?', shape(), {
+        browseStatements(sqlDialect('sqlite'), '?', shape(), {
           filters: [],
           sorts: [{ column, direction: 'asc' }],
           offset: 0,
@@ -92,19 +93,19 @@ describe('browseStatements', () => {
   it('refuses an unknown operator or direction and a value-less comparison', () => {
     const base = { sorts: [], offset: 0, limit: 10 };
     expect(() =>
-      browseStatements('sqlite', '?', shape(), {
+      browseStatements(sqlDialect('sqlite'), '?', shape(), {
         ...base,
         filters: [{ column: 'id', op: 'drop' as 'equals', value: 1 }],
       }),
     ).toThrow(/operator/);
     expect(() =>
-      browseStatements('sqlite', '?', shape(), {
+      browseStatements(sqlDialect('sqlite'), '?', shape(), {
         ...base,
         filters: [{ column: 'id', op: 'gt' }],
       }),
     ).toThrow(/needs a value/);
     expect(() =>
-      browseStatements('sqlite', '?', shape(), {
+      browseStatements(sqlDialect('sqlite'), '?', shape(), {
         filters: [],
         sorts: [{ column: 'id', direction: 'sideways' as 'asc' }],
         offset: 0,
@@ -114,7 +115,7 @@ describe('browseStatements', () => {
   });
 
   it('projects and orders by SQLite rowid for a table without a key; leaves masked keys out of the order', () => {
-    const out = browseStatements('sqlite', '?', shape({ key: [], rowId: 'rowid' }), {
+    const out = browseStatements(sqlDialect('sqlite'), '?', shape({ key: [], rowId: 'rowid' }), {
       filters: [{ column: 'city', op: 'is_null' }],
       sorts: [],
       offset: 0,
@@ -123,7 +124,7 @@ describe('browseStatements', () => {
     expect(out.select).toBe(
       'SELECT rowid AS "__rowid", * FROM "main"."odd""table" WHERE "city" IS NULL ORDER BY rowid LIMIT 10 OFFSET 0',
     );
-    const masked = browseStatements('postgres', '$n', shape(), {
+    const masked = browseStatements(sqlDialect('postgres'), '$n', shape(), {
       filters: [],
       sorts: [],
       offset: 0,
@@ -170,7 +171,7 @@ describe('editStatements', () => {
   ];
   for (const c of cases) {
     it(`keys updates and deletes by the primary key and the original values in ${c.dialect}`, () => {
-      const out = editStatements(c.dialect, shape(), changes, { locked: new Set() });
+      const out = editStatements(sqlDialect(c.dialect), shape(), changes, { locked: new Set() });
       expect(out.map((s) => s.text)).toEqual(c.out);
       expect(out.map((s) => [s.op, s.change])).toEqual([
         ['update', 0],
@@ -182,7 +183,7 @@ describe('editStatements', () => {
 
   it('drops an update that changes nothing; an insert of nothing takes the defaults', () => {
     const out = editStatements(
-      'postgres',
+      sqlDialect('postgres'),
       shape(),
       [
         { op: 'update', original, values: { city: null } },
@@ -192,13 +193,14 @@ describe('editStatements', () => {
     );
     expect(out.map((s) => s.text)).toEqual(['INSERT INTO "main"."odd""table" DEFAULT VALUES']);
     expect(
-      editStatements('mysql', shape(), [{ op: 'insert', values: {} }], { locked: new Set() })[0].text,
+      editStatements(sqlDialect('mysql'), shape(), [{ op: 'insert', values: {} }], { locked: new Set() })[0]
+        .text,
     ).toBe('INSERT INTO `main`.`odd"table` () VALUES ()');
   });
 
   it('keys a rowid table by its rowid', () => {
     const out = editStatements(
-      'sqlite',
+      sqlDialect('sqlite'),
       shape({ key: [], rowId: 'rowid' }),
       [{ op: 'delete', original: { __rowid: 3, id: 1, city: 'x' } }],
       { locked: new Set() },
@@ -211,7 +213,7 @@ describe('editStatements', () => {
   it('never writes or compares masked columns, and refuses editing one', () => {
     const locked = new Set(['city']);
     const out = editStatements(
-      'sqlite',
+      sqlDialect('sqlite'),
       shape(),
       [{ op: 'update', original: { ...original, city: '****' }, values: { 'we"ird `col`': 'new' } }],
       { locked },
@@ -220,40 +222,47 @@ describe('editStatements', () => {
       `UPDATE "main"."odd""table" SET "we""ird \`col\`" = 'new' WHERE "id" = 7 AND "we""ird \`col\`" = 'it''s'`,
     );
     expect(() =>
-      editStatements('sqlite', shape(), [{ op: 'update', original, values: { city: 'x' } }], { locked }),
+      editStatements(sqlDialect('sqlite'), shape(), [{ op: 'update', original, values: { city: 'x' } }], {
+        locked,
+      }),
     ).toThrow(/masked/);
     expect(() =>
-      editStatements('sqlite', shape(), [{ op: 'insert', values: { city: 'x' } }], { locked }),
+      editStatements(sqlDialect('sqlite'), shape(), [{ op: 'insert', values: { city: 'x' } }], { locked }),
     ).toThrow(/masked/);
   });
 
   it('refuses keyless tables, missing keys, unknown columns and values that are not scalars', () => {
     const none = { locked: new Set<string>() };
-    expect(() => editStatements('sqlite', shape({ key: [] }), [{ op: 'delete', original }], none)).toThrow(
-      /no primary key/,
-    );
     expect(() =>
-      editStatements('sqlite', shape(), [{ op: 'delete', original: { city: 'x' } }], none),
+      editStatements(sqlDialect('sqlite'), shape({ key: [] }), [{ op: 'delete', original }], none),
+    ).toThrow(/no primary key/);
+    expect(() =>
+      editStatements(sqlDialect('sqlite'), shape(), [{ op: 'delete', original: { city: 'x' } }], none),
     ).toThrow(/key id is missing/);
     expect(() =>
-      editStatements('sqlite', shape(), [{ op: 'insert', values: { 'id) VALUES (1); --': 1 } }], none),
+      editStatements(
+        sqlDialect('sqlite'),
+        shape(),
+        [{ op: 'insert', values: { 'id) VALUES (1); --': 1 } }],
+        none,
+      ),
     ).toThrow(/Unknown column/);
     expect(() =>
       editStatements(
-        'sqlite',
+        sqlDialect('sqlite'),
         shape(),
         [{ op: 'insert', values: { city: { evil: true } as unknown as string } }],
         none,
       ),
     ).toThrow(/scalars|strings/);
-    expect(() => literal('postgres', Number.NaN)).toThrow(/finite/);
+    expect(() => literal(sqlDialect('postgres'), Number.NaN)).toThrow(/finite/);
   });
 
   it('writes booleans as each dialect spells them', () => {
-    expect([literal('postgres', true), literal('mysql', true), literal('sqlite', false)]).toEqual([
-      'TRUE',
-      '1',
-      '0',
-    ]);
+    expect([
+      literal(sqlDialect('postgres'), true),
+      literal(sqlDialect('mysql'), true),
+      literal(sqlDialect('sqlite'), false),
+    ]).toEqual(['TRUE', '1', '0']);
   });
 });

@@ -1,10 +1,10 @@
 // Admin: GET /api/v1/admin/retention — what the retention sweeper did last (when, how long, what it
 // removed), what the store holds now (one aggregate query per table), the quotas and interval from CI_CONFIG
-// `retention` (scheduler/retention-settings.ts) and the global log-archive policy.
+// `retention` (retention/retention-settings.ts) and the global log-archive policy.
 import { Type } from 'typebox';
 import { formatDuration } from '../../domain/index.js';
-import { logArchiveView, type RetentionSettings } from '../../scheduler/retention-settings.js';
-import { LAST_SWEEP_KEY } from '../../scheduler/retention-sweeper.js';
+import { logArchiveView, type RetentionSettings } from '../../retention/retention-settings.js';
+import { LAST_SWEEP_KEY } from '../../retention/retention-sweeper.js';
 import type { StoreDb } from '../../store/database.js';
 import { readServerSetting } from '../../store/settings.js';
 import { storeTotals } from '../../store/store-totals.js';

@@ -1,5 +1,5 @@
 // Admin: the storage backend of artifacts, caches and archived logs as runtime configuration, kept in
-// `server_settings` under `storage` (storage/storage-config.ts). Backends: `local` (a folder) and `s3` (an
+// `server_settings` under `storage` (blobs/storage-config.ts). Backends: `local` (a folder) and `s3` (an
 // S3-compatible bucket). The process opens its backend once at start (stored config, else CI_CONFIG
 // `storage`, else CI_DATA_DIR) and keeps it; a PUT or DELETE that would change it answers
 // `X-Service-Restart-Required: true`. Nothing is copied between backends. The S3 secret key is stored sealed
@@ -16,7 +16,7 @@ import {
   type StorageConfig,
   StorageConfigError,
   sameStorage,
-} from '../../storage/storage-config.js';
+} from '../../blobs/storage-config.js';
 import type { StoreDb } from '../../store/database.js';
 import { writeServerSetting } from '../../store/settings.js';
 import type { Api } from '../context.js';

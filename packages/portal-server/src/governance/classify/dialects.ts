@@ -9,8 +9,9 @@ import type {
   SplitterPreset,
   SqlClassifierRules,
 } from '../../providers/classifier-rules.js';
-import { ENGINES, type Dialect as EngineDialect } from '../../providers/registry.js';
+import { ENGINES } from '../../providers/registry.js';
 import type { ProviderFactory } from '../../providers/types.js';
+import type { SqlDialect } from '../../sql/dialect.js';
 
 export type { LexOptions } from '../../providers/classifier-rules.js';
 
@@ -19,7 +20,7 @@ export type Dialect = string;
 
 export interface ClassifierDialectInfo extends Omit<SqlClassifierRules, 'split'> {
   /** Splitting under src/sql (the same split the executor uses), or a dbgate option set of our own. */
-  split: { sql: EngineDialect } | { options: SplitterPreset };
+  split: { sql: SqlDialect } | { options: SplitterPreset };
 }
 
 interface Entry {
@@ -55,7 +56,7 @@ export function isClassifierDialect(value: string): value is Dialect {
 }
 
 function info(engine: ProviderFactory, sql: SqlClassifierRules): ClassifierDialectInfo {
-  return { ...sql, split: sql.split === 'executor' ? { sql: engine.dialect } : sql.split };
+  return { ...sql, split: sql.split === 'executor' ? { sql: engine.sqlDialect } : sql.split };
 }
 
 /** The SQL rules by classifier dialect (an engine id). */

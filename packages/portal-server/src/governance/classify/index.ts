@@ -5,7 +5,6 @@
 
 import { lexicalRules, type RequestReader } from '../../providers/classifier-rules.js';
 import { engineDescriptor } from '../../providers/registry.js';
-import type { Dialect as EngineDialect } from '../../sql/dialects.js';
 import { splitScript } from '../../sql/split.js';
 import { columnarReading } from './clickhouse.js';
 import { classifyN1ql } from './couchbase.js';
@@ -60,10 +59,10 @@ const READERS: Record<
 };
 
 /** The executor's dialect of a registered engine (readers only exist for registered engines). */
-function splitDialectOf(engine: string): EngineDialect {
+function splitDialectOf(engine: string) {
   const descriptor = engineDescriptor(engine);
   if (!descriptor) throw new Error(`No engine ${engine}`);
-  return descriptor.dialect as EngineDialect;
+  return descriptor.sqlDialect;
 }
 
 function summarize(statements: StatementClassification[]): ScriptClassification {
@@ -101,7 +100,7 @@ function unknownDialect(sql: string, dialect: string): ScriptClassification {
  */
 export async function classifyScript(
   sql: string,
-  dialect: Dialect | EngineDialect,
+  dialect: Dialect,
   options: ClassifyOptions = {},
 ): Promise<ScriptClassification> {
   const id = classifierEngine(dialect) ?? dialect;

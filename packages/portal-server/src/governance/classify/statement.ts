@@ -177,7 +177,7 @@ export async function classifyStatement(
 
   // Engines the portal runs read transaction control with their own dialect's words (the same check the
   // execution routes make); other classifier dialects by their head words.
-  const sqlDialect = engineDescriptor(dialect)?.dialect;
+  const sqlDialect = engineDescriptor(dialect)?.sqlDialect;
   const sqlTx = sqlDialect ? transactionControlKeyword(sqlDialect, text) !== null : isTransactionHead(head);
   const transactionControl = Boolean(a?.transactionControl) || sqlTx;
   const ordered = orderGuardrails(guardrails);

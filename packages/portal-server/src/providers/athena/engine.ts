@@ -7,8 +7,9 @@
 // transposes a trailing `LIMIT n OFFSET m`), DML quotes identifiers with double quotes (generated SQL does),
 // DDL needs backticks (the user's own DDL is sent as written). No plans, keys, indexes or storage figures.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
 
@@ -108,6 +109,7 @@ export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
       );
   },
   sqlDialect: {
+    name: 'athena',
     splitter: { ...defaultSplitterOptions },
     parser: { kind: 'nsp', database: 'trino' },
     quote: quoteStyles.double,

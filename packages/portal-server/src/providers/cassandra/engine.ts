@@ -6,8 +6,9 @@
 // `BEGIN BATCH … APPLY BATCH` is a CQL batch, not transaction control; the statements inside a batch are
 // written without semicolons (CQL allows it) so the script splitter keeps the batch whole.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError, unsupported } from '../errors.js';
 import type { Capabilities } from '../types.js';
 
@@ -65,6 +66,7 @@ export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
       throw configError('Cassandra `database` is a keyspace name (letters, digits, underscore)');
   },
   sqlDialect: {
+    name: 'cassandra',
     // CQL comments: `--`, `//` and block comments; `$$` strings.
     splitter: { ...defaultSplitterOptions, javaScriptComments: true, allowDollarDollarString: true },
     // Double quotes are identifiers in CQL, as in PostgreSQL's grammar (auto-limit reads the SELECT with it).

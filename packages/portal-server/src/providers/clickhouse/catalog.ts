@@ -2,6 +2,8 @@
 // from system.metrics, system.events, system.processes and (when the server keeps it) system.query_log, and
 // the maintenance statements. Only columns present since ClickHouse 18.16 are read, so the oldest server the
 // client library reaches answers every surface.
+
+import { quoteStyles } from '../../sql/dialect.js';
 import type { Catalog } from '../catalog.js';
 import { configError } from '../errors.js';
 import { objectTarget, requireTarget, unknownOperation } from '../targets.js';
@@ -191,7 +193,7 @@ export function clickhouseCatalog(p: Runner): Catalog {
     async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
       switch (type) {
         case 'optimize':
-          return p.query(`OPTIMIZE TABLE ${objectTarget('clickhouse', type, target)} FINAL`, [], {
+          return p.query(`OPTIMIZE TABLE ${objectTarget(quoteStyles.backtick, type, target)} FINAL`, [], {
             maxRows: 1000,
           });
         case 'analyze': {

@@ -5,8 +5,9 @@
 // SELECT, so it never gets a limit and `wasLimited` stays false). ALTER TABLE … DELETE/UPDATE mutations
 // are judged as the DELETE/UPDATE they are (governance/classify/clickhouse.ts).
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { clickhouseAllowlist } from './allowlist.js';
@@ -75,6 +76,7 @@ export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
     else if (!conn.host) throw configError('A ClickHouse connection needs host or connectionString');
   },
   sqlDialect: {
+    name: 'clickhouse',
     splitter: { ...mysqlSplitterOptions },
     // node-sql-parser has no ClickHouse grammar; MySQL's reads the common SELECT (LIMIT n OFFSET m, backticks).
     parser: { kind: 'nsp', database: 'mysql' },

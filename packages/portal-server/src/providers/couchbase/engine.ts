@@ -4,8 +4,9 @@
 // by the engine's own statement reader (statement.ts), which also tells the auto-limit whether a SELECT
 // already limits itself (the dialect's `analyze`) (no parser grammar reads three-part keyspaces, UPSERT or USE KEYS).
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { selectFacts } from './statement.js';
@@ -76,6 +77,7 @@ export const couchbaseEngine: EngineDescriptor<'couchbase', 'couchbase'> = {
       );
   },
   sqlDialect: {
+    name: 'couchbase',
     splitter: { ...mysqlSplitterOptions, allowCustomDelimiter: false },
     // Unused: `facts` reads SQL++ instead of a parser grammar.
     parser: { kind: 'nsp', database: 'mysql' },

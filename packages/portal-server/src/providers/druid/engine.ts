@@ -5,8 +5,9 @@
 // QUERY_ERROR) and sends nothing; the provider refuses it again, and the engine would too. Identifiers are
 // double-quoted; plans are Druid's native-query trees (EXPLAIN PLAN FOR); no maintenance.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
 
@@ -83,6 +84,7 @@ export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   refuseStatement: druidRefusal,
   writeRefusal: 'engine',
   sqlDialect: {
+    name: 'druid',
     splitter: { ...defaultSplitterOptions },
     // Druid SQL is Calcite's; PostgreSQL's grammar reads the common SELECT (a bare OFFSET counts as a limit,
     // so a statement ending in OFFSET is sent unchanged).

@@ -1,5 +1,7 @@
 // DuckDB catalog through its duckdb_* table functions (one query per surface), health from
 // pragma_database_size and maintenance statements.
+
+import { quoteStyles } from '../../sql/dialect.js';
 import type { Catalog } from '../catalog.js';
 import { objectTarget, unknownOperation } from '../targets.js';
 import type {
@@ -162,7 +164,7 @@ export function duckdbCatalog(p: Runner): Catalog {
       return { ...(await catalog.health()), ...r };
     },
     async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
-      const t = target ? ` ${objectTarget('duckdb', type, target)}` : '';
+      const t = target ? ` ${objectTarget(quoteStyles.double, type, target)}` : '';
       switch (type) {
         case 'vacuum':
           return p.query(`VACUUM${t}`, [], { maxRows: 100 });

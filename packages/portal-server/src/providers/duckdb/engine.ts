@@ -1,9 +1,10 @@
 // The DuckDB engine: an embedded file (or `:memory:`), capabilities, dialect (PostgreSQL's grammar through
 // libpg-query, which DuckDB's parser derives from), and the provider (@duckdb/node-api) loaded on first use.
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { beginEndAbort, limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { pgFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
-import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { duckdbAllowlist } from './allowlist.js';
 
@@ -43,6 +44,7 @@ export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
     return path === IN_MEMORY ? undefined : path;
   },
   sqlDialect: {
+    name: 'duckdb',
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

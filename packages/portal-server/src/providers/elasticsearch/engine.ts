@@ -2,8 +2,10 @@
 // fetch on port 9200 by host and port only. Read-only: the portal refuses writes before anything is sent
 // and the engine's SQL has none. No OFFSET in its grammar, so a second page is refused with that reason.
 // The shared search client, pager, catalog and provider live in this folder; OpenSearch reuses them.
+
+import { quoteStyles } from '../../sql/dialect.js';
 import { searchSqlRules } from '../classifier-rules.js';
-import { type EngineDescriptor, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { elasticsearchFlavor } from './flavor.js';
 import {
   SEARCH_DEFAULT_PORT,
@@ -23,6 +25,6 @@ export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsear
   capabilities: searchCapabilities,
   validate: (conn) => validateSearchDescriptor(conn, elasticsearchFlavor),
   // Identifiers are double-quoted (index names with dashes: "logs-2024"); the helpers read PostgreSQL's grammar.
-  sqlDialect: searchDialect(elasticsearchFlavor, quoteStyles.double, 'postgresql'),
+  sqlDialect: searchDialect('elasticsearch', elasticsearchFlavor, quoteStyles.double, 'postgresql'),
   create: async (conn) => (await import('./index.js')).createProvider(conn),
 };

@@ -4,7 +4,7 @@
 // (host and port only: no connection string) and the SQL dialect (statements split on `;`, comments and
 // quoting as both grammars read them, `LIMIT n` appended; OFFSET only where the flavor's grammar has it).
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
-import type { SqlDialect } from '../engine.js';
+import type { SqlDialect } from '../../sql/dialect.js';
 import { configError, unsupported } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
 import type { SearchFlavor } from './flavor.js';
@@ -43,12 +43,14 @@ export function validateSearchDescriptor(conn: ConnectionDescriptor, flavor: Sea
 }
 
 /** The dialect of one flavor: `quote` is its identifier quoting, `parser` the grammar the sql helpers read. */
-export function searchDialect(
+export function searchDialect<N extends string>(
+  name: N,
   flavor: SearchFlavor,
   quote: (id: string) => string,
   parser: string,
-): SqlDialect {
+): SqlDialect & { readonly name: N } {
   return {
+    name,
     splitter: { ...defaultSplitterOptions },
     parser: { kind: 'nsp', database: parser },
     quote,

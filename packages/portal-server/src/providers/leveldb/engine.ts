@@ -4,8 +4,9 @@
 // `levelFacts` tells the export route which commands only read).
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
 import type { StatementFacts } from '../../sql/analyze.js';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { parseLevelCommand } from './command.js';
@@ -43,6 +44,7 @@ export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
       throw configError('LevelDB needs a database folder; :memory: is offered by DuckDB');
   },
   sqlDialect: {
+    name: 'leveldb',
     splitter: { ...noSplitSplitterOptions },
     parser: { kind: 'nsp', database: 'leveldb' },
     quote: quoteStyles.double,

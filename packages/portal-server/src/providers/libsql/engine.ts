@@ -5,6 +5,7 @@ import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
+import { sqliteDialect } from '../sqlite/dialect.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from '../sqlite/provider.js';
 import type { ConnectionDescriptor } from '../types.js';
 import { libsqlAllowlist } from './allowlist.js';
@@ -43,5 +44,6 @@ export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   localFile: (conn, embeddedDir) =>
     libsqlUrl(conn) ? undefined : embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
+  sqlDialect: sqliteDialect,
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

@@ -6,7 +6,8 @@
 import { EJSON } from 'bson';
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
 import type { StatementFacts } from '../../sql/analyze.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { isReadOperation, parseMongoRequest } from './request.js';
@@ -91,6 +92,7 @@ export const mongodbEngine: EngineDescriptor<'mongodb', 'mongodb'> = {
       throw configError('authSource must be a database name');
   },
   sqlDialect: {
+    name: 'mongodb',
     splitter: { ...noSplitSplitterOptions },
     parser: { kind: 'nsp', database: 'mongodb' },
     quote: quoteStyles.double,

@@ -1,8 +1,9 @@
 // The SQL Server engine: capabilities, dialect (T-SQL: GO batches and semicolons, bracket quoting,
 // OFFSET/FETCH), and the provider (mssql/tedious) loaded on first use.
 import { mssqlSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { mssqlCapabilities } from './statements.js';
 
 export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
@@ -23,6 +24,7 @@ export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   fileBased: false,
   capabilities: mssqlCapabilities,
   sqlDialect: {
+    name: 'mssql',
     // T-SQL scripts separate batches with GO and statements with semicolons.
     splitter: {
       ...mssqlSplitterOptions,

@@ -1,6 +1,7 @@
 // SQL Server statement building and result mapping, kept free of I/O so they are tested without a server:
 // the driver configuration (named instances, TLS), positional @pN parameters, plan batches, maintenance
 // statements and the mapping of array-mode record sets onto the provider's result shape.
+import { quoteStyles } from '../../sql/dialect.js';
 import { quoteQualified } from '../../sql/quote.js';
 import { configError } from '../errors.js';
 import { normalizeSsl } from '../ssl.js';
@@ -89,9 +90,9 @@ export function explainBatches(
 export function maintenanceStatement(type: string, target: string | undefined): string {
   switch (type) {
     case 'update_statistics':
-      return `UPDATE STATISTICS ${objectTarget('mssql', type, target)}`;
+      return `UPDATE STATISTICS ${objectTarget(quoteStyles.bracket, type, target)}`;
     case 'rebuild_indexes':
-      return `ALTER INDEX ALL ON ${objectTarget('mssql', type, target)} REBUILD`;
+      return `ALTER INDEX ALL ON ${objectTarget(quoteStyles.bracket, type, target)} REBUILD`;
     case 'checkdb':
       return 'DBCC CHECKDB WITH NO_INFOMSGS';
     case 'kill':
@@ -102,7 +103,7 @@ export function maintenanceStatement(type: string, target: string | undefined): 
 }
 
 export function qualified(target: string): string {
-  return quoteQualified('mssql', target);
+  return quoteQualified({ quote: quoteStyles.bracket }, target);
 }
 
 interface ColumnMeta {

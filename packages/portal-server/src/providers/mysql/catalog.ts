@@ -1,5 +1,7 @@
 // MySQL/MariaDB catalog reads over information_schema (one query per surface), health and monitoring from
 // the server's status counters and process list, and the maintenance statements.
+
+import { quoteStyles } from '../../sql/dialect.js';
 import type { Catalog } from '../catalog.js';
 import { integerTarget, objectTarget, unknownOperation } from '../targets.js';
 import type {
@@ -230,7 +232,7 @@ export function mysqlCatalog(p: Runner): Catalog {
     },
 
     async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
-      const table = () => objectTarget('mysql', type, target);
+      const table = () => objectTarget(quoteStyles.backtick, type, target);
       switch (type) {
         case 'optimize':
           return p.query(`OPTIMIZE TABLE ${table()}`, [], { maxRows: 1000 });

@@ -2,8 +2,9 @@
 // and executable comments), read-only sessions, and the provider (mysql2) loaded on first use.
 
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { mysqlAllowlist, mysqlReading } from './allowlist.js';
 import { mysqlColumnTypes } from './column-types.js';
@@ -57,6 +58,7 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   },
   capabilities: mysqlCapabilities,
   sqlDialect: {
+    name: 'mysql',
     tableDesign: {
       columnTypes: mysqlColumnTypes,
       transactionalDdl: false,

@@ -3,6 +3,7 @@
 // search ones of providers/elasticsearch/, driven by OpenSearch's wire shape (flavor.ts). Its grammar has
 // OFFSET, so further pages are ordinary statements (`LIMIT n OFFSET m`).
 
+import { quoteStyles } from '../../sql/dialect.js';
 import { searchSqlRules } from '../classifier-rules.js';
 import {
   SEARCH_DEFAULT_PORT,
@@ -10,7 +11,7 @@ import {
   searchDialect,
   validateSearchDescriptor,
 } from '../elasticsearch/search-engine.js';
-import { type EngineDescriptor, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { opensearchFlavor } from './flavor.js';
 
 export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
@@ -24,6 +25,6 @@ export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
   capabilities: searchCapabilities,
   validate: (conn) => validateSearchDescriptor(conn, opensearchFlavor),
   // Identifiers are backtick-quoted (`logs-2024`); the helpers read MySQL's grammar.
-  sqlDialect: searchDialect(opensearchFlavor, quoteStyles.backtick, 'mysql'),
+  sqlDialect: searchDialect('opensearch', opensearchFlavor, quoteStyles.backtick, 'mysql'),
   create: async (conn) => (await import('./index.js')).createProvider(conn),
 };

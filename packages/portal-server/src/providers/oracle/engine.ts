@@ -1,8 +1,9 @@
 // The Oracle engine: capabilities, dialect (PL/SQL blocks keep their semicolon; node-sql-parser has no
 // Oracle grammar, DB2's is the closest), and the provider (oracledb) loaded on first use.
 import { oracleSplitterOptions } from 'dbgate-query-splitter';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { oracleCapabilities } from './statements.js';
 
 export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
@@ -24,6 +25,7 @@ export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   fileBased: false,
   capabilities: oracleCapabilities,
   sqlDialect: {
+    name: 'oracle',
     splitter: { ...oracleSplitterOptions, skipSeparatorBeginEnd: true },
     // A failed parse means no limit is injected and the driver-level cap still bounds the rows.
     parser: { kind: 'nsp', database: 'db2' },

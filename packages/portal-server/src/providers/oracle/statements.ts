@@ -2,6 +2,7 @@
 // string (service name), positional :n binds, plan statements (EXPLAIN PLAN + DBMS_XPLAN), maintenance
 // statements, and the mapping of array-format results onto the provider's result shape.
 import { randomBytes } from 'node:crypto';
+import { quoteStyles } from '../../sql/dialect.js';
 import { configError } from '../errors.js';
 import { objectTarget, requireTarget, unknownOperation } from '../targets.js';
 import type { Capabilities, ExecResult, ParamValue, ResolvedConnection } from '../types.js';
@@ -100,7 +101,7 @@ export function oracleMaintenance(
       };
     }
     case 'rebuild_index':
-      return { sql: `ALTER INDEX ${objectTarget('oracle', type, target)} REBUILD`, binds: [] };
+      return { sql: `ALTER INDEX ${objectTarget(quoteStyles.double, type, target)} REBUILD`, binds: [] };
     case 'kill': {
       const t = requireTarget(type, target);
       const m = /^(\d{1,10}),\s*(\d{1,10})$/.exec(t);

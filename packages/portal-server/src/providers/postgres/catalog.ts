@@ -1,7 +1,7 @@
 // PostgreSQL catalog reads (object surface, profile, health, monitoring) and maintenance statements. Each
 // surface is one query over pg_catalog, never one per object.
 
-import { quoteIdent } from '../../sql/quote.js';
+import { quoteStyles } from '../../sql/dialect.js';
 import type { Catalog } from '../catalog.js';
 import { integerTarget, objectTarget, unknownOperation } from '../targets.js';
 import type {
@@ -130,7 +130,7 @@ export function pgCatalog(p: Runner): Catalog {
           definition: def ? String(def.def) : undefined,
         };
       }
-      const rel = `${quoteIdent('postgres', schema)}.${quoteIdent('postgres', name)}`;
+      const rel = `${quoteStyles.double(schema)}.${quoteStyles.double(name)}`;
       const columns = await rows(
         `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable,
                 EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary
@@ -261,15 +261,21 @@ export function pgCatalog(p: Runner): Catalog {
     async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
       switch (type) {
         case 'vacuum':
-          return p.query(target ? `VACUUM ${objectTarget('postgres', type, target)}` : 'VACUUM', [], {
+          return p.query(target ? `VACUUM ${objectTarget(quoteStyles.double, type, target)}` : 'VACUUM', [], {
             maxRows: 0,
           });
         case 'analyze':
-          return p.query(target ? `ANALYZE ${objectTarget('postgres', type, target)}` : 'ANALYZE', [], {
+          return p.query(
+            target ? `ANALYZE ${objectTarget(quoteStyles.double, type, target)}` : 'ANALYZE',
+            [],
+            {
+              maxRows: 0,
+            },
+          );
+        case 'reindex':
+          return p.query(`REINDEX TABLE ${objectTarget(quoteStyles.double, type, target)}`, [], {
             maxRows: 0,
           });
-        case 'reindex':
-          return p.query(`REINDEX TABLE ${objectTarget('postgres', type, target)}`, [], { maxRows: 0 });
         case 'kill':
           return p.query('SELECT pg_terminate_backend($1) AS terminated', [integerTarget(type, target)], {
             maxRows: 1,

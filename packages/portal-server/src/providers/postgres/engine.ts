@@ -2,8 +2,9 @@
 // transactions, and the provider (node-postgres) loaded on first use.
 
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
+import { beginEndAbort, limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { pgFamilyRules } from '../classifier-rules.js';
-import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { postgresAllowlist } from './allowlist.js';
 import { postgresColumnTypes } from './column-types.js';
@@ -49,6 +50,7 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   },
   capabilities: postgresCapabilities,
   sqlDialect: {
+    name: 'postgres',
     tableDesign: {
       columnTypes: postgresColumnTypes,
       transactionalDdl: true,

@@ -6,7 +6,8 @@
 // MULTI/EXEC/DISCARD/WATCH/UNWATCH as transaction control.
 import { noSplitSplitterOptions } from 'dbgate-query-splitter';
 import type { StatementFacts } from '../../sql/analyze.js';
-import { type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import { limitClauses, quoteStyles } from '../../sql/dialect.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
 import { parseRedisCommand } from './command.js';
@@ -70,6 +71,7 @@ export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
       throw configError('A Redis connectionString must start with redis:// or rediss://');
   },
   sqlDialect: {
+    name: 'redis',
     splitter: { ...noSplitSplitterOptions },
     // No SQL grammar: the parser fails, so nothing is ever read as a SELECT or given a limit clause.
     parser: { kind: 'nsp', database: 'redis' },

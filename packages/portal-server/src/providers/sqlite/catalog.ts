@@ -1,5 +1,7 @@
 // SQLite-dialect catalog (SQLite and libSQL): objects from sqlite_schema, columns, indexes and foreign keys
 // from the pragma table functions (one query each), size from page counts, and the maintenance pragmas.
+
+import { quoteStyles } from '../../sql/dialect.js';
 import type { Catalog } from '../catalog.js';
 import { objectTarget, unknownOperation } from '../targets.js';
 import type {
@@ -143,7 +145,7 @@ export function sqliteCatalog(p: Runner): Catalog {
       if (!p.capabilities.maintenanceOperations.some((o) => o.type === type)) {
         throw unknownOperation(type, p.capabilities.maintenanceOperations);
       }
-      const t = target ? objectTarget('sqlite', type, target) : '';
+      const t = target ? objectTarget(quoteStyles.double, type, target) : '';
       const sql: Record<string, string> = {
         vacuum: 'VACUUM',
         analyze: t ? `ANALYZE ${t}` : 'ANALYZE',

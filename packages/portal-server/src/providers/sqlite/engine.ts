@@ -1,13 +1,12 @@
 // The SQLite engine: a database file under the portal's folder (better-sqlite3 in a child process),
 // capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
-
-import { sqliteSplitterOptions } from 'dbgate-query-splitter';
 import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
-import { beginEndAbort, type EngineDescriptor, limitClauses, quoteStyles } from '../engine.js';
+import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteAllowlist } from './allowlist.js';
 import { sqliteColumnTypes } from './column-types.js';
+import { sqliteDialect } from './dialect.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
 
 export const sqliteCapabilities = sqliteFamilyCapabilities([
@@ -36,7 +35,9 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   },
   localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
+  // libSQL speaks the same dialect; the designer is offered (and tested) on SQLite files.
   sqlDialect: {
+    ...sqliteDialect,
     tableDesign: {
       columnTypes: sqliteColumnTypes,
       transactionalDdl: true,
@@ -47,11 +48,6 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
       bareReferences: true,
       dropForeignKey: 'CONSTRAINT',
     },
-    splitter: { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true },
-    parser: { kind: 'nsp', database: 'sqlite' },
-    quote: quoteStyles.double,
-    limitClause: limitClauses.limitOffset,
-    transactionControl: beginEndAbort,
   },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

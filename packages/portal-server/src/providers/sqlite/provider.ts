@@ -15,6 +15,7 @@ import type {
 import { arrayResult } from '../values.js';
 import type { RawResult, SqliteBackend } from './backend.js';
 import { sqliteCatalog } from './catalog.js';
+import { sqliteDialect } from './dialect.js';
 
 const toResult = (r: RawResult, maxRows: number): ExecResult => {
   const res = arrayResult(
@@ -31,7 +32,7 @@ const toResult = (r: RawResult, maxRows: number): ExecResult => {
 /** ATTACH, DETACH and VACUUM INTO reach other files on the server: privileged callers only. */
 export function sqliteGuard(statement: string, access: { privileged: boolean }): string | undefined {
   if (access.privileged) return undefined;
-  const [w1] = leadingWords(statement, 'sqlite', 1);
+  const [w1] = leadingWords(statement, sqliteDialect, 1);
   if (w1 === 'ATTACH' || w1 === 'DETACH')
     return `${w1} reaches files on the server and is reserved to administrators`;
   if (w1 === 'VACUUM' && /\bINTO\b/i.test(statement))

@@ -4,9 +4,9 @@
 // trailing `LIMIT n OFFSET m` is transposed by the provider), quotes with double quotes, keeps no trailing
 // semicolon, and has no positional params. The provider (index.ts) is loaded on first use.
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
+import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import type { EngineDescriptor } from '../engine.js';
-import { quoteStyles } from '../engine.js';
 import { configError } from '../errors.js';
 import { normalizeSsl } from '../ssl.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
@@ -67,6 +67,7 @@ export const trinoEngine: EngineDescriptor<'trino', 'trino'> = {
   capabilities: trinoCapabilities,
   validate: validateTrino,
   sqlDialect: {
+    name: 'trino',
     splitter: { ...defaultSplitterOptions },
     parser: { kind: 'nsp', database: 'trino' },
     quote: quoteStyles.double,

@@ -48,7 +48,7 @@ class TrinoProvider implements Provider {
 
   async query(sql: string, params: ParamValue[], opts: ExecOptions): Promise<ExecResult> {
     if (params.length > 0) throw unsupported('Trino statements take no positional params here');
-    const session = TRINO_SESSION_STATEMENT.exec(stripLeadingComments(sql, 'trino'));
+    const session = TRINO_SESSION_STATEMENT.exec(stripLeadingComments(sql, { mysqlComments: false }));
     if (session) {
       const word = session[1].replace(/\s+/g, ' ').toUpperCase();
       return {

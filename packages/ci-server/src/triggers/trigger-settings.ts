@@ -1,6 +1,7 @@
-// Project-level trigger settings: cron schedules (`{id, name, expression, pipeline_ids, enabled,
-// next_run_at}`, decisions.md) and the poll-interval override. Validation answers 400 with the reason; a
-// schedule naming a pipeline that is not an active pipeline of the project is refused.
+// A project's trigger settings (TriggerSettings): cron schedules (`{id, name, expression, pipeline_ids,
+// enabled, next_run_at}`, decisions.md), the poll-interval override and the fork policy (fork-policy.ts).
+// Validation answers 400 with the reason; a schedule naming a pipeline that is not an active pipeline of the
+// project is refused.
 import { badRequest, conflict, notFound } from '@app/kit';
 import { formatDuration, NAME_MAX, nextCronRuns, parseDuration, validateCron } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
@@ -44,7 +45,7 @@ function view(row: ProjectCronsTable, state: Map<string, string>, now: Date): Cr
   };
 }
 
-export class ProjectSettings {
+export class TriggerSettings {
   constructor(
     private readonly db: StoreDb,
     private readonly now: () => Date,

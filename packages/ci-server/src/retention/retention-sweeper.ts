@@ -7,9 +7,9 @@
 // byte quota (least recently used first); and the blob prefixes of deleted projects and runs. The report of
 // the last pass is kept in server_settings for GET /api/v1/admin/retention.
 import { sql } from 'kysely';
+import type { BlobStorage } from '../blobs/blob-storage.js';
 import type { RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
-import type { BlobStorage } from '../storage/blob-storage.js';
 import { recordRunBlobs } from '../store/blob-deletions.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';

@@ -35,7 +35,7 @@ const PollInterval = Type.Object({
   }),
 });
 
-export function registerProjectSettingRoutes(api: Api, triggers: Triggers): void {
+export function registerProjectTriggerRoutes(api: Api, triggers: Triggers): void {
   api.post('/api/v1/projects/:slug/sync', {
     config: { access: 'maintainer' },
     schema: {

@@ -10,7 +10,7 @@ import { BUILD_PIPELINE, bundle, type Client, client, STORES } from '../api-help
 import { startTestCiServer } from '../helpers.js';
 
 function writeConfig(): string {
-  const root = tempDir('ci-extras-');
+  const root = tempDir('ci-operator-');
   const first = join(root, 'plugins-a');
   const second = join(root, 'plugins-b');
   mkdirSync(first);
@@ -59,8 +59,8 @@ function writeConfig(): string {
 async function startServer(kind: (typeof STORES)[number]): Promise<CiServer> {
   const url =
     kind === 'sqlite'
-      ? `sqlite:${tempDir('ci-extras-db-')}/ci.db`
-      : await createPostgresDatabase(inject('services').postgresUrl, 'ci_extras');
+      ? `sqlite:${tempDir('ci-operator-db-')}/ci.db`
+      : await createPostgresDatabase(inject('services').postgresUrl, 'ci_operator');
   return startTestCiServer({ CI_DATABASE_URL: url, CI_AUTH_ENABLED: 'false', CI_CONFIG: writeConfig() });
 }
 
@@ -69,7 +69,7 @@ async function* chunks(text: string) {
 }
 
 for (const kind of STORES) {
-  describe(`extras on ${kind}`, () => {
+  describe(`operator routes on ${kind}`, () => {
     let server: CiServer;
     let api: Client;
     const put = async (url: string, payload: unknown) => {
