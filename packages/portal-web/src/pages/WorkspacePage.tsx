@@ -11,6 +11,7 @@ import {
   useStorageConfig,
 } from '../lib/connections';
 import { useEngines } from '../lib/engines';
+import { Link } from '../lib/router';
 import type { Connection, DbObject, SessionUser } from '../lib/types';
 import { TableBrowser } from '../table/TableBrowser';
 import { ConnectionsPanel, EnvBadge } from '../workspace/ConnectionsPanel';
@@ -117,6 +118,12 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
               <EnvBadge env={connection.environment} />
               {connection.managed && <span className="badge managed">managed</span>}
               <GovernanceBadges connection={connection} />
+              <Link
+                href={`/monitoring?datasource=${encodeURIComponent(connection.id)}`}
+                className="btn btn-small btn-ghost"
+              >
+                Monitor
+              </Link>
             </div>
             {diagram && descriptor && (
               <Suspense fallback={<p className="muted small">Loading the diagram…</p>}>

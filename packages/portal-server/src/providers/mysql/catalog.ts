@@ -187,7 +187,7 @@ export function mysqlCatalog(p: Runner): Catalog {
         db ? [db] : [],
       );
       const sessions = await rows(
-        `SELECT ID AS pid, USER AS user, COALESCE(DB, '') AS db, COALESCE(STATE, COMMAND) AS state,
+        `SELECT ID AS pid, USER AS user, COALESCE(DB, '') AS db, COALESCE(NULLIF(STATE, ''), COMMAND) AS state,
                 COALESCE(INFO, '') AS query, TIME * 1000 AS duration
            FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() ORDER BY TIME DESC LIMIT 100`,
       );
