@@ -151,6 +151,9 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
                     ? (o) => {
                         setBrowsing({ object: o });
                         setOpenObject(null);
+                        // The browser is the grid the person now works in; with the diagram too, the query
+                        // results would not fit at 900 px (issue 30).
+                        setDiagram(null);
                       }
                     : undefined
                 }
