@@ -233,12 +233,14 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       const body = request.body as { type?: unknown; target?: unknown };
       if (session.role !== 'admin') {
         // Recorded like any refused governed action: a user trying to kill another's session is worth knowing.
+        const named = (body as { connection?: { name?: unknown } }).connection?.name;
         await audit(deps, {
           type: 'permission_denied',
           action: 'maintenance',
           operation: String(body.type ?? ''),
           actor: session.username,
           connection: String((body as { connection?: { id?: unknown } }).connection?.id ?? '').slice(0, 200),
+          ...(typeof named === 'string' ? { connectionName: named.slice(0, 200) } : {}),
           route: '/api/db/maintenance',
           result: 'failure',
           error: 'Administrator role required',
