@@ -15,6 +15,9 @@ import { LoginPage } from './pages/LoginPage';
 const WorkspacePage = lazy(() => import('./pages/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
 const ApprovalsPage = lazy(() => import('./pages/ApprovalsPage').then((m) => ({ default: m.ApprovalsPage })));
 const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
+const MonitoringPage = lazy(() =>
+  import('./pages/MonitoringPage').then((m) => ({ default: m.MonitoringPage })),
+);
 
 import { useShortcut, useTheme } from '@app/web-kit';
 import { EditorShortcuts } from './shell/shortcuts';
@@ -76,6 +79,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
   const nav = [
     { href: '/', label: 'Workspace' },
     { href: '/approvals', label: 'Approvals' },
+    { href: '/monitoring', label: 'Monitoring' },
     ...(user.role === 'admin' ? [{ href: '/admin', label: 'Admin' }] : []),
   ];
   return (
@@ -138,7 +142,8 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
                 Administration is for administrators. <Link href="/">Back to the workspace</Link>
               </p>
             ))}
-          {!['/', '/approvals', '/admin'].includes(path) && (
+          {path === '/monitoring' && <MonitoringPage user={user} />}
+          {!['/', '/approvals', '/admin', '/monitoring'].includes(path) && (
             <p className="notice">
               There is no page at {path}. <Link href="/">Go to the workspace</Link>
             </p>

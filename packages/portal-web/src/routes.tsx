@@ -11,4 +11,5 @@ export const routeTree = rootRoute.addChildren([
   page('/login'),
   page('/approvals'),
   page('/admin'),
+  page('/monitoring'),
 ]);

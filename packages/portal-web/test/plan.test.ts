@@ -2,7 +2,7 @@
 // needs a DOMParser and is covered in the browser).
 import { describe, expect, it } from 'vitest';
 import { erModel } from '../src/er/erModel';
-import { parsePlan } from '../src/plan/planTree';
+import { parsePlan, typedPlanFormat } from '../src/plan/planTree';
 
 const PG = [
   {
@@ -75,6 +75,12 @@ describe('plan trees', () => {
     ]);
     expect(p.roots[1].children[0].label).toBe('USE TEMP B-TREE');
     expect(p.metric).toBe('none');
+  });
+
+  it('knows a typed SQLite EXPLAIN QUERY PLAN result by its columns, and nothing else', () => {
+    expect(typedPlanFormat(['id', 'parent', 'notused', 'detail'])).toBe('sqlite-query-plan');
+    expect(typedPlanFormat(['id', 'parent', 'detail'])).toBeUndefined();
+    expect(typedPlanFormat(['id', 'name'])).toBeUndefined();
   });
 
   it('reads MySQL JSON and EXPLAIN ANALYZE tree text', () => {

@@ -206,7 +206,8 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
   readOn(
     '/api/db/monitoring',
     true,
-    'Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them).',
+    'Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). ' +
+      'Where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) also `locks: [{pid, blockedBy: [pid], lockType, mode, relation, user, query, waitingMs}]`.',
     (p) => p.catalog.monitoring(),
   );
   readOn(
@@ -223,7 +224,9 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
       ...rowsAsJson,
       schema: connectionBody(
         'Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; ' +
-          'target required where marked). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400.',
+          'target required where marked). Session control: `cancel` cancels a session’s running statement (PostgreSQL pg_cancel_backend, MySQL/MariaDB KILL QUERY) and `kill` ends the session ' +
+          '(pg_terminate_backend, KILL), target = the session id (`pid` of the health reading). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400; ' +
+          'a non-administrator 403 FORBIDDEN, audited `permission_denied`; every run is audited (`query_execution`, action maintenance).',
         MaintenanceResult,
         { type: { type: 'string' }, target: { type: 'string' } },
         ['type'],
@@ -231,8 +234,23 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     },
     async (request) => {
       const session = await sessionFor(deps, request);
-      requireAdminRole(session);
       const body = request.body as { type?: unknown; target?: unknown };
+      if (session.role !== 'admin') {
+        // Recorded like any refused governed action: a user trying to kill another's session is worth knowing.
+        const named = (body as { connection?: { name?: unknown } }).connection?.name;
+        await audit(deps, {
+          type: 'permission_denied',
+          action: 'maintenance',
+          operation: String(body.type ?? ''),
+          actor: session.username,
+          connection: String((body as { connection?: { id?: unknown } }).connection?.id ?? '').slice(0, 200),
+          ...(typeof named === 'string' ? { connectionName: named.slice(0, 200) } : {}),
+          route: '/api/db/maintenance',
+          result: 'failure',
+          error: 'Administrator role required',
+        });
+        requireAdminRole(session);
+      }
       const target = await resolveTarget(deps, session, request.body as Record<string, unknown>);
       const op = target.factory.capabilities.maintenanceOperations.find((o) => o.type === body.type);
       if (!op) {

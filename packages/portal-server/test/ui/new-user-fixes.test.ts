@@ -1,8 +1,8 @@
 // What a new user met (issue 30 item 6), each checked in a real browser: the results filter finds values in
 // a column whose first value is NULL, the first click on a header sorts ascending, Escape closes the value
-// viewer, the results stay on screen at 1280×900 with an object's description open, an administrator's own
-// request is not in "To review" and can be withdrawn by its requester, and the audit log shows datasource
-// names.
+// viewer, the results stay on screen at 1280×900 with an object's description, the ER diagram or the table
+// browser open, a typed SQLite EXPLAIN QUERY PLAN is drawn as a node tree, an administrator's own request is
+// not in "To review" and can be withdrawn by its requester, and the audit log shows datasource names.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, setSql, startUi, type UiHarness, visible } from './harness.js';
@@ -84,6 +84,52 @@ describe('portal web UI: fixes a new user met', () => {
         ),
       );
     expect(bottoms.filter((b) => b <= 900).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('keeps the editor and the results grid inside the window with the ER diagram or the table browser open', async () => {
+    const rect = (selector: string) =>
+      page.evaluate((sel) => {
+        type El = { getBoundingClientRect(): { top: number; bottom: number } };
+        const g = globalThis as unknown as { document: { querySelector(s: string): El | null } };
+        const r = g.document.querySelector(sel)?.getBoundingClientRect();
+        return r ? { top: r.top, bottom: r.bottom } : null;
+      }, selector);
+    await page.getByRole('button', { name: 'ER diagram of main' }).click();
+    await visible(page.getByRole('region', { name: 'ER diagram main' }));
+    await visible(page.getByRole('region', { name: 'Object customers' }));
+    // Before the fix the diagram alone took 52% of the height and the grid started below the window.
+    let grid = await rect('[data-testid="grid-scroll"]');
+    expect(grid && grid.top < 900 - 100 && grid.bottom <= 900).toBe(true);
+    await ui.screenshot(page, 'layout-900-er-description');
+    // Browsing the table closes the diagram: the browser's grid is the one the person works in now.
+    await page.getByRole('button', { name: 'Browse data' }).click();
+    const browser = await visible(page.getByRole('region', { name: 'Table customers' }));
+    await visible(browser.getByText('Ada Lovelace'));
+    expect(await page.getByRole('region', { name: 'ER diagram main' }).count()).toBe(0);
+    await ui.screenshot(page, 'layout-900-browser');
+    grid = await rect('[data-testid="grid-scroll"]');
+    expect(grid && grid.top < 900 - 100 && grid.bottom <= 900).toBe(true);
+    // The table browser keeps its rows inside its own card: nothing lies over the query tabs below it.
+    const card = await rect('section[aria-label="Table customers"]');
+    const query = await rect('section[aria-label="Query"]');
+    expect(card && query && card.bottom <= query.top).toBe(true);
+    await browser.getByRole('button', { name: 'Close table' }).click();
+  });
+
+  it('draws a typed SQLite EXPLAIN QUERY PLAN as a node tree', async () => {
+    await setSql(
+      page,
+      'explain query plan select c.name, (select count(*) from orders o2 where o2.customer_id = c.id) as n from customers c',
+    );
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const plan = await visible(page.getByRole('list', { name: 'Plan' }));
+    await visible(plan.getByTestId('plan-node').filter({ hasText: /^SCAN\s*c/ }));
+    // The correlated subquery's scan is a child node (EXPLAIN QUERY PLAN's parent column), not a text row.
+    const sub = plan.locator('li').filter({ has: page.getByText('CORRELATED SCALAR SUBQUERY') });
+    await visible(sub.locator('ul [data-testid="plan-node"]').filter({ hasText: /SCAN|SEARCH/ }));
+    await page.getByRole('button', { name: 'Show raw rows' }).click();
+    await visible(page.getByRole('table', { name: 'Plan rows' }).getByRole('cell', { name: /^SCAN c/ }));
+    await ui.screenshot(page, 'typed-sqlite-plan');
   });
 
   it("leaves an administrator's own request out of To review, lets them withdraw it, and names datasources in the audit log", async () => {

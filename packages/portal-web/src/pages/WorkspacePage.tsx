@@ -11,6 +11,7 @@ import {
   useStorageConfig,
 } from '../lib/connections';
 import { useEngines } from '../lib/engines';
+import { Link } from '../lib/router';
 import type { Connection, DbObject, SessionUser } from '../lib/types';
 import { TableBrowser } from '../table/TableBrowser';
 import { TableDesigner } from '../table/TableDesigner';
@@ -125,6 +126,12 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
               <EnvBadge env={connection.environment} />
               {connection.managed && <span className="badge managed">managed</span>}
               <GovernanceBadges connection={connection} />
+              <Link
+                href={`/monitoring?datasource=${encodeURIComponent(connection.id)}`}
+                className="btn btn-small btn-ghost"
+              >
+                Monitor
+              </Link>
             </div>
             {diagram && descriptor && (
               <Suspense fallback={<p className="muted small">Loading the diagram…</p>}>
@@ -152,6 +159,9 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
                     ? (o) => {
                         setBrowsing({ object: o });
                         setOpenObject(null);
+                        // The browser is the grid the person now works in; with the diagram too, the query
+                        // results would not fit at 900 px (issue 30).
+                        setDiagram(null);
                       }
                     : undefined
                 }

@@ -354,6 +354,15 @@ function markHotPath(plan: ParsedPlan): ParsedPlan {
   return plan;
 }
 
+/**
+ * The plan format of a result the person asked for by typing the plan statement themselves (SQLite's
+ * `EXPLAIN QUERY PLAN …` answers id, parent, notused, detail), so it is drawn as a tree like the Explain
+ * button's; undefined for any other result.
+ */
+export function typedPlanFormat(fields: readonly string[]): string | undefined {
+  return fields.join(',') === 'id,parent,notused,detail' ? 'sqlite-query-plan' : undefined;
+}
+
 /** Reads a plan result; unknown formats answer no roots (the view then shows the raw rows). */
 export function parsePlan(format: string | undefined, rows: Record<string, unknown>[]): ParsedPlan {
   let p: ParsedPlan;

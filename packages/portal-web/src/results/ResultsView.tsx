@@ -4,6 +4,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { PlanView } from '../plan/PlanView';
+import { typedPlanFormat } from '../plan/planTree';
 import { errorTitle, type Outcome, type ScriptStatement } from './outcome';
 import { ResultGrid } from './ResultGrid';
 
@@ -203,6 +204,8 @@ export function ResultsView(props: ResultsViewProps) {
   const p = result.pagination;
   const noColumns = result.fields.length === 0;
   const hasMore = p.hasMore && props.pageable;
+  // A typed EXPLAIN QUERY PLAN is a plan too: drawn as the tree the Explain button shows.
+  const typedPlan = typedPlanFormat(result.fields);
   return (
     <div className="results">
       <div className="result-status" role="status">
@@ -254,14 +257,17 @@ export function ResultsView(props: ResultsViewProps) {
           ))}
         </ul>
       )}
-      {!noColumns && (
-        <GridOrChart
-          fields={result.fields}
-          rows={rows}
-          columnTypes={result.columnTypes as Record<string, string> | undefined}
-          masked={props.masked}
-        />
-      )}
+      {!noColumns &&
+        (typedPlan ? (
+          <PlanView format={typedPlan} rows={rows} fields={result.fields} mode="estimate" />
+        ) : (
+          <GridOrChart
+            fields={result.fields}
+            rows={rows}
+            columnTypes={result.columnTypes as Record<string, string> | undefined}
+            masked={props.masked}
+          />
+        ))}
     </div>
   );
 }

@@ -189,7 +189,7 @@ export function mysqlCatalog(p: Runner): Catalog {
         db ? [db] : [],
       );
       const sessions = await rows(
-        `SELECT ID AS pid, USER AS user, COALESCE(DB, '') AS db, COALESCE(STATE, COMMAND) AS state,
+        `SELECT ID AS pid, USER AS user, COALESCE(DB, '') AS db, COALESCE(NULLIF(STATE, ''), COMMAND) AS state,
                 COALESCE(INFO, '') AS query, TIME * 1000 AS duration
            FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() ORDER BY TIME DESC LIMIT 100`,
       );
@@ -224,10 +224,12 @@ export function mysqlCatalog(p: Runner): Catalog {
         `SHOW GLOBAL STATUS WHERE Variable_name IN ('Uptime', 'Threads_running', 'Questions', 'Slow_queries', 'Aborted_connects')`,
       );
       const [vars] = await rows('SELECT @@max_connections AS max_connections');
+      const locks = await lockWaits(rows);
       return {
         ...(await catalog.health()),
         status: Object.fromEntries(status.map((r) => [String(r.Variable_name), Number(r.Value)])),
         maxConnections: Number(vars.max_connections),
+        ...(locks ? { locks } : {}),
       };
     },
 
@@ -242,6 +244,8 @@ export function mysqlCatalog(p: Runner): Catalog {
           return p.query(`CHECK TABLE ${table()}`, [], { maxRows: 1000 });
         case 'repair':
           return p.query(`REPAIR TABLE ${table()}`, [], { maxRows: 1000 });
+        case 'cancel':
+          return p.query(`KILL QUERY ${integerTarget(type, target)}`, [], { maxRows: 0 });
         case 'kill':
           return p.query(`KILL ${integerTarget(type, target)}`, [], { maxRows: 0 });
         default:
@@ -250,4 +254,53 @@ export function mysqlCatalog(p: Runner): Catalog {
     },
   };
   return catalog;
+}
+
+type Rows = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * InnoDB lock waits, one entry per waiting connection with the connections holding it up: MariaDB keeps them
+ * in information_schema (INNODB_LOCK_WAITS), MySQL 8 in performance_schema (data_lock_waits). Undefined when
+ * neither answers (no PROCESS privilege, another storage engine): the monitoring page then shows no locks.
+ */
+async function lockWaits(rows: Rows): Promise<Record<string, unknown>[] | undefined> {
+  const mariadb = `SELECT r.trx_mysql_thread_id AS pid, b.trx_mysql_thread_id AS blocker, l.lock_type AS type,
+                          l.lock_mode AS mode, l.lock_table AS relation, COALESCE(p.USER, '') AS user,
+                          COALESCE(r.trx_query, '') AS query,
+                          TIMESTAMPDIFF(MICROSECOND, r.trx_wait_started, NOW()) DIV 1000 AS waiting
+                     FROM information_schema.INNODB_LOCK_WAITS w
+                     JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id
+                     JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id
+                     JOIN information_schema.INNODB_LOCKS l ON l.lock_id = w.requested_lock_id
+                     LEFT JOIN information_schema.PROCESSLIST p ON p.ID = r.trx_mysql_thread_id
+                    LIMIT 100`;
+  const mysql8 = `SELECT r.PROCESSLIST_ID AS pid, b.PROCESSLIST_ID AS blocker, l.LOCK_TYPE AS type,
+                         l.LOCK_MODE AS mode, CONCAT(l.OBJECT_SCHEMA, '.', l.OBJECT_NAME) AS relation,
+                         COALESCE(r.PROCESSLIST_USER, '') AS user, COALESCE(r.PROCESSLIST_INFO, '') AS query,
+                         COALESCE(r.PROCESSLIST_TIME, 0) * 1000 AS waiting
+                    FROM performance_schema.data_lock_waits w
+                    JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID
+                    JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID
+                    JOIN performance_schema.data_locks l ON l.ENGINE_LOCK_ID = w.REQUESTING_ENGINE_LOCK_ID
+                   LIMIT 100`;
+  const found = (await rows(mariadb).catch(() => null)) ?? (await rows(mysql8).catch(() => null));
+  if (!found) return undefined;
+  const byPid = new Map<number, Record<string, unknown> & { blockedBy: number[] }>();
+  for (const r of found) {
+    const pid = Number(r.pid);
+    const entry = byPid.get(pid) ?? {
+      pid,
+      blockedBy: [],
+      lockType: String(r.type ?? ''),
+      mode: String(r.mode ?? ''),
+      relation: String(r.relation ?? ''),
+      user: String(r.user ?? ''),
+      query: String(r.query ?? ''),
+      waitingMs: Number(r.waiting ?? 0),
+    };
+    const blocker = Number(r.blocker);
+    if (!entry.blockedBy.includes(blocker)) entry.blockedBy.push(blocker);
+    byPid.set(pid, entry);
+  }
+  return [...byPid.values()];
 }

@@ -25,6 +25,11 @@ export const mysqlCapabilities: Capabilities = {
     { type: 'analyze', targetRequired: true, description: 'ANALYZE TABLE <target>' },
     { type: 'check', targetRequired: true, description: 'CHECK TABLE <target>' },
     { type: 'repair', targetRequired: true, description: 'REPAIR TABLE <target>' },
+    {
+      type: 'cancel',
+      targetRequired: true,
+      description: 'KILL QUERY <connection id>: cancel its running statement',
+    },
     { type: 'kill', targetRequired: true, description: 'KILL <connection id>' },
   ],
 };

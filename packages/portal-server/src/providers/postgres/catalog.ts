@@ -255,7 +255,27 @@ export function pgCatalog(p: Runner): Catalog {
                 date_trunc('second', now() - pg_postmaster_start_time())::text AS uptime`,
       );
       const health = await catalog.health();
-      return { ...health, ...summary };
+      // Sessions waiting for a lock, each with the sessions holding it up (pg_blocking_pids).
+      const waiting = await rows(
+        `SELECT a.pid, pg_blocking_pids(a.pid) AS blocked_by, l.locktype, l.mode,
+                CASE WHEN l.relation IS NOT NULL THEN l.relation::regclass::text END AS relation,
+                a.usename AS "user", a.query,
+                COALESCE(EXTRACT(EPOCH FROM (now() - a.state_change)) * 1000, 0)::bigint AS waiting
+           FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE NOT l.granted AND a.datname = current_database()
+          ORDER BY waiting DESC LIMIT 100`,
+      );
+      const locks = waiting.map((w) => ({
+        pid: Number(w.pid),
+        blockedBy: ((w.blocked_by as unknown[]) ?? []).map(Number),
+        lockType: String(w.locktype),
+        mode: String(w.mode),
+        relation: w.relation === null ? '' : String(w.relation),
+        user: String(w.user ?? ''),
+        query: String(w.query ?? ''),
+        waitingMs: Number(w.waiting),
+      }));
+      return { ...health, ...summary, locks };
     },
 
     async maintenance(type: string, target: string | undefined): Promise<ExecResult> {
@@ -275,6 +295,10 @@ export function pgCatalog(p: Runner): Catalog {
         case 'reindex':
           return p.query(`REINDEX TABLE ${objectTarget(quoteStyles.double, type, target)}`, [], {
             maxRows: 0,
+          });
+        case 'cancel':
+          return p.query('SELECT pg_cancel_backend($1) AS cancelled', [integerTarget(type, target)], {
+            maxRows: 1,
           });
         case 'kill':
           return p.query('SELECT pg_terminate_backend($1) AS terminated', [integerTarget(type, target)], {

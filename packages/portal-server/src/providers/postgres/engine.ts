@@ -24,6 +24,11 @@ export const postgresCapabilities: Capabilities = {
     { type: 'vacuum', targetRequired: false, description: 'VACUUM a table (or the whole database)' },
     { type: 'analyze', targetRequired: false, description: 'ANALYZE a table (or the whole database)' },
     { type: 'reindex', targetRequired: true, description: 'REINDEX TABLE <target>' },
+    {
+      type: 'cancel',
+      targetRequired: true,
+      description: 'pg_cancel_backend(<pid>): cancel its running statement',
+    },
     { type: 'kill', targetRequired: true, description: 'pg_terminate_backend(<pid>)' },
   ],
 };

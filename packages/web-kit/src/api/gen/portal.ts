@@ -864,7 +864,7 @@ export interface paths {
         put?: never;
         /**
          * Administrators
-         * @description Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; target required where marked). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400.
+         * @description Administrators: `{connection, type, target?}` runs one of the engine’s maintenance operations (see provider-meta maintenanceOperations; target required where marked). Session control: `cancel` cancels a session’s running statement (PostgreSQL pg_cancel_backend, MySQL/MariaDB KILL QUERY) and `kill` ends the session (pg_terminate_backend, KILL), target = the session id (`pid` of the health reading). Answers `{type, target?, rows, fields, rowCount, executionTime}`; unknown type or missing target 400; a non-administrator 403 FORBIDDEN, audited `permission_denied`; every run is audited (`query_execution`, action maintenance).
          */
         post: operations["postApiDbMaintenance"];
         delete?: never;
@@ -884,7 +884,7 @@ export interface paths {
         put?: never;
         /**
          * Administrators
-         * @description Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them).
+         * @description Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). Where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) also `locks: [{pid, blockedBy: [pid], lockType, mode, relation, user, query, waitingMs}]`.
          */
         post: operations["postApiDbMonitoring"];
         delete?: never;
@@ -6693,7 +6693,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). */
+            /** @description Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). Where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) also `locks: [{pid, blockedBy: [pid], lockType, mode, relation, user, query, waitingMs}]`. */
             200: {
                 headers: {
                     [name: string]: unknown;
