@@ -4,12 +4,19 @@
 // Figures: the server's memory per attached follower (RSS and V8 heap, before and after they attach, idle),
 // ingestion lines/s into the followed run as a ratio to the same push into a run nobody follows, and the
 // server's CPU time from the first pushed line until every follower has every line, as a ratio to the CPU of
-// the unfollowed push (the aim: at most 2× for 1,000 followers of 10,000 lines), all in the same server and
-// the same run of the benchmark; every follower must receive every line. SQLite file.
+// the unfollowed push (the aim: at most 2× for 1,000 followers of 10,000 lines). BENCH_FOLLOW_ROUNDS rounds
+// (default 3) alternate an unfollowed push and a followed one on fresh runs in the same server; each figure
+// is the median of its rounds, printed with its spread (min–max), because the machine is shared and one
+// round alone swings several-fold. Also printed: user and system CPU apart (the kernel's copying of
+// followers × bytes over loopback is the floor no encoding removes), the bytes each follower received, the
+// encodings per published batch (1: every follower writes the same bytes) and the store reads made for
+// followers (0 past the first replay: followers that fell behind caught up from the ring, no cliff past the
+// 2,000 lines a follower's own queue holds). Every follower must receive every line. SQLite file.
 // Run with `npm run bench` or `node --expose-gc --import tsx bench/sse-followers.bench.ts` (the heap figure
 // is taken after a collection when `gc` is exposed; without it the figure is noisy).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '@app/kit/testing';
 import type { CiServer } from '../packages/ci-server/src/index.js';
@@ -18,6 +25,7 @@ import { withServer } from './runs-list.bench.js';
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1_000);
 const LINES = Number(process.env.BENCH_FOLLOW_LINES ?? 500); // per job; the pipeline has 20 jobs
+const ROUNDS = Number(process.env.BENCH_FOLLOW_ROUNDS ?? 3);
 const BATCH = 50;
 
 // The followers: plain http.get streams counting `event: log` blocks; prints `ready` once every stream is
@@ -27,8 +35,9 @@ const http = require('node:http');
 const [base, runId, n, expected] = process.argv.slice(1);
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 const counts = new Array(Number(n)).fill(0);
-let open = 0, done = 0;
-const finish = () => { console.log(JSON.stringify({ min: Math.min(...counts), max: Math.max(...counts) })); process.exit(0); };
+const finished = new Array(Number(n)).fill(false);
+let open = 0, done = 0, bytes = 0;
+const finish = () => { console.log(JSON.stringify({ min: Math.min(...counts), max: Math.max(...counts), bytes })); process.exit(0); };
 setTimeout(finish, 300000).unref();
 for (let i = 0; i < Number(n); i++) {
   http.get(base + '/api/v1/runs/' + runId + '/logs/stream', { agent }, (res) => {
@@ -36,11 +45,13 @@ for (let i = 0; i < Number(n); i++) {
     let tail = '';
     res.setEncoding('utf8');
     res.on('data', (chunk) => {
+      bytes += Buffer.byteLength(chunk);
       const text = tail + chunk;
       let at = 0;
       for (;;) { const k = text.indexOf('event: log', at); if (k < 0) break; counts[i]++; at = k + 10; }
       tail = text.slice(Math.max(at, text.length - 9));
-      if (counts[i] === Number(expected) && ++done === Number(n)) finish();
+      // Once per follower (a later keep-alive comment must not count it twice).
+      if (!finished[i] && counts[i] === Number(expected)) { finished[i] = true; if (++done === Number(n)) finish(); }
     });
   }).on('error', (e) => { console.error(e.message); process.exit(1); });
 }`;
@@ -75,20 +86,111 @@ async function memory(): Promise<{ rss: number; heap: number }> {
 
 export interface FollowerResult {
   followers: number;
+  lines: number;
+  rounds: number;
   rssPerFollowerKb: number;
   heapPerFollowerKb: number;
+  /** Ingestion lines/s (medians of the rounds). */
   baseline: number;
   target: number;
   ratio: number;
-  /** Server CPU ms of the unfollowed push, and from the followed push's start until every follower had every line. */
+  /** Server CPU ms of the unfollowed push, and from the followed push's start until every follower had every line (medians). */
   baselineCpuMs: number;
   followedCpuMs: number;
   cpuRatio: number;
+  /** Min and max over the rounds of the per-round CPU ratio (followed / the same round's unfollowed). */
+  cpuRatioSpread: [number, number];
+  baselineCpuSpread: [number, number];
+  followedCpuSpread: [number, number];
+  /** Of the followed CPU (median round): user and system ms. */
+  followedUserMs: number;
+  followedSystemMs: number;
+  /** Bytes each follower received (median round). */
+  bytesPerFollower: number;
+  /** Encodings per published batch, and store reads for followers after they attached (all rounds). */
+  encodesPerBatch: number;
+  storeReads: number;
   everyLineToEveryFollower: boolean;
 }
 
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const spread = (xs: number[]): [number, number] => [Math.min(...xs), Math.max(...xs)];
+
+interface FollowedRound {
+  rate: number;
+  cpu: NodeJS.CpuUsage;
+  report: { min: number; max: number; bytes: number };
+  memory?: { before: { rss: number; heap: number }; attached: { rss: number; heap: number } };
+  encodes: number;
+  batches: number;
+  storeReads: number;
+}
+
+/** One followed round: FOLLOWERS clients attach to a fresh run, then its lines are pushed. */
+async function followedRound(
+  server: CiServer,
+  httpPort: number,
+  measureMemory: boolean,
+): Promise<FollowedRound> {
+  const followed = await newJobRuns(server);
+  const { run_id: runId } = await server.database.db
+    .selectFrom('job_runs')
+    .select('run_id')
+    .where('id', '=', followed[0])
+    .executeTakeFirstOrThrow();
+  const before = measureMemory ? await memory() : undefined;
+  const child = spawn(
+    process.execPath,
+    ['-e', FOLLOWER_SCRIPT, `http://127.0.0.1:${httpPort}`, runId, String(FOLLOWERS), String(20 * LINES)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines: string[] = [];
+  child.stdout.setEncoding('utf8');
+  let readyResolve: () => void = () => undefined;
+  const ready = new Promise<void>((r) => {
+    readyResolve = r;
+  });
+  child.stdout.on('data', (chunk: string) => {
+    for (const l of chunk.split('\n').filter(Boolean)) {
+      lines.push(l);
+      if (l === 'ready') readyResolve();
+    }
+  });
+  await ready;
+  const hub = server.execution.hub;
+  while (hub.subscriberCount(runId) < FOLLOWERS) await new Promise((r) => setTimeout(r, 20));
+  const attached = measureMemory ? await memory() : undefined;
+  const encodes0 = hub.encoder.encodes;
+  const reads0 = hub.storeReads;
+  // Listening before the push: the last follower may have every line before the push's promise settles.
+  const exited = once(child, 'exit');
+  const cpu1 = process.cpuUsage();
+  const rate = await push(server, followed);
+  await exited;
+  const cpu = process.cpuUsage(cpu1);
+  const report = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{"min":0,"max":0,"bytes":0}');
+  // Followers end with the run: finish it so they let go of the hub (its ring and subscriptions).
+  await server.database.db.updateTable('runs').set({ status: 'canceled' }).where('id', '=', runId).execute();
+  hub.wake(runId);
+  return {
+    rate,
+    cpu,
+    report,
+    memory: before && attached ? { before, attached } : undefined,
+    encodes: hub.encoder.encodes - encodes0,
+    batches: (20 * LINES) / BATCH,
+    storeReads: hub.storeReads - reads0,
+  };
+}
+
 export async function run(): Promise<FollowerResult> {
-  console.log(`SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed`);
+  console.log(
+    `SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed, ${ROUNDS} interleaved rounds`,
+  );
   return withServer(`sqlite:${tempDir('bench-follow-')}/ci.db`, async (server) => {
     const applied = await server.app.inject({
       method: 'POST',
@@ -97,65 +199,64 @@ export async function run(): Promise<FollowerResult> {
     });
     if (applied.statusCode !== 200) throw new Error(`apply failed: ${applied.body}`);
     const { httpPort } = await server.listen();
-    // Warm-up, then the baseline: a run nobody follows.
+    // Warm-up: a run nobody follows.
     await push(server, await newJobRuns(server));
-    const cpu0 = process.cpuUsage();
-    const baseline = await push(server, await newJobRuns(server));
-    const baselineCpu = process.cpuUsage(cpu0);
-
-    const followed = await newJobRuns(server);
-    const { run_id: runId } = await server.database.db
-      .selectFrom('job_runs')
-      .select('run_id')
-      .where('id', '=', followed[0])
-      .executeTakeFirstOrThrow();
-    const before = await memory();
-    const child = spawn(
-      process.execPath,
-      ['-e', FOLLOWER_SCRIPT, `http://127.0.0.1:${httpPort}`, runId, String(FOLLOWERS), String(20 * LINES)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const lines: string[] = [];
-    child.stdout.setEncoding('utf8');
-    let readyResolve: () => void = () => undefined;
-    const ready = new Promise<void>((r) => {
-      readyResolve = r;
-    });
-    child.stdout.on('data', (chunk: string) => {
-      for (const l of chunk.split('\n').filter(Boolean)) {
-        lines.push(l);
-        if (l === 'ready') readyResolve();
-      }
-    });
-    await ready;
-    const attached = await memory();
-    const cpu1 = process.cpuUsage();
-    const target = await push(server, followed);
-    await once(child, 'exit');
-    const followedCpu = process.cpuUsage(cpu1);
-    const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
-    const report = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{"min":0,"max":0}');
+    const unfollowed: { rate: number; cpu: NodeJS.CpuUsage }[] = [];
+    const followedRounds: FollowedRound[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const cpu0 = process.cpuUsage();
+      const rate = await push(server, await newJobRuns(server));
+      unfollowed.push({ rate, cpu: process.cpuUsage(cpu0) });
+      followedRounds.push(await followedRound(server, httpPort, round === 0));
+      const u = unfollowed[round];
+      const f = followedRounds[round];
+      console.log(
+        `  round ${round + 1}: unfollowed ${cpuMs(u.cpu).toFixed(0)} ms CPU, followed ${cpuMs(f.cpu).toFixed(0)} ms (user ${(f.cpu.user / 1000).toFixed(0)}, system ${(f.cpu.system / 1000).toFixed(0)}): ${(cpuMs(f.cpu) / cpuMs(u.cpu)).toFixed(2)}×; every line ${f.report.min === 20 * LINES && f.report.max === 20 * LINES ? 'yes' : `no (min ${f.report.min}, max ${f.report.max})`}; ${f.encodes} encodings of ${f.batches} batches; ${f.storeReads} store reads`,
+      );
+    }
+    const mem = followedRounds[0].memory!;
+    const baseCpu = unfollowed.map((u) => cpuMs(u.cpu));
+    const follCpu = followedRounds.map((f) => cpuMs(f.cpu));
+    const mid = followedRounds.find((f) => cpuMs(f.cpu) === median(follCpu)) ?? followedRounds[0];
     const result: FollowerResult = {
       followers: FOLLOWERS,
-      rssPerFollowerKb: (attached.rss - before.rss) / 1024 / FOLLOWERS,
-      heapPerFollowerKb: (attached.heap - before.heap) / 1024 / FOLLOWERS,
-      baseline,
-      target,
-      ratio: target / baseline,
-      baselineCpuMs: cpuMs(baselineCpu),
-      followedCpuMs: cpuMs(followedCpu),
-      cpuRatio: cpuMs(followedCpu) / cpuMs(baselineCpu),
-      everyLineToEveryFollower: report.min === 20 * LINES && report.max === 20 * LINES,
+      lines: 20 * LINES,
+      rounds: ROUNDS,
+      rssPerFollowerKb: (mem.attached.rss - mem.before.rss) / 1024 / FOLLOWERS,
+      heapPerFollowerKb: (mem.attached.heap - mem.before.heap) / 1024 / FOLLOWERS,
+      baseline: median(unfollowed.map((u) => u.rate)),
+      target: median(followedRounds.map((f) => f.rate)),
+      ratio: median(followedRounds.map((f) => f.rate)) / median(unfollowed.map((u) => u.rate)),
+      baselineCpuMs: median(baseCpu),
+      followedCpuMs: median(follCpu),
+      cpuRatio: median(follCpu) / median(baseCpu),
+      cpuRatioSpread: spread(follCpu.map((c, i) => c / baseCpu[i])),
+      baselineCpuSpread: spread(baseCpu),
+      followedCpuSpread: spread(follCpu),
+      followedUserMs: mid.cpu.user / 1000,
+      followedSystemMs: mid.cpu.system / 1000,
+      bytesPerFollower: mid.report.bytes / FOLLOWERS,
+      encodesPerBatch:
+        followedRounds.reduce((n, f) => n + f.encodes, 0) / followedRounds.reduce((n, f) => n + f.batches, 0),
+      storeReads: followedRounds.reduce((n, f) => n + f.storeReads, 0),
+      everyLineToEveryFollower: followedRounds.every(
+        (f) => f.report.min === 20 * LINES && f.report.max === 20 * LINES,
+      ),
     };
+    const r = result;
+    const range = ([a, b]: [number, number], digits = 0, unit = '') =>
+      `${a.toFixed(digits)}–${b.toFixed(digits)}${unit}`;
     console.log(
-      `  server memory: RSS ${mb(before.rss).toFixed(0)} → ${mb(attached.rss).toFixed(0)} MB, heap ${mb(before.heap).toFixed(0)} → ${mb(attached.heap).toFixed(0)} MB`,
+      `  server memory: RSS ${mb(mem.before.rss).toFixed(0)} → ${mb(mem.attached.rss).toFixed(0)} MB, heap ${mb(mem.before.heap).toFixed(0)} → ${mb(mem.attached.heap).toFixed(0)} MB; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
     );
     console.log(
-      '\n| followers | lines | RSS per follower | heap per follower | ingest, nobody following | ingest, followed | ratio | server CPU, unfollowed | server CPU, followed until delivered | CPU ratio | every line to every follower |',
+      '\n| followers | lines | rounds | RSS / heap per follower | ingest unfollowed / followed (median) | server CPU unfollowed (spread) | server CPU followed until delivered (spread) | of which user / system | CPU ratio (spread) | bytes per follower | encodings per batch | store reads after attaching | every line to every follower |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    console.log('|---:|---:|---:|---|---|---|---|---|---|---:|---:|---:|---|');
     console.log(
-      `| ${FOLLOWERS} | ${20 * LINES} | ${result.rssPerFollowerKb.toFixed(1)} KB | ${result.heapPerFollowerKb.toFixed(1)} KB | ${Math.round(baseline)} lines/s | ${Math.round(target)} lines/s | ${(result.ratio * 100).toFixed(0)} % | ${result.baselineCpuMs.toFixed(0)} ms | ${result.followedCpuMs.toFixed(0)} ms | ${result.cpuRatio.toFixed(2)}× | ${result.everyLineToEveryFollower ? 'yes' : `no (min ${report.min}, max ${report.max})`} |`,
+      `| ${r.followers} | ${r.lines} | ${r.rounds} | ${r.rssPerFollowerKb.toFixed(1)} / ${r.heapPerFollowerKb.toFixed(1)} KB | ${Math.round(r.baseline)} / ${Math.round(r.target)} lines/s (${(r.ratio * 100).toFixed(0)} %) | ${r.baselineCpuMs.toFixed(0)} ms (${range(r.baselineCpuSpread)}) | ${r.followedCpuMs.toFixed(0)} ms (${range(r.followedCpuSpread)}) | ${r.followedUserMs.toFixed(0)} / ${r.followedSystemMs.toFixed(0)} ms | ${r.cpuRatio.toFixed(2)}× (${range(r.cpuRatioSpread, 2, '×')}) | ${(r.bytesPerFollower / 1024 / 1024).toFixed(2)} MB | ${r.encodesPerBatch.toFixed(2)} | ${r.storeReads} | ${r.everyLineToEveryFollower ? 'yes' : 'no'} |`,
     );
     return result;
   });

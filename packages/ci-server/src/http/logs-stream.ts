@@ -4,14 +4,13 @@
 // comment as keep-alive, and ends once the run is terminal and its tail was sent, with a last `event: end`
 // that says so. A standard EventSource reconnects after any close, so a reconnect to a finished run whose
 // every line the client already holds (its Last-Event-ID is at or past the last cursor) answers 204, which
-// tells EventSource to stop for good. A slow reader only slows itself: its live buffer overflows and it
-// continues from the store.
+// tells EventSource to stop for good. A slow reader only slows itself: its socket holds at most one write
+// past its high-water mark, its live buffer overflows and it continues by its cursor from the hub's ring of
+// encoded batches, then from the store.
 import { badRequest, notFound } from '@app/kit';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
-import type { LogBatch } from '../logs/hub.js';
-import { toLogLineJson } from '../logs/types.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { StoreDb } from '../store/database.js';
 import { runStatusOf } from '../store/lookups.js';
@@ -28,23 +27,6 @@ export interface LogStreamOptions {
 }
 
 const CURSOR = /^\d{1,15}$/;
-
-// Live lines reach every follower of a run as the same batch arrays (the hub hands each follower the
-// published batch, and the ring serves late ones the same arrays): each batch is encoded once into a Buffer
-// that every follower's socket writes as is — no per-follower strings, byte counts or copies. Replayed pages
-// are fresh arrays, encoded once for their one reader.
-const encoded = new WeakMap<LogBatch, Buffer>();
-function sseChunk(batch: LogBatch): Buffer {
-  let chunk = encoded.get(batch);
-  if (chunk === undefined) {
-    let text = '';
-    for (const line of batch)
-      text += `event: log\nid: ${line.cursor}\ndata: ${JSON.stringify(toLogLineJson(line))}\n\n`;
-    chunk = Buffer.from(text, 'utf8');
-    encoded.set(batch, chunk);
-  }
-  return chunk;
-}
 
 /** `Last-Event-ID` as a cursor: absent or empty is the start; anything but a cursor is a 400. */
 export function parseLastEventId(value: string | string[] | undefined): number {
@@ -150,7 +132,9 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
             process.nextTick(uncork);
           }
           if (batch.length > 0) lastCursor = batch[batch.length - 1].cursor;
-          if (!res.write(sseChunk(batch))) {
+          // Live lines reach every follower as the hub's shared batches (and followers at one cursor share
+          // store pages): the encoder makes each batch's bytes once and every socket writes them as they are.
+          if (!res.write(data.hub.encoder.encode(batch))) {
             uncork();
             // The reader is slow: wait for it (live lines pile up in the hub and overflow to the ring).
             blocked = true;

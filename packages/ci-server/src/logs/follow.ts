@@ -7,8 +7,9 @@
 // that just yielded waits `coalesceMs` before taking again, so a busy run costs each follower at most one
 // write per period while a line after a quiet spell goes out at once. Lines another replica stored are
 // announced by a `stored` wake (PostgreSQL NOTIFY, replicas/); a periodic read covers what no notification
-// announced (SQLite has none; a listener reconnecting may have missed some). Each line is yielded once, in
-// cursor order.
+// announced (SQLite has none; a listener reconnecting may have missed some). Store pages come through the
+// hub's shared reads: the followers one notification wakes, all at the same cursor, cost one read and one
+// encoding. Each line is yielded once, in cursor order.
 import { chainAfter, type LogBatch, type LogHub } from './hub.js';
 import type { LogStore } from './store.js';
 
@@ -24,8 +25,10 @@ export interface FollowOptions {
   pollMs?: number;
   /** Lines per replay page. */
   pageSize?: number;
-  /** Buffer of the hub subscription. */
+  /** Buffer of the hub subscription, in lines. */
   capacity?: number;
+  /** Buffer of the hub subscription, in encoded bytes. */
+  capacityBytes?: number;
   signal?: AbortSignal;
   /** Least time between two yields of live lines (default 50 ms; 0 yields every wake). */
   coalesceMs?: number;
@@ -40,14 +43,17 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
   const coalesceMs = options.coalesceMs ?? DEFAULT_COALESCE_MS;
   const pageSize = options.pageSize ?? 500;
   // Subscribe before the first replay, so nothing committed in between is missed.
-  const sub = hub.subscribe(runId, options.capacity);
+  const sub = hub.subscribe(runId, options.capacity, options.capacityBytes);
   const onAbort = () => sub.wake();
   signal?.addEventListener('abort', onAbort);
   let cursor = options.after;
+  // Every follower of the run asks the same question at the same wake: one store read answers them all.
+  const isFinished = () => hub.shared(runId, 'finished', options.isFinished);
 
   async function* replay(): AsyncGenerator<LogBatch> {
     while (!signal?.aborted) {
-      const page = await store.readRunLogs(runId, cursor, pageSize);
+      // Followers at the same cursor (woken by one notification, or by the run's end) share the read.
+      const page = await hub.read(store, runId, cursor, pageSize);
       if (page.length === 0) return;
       cursor = page[page.length - 1].cursor;
       yield page;
@@ -55,11 +61,35 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
     }
   }
 
+  // The ring's batches after the cursor, when it can prove it holds every one: shared arrays and bytes.
+  async function* fromRing(): AsyncGenerator<LogBatch, boolean> {
+    const recent = hub.recent(runId, cursor);
+    if (recent === undefined) return false;
+    for (const batch of recent) {
+      cursor = batch[batch.length - 1].cursor;
+      yield batch;
+    }
+    return true;
+  }
+
+  // Before a check of the store (another replica's lines, a periodic check), whatever the ring holds: with
+  // many followers the hub hands batches out over several turns, and a follower the hand-out has not
+  // reached yet must not read (and encode) lines from the store that the ring already holds encoded.
+  async function* catchUp(): AsyncGenerator<LogBatch> {
+    yield* fromRing();
+    yield* replay();
+  }
+
   try {
     // A run that is already over: its whole log, then the end.
-    let finished = await options.isFinished();
-    yield* replay();
-    if (finished) return;
+    let finished = await isFinished();
+    if (finished) {
+      yield* replay();
+      return;
+    }
+    // A live run's recent lines are in the ring when others follow it: a follower resuming inside the ring
+    // (Last-Event-ID) takes the shared batches and bytes from there, and only older lines from the store.
+    if (!(yield* fromRing())) yield* replay();
     let lastCheck = Date.now();
     let lastYield = 0;
     while (!signal?.aborted) {
@@ -89,15 +119,15 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
       }
       if (why === 'stored') {
         // Another replica stored lines (NOTIFY): read them now rather than at the next periodic check.
-        if (!sub.pending) yield* replay();
+        if (!sub.pending) yield* catchUp();
         // A steady stream of notifications must not postpone the periodic check for the run's end.
         if (Date.now() - lastCheck < pollMs) continue;
       }
       if (why !== 'data' || Date.now() - lastCheck >= pollMs) {
         lastCheck = Date.now();
-        finished = await options.isFinished();
+        finished = await isFinished();
         // Lines stored by another replica reach this process only through the store.
-        if (!finished && !sub.pending) yield* replay();
+        if (!finished && !sub.pending) yield* catchUp();
       }
     }
   } finally {

@@ -1,19 +1,33 @@
 // In-process pub/sub of freshly stored log lines, per run. Ingestion publishes after its commit and never
 // waits for a reader. A published batch is one array shared by every follower (a subscriber holds a
-// reference, never a copy), so whatever a reader derives from it (the SSE encoding) can be made once for
-// all of them. Each subscriber has a bounded queue; one that falls behind is marked `overflowed` (its queue
-// dropped) and catches up from the run's ring of recent batches — the same shared arrays — and only past
-// the ring from the store, so a thousand slow followers do not turn into a thousand store replays.
+// reference, never a copy) and is encoded once, at publish, into the SSE bytes every follower's socket
+// writes (sse-encoding.ts). Each subscriber has a queue bounded by lines and bytes; one that falls behind
+// (a slow socket) is marked `overflowed` (its queue dropped) and catches up by its own cursor from the run's
+// ring of recent batches — the same shared arrays and bytes, bounded by bytes — and only past the ring from
+// the store, in pages that followers at the same cursor share (`read`), so a thousand slow followers do not
+// turn into a thousand store replays or encodings. With many followers the hub wakes them a chunk per turn
+// of the event loop, so fan-out never starves the ingestion that feeds it.
+import { chainAfter, Ring } from './ring.js';
+import { type LogBatch, SseEncoder } from './sse-encoding.js';
 import type { StoredLogLine } from './types.js';
 
-/** A batch of one run's lines as published: shared, never modified. */
-export type LogBatch = readonly StoredLogLine[];
+export { chainAfter } from './ring.js';
+export type { LogBatch } from './sse-encoding.js';
 
 /** Lines a subscriber may hold before it must fall back to the ring (references: a few bytes per batch). */
 export const DEFAULT_SUBSCRIBER_CAPACITY = 2_000;
 
+/** Encoded bytes a subscriber may have pending before it must catch up by its cursor instead. */
+export const DEFAULT_SUBSCRIBER_BYTES = 1024 * 1024;
+
 /** Lines of recent batches a followed run keeps for followers that fell behind. */
 export const DEFAULT_RING_LINES = 50_000;
+
+/** Encoded bytes of recent batches a followed run keeps (about 60,000 lines of 100 characters). */
+export const DEFAULT_RING_BYTES = 16 * 1024 * 1024;
+
+/** Followers woken per turn of the event loop when a batch is published. */
+export const DEFAULT_FANOUT_CHUNK = 100;
 
 /** `stored`: another replica stored lines of the run; they are in the store, not in this buffer. */
 export type WakeReason = 'data' | 'wake' | 'stored' | 'timeout';
@@ -21,6 +35,9 @@ export type WakeReason = 'data' | 'wake' | 'stored' | 'timeout';
 export class LogSubscription {
   private buffer: LogBatch[] = [];
   private buffered = 0;
+  private bufferedBytes = 0;
+  /** Times the queue overflowed (the follower then caught up by its cursor). */
+  private overflows = 0;
   private overflow = false;
   private closed = false;
   private waiter: ((why: WakeReason) => void) | undefined;
@@ -32,20 +49,24 @@ export class LogSubscription {
   constructor(
     readonly runId: string,
     private readonly capacity: number,
+    private readonly capacityBytes: number,
     private readonly onClose: (s: LogSubscription) => void,
   ) {}
 
-  /** Called by the hub; never blocks and never copies the batch. */
-  push(batch: LogBatch): void {
+  /** Called by the hub with the batch's encoded size; never blocks and never copies the batch. */
+  push(batch: LogBatch, bytes = 0): void {
     if (this.closed) return;
     if (!this.overflow) {
-      if (this.buffered + batch.length > this.capacity) {
+      if (this.buffered + batch.length > this.capacity || this.bufferedBytes + bytes > this.capacityBytes) {
         this.overflow = true;
+        this.overflows++;
         this.buffer = [];
         this.buffered = 0;
+        this.bufferedBytes = 0;
       } else {
         this.buffer.push(batch);
         this.buffered += batch.length;
+        this.bufferedBytes += bytes;
       }
     }
     // Data is its own signal (`pending`): only a waiting reader needs a nudge.
@@ -77,6 +98,7 @@ export class LogSubscription {
     const result = { batches: this.buffer, overflowed: this.overflow };
     this.buffer = [];
     this.buffered = 0;
+    this.bufferedBytes = 0;
     this.overflow = false;
     return result;
   }
@@ -116,8 +138,13 @@ export class LogSubscription {
     this.closed = true;
     this.buffer = [];
     this.buffered = 0;
+    this.bufferedBytes = 0;
     this.resolveWaiter('wake');
     this.onClose(this);
+  }
+
+  get held(): { pendingLines: number; pendingBytes: number; overflows: number } {
+    return { pendingLines: this.buffered, pendingBytes: this.bufferedBytes, overflows: this.overflows };
   }
 
   get isClosed(): boolean {
@@ -125,29 +152,67 @@ export class LogSubscription {
   }
 }
 
-/** The recent batches of one followed run, oldest first, bounded by lines. */
-class Ring {
-  batches: LogBatch[] = [];
-  lines = 0;
-
-  add(batch: LogBatch, limit: number): void {
-    this.batches.push(batch);
-    this.lines += batch.length;
-    let drop = 0;
-    while (this.lines > limit && drop < this.batches.length - 1) {
-      this.lines -= this.batches[drop].length;
-      drop++;
-    }
-    if (drop > 0) this.batches.splice(0, drop);
-  }
+export interface LogHubOptions {
+  /** Lines of recent batches a followed run keeps (default 50,000). */
+  ringLines?: number;
+  /** Encoded bytes of recent batches a followed run keeps (default 16 MiB). */
+  ringBytes?: number;
+  /** Encodes each batch once for every follower (injectable to count or change the encoding). */
+  encoder?: SseEncoder;
+  /** Followers woken per turn of the event loop when a batch is published (the rest after ingestion ran). */
+  fanoutChunk?: number;
+  /** Default byte bound of a subscription's queue (DEFAULT_SUBSCRIBER_BYTES). */
+  subscriberBytes?: number;
+  /** How long a store read answers followers asking the same while the run did not change (100 ms). */
+  sharedReadMs?: number;
 }
 
-export class LogHub {
-  private readonly subscribers = new Map<string, Set<LogSubscription>>();
-  private readonly rings = new Map<string, Ring>();
-  private readonly observers: ((runId: string) => void)[] = [];
+/** What the hub reads from the store when followers catch up (LogStore's readRunLogs). */
+export interface RunLogReader {
+  readRunLogs(runId: string, afterCursor: number, limit: number): Promise<StoredLogLine[]>;
+}
 
-  constructor(private readonly ringLines = DEFAULT_RING_LINES) {}
+/** One followed run: its followers, its ring, and the store reads its followers share. */
+interface FollowedRun {
+  subs: Set<LogSubscription>;
+  ring: Ring;
+  /** Batches waiting to be handed to followers in chunks (while a chunked hand-out is under way). */
+  queue: [LogBatch, number][];
+  handingOut: boolean;
+  /** Store reads in flight or recent, by what they read, while the run did not change: one for all. */
+  reads: Map<string, { at: number; answer: Promise<unknown> }>;
+}
+
+/** Store reads a followed run keeps for its followers before it drops the oldest. */
+const MAX_SHARED_READS = 64;
+/**
+ * How long a store read answers other followers asking the same. Followers woken together (one
+ * notification, the run's end) ask within a few milliseconds; a periodic check, which exists for lines no
+ * notification announced, must not be answered by an old read, so reads do not live longer than this.
+ */
+const DEFAULT_SHARED_READ_MS = 100;
+
+export class LogHub {
+  private readonly runs = new Map<string, FollowedRun>();
+  private readonly observers: ((runId: string) => void)[] = [];
+  private readonly ringLines: number;
+  private readonly ringBytes: number;
+  private readonly fanoutChunk: number;
+  private readonly subscriberBytes: number;
+  private readonly sharedReadMs: number;
+  readonly encoder: SseEncoder;
+  /** Store reads made for followers (each shared by every follower asking the same while nothing changed). */
+  storeReads = 0;
+
+  constructor(options: number | LogHubOptions = {}) {
+    const o = typeof options === 'number' ? { ringLines: options } : options;
+    this.ringLines = o.ringLines ?? DEFAULT_RING_LINES;
+    this.ringBytes = o.ringBytes ?? DEFAULT_RING_BYTES;
+    this.encoder = o.encoder ?? new SseEncoder();
+    this.fanoutChunk = o.fanoutChunk ?? DEFAULT_FANOUT_CHUNK;
+    this.subscriberBytes = o.subscriberBytes ?? DEFAULT_SUBSCRIBER_BYTES;
+    this.sharedReadMs = o.sharedReadMs ?? DEFAULT_SHARED_READ_MS;
+  }
 
   /** Called after every publish (replicas/ announces stored lines to the other replicas). */
   onPublish(observer: (runId: string) => void): void {
@@ -155,34 +220,68 @@ export class LogHub {
   }
 
   /** Follows the lines published for `runId` from now on. Close it when done. */
-  subscribe(runId: string, capacity = DEFAULT_SUBSCRIBER_CAPACITY): LogSubscription {
-    const sub = new LogSubscription(runId, capacity, (s) => {
-      const set = this.subscribers.get(runId);
-      set?.delete(s);
-      if (set && set.size === 0) {
-        this.subscribers.delete(runId);
-        // Nobody follows the run any more: its recent lines are the store's business again.
-        this.rings.delete(runId);
-      }
+  subscribe(
+    runId: string,
+    capacity = DEFAULT_SUBSCRIBER_CAPACITY,
+    capacityBytes = this.subscriberBytes,
+  ): LogSubscription {
+    const sub = new LogSubscription(runId, capacity, capacityBytes, (s) => {
+      const run = this.runs.get(runId);
+      run?.subs.delete(s);
+      // Nobody follows the run any more: its recent lines are the store's business again.
+      if (run && run.subs.size === 0) this.runs.delete(runId);
     });
-    let set = this.subscribers.get(runId);
-    if (!set) {
-      set = new Set();
-      this.subscribers.set(runId, set);
-      this.rings.set(runId, new Ring());
+    let run = this.runs.get(runId);
+    if (!run) {
+      run = { subs: new Set(), ring: new Ring(), queue: [], handingOut: false, reads: new Map() };
+      this.runs.set(runId, run);
     }
-    set.add(sub);
+    run.subs.add(sub);
     return sub;
   }
 
-  /** Lines of one run just committed, in cursor order. Only followed runs keep them (in the ring). */
+  /**
+   * Lines of one run just committed, in cursor order. Only followed runs keep them: encoded once (the
+   * encoder caches the bytes by the array), in the ring, and handed to each follower by reference.
+   */
   publish(runId: string, lines: readonly StoredLogLine[]): void {
     if (lines.length === 0) return;
     for (const observer of this.observers) observer(runId);
-    const set = this.subscribers.get(runId);
-    if (!set) return;
-    this.rings.get(runId)?.add(lines, this.ringLines);
-    for (const sub of set) sub.push(lines);
+    const run = this.runs.get(runId);
+    if (!run) return;
+    // Shared store reads stay valid: a page read before this commit is a true prefix of what follows its
+    // cursor (cursors follow commit order), and these lines reach every follower through its queue.
+    const bytes = this.encoder.byteLength(lines);
+    run.ring.add(lines, bytes, this.ringLines, this.ringBytes);
+    if (!run.handingOut && run.subs.size <= this.fanoutChunk) {
+      for (const sub of run.subs) sub.push(lines, bytes);
+      return;
+    }
+    // Many followers: wake them a chunk per turn of the event loop, so the ingestion that published (and
+    // the next batch's I/O) runs between chunks instead of after a thousand wake-ups. Batches published
+    // meanwhile queue behind, so every follower still gets them in publish order.
+    run.queue.push([lines, bytes]);
+    if (!run.handingOut) {
+      run.handingOut = true;
+      setImmediate(() => this.handOut(run));
+    }
+  }
+
+  private handOut(run: FollowedRun): void {
+    const batches = run.queue;
+    run.queue = [];
+    // Followers that subscribe after this point were not following when these were published: their
+    // first replay reads them from the store.
+    const subs = [...run.subs];
+    let i = 0;
+    const step = () => {
+      const end = Math.min(i + this.fanoutChunk, subs.length);
+      for (; i < end; i++) for (const [batch, bytes] of batches) subs[i].push(batch, bytes);
+      if (i < subs.length) setImmediate(step);
+      else if (run.queue.length > 0) setImmediate(() => this.handOut(run));
+      else run.handingOut = false;
+    };
+    step();
   }
 
   /**
@@ -191,56 +290,81 @@ export class LogHub {
    * (it lost older batches, or batches of concurrent commits were published out of order).
    */
   recent(runId: string, cursor: number): LogBatch[] | undefined {
-    const ring = this.rings.get(runId);
+    const ring = this.runs.get(runId)?.ring;
     if (!ring || ring.batches.length === 0) return undefined;
     return chainAfter(ring.batches, cursor);
   }
 
+  /**
+   * A page of the run's stored lines after `after`, read once for every follower asking for the same page
+   * (so one notification from another replica costs one read, not one per follower, and the page is one
+   * array, encoded once).
+   */
+  read(store: RunLogReader, runId: string, after: number, limit: number): Promise<StoredLogLine[]> {
+    return this.shared(runId, `page ${after}/${limit}`, () => {
+      this.storeReads++;
+      return store.readRunLogs(runId, after, limit);
+    });
+  }
+
+  /**
+   * `fetch()` once for every follower of the run asking under the same key (a store page, whether the run
+   * is over) within `sharedReadMs`: an announcement from another replica or a wake (the run ended) forgets
+   * every answer, so none is older than what woke the followers that ask, and the periodic checks of a
+   * thousand followers cost a few reads a second, not a thousand.
+   */
+  shared<T>(runId: string, key: string, fetch: () => Promise<T>): Promise<T> {
+    const run = this.runs.get(runId);
+    if (!run) return fetch();
+    const known = run.reads.get(key);
+    const now = Date.now();
+    if (known && now - known.at < this.sharedReadMs) return known.answer as Promise<T>;
+    const answer = fetch();
+    run.reads.delete(key);
+    if (run.reads.size >= MAX_SHARED_READS) run.reads.delete(run.reads.keys().next().value as string);
+    const entry = { at: now, answer };
+    run.reads.set(key, entry);
+    // A failed read is not kept: the next follower asking tries again.
+    answer.catch(() => {
+      if (run.reads.get(key) === entry) run.reads.delete(key);
+    });
+    return answer;
+  }
+
   /** Another replica stored lines of `runId` (undefined: of any run, after missed notifications). */
   storedElsewhere(runId?: string): void {
-    const sets = runId === undefined ? [...this.subscribers.values()] : [this.subscribers.get(runId)];
-    for (const set of sets) for (const sub of set ?? []) sub.stored();
+    const runs = runId === undefined ? [...this.runs.values()] : [this.runs.get(runId)];
+    for (const run of runs) {
+      if (!run) continue;
+      // Reads made before the announcement may miss the lines: the followers it wakes read anew (once).
+      run.reads.clear();
+      for (const sub of run.subs) sub.stored();
+    }
   }
 
   /** Wakes every follower of `runId` (e.g. the run reached a terminal state). */
   wake(runId: string): void {
-    const set = this.subscribers.get(runId);
-    if (!set) return;
-    for (const sub of set) sub.wake();
+    const run = this.runs.get(runId);
+    if (!run) return;
+    run.reads.clear();
+    for (const sub of run.subs) sub.wake();
   }
 
   subscriberCount(runId?: string): number {
-    if (runId !== undefined) return this.subscribers.get(runId)?.size ?? 0;
+    if (runId !== undefined) return this.runs.get(runId)?.subs.size ?? 0;
     let n = 0;
-    for (const set of this.subscribers.values()) n += set.size;
+    for (const run of this.runs.values()) n += run.subs.size;
     return n;
   }
-}
 
-/**
- * The lines after `cursor` in `batches` as a chain of batches whose cursors follow each other without a
- * gap, starting at cursor + 1; undefined when the batches do not reach back to it or skip a cursor.
- * Batches wholly at or before the cursor are left out; the one that straddles it is cut (a new array).
- */
-export function chainAfter(batches: readonly LogBatch[], cursor: number): LogBatch[] | undefined {
-  const out: LogBatch[] = [];
-  let expected = cursor + 1;
-  let started = false;
-  for (const batch of batches) {
-    if (batch.length === 0) continue;
-    const first = batch[0].cursor;
-    const last = batch[batch.length - 1].cursor;
-    if (last < expected) continue;
-    if (!started && first > expected) return undefined;
-    if (first === expected && last - first === batch.length - 1) out.push(batch);
-    else {
-      // Straddles the cursor, or is not dense inside: keep its lines that continue the chain, if all do.
-      const rest = batch.filter((l) => l.cursor >= expected);
-      for (let i = 0; i < rest.length; i++) if (rest[i].cursor !== expected + i) return undefined;
-      out.push(rest);
-    }
-    started = true;
-    expected = out[out.length - 1][out[out.length - 1].length - 1].cursor + 1;
+  /** Each follower's queue of the run: what it holds (references to shared batches) and its overflows. */
+  subscriptions(runId: string): { pendingLines: number; pendingBytes: number; overflows: number }[] {
+    return [...(this.runs.get(runId)?.subs ?? [])].map((s) => s.held);
   }
-  return out;
+
+  /** What a followed run holds in memory for its followers (the ring; subscriptions hold references). */
+  ringSize(runId: string): { batches: number; lines: number; bytes: number } {
+    const ring = this.runs.get(runId)?.ring;
+    return { batches: ring?.batches.length ?? 0, lines: ring?.lines ?? 0, bytes: ring?.bytes ?? 0 };
+  }
 }

@@ -1,7 +1,8 @@
-// Job logs: the store (ingestion and replay), the in-process hub of live lines, and the run follower the
-// SSE route uses.
+// Job logs: the store (ingestion and replay), the in-process hub of live lines, the SSE encoding every
+// follower shares, and the run follower the SSE route uses.
 export { type FollowOptions, followRunLogs } from './follow.js';
-export { DEFAULT_SUBSCRIBER_CAPACITY, LogHub, LogSubscription } from './hub.js';
+export { DEFAULT_SUBSCRIBER_CAPACITY, LogHub, type LogHubOptions, LogSubscription } from './hub.js';
+export { SseEncoder, sseLogEvent } from './sse-encoding.js';
 export {
   type AppendOptions,
   type AppendResult,
