@@ -7,6 +7,7 @@
  * matrix values, command words) and turns every duration into integer milliseconds (fields marked `ms`).
  */
 import type { BundleError } from './yaml-reader.js';
+import type { ConcurrencySpec } from './concurrency.js';
 
 export type { BundleError } from './yaml-reader.js';
 
@@ -192,6 +193,8 @@ export interface PipelineDocument {
   jobs: Record<string, JobSpec>;
   /** gocdnext's pipeline-level `when`: which trigger events, branches and changed files create runs. */
   when?: WhenSpec;
+  /** `concurrency` (domain/concurrency.ts); absent: parallel. */
+  concurrency?: ConcurrencySpec;
 }
 
 /** One pipeline of an applied bundle. */

@@ -7,6 +7,7 @@ export { ENV_NAME, NAME_MAX, SLUG } from './bundle-rules.js';
 export * from './bundle-schema.js';
 export * from './bundle-serialize.js';
 export type * from './bundle-types.js';
+export * from './concurrency.js';
 export * from './cron.js';
 export * from './durations.js';
 export * from './fingerprint.js';
