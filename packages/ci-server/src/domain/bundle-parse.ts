@@ -22,8 +22,8 @@ import type {
   PipelineResult,
   ProjectSpec,
 } from './bundle-types.js';
-import { type ReadPipeline, readPipeline } from './pipeline-read.js';
 import { groupConflicts } from './concurrency.js';
+import { type ReadPipeline, readPipeline } from './pipeline-read.js';
 import { sliceSequenceItems } from './raw-slice.js';
 import { type BundleError, indexPath, MAX_ERRORS, Reader, type YNode } from './yaml-reader.js';
 

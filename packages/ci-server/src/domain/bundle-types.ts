@@ -6,8 +6,9 @@
  * `[push]`, `retry` is 0, ...), stringifies scalars where the format wants strings (parameters, variables,
  * matrix values, command words) and turns every duration into integer milliseconds (fields marked `ms`).
  */
-import type { BundleError } from './yaml-reader.js';
+
 import type { ConcurrencySpec } from './concurrency.js';
+import type { BundleError } from './yaml-reader.js';
 
 export type { BundleError } from './yaml-reader.js';
 

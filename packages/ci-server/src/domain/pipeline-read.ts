@@ -25,9 +25,9 @@ import type {
   ServiceSpec,
   UpstreamMaterial,
 } from './bundle-types.js';
+import { readConcurrency } from './concurrency.js';
 import { validateCron } from './cron.js';
 import { normaliseBranch, normaliseGitUrl } from './fingerprint.js';
-import { readConcurrency } from './concurrency.js';
 import { readWhen } from './gocdnext-job.js';
 import { checkGocdnextJobs, inferStages, readManual } from './gocdnext-pipeline.js';
 import { resolveExtends } from './job-extends.js';
