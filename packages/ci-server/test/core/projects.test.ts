@@ -29,6 +29,8 @@ const SUMMARY_KEYS = [
   'revision',
   'started_at',
   'status',
+  'superseded_by',
+  'waiting',
 ];
 
 async function storedState(server: CiServer, slug: string) {
