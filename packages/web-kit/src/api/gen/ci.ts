@@ -4897,6 +4897,27 @@ export interface operations {
                                 started_at: string | null;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "success" | "failed" | "canceled";
+                                /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                                superseded_by: {
+                                    counter: number;
+                                    pipeline_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description a UUID
+                                     */
+                                    run_id: string;
+                                } | null;
+                                /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                                waiting: {
+                                    /** @description approval: the gate waiting */
+                                    job: string | null;
+                                    /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                    message: string;
+                                    /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                    reason: "concurrency" | "fork_approval" | "approval";
+                                    /** @description concurrency: the run it waits for */
+                                    run_id: string | null;
+                                } | null;
                             } | null;
                             materials: ({
                                 /** @description sha256 of what the material watches */
@@ -4937,6 +4958,27 @@ export interface operations {
                             started_at: string | null;
                             /** @enum {unknown} */
                             status: "queued" | "running" | "success" | "failed" | "canceled";
+                            /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                            superseded_by: {
+                                counter: number;
+                                pipeline_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description a UUID
+                                 */
+                                run_id: string;
+                            } | null;
+                            /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                            waiting: {
+                                /** @description approval: the gate waiting */
+                                job: string | null;
+                                /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                message: string;
+                                /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                reason: "concurrency" | "fork_approval" | "approval";
+                                /** @description concurrency: the run it waits for */
+                                run_id: string | null;
+                            } | null;
                         }[];
                         slug: string;
                         /** Format: date-time */
@@ -7020,6 +7062,27 @@ export interface operations {
                                 started_at: string | null;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "success" | "failed" | "canceled";
+                                /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                                superseded_by: {
+                                    counter: number;
+                                    pipeline_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description a UUID
+                                     */
+                                    run_id: string;
+                                } | null;
+                                /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                                waiting: {
+                                    /** @description approval: the gate waiting */
+                                    job: string | null;
+                                    /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                    message: string;
+                                    /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                    reason: "concurrency" | "fork_approval" | "approval";
+                                    /** @description concurrency: the run it waits for */
+                                    run_id: string | null;
+                                } | null;
                             } | null;
                             name?: string;
                             /**
@@ -7245,6 +7308,27 @@ export interface operations {
                             started_at: string | null;
                             /** @enum {unknown} */
                             status: "queued" | "running" | "success" | "failed" | "canceled";
+                            /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                            superseded_by: {
+                                counter: number;
+                                pipeline_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description a UUID
+                                 */
+                                run_id: string;
+                            } | null;
+                            /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                            waiting: {
+                                /** @description approval: the gate waiting */
+                                job: string | null;
+                                /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                message: string;
+                                /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                reason: "concurrency" | "fork_approval" | "approval";
+                                /** @description concurrency: the run it waits for */
+                                run_id: string | null;
+                            } | null;
                         }[];
                         total: number;
                     };
@@ -7422,7 +7506,28 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "success" | "failed" | "canceled";
+                        /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                        superseded_by: {
+                            counter: number;
+                            pipeline_name: string;
+                            /**
+                             * Format: uuid
+                             * @description a UUID
+                             */
+                            run_id: string;
+                        } | null;
                         triggered_by: string;
+                        /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                        waiting: {
+                            /** @description approval: the gate waiting */
+                            job: string | null;
+                            /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                            message: string;
+                            /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                            reason: "concurrency" | "fork_approval" | "approval";
+                            /** @description concurrency: the run it waits for */
+                            run_id: string | null;
+                        } | null;
                     };
                 };
             };
