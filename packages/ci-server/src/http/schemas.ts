@@ -106,6 +106,10 @@ export const ProjectDetail = Type.Object({
       id: Uuid,
       name: Type.String(),
       stages: Type.Array(Type.String()),
+      parameters: Type.Record(Type.String(), Type.String(), {
+        description:
+          "the pipeline's declared parameters with their defaults (a trigger's parameters override them)",
+      }),
       materials: Type.Array(Material),
       latest_run: nullable(RunSummary),
     }),

@@ -22,6 +22,8 @@ export interface PipelineView {
   id: string;
   name: string;
   stages: string[];
+  /** The pipeline's declared `parameters` with their defaults (the trigger dialog lists them). */
+  parameters: Record<string, string>;
   materials: MaterialView[];
   latest_run: RunSummaryRow | null;
 }
@@ -59,15 +61,19 @@ export async function getProjectDetail(db: StoreDb, slug: string) {
     recentRuns(db, project.id, RECENT_RUNS),
   ]);
   const latestBy = new Map(latest.map((r) => [r.pipeline_id, r]));
-  const pipelineViews: PipelineView[] = pipelines.map((p) => ({
-    id: p.id,
-    name: p.name,
-    stages: (JSON.parse(p.definition) as PipelineDocument).stages,
-    materials: materials
-      .filter((m) => m.pipeline_id === p.id)
-      .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),
-    latest_run: latestBy.get(p.id) ?? null,
-  }));
+  const pipelineViews: PipelineView[] = pipelines.map((p) => {
+    const doc = JSON.parse(p.definition) as PipelineDocument;
+    return {
+      id: p.id,
+      name: p.name,
+      stages: doc.stages,
+      parameters: doc.parameters ?? {},
+      materials: materials
+        .filter((m) => m.pipeline_id === p.id)
+        .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),
+      latest_run: latestBy.get(p.id) ?? null,
+    };
+  });
   const { id: _id, ...fields } = project;
   return { ...fields, pipelines: pipelineViews, recent_runs: recent };
 }

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { api, enc } from '../api/client';
 import type { PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
 import { ProjectSettings } from '../components/ProjectSettings';
+import { RunStateBadge } from '../components/RunState';
 import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
@@ -150,7 +151,7 @@ export function ProjectPage({ slug }: { slug: string }) {
                   <td>
                     {pl.latest_run ? (
                       <span className="row">
-                        <StatusBadge status={pl.latest_run.status} />
+                        <RunStateBadge run={pl.latest_run} />
                         <Link href={runHref(pl.latest_run.id)}>#{pl.latest_run.counter}</Link>
                         <Time at={pl.latest_run.created_at} />
                       </span>
