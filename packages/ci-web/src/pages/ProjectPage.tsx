@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { api, enc } from '../api/client';
 import type { PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import { ConfigRepoStatus } from '../components/ConfigRepoStatus';
 import { ProjectSettings } from '../components/ProjectSettings';
 import { RunStateBadge } from '../components/RunState';
 import { RunsTable, runHref } from '../components/RunsTable';
@@ -100,6 +101,7 @@ export function ProjectPage({ slug }: { slug: string }) {
           )
         }
       />
+      <ConfigRepoStatus slug={slug} />
       <ErrorNote error={runAll.error ?? remove.error} />
       {runAll.isSuccess && (
         <Notice kind="success">
