@@ -1081,6 +1081,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{slug}/pipelines/{name}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline's status badge (SVG) for READMEs
+         * @description Public (no authentication, as README images are fetched anonymously): the latest run's status of the pipeline, optionally of one branch — passing, failing, running, queued, canceled, or unknown (no run, or no such project or pipeline: the answer does not say which exist). `Cache-Control: no-cache`.
+         *
+         *     Minimum access: public.
+         */
+        get: operations["getApiV1ProjectsSlugPipelinesNameBadgeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{slug}/poll-interval": {
         parameters: {
             query?: never;
@@ -4928,6 +4950,10 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             name: string;
+                            /** @description the pipeline's declared parameters with their defaults (a trigger's parameters override them) */
+                            parameters: {
+                                [key: string]: string;
+                            };
                             stages: string[];
                         }[];
                         /** @description the 20 newest runs of the project */
@@ -6460,6 +6486,32 @@ export interface operations {
                     "application/json": {
                         error: string;
                     };
+                };
+            };
+        };
+    };
+    getApiV1ProjectsSlugPipelinesNameBadgeSvg: {
+        parameters: {
+            query?: {
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/svg+xml */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
                 };
             };
         };
