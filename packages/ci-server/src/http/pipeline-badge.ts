@@ -5,6 +5,7 @@
 // latest run's status, nothing else — and an unknown project or pipeline gets the same "unknown" badge as one
 // that never ran, so the route does not confirm which exist. Documented in docs/ci-api.md.
 import { Type } from 'typebox';
+import { latestRunStatus } from '../services/projects.js';
 import type { Api, ApiContext } from './context.js';
 import { Slug } from './schemas.js';
 
@@ -63,20 +64,11 @@ export function registerPipelineBadge(api: Api, ctx: ApiContext): void {
     },
     handler: async (request, reply) => {
       const { slug, name } = request.params;
-      let q = ctx.db
-        .selectFrom('runs as r')
-        .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
-        .innerJoin('projects as pr', 'pr.id', 'p.project_id')
-        .select('r.status')
-        .where('pr.slug', '=', slug)
-        .where('p.name', '=', name)
-        .where('p.archived', '=', 0);
-      if (request.query.branch !== undefined) q = q.where('r.git_ref', '=', request.query.branch);
-      const latest = await q.orderBy('r.counter', 'desc').limit(1).executeTakeFirst();
+      const status = await latestRunStatus(ctx.db, slug, name, request.query.branch);
       return reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', 'no-cache, max-age=0')
-        .send(badgeSvg(name, latest?.status ?? null));
+        .send(badgeSvg(name, status));
     },
   });
 }

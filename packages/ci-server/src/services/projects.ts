@@ -104,3 +104,26 @@ export async function pipelineYaml(db: StoreDb, id: string) {
     return { yaml: row.raw_yaml, reconstructed: row.raw_reconstructed === 1 };
   return { yaml: serializePipeline(JSON.parse(row.definition) as PipelineDocument), reconstructed: true };
 }
+
+/**
+ * The status of a pipeline's latest run (optionally on one branch) for its badge; null when it never ran or
+ * the project or pipeline does not exist (the badge does not tell these apart).
+ */
+export async function latestRunStatus(
+  db: StoreDb,
+  slug: string,
+  pipeline: string,
+  branch?: string,
+): Promise<string | null> {
+  let q = db
+    .selectFrom('runs as r')
+    .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
+    .innerJoin('projects as pr', 'pr.id', 'p.project_id')
+    .select('r.status')
+    .where('pr.slug', '=', slug)
+    .where('p.name', '=', pipeline)
+    .where('p.archived', '=', 0);
+  if (branch !== undefined) q = q.where('r.git_ref', '=', branch);
+  const latest = await q.orderBy('r.counter', 'desc').limit(1).executeTakeFirst();
+  return latest?.status ?? null;
+}

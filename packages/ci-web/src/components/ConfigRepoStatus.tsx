@@ -53,7 +53,9 @@ export function ConfigRepoStatus({ slug }: { slug: string }) {
         <> — no definition from the repository is in force yet.</>
       )}
       <div className="small muted">{where}</div>
-      <pre className="mono small">{r.error}</pre>
+      <pre className="mono small" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {r.error}
+      </pre>
     </div>
   );
 }

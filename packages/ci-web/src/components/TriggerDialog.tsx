@@ -76,7 +76,7 @@ export function TriggerDialog(props: {
           {rows.length === 0 && <p className="muted small">The pipeline declares no parameters.</p>}
           {rows.map((r) =>
             r.declared !== undefined ? (
-              <label className="row" key={r.key}>
+              <div className="row" key={r.key}>
                 <span className="mono">{r.name}</span>
                 <input
                   aria-label={`Parameter ${r.name}`}
@@ -85,7 +85,7 @@ export function TriggerDialog(props: {
                   onChange={(e) => update(r.key, { value: e.target.value })}
                 />
                 <span className="muted small">default: {r.declared === '' ? '(empty)' : r.declared}</span>
-              </label>
+              </div>
             ) : (
               <div className="row" key={r.key}>
                 <input
