@@ -159,7 +159,7 @@ describe('pipelines as code and badges', () => {
         const state = await admin.get('/api/v1/projects/as-code/config-repo');
         return state.body.checked_revision === broken && state.body.status === 'failed' ? true : undefined;
       },
-      { what: 'the broken commit to be read', timeoutMs: 30_000, intervalMs: 200 },
+      { what: 'the broken commit to be read', timeoutMs: 60_000, intervalMs: 200 },
     );
     const { page } = ui;
     await page.goto('/projects/as-code');
@@ -168,7 +168,7 @@ describe('pipelines as code and badges', () => {
     expect(await alert.textContent()).toContain('build.yaml');
     expect(await alert.textContent()).toContain(`the pipelines of ${repo.head.slice(0, 10)} stay in force`);
     await shot(page, 'project-config-repo-failed.png');
-  });
+  }, 120_000);
 
   it('serves the status badge without signing in', async () => {
     const res = await fetch(`${env.base}/api/v1/projects/flow/pipelines/ship/badge.svg`);
