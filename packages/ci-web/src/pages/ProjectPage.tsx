@@ -10,7 +10,7 @@ import { RunStateBadge } from '../components/RunState';
 import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
-import { Empty, ErrorNote, Loading, Notice, PageHeader, StatusBadge, Time } from '../components/ui';
+import { Empty, ErrorNote, Loading, Notice, PageHeader, Time } from '../components/ui';
 import { materialText } from '../lib/materials';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
