@@ -34,6 +34,7 @@ import { RetentionScheduler } from './retention/retention-scheduler.js';
 import { readRetentionSettings } from './retention/retention-settings.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
+import { ConcurrencyReleaser } from './services/run-concurrency.js';
 import { RunEvents } from './services/run-events.js';
 import { RunService } from './services/runs.js';
 import type { StoreSchema } from './store/database.js';
@@ -49,6 +50,8 @@ export interface CiServer {
   /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
   control: AgentControl;
   runs: RunService;
+  /** Starts a serial group's next run when the one before it finished (services/run-concurrency.ts). */
+  concurrency: ConcurrencyReleaser;
   events: RunEvents;
   /** Logs, artifacts, caches, test reports, service runs and metrics (services/execution-data.ts). */
   execution: ExecutionData;
@@ -188,6 +191,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     events,
     resolveHead: triggers.resolveHead,
   });
+  const concurrency = new ConcurrencyReleaser({ db: database.db, events, log: app.log });
+  concurrency.attach();
 
   const control = new AgentControl({
     database,
@@ -288,6 +293,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     agents,
     control,
     runs,
+    concurrency,
     events,
     execution,
     triggers,
@@ -312,6 +318,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       const grpcPort = await control.start(settings.host, settings.grpcPort);
       listening = true;
       triggers.start();
+      concurrency.start();
       retentionScheduler.start();
       deliverer.start();
       const httpAddr = app.server.address();
@@ -325,6 +332,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       await deliverer.stop();
       await retentionScheduler.stop();
       await triggers.stop();
+      await concurrency.stop();
       if (listening) await control.stop();
       await app.close();
       await database.close();

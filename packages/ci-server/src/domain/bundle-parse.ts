@@ -22,6 +22,7 @@ import type {
   PipelineResult,
   ProjectSpec,
 } from './bundle-types.js';
+import { groupConflicts } from './concurrency.js';
 import { type ReadPipeline, readPipeline } from './pipeline-read.js';
 import { sliceSequenceItems } from './raw-slice.js';
 import { type BundleError, indexPath, MAX_ERRORS, Reader, type YNode } from './yaml-reader.js';
@@ -107,6 +108,10 @@ function crossCheck(reads: Read[]): ExternalUpstream[] {
         );
       }
     }
+  }
+  for (const c of groupConflicts(reads.map((x) => x.read.document))) {
+    const x = byName.get(c.pipeline)!;
+    x.r.fail(null, `${x.path === '' ? '' : `${x.path}.`}concurrency`, c.message);
   }
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];

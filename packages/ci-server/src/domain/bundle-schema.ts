@@ -107,8 +107,21 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         },
         when: ref('when'),
         concurrency: {
-          enum: ['parallel'],
-          description: 'runs of a pipeline run in parallel; "serial" is not supported',
+          description:
+            'parallel (default): runs start at once; serial: one run at a time, newer runs wait queued; ' +
+            'cancel-superseded: a newer run cancels older queued or running runs of the same git ref. ' +
+            'The object form names a group shared by pipelines of the project',
+          oneOf: [
+            { enum: ['parallel', 'serial', 'cancel-superseded'] },
+            {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                group: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$' },
+                mode: { enum: ['parallel', 'serial', 'cancel-superseded'], default: 'serial' },
+              },
+            },
+          ],
         },
         ...refusedProperties('pipeline'),
       },

@@ -69,6 +69,7 @@ export function serializePipeline(doc: PipelineDocument): string {
     variables: doc.variables,
     stages: doc.stages,
     services: doc.services.map(service),
+    concurrency: doc.concurrency && (doc.concurrency.group ? { ...doc.concurrency } : doc.concurrency.mode),
   });
   out.jobs = jobs;
   return stringify(out, { lineWidth: 0 });

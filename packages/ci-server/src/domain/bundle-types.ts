@@ -6,6 +6,8 @@
  * `[push]`, `retry` is 0, ...), stringifies scalars where the format wants strings (parameters, variables,
  * matrix values, command words) and turns every duration into integer milliseconds (fields marked `ms`).
  */
+
+import type { ConcurrencySpec } from './concurrency.js';
 import type { BundleError } from './yaml-reader.js';
 
 export type { BundleError } from './yaml-reader.js';
@@ -192,6 +194,8 @@ export interface PipelineDocument {
   jobs: Record<string, JobSpec>;
   /** gocdnext's pipeline-level `when`: which trigger events, branches and changed files create runs. */
   when?: WhenSpec;
+  /** `concurrency` (domain/concurrency.ts); absent: parallel. */
+  concurrency?: ConcurrencySpec;
 }
 
 /** One pipeline of an applied bundle. */

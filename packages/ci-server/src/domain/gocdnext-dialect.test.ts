@@ -106,7 +106,6 @@ jobs:
   it('refuses the keys it cannot honour, naming each and why', () => {
     const all = errors(`stages: [a]
 notifications: []
-concurrency: serial
 materials: [{git: {url: "https://x/y.git", secret_ref: TOKEN}}]
 when: {status: [success]}
 jobs:
@@ -128,7 +127,6 @@ jobs:
         .find((l) => l.startsWith(`${key}: "${key.split('.').pop()}" is not supported: `));
       expect(line, key).toContain(why);
     }
-    expect(all).toMatch(/concurrency: "serial" is not supported/);
     expect(all).toMatch(/post-run plugin notifications are not run/);
   });
 });

@@ -25,6 +25,7 @@ import type {
   ServiceSpec,
   UpstreamMaterial,
 } from './bundle-types.js';
+import { readConcurrency } from './concurrency.js';
 import { validateCron } from './cron.js';
 import { normaliseBranch, normaliseGitUrl } from './fingerprint.js';
 import { readWhen } from './gocdnext-job.js';
@@ -255,15 +256,8 @@ export function readPipeline(
     });
   }
   if (p.concurrency) {
-    const c = r.str(p.concurrency.node, p.concurrency.path);
-    if (c === 'serial')
-      r.fail(
-        p.concurrency.node,
-        p.concurrency.path,
-        '"serial" is not supported: runs of a pipeline run in parallel here',
-      );
-    else if (c !== null && c !== 'parallel')
-      r.fail(p.concurrency.node, p.concurrency.path, `"${c}" must be parallel`);
+    const concurrency = readConcurrency(r, p.concurrency);
+    if (concurrency) doc.concurrency = concurrency;
   }
   if (p.when) doc.when = readWhen(r, p.when) ?? undefined;
   const gitEvents = GIT_EVENTS.filter((ev) => doc.when?.event.includes(ev));

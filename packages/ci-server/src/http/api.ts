@@ -21,6 +21,7 @@ import { registerJobRunRoutes } from './job-runs.js';
 import { registerLogStreamRoute } from './logs-stream.js';
 import { registerOpenApiRoute } from './openapi.js';
 import { type OperatorRouteDeps, registerOperatorRoutes } from './operator-routes.js';
+import { registerPipelineBadge } from './pipeline-badge.js';
 import { registerPipelineRoutes } from './pipelines.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerRunRoutes } from './runs.js';
@@ -70,6 +71,7 @@ export async function registerApi(app: FastifyInstance, deps: ApiDeps): Promise<
     registerProjectRoutes(api, ctx);
     registerApplyRoute(api, ctx);
     registerPipelineRoutes(api, ctx);
+    registerPipelineBadge(api, ctx);
     registerRunRoutes(api, ctx);
     registerJobRunRoutes(api, ctx);
     registerSecretRoutes(api, ctx);

@@ -56,6 +56,36 @@ export const RunSummary = Type.Object({
   created_at: timestamp,
   started_at: maybeTimestamp,
   finished_at: maybeTimestamp,
+  waiting: Type.Union(
+    [
+      Type.Object({
+        reason: Type.Union(
+          [Type.Literal('concurrency'), Type.Literal('fork_approval'), Type.Literal('approval')],
+          {
+            description:
+              'concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and ' +
+              'has not started); fork_approval: a pull request from a fork waits for a maintainer ' +
+              '(POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval',
+          },
+        ),
+        message: Type.String({
+          description: 'the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)"',
+        }),
+        run_id: orNull<string>('string', { description: 'concurrency: the run it waits for' }),
+        job: orNull<string>('string', { description: 'approval: the gate waiting' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'why an unfinished run is not doing anything; null when it is not waiting (a queued run with no ' +
+        'reason waits for an agent)',
+    },
+  ),
+  superseded_by: Type.Union(
+    [Type.Object({ run_id: Uuid, counter: Type.Integer(), pipeline_name: Type.String() }), Type.Null()],
+    { description: 'the newer run that canceled this one under concurrency: cancel-superseded' },
+  ),
 });
 
 export const Material = Type.Object(
@@ -76,6 +106,10 @@ export const ProjectDetail = Type.Object({
       id: Uuid,
       name: Type.String(),
       stages: Type.Array(Type.String()),
+      parameters: Type.Record(Type.String(), Type.String(), {
+        description:
+          "the pipeline's declared parameters with their defaults (a trigger's parameters override them)",
+      }),
       materials: Type.Array(Material),
       latest_run: nullable(RunSummary),
     }),

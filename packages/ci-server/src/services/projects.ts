@@ -22,6 +22,8 @@ export interface PipelineView {
   id: string;
   name: string;
   stages: string[];
+  /** The pipeline's declared `parameters` with their defaults (the trigger dialog lists them). */
+  parameters: Record<string, string>;
   materials: MaterialView[];
   latest_run: RunSummaryRow | null;
 }
@@ -59,15 +61,19 @@ export async function getProjectDetail(db: StoreDb, slug: string) {
     recentRuns(db, project.id, RECENT_RUNS),
   ]);
   const latestBy = new Map(latest.map((r) => [r.pipeline_id, r]));
-  const pipelineViews: PipelineView[] = pipelines.map((p) => ({
-    id: p.id,
-    name: p.name,
-    stages: (JSON.parse(p.definition) as PipelineDocument).stages,
-    materials: materials
-      .filter((m) => m.pipeline_id === p.id)
-      .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),
-    latest_run: latestBy.get(p.id) ?? null,
-  }));
+  const pipelineViews: PipelineView[] = pipelines.map((p) => {
+    const doc = JSON.parse(p.definition) as PipelineDocument;
+    return {
+      id: p.id,
+      name: p.name,
+      stages: doc.stages,
+      parameters: doc.parameters ?? {},
+      materials: materials
+        .filter((m) => m.pipeline_id === p.id)
+        .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),
+      latest_run: latestBy.get(p.id) ?? null,
+    };
+  });
   const { id: _id, ...fields } = project;
   return { ...fields, pipelines: pipelineViews, recent_runs: recent };
 }
@@ -97,4 +103,27 @@ export async function pipelineYaml(db: StoreDb, id: string) {
   if (row.raw_yaml !== null && row.raw_yaml !== '')
     return { yaml: row.raw_yaml, reconstructed: row.raw_reconstructed === 1 };
   return { yaml: serializePipeline(JSON.parse(row.definition) as PipelineDocument), reconstructed: true };
+}
+
+/**
+ * The status of a pipeline's latest run (optionally on one branch) for its badge; null when it never ran or
+ * the project or pipeline does not exist (the badge does not tell these apart).
+ */
+export async function latestRunStatus(
+  db: StoreDb,
+  slug: string,
+  pipeline: string,
+  branch?: string,
+): Promise<string | null> {
+  let q = db
+    .selectFrom('runs as r')
+    .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
+    .innerJoin('projects as pr', 'pr.id', 'p.project_id')
+    .select('r.status')
+    .where('pr.slug', '=', slug)
+    .where('p.name', '=', pipeline)
+    .where('p.archived', '=', 0);
+  if (branch !== undefined) q = q.where('r.git_ref', '=', branch);
+  const latest = await q.orderBy('r.counter', 'desc').limit(1).executeTakeFirst();
+  return latest?.status ?? null;
 }

@@ -19,6 +19,8 @@ import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
 import { type ForkRunInfo, holdStartedRun, insertForkRun } from './fork-runs.js';
+import { cancelSuperseded, placeInGroup } from './run-concurrency.js';
+import type { RunChange, RunEvents } from './run-events.js';
 
 export interface NewRun {
   cause: RunCause;
@@ -49,6 +51,14 @@ export interface CreatedRun {
   id: string;
   counter: number;
   effects: Effect[];
+  /** Changes to other runs made in the same transaction (runs this one superseded): published with it. */
+  related?: RunChange[];
+}
+
+/** Publishes a created run's effects and those of the runs it changed, after the commit. */
+export function publishCreated(events: RunEvents, run: CreatedRun): void {
+  events.publish({ runId: run.id, effects: run.effects });
+  for (const change of run.related ?? []) events.publish(change);
 }
 
 /** Creates a run of an active pipeline; null when the pipeline does not exist or is archived. */
@@ -79,12 +89,16 @@ export async function createRunIn(
     if (version) [versionId, definition] = [version.id, version.definition];
   }
   const document = JSON.parse(definition) as PipelineDocument;
-  const started = startRun(planRun(document, newId, triggerFacts(req)));
+  // Concurrency (services/run-concurrency.ts): a serial run may wait for the run before it, unstarted.
+  const placed = await placeInGroup(trx, bumped.project_id, pipelineId, document, req.gitRef);
+  const planned = planRun(document, newId, triggerFacts(req));
+  const waiting = placed !== null && !placed.decision.start;
+  const started = waiting ? { ok: true as const, run: planned, effects: [] } : startRun(planned);
   if (!started.ok) throw new Error(`a planned run could not start: ${started.message}`);
   const snapshot = started.run;
   let effects = started.effects;
   // A held run stays `queued` (waiting for a maintainer, not for an agent) with its jobs awaiting approval.
-  const held = req.fork?.awaitingApproval === true;
+  const held = req.fork?.awaitingApproval === true && !waiting;
   if (held) effects = holdStartedRun(snapshot, effects);
   const now = nowIso();
   const runId = newId();
@@ -110,6 +124,9 @@ export async function createRunIn(
       started_at: status === 'running' || terminal ? now : null,
       finished_at: terminal ? now : null,
       updated_at: now,
+      concurrency_group: placed?.group ?? null,
+      concurrency_seq: placed?.seq ?? null,
+      waiting_for: placed?.decision.waitFor ?? null,
     })
     .execute();
   const stageRows = snapshot.stages.map((s, position) => ({
@@ -163,5 +180,6 @@ export async function createRunIn(
     null,
     status,
   );
-  return { id: runId, counter: bumped.counter, effects };
+  const related = placed ? await cancelSuperseded(trx, placed.decision.cancel, runId) : [];
+  return { id: runId, counter: bumped.counter, effects, related };
 }

@@ -1,7 +1,7 @@
 // The read side of runs as the API shapes them (decisions.md): RunSummary for lists, RunDetail with stages,
 // every attempt of every job run and the last N log lines of each.
 import { badRequest, notFound } from '@app/kit';
-import type { PipelineDocument, RunStatus } from '../domain/index.js';
+import { interpolateParams, type PipelineDocument, type RunStatus } from '../domain/index.js';
 import type { ArchivedLogs } from '../logs/archived-logs.js';
 import type { StoreDb } from '../store/database.js';
 import type { PipelineNames } from '../store/pipeline-names.js';
@@ -175,7 +175,7 @@ export async function getRunDetail(
   ]);
   if (!summary || !rows) throw notFound(`run ${runId} not found`);
   const logs = groupLogs(rows.logs, logLines);
-  const gates = await gateViews(db, rows.version_id, rows.jobs);
+  const gates = await gateViews(db, rows.version_id, rows.jobs, JSON.parse(rows.parameters));
   for (const a of archived) {
     const lines = await archives!.lines(a);
     logs.set(
@@ -235,6 +235,7 @@ async function gateViews(
   db: StoreDb,
   versionId: string,
   jobs: { id: string; name: string; is_gate: number | boolean; required_approvals: number | null }[],
+  params: Record<string, string>,
 ): Promise<Map<string, GateView>> {
   const gateJobs = jobs.filter((j) => Boolean(j.is_gate));
   const out = new Map<string, GateView>();
@@ -263,7 +264,8 @@ async function gateViews(
       }));
     const spec = doc?.jobs[j.name]?.approval;
     out.set(j.id, {
-      description: spec?.description ?? null,
+      // `${{ NAME }}` reads the run's parameter (domain/gate-text.ts).
+      description: spec?.description ? interpolateParams(spec.description, params) : null,
       required: j.required_approvals ?? spec?.required ?? 1,
       approvals: new Set(mine.filter((d) => d.decision === 'approve').map((d) => d.actor)).size,
       decisions: mine,

@@ -20,7 +20,7 @@ import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
 import { type Decider, refuseDecision } from './gate-approvers.js';
-import { createRunIn } from './run-create.js';
+import { createRunIn, publishCreated } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
 export interface RunServiceDeps {
@@ -111,7 +111,7 @@ export class RunService {
       }),
     );
     if (!created) throw conflict(archivedMessage(pipeline.name));
-    this.deps.events.publish({ runId: created.id, effects: created.effects });
+    publishCreated(this.deps.events, created);
     return { run_id: created.id, counter: created.counter };
   }
 
@@ -157,7 +157,7 @@ export class RunService {
       }),
     );
     if (!created) throw conflict(archivedMessage(pipeline.name));
-    this.deps.events.publish({ runId: created.id, effects: created.effects });
+    publishCreated(this.deps.events, created);
     return { run_id: created.id, counter: created.counter };
   }
 
@@ -193,7 +193,7 @@ export class RunService {
       }
       return out;
     });
-    for (const run of created) this.deps.events.publish({ runId: run.id, effects: run.effects });
+    for (const run of created) publishCreated(this.deps.events, run);
     return { run_ids: created.map((r) => r.id) };
   }
 

@@ -23,6 +23,7 @@ import type {
 import type { BlobDeletionsTable, LogArchivesTable, NotificationOutboxTable } from './operations-schema.js';
 import type {
   ArtifactsTable,
+  ConcurrencyGroupsTable,
   JobRunDecisionsTable,
   JobRunsTable,
   LogLinesTable,
@@ -105,6 +106,8 @@ export interface StoreSchema {
   notification_outbox: NotificationOutboxTable;
   // 0012
   fork_runs: ForkRunsTable;
+  // 0016
+  concurrency_groups: ConcurrencyGroupsTable;
 }
 
 export type StoreDb = Kysely<StoreSchema>;

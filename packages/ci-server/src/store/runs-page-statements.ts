@@ -25,6 +25,8 @@ export const LIST_COLUMNS = [
   'created_at',
   'started_at',
   'finished_at',
+  'waiting_for',
+  'superseded_by',
 ] as const;
 
 export type ListRow = Pick<RunsTable, (typeof LIST_COLUMNS)[number]>;

@@ -2,9 +2,10 @@
 // summed from run_stats, never a count over runs), run summaries joined with their project and pipeline,
 // and the rows of a run's detail with the last N log lines of each job run in one round trip.
 import { sql } from 'kysely';
-import type { RunStatus } from '../domain/index.js';
+import type { RunStatus, RunWaiting } from '../domain/index.js';
 import type { StoreDb } from './database.js';
 import type { PipelineNames } from './pipeline-names.js';
+import { annotateRuns, type SupersededBy } from './run-annotations.js';
 import {
   boundPage,
   counted,
@@ -32,6 +33,21 @@ export interface RunSummaryRow {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Why an unfinished run does nothing (store/run-annotations.ts); null when it is not waiting. */
+  waiting: RunWaiting | null;
+  /** The run that canceled this one (concurrency: cancel-superseded). */
+  superseded_by: SupersededBy | null;
+}
+
+type RawSummary = Omit<RunSummaryRow, 'waiting' | 'superseded_by'> & {
+  waiting_for: string | null;
+  superseded_by: string | null;
+};
+
+/** Summaries with their `waiting` and `superseded_by` (one small read per page, not per run). */
+async function annotated(db: StoreDb, rows: RawSummary[]): Promise<RunSummaryRow[]> {
+  const notes = await annotateRuns(db, rows);
+  return rows.map(({ waiting_for: _w, superseded_by: _s, ...r }) => ({ ...r, ...notes.get(r.id)! }));
 }
 
 /** Past this offset a page is found from whichever end of the ordered range is nearer. */
@@ -55,6 +71,8 @@ function summaries(db: StoreDb) {
       'r.created_at',
       'r.started_at',
       'r.finished_at',
+      'r.waiting_for',
+      'r.superseded_by',
     ]);
 }
 
@@ -139,7 +157,7 @@ export async function listRuns(
     db,
     rows.map((r) => r.pipeline_id),
   );
-  const out: RunSummaryRow[] = [];
+  const out: RawSummary[] = [];
   for (const r of rows) {
     const n = named.get(r.pipeline_id);
     // A pipeline deleted since the page was read took its runs with it.
@@ -158,31 +176,36 @@ export async function listRuns(
       created_at: r.created_at,
       started_at: r.started_at,
       finished_at: r.finished_at,
+      waiting_for: r.waiting_for,
+      superseded_by: r.superseded_by,
     });
   }
-  return { rows: out, total };
+  return { rows: await annotated(db, out), total };
 }
 
 export async function runSummary(db: StoreDb, runId: string): Promise<RunSummaryRow | undefined> {
-  return summaries(db).where('r.id', '=', runId).executeTakeFirst();
+  const row = await summaries(db).where('r.id', '=', runId).executeTakeFirst();
+  return row && (await annotated(db, [row]))[0];
 }
 
 /** The newest runs of a project (ProjectDetail's `recent_runs`). */
 export async function recentRuns(db: StoreDb, projectId: string, limit: number) {
-  return summaries(db)
+  const rows = await summaries(db)
     .where('r.project_id', '=', projectId)
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .limit(limit)
     .execute();
+  return annotated(db, rows);
 }
 
 /** The latest run of each pipeline of a project: the run whose counter is the pipeline's counter. */
 export async function latestRuns(db: StoreDb, projectId: string) {
-  return summaries(db)
+  const rows = await summaries(db)
     .where('p.project_id', '=', projectId)
     .whereRef('r.counter', '=', 'p.counter')
     .execute();
+  return annotated(db, rows);
 }
 
 export interface RunDetailRows {

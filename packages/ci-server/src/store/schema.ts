@@ -76,6 +76,17 @@ export interface RunsTable {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /** Concurrency (0016): the run's group key, its place in the group, the run it waits for, who superseded it. */
+  concurrency_group: string | null;
+  concurrency_seq: number | null;
+  waiting_for: string | null;
+  superseded_by: string | null;
+}
+
+export interface ConcurrencyGroupsTable {
+  project_id: string;
+  name: string;
+  seq: number;
 }
 
 export interface StageRunsTable {

@@ -10,7 +10,7 @@ import {
   whenRefusal,
 } from '../domain/index.js';
 import type { ForkRunInfo } from '../services/fork-runs.js';
-import { type CreatedRun, createRunIn } from '../services/run-create.js';
+import { type CreatedRun, createRunIn, publishCreated } from '../services/run-create.js';
 import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
@@ -128,7 +128,7 @@ export async function claimAndCreateRuns(trx: StoreDb, requests: ClaimedRunReque
 }
 
 export function publishRuns(events: RunEvents, runs: CreatedRun[]): void {
-  for (const run of runs) events.publish({ runId: run.id, effects: run.effects });
+  for (const run of runs) publishCreated(events, run);
 }
 
 /** The first git material of a pipeline: where its default branch lives. */

@@ -29,6 +29,8 @@ const SUMMARY_KEYS = [
   'revision',
   'started_at',
   'status',
+  'superseded_by',
+  'waiting',
 ];
 
 async function storedState(server: CiServer, slug: string) {
@@ -86,7 +88,14 @@ describe.each(STORES)('projects API on %s', (store) => {
     expect(Object.keys(detail.body).sort()).toEqual([...PROJECT_KEYS, 'pipelines', 'recent_runs'].sort());
     expect(detail.body.recent_runs).toEqual([]);
     const [build, deploy] = detail.body.pipelines;
-    expect(Object.keys(build).sort()).toEqual(['id', 'latest_run', 'materials', 'name', 'stages']);
+    expect(Object.keys(build).sort()).toEqual([
+      'id',
+      'latest_run',
+      'materials',
+      'name',
+      'parameters',
+      'stages',
+    ]);
     expect(build).toMatchObject({ name: 'build', stages: ['build', 'test'], latest_run: null });
     expect(build.materials).toEqual([
       {

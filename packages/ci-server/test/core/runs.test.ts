@@ -32,7 +32,9 @@ const DETAIL_KEYS = [
   'stages',
   'started_at',
   'status',
+  'superseded_by',
   'triggered_by',
+  'waiting',
 ];
 const JOB_KEYS = [
   'agent',

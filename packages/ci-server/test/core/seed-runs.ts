@@ -36,6 +36,10 @@ export async function seedRuns(server: CiServer, pipelineId: string, count: numb
       started_at: at,
       finished_at: at,
       updated_at: at,
+      concurrency_group: null,
+      concurrency_seq: null,
+      waiting_for: null,
+      superseded_by: null,
     };
   });
   for (let i = 0; i < rows.length; i += 500)

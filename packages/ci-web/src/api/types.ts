@@ -36,6 +36,8 @@ export interface PipelineEntry {
   id: string;
   name: string;
   stages: string[];
+  /** Declared parameters with their defaults (older servers send none). */
+  parameters?: Record<string, string>;
   materials: Material[];
   latest_run: RunSummary | null;
 }

@@ -4,7 +4,8 @@ import { type RunSummary, TERMINAL } from '../api/types';
 import { duration, shortSha } from '../lib/format';
 import { useNow } from '../lib/now';
 import { Link } from '../lib/router';
-import { StatusBadge, Time } from './ui';
+import { RunStateBadge, RunStateNote } from './RunState';
+import { Time } from './ui';
 
 export function runHref(id: string): string {
   return `/runs/${id}`;
@@ -29,7 +30,12 @@ export function RunsTable({ runs, showProject = true }: { runs: RunSummary[]; sh
         {runs.map((r) => (
           <tr key={r.id}>
             <td>
-              <StatusBadge status={r.status} />
+              <RunStateBadge run={r} />
+              {(r.waiting || r.superseded_by) && (
+                <div className="small">
+                  <RunStateNote run={r} />
+                </div>
+              )}
             </td>
             <td>
               <Link href={runHref(r.id)}>

@@ -1,5 +1,6 @@
-// Trigger a pipeline: an optional git ref and parameters (name = value rows, merged over the pipeline's
-// `parameters:` block by the server), then POST /api/v1/pipelines/{id}/trigger and go to the new run.
+// Trigger a pipeline: an optional git ref and parameters — the pipeline's declared ones listed with their
+// defaults (editable; their names fixed), plus extra name = value rows — merged over the pipeline's
+// `parameters:` block by the server, then POST /api/v1/pipelines/{id}/trigger and go to the new run.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client';
@@ -11,16 +12,21 @@ interface Row {
   key: number;
   name: string;
   value: string;
+  /** A parameter the pipeline declares: its name is fixed, its default shown. */
+  declared?: string;
 }
 
 export function TriggerDialog(props: {
-  pipeline: { id: string; name: string };
+  pipeline: { id: string; name: string; parameters?: Record<string, string> };
   slug: string;
   onClose: () => void;
 }) {
   const client = useQueryClient();
   const [gitRef, setGitRef] = useState('');
-  const [rows, setRows] = useState<Row[]>([]);
+  const declared = Object.entries(props.pipeline.parameters ?? {});
+  const [rows, setRows] = useState<Row[]>(() =>
+    declared.map(([name, value], i) => ({ key: -1 - i, name, value, declared: value })),
+  );
   const [nextKey, setNextKey] = useState(1);
   const trigger = useMutation({
     mutationFn: () => {
@@ -41,6 +47,9 @@ export function TriggerDialog(props: {
       navigate(runHref(result.run_id));
     },
   });
+  // Extra rows are numbered among themselves (the declared ones are named).
+  const extraIndex = (key: number) =>
+    rows.filter((r) => r.declared === undefined).findIndex((r) => r.key === key) + 1;
   const update = (key: number, patch: Partial<Row>) =>
     setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
@@ -64,32 +73,45 @@ export function TriggerDialog(props: {
         </label>
         <fieldset className="params">
           <legend>Parameters</legend>
-          {rows.length === 0 && <p className="muted small">The pipeline's defaults apply.</p>}
-          {rows.map((r, i) => (
-            <div className="row" key={r.key}>
-              <input
-                aria-label={`Parameter ${i + 1} name`}
-                placeholder="NAME"
-                className="mono"
-                value={r.name}
-                onChange={(e) => update(r.key, { name: e.target.value })}
-              />
-              <input
-                aria-label={`Parameter ${i + 1} value`}
-                placeholder="value"
-                value={r.value}
-                onChange={(e) => update(r.key, { value: e.target.value })}
-              />
-              <button
-                type="button"
-                className="ghost"
-                aria-label={`Remove parameter ${i + 1}`}
-                onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
-              >
-                ×
-              </button>
-            </div>
-          ))}
+          {rows.length === 0 && <p className="muted small">The pipeline declares no parameters.</p>}
+          {rows.map((r) =>
+            r.declared !== undefined ? (
+              <div className="row" key={r.key}>
+                <span className="mono">{r.name}</span>
+                <input
+                  aria-label={`Parameter ${r.name}`}
+                  placeholder={r.declared}
+                  value={r.value}
+                  onChange={(e) => update(r.key, { value: e.target.value })}
+                />
+                <span className="muted small">default: {r.declared === '' ? '(empty)' : r.declared}</span>
+              </div>
+            ) : (
+              <div className="row" key={r.key}>
+                <input
+                  aria-label={`Parameter ${extraIndex(r.key)} name`}
+                  placeholder="NAME"
+                  className="mono"
+                  value={r.name}
+                  onChange={(e) => update(r.key, { name: e.target.value })}
+                />
+                <input
+                  aria-label={`Parameter ${extraIndex(r.key)} value`}
+                  placeholder="value"
+                  value={r.value}
+                  onChange={(e) => update(r.key, { value: e.target.value })}
+                />
+                <button
+                  type="button"
+                  className="ghost"
+                  aria-label={`Remove parameter ${extraIndex(r.key)}`}
+                  onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                >
+                  ×
+                </button>
+              </div>
+            ),
+          )}
           <button
             type="button"
             onClick={() => {

@@ -4,11 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { api, enc } from '../api/client';
 import type { PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import { ConfigRepoStatus } from '../components/ConfigRepoStatus';
 import { ProjectSettings } from '../components/ProjectSettings';
+import { RunStateBadge } from '../components/RunState';
 import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
-import { Empty, ErrorNote, Loading, Notice, PageHeader, StatusBadge, Time } from '../components/ui';
+import { Empty, ErrorNote, Loading, Notice, PageHeader, Time } from '../components/ui';
 import { materialText } from '../lib/materials';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -99,6 +101,7 @@ export function ProjectPage({ slug }: { slug: string }) {
           )
         }
       />
+      <ConfigRepoStatus slug={slug} />
       <ErrorNote error={runAll.error ?? remove.error} />
       {runAll.isSuccess && (
         <Notice kind="success">
@@ -150,7 +153,7 @@ export function ProjectPage({ slug }: { slug: string }) {
                   <td>
                     {pl.latest_run ? (
                       <span className="row">
-                        <StatusBadge status={pl.latest_run.status} />
+                        <RunStateBadge run={pl.latest_run} />
                         <Link href={runHref(pl.latest_run.id)}>#{pl.latest_run.counter}</Link>
                         <Time at={pl.latest_run.created_at} />
                       </span>

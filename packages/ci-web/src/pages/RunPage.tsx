@@ -9,9 +9,10 @@ import { ArtifactsPanel } from '../components/ArtifactsPanel';
 import { ForkApproval } from '../components/ForkApproval';
 import { JobsPanel } from '../components/JobsPanel';
 import { LogViewer } from '../components/LogViewer';
+import { RunStateBadge, RunStateNote } from '../components/RunState';
 import { runHref } from '../components/RunsTable';
 import { TestsPanel } from '../components/TestsPanel';
-import { ErrorNote, Loading, PageHeader, StatusBadge, Time } from '../components/ui';
+import { ErrorNote, Loading, PageHeader, Time } from '../components/ui';
 import { duration, shortSha } from '../lib/format';
 import { useNow } from '../lib/now';
 import { Link, navigate } from '../lib/router';
@@ -90,13 +91,19 @@ export function RunPage({ id }: { id: string }) {
       <PageHeader
         title={
           <span className="row">
-            {r.pipeline_name} #{r.counter} <StatusBadge status={r.status} />
+            {r.pipeline_name} #{r.counter} <RunStateBadge run={r} />
           </span>
         }
         sub={
           <>
             <Link href={`/projects/${encodeURIComponent(r.project_slug)}`}>{r.project_slug}</Link> ·{' '}
             {r.cause.replace(/_/g, ' ')} by {r.triggered_by}
+            {(r.waiting || r.superseded_by) && (
+              <>
+                {' · '}
+                <RunStateNote run={r} />
+              </>
+            )}
           </>
         }
         actions={

@@ -1115,6 +1115,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{slug}/pipelines/{name}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline's status badge (SVG) for READMEs
+         * @description Public (no authentication, as README images are fetched anonymously): the latest run's status of the pipeline, optionally of one branch — passing, failing, running, queued, canceled, or unknown (no run, or no such project or pipeline: the answer does not say which exist). `Cache-Control: no-cache`.
+         *
+         *     Minimum access: public.
+         */
+        get: operations["getApiV1ProjectsSlugPipelinesNameBadgeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{slug}/poll-interval": {
         parameters: {
             query?: never;
@@ -4931,6 +4953,27 @@ export interface operations {
                                 started_at: string | null;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "success" | "failed" | "canceled";
+                                /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                                superseded_by: {
+                                    counter: number;
+                                    pipeline_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description a UUID
+                                     */
+                                    run_id: string;
+                                } | null;
+                                /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                                waiting: {
+                                    /** @description approval: the gate waiting */
+                                    job: string | null;
+                                    /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                    message: string;
+                                    /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                    reason: "concurrency" | "fork_approval" | "approval";
+                                    /** @description concurrency: the run it waits for */
+                                    run_id: string | null;
+                                } | null;
                             } | null;
                             materials: ({
                                 /** @description sha256 of what the material watches */
@@ -4941,6 +4984,10 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             name: string;
+                            /** @description the pipeline's declared parameters with their defaults (a trigger's parameters override them) */
+                            parameters: {
+                                [key: string]: string;
+                            };
                             stages: string[];
                         }[];
                         /** @description the 20 newest runs of the project */
@@ -4971,6 +5018,27 @@ export interface operations {
                             started_at: string | null;
                             /** @enum {unknown} */
                             status: "queued" | "running" | "success" | "failed" | "canceled";
+                            /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                            superseded_by: {
+                                counter: number;
+                                pipeline_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description a UUID
+                                 */
+                                run_id: string;
+                            } | null;
+                            /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                            waiting: {
+                                /** @description approval: the gate waiting */
+                                job: string | null;
+                                /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                message: string;
+                                /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                reason: "concurrency" | "fork_approval" | "approval";
+                                /** @description concurrency: the run it waits for */
+                                run_id: string | null;
+                            } | null;
                         }[];
                         slug: string;
                         /** Format: date-time */
@@ -6701,6 +6769,32 @@ export interface operations {
             };
         };
     };
+    getApiV1ProjectsSlugPipelinesNameBadgeSvg: {
+        parameters: {
+            query?: {
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                /** @description a project slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/svg+xml */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
     getApiV1ProjectsSlugPollInterval: {
         parameters: {
             query?: never;
@@ -7299,6 +7393,27 @@ export interface operations {
                                 started_at: string | null;
                                 /** @enum {unknown} */
                                 status: "queued" | "running" | "success" | "failed" | "canceled";
+                                /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                                superseded_by: {
+                                    counter: number;
+                                    pipeline_name: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description a UUID
+                                     */
+                                    run_id: string;
+                                } | null;
+                                /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                                waiting: {
+                                    /** @description approval: the gate waiting */
+                                    job: string | null;
+                                    /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                    message: string;
+                                    /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                    reason: "concurrency" | "fork_approval" | "approval";
+                                    /** @description concurrency: the run it waits for */
+                                    run_id: string | null;
+                                } | null;
                             } | null;
                             name?: string;
                             /**
@@ -7524,6 +7639,27 @@ export interface operations {
                             started_at: string | null;
                             /** @enum {unknown} */
                             status: "queued" | "running" | "success" | "failed" | "canceled";
+                            /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                            superseded_by: {
+                                counter: number;
+                                pipeline_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description a UUID
+                                 */
+                                run_id: string;
+                            } | null;
+                            /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                            waiting: {
+                                /** @description approval: the gate waiting */
+                                job: string | null;
+                                /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                                message: string;
+                                /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                                reason: "concurrency" | "fork_approval" | "approval";
+                                /** @description concurrency: the run it waits for */
+                                run_id: string | null;
+                            } | null;
                         }[];
                         total: number;
                     };
@@ -7701,7 +7837,28 @@ export interface operations {
                         started_at: string | null;
                         /** @enum {unknown} */
                         status: "queued" | "running" | "success" | "failed" | "canceled";
+                        /** @description the newer run that canceled this one under concurrency: cancel-superseded */
+                        superseded_by: {
+                            counter: number;
+                            pipeline_name: string;
+                            /**
+                             * Format: uuid
+                             * @description a UUID
+                             */
+                            run_id: string;
+                        } | null;
                         triggered_by: string;
+                        /** @description why an unfinished run is not doing anything; null when it is not waiting (a queued run with no reason waits for an agent) */
+                        waiting: {
+                            /** @description approval: the gate waiting */
+                            job: string | null;
+                            /** @description the same in one sentence, e.g. "waits for run #12 to finish (concurrency: serial)" */
+                            message: string;
+                            /** @description concurrency: held back by a serial concurrency group until run_id finishes (the run is queued and has not started); fork_approval: a pull request from a fork waits for a maintainer (POST /api/v1/runs/{id}/approve); approval: nothing runs and a manual gate (job) awaits approval */
+                            reason: "concurrency" | "fork_approval" | "approval";
+                            /** @description concurrency: the run it waits for */
+                            run_id: string | null;
+                        } | null;
                     };
                 };
             };
