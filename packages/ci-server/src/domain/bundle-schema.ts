@@ -8,7 +8,12 @@
  * unique, and cron fields are in range.
  */
 
-import { GOCDNEXT_DEFS, GOCDNEXT_JOB_PROPERTIES, refusedProperties } from './bundle-schema-gocdnext.js';
+import {
+  GOCDNEXT_DEFS,
+  GOCDNEXT_ID_TOKENS,
+  GOCDNEXT_JOB_PROPERTIES,
+  refusedProperties,
+} from './bundle-schema-gocdnext.js';
 
 const name = {
   type: 'string',
@@ -52,6 +57,7 @@ const jobProperties = {
   ...GOCDNEXT_JOB_PROPERTIES,
   pull,
   network: { enum: ['host', 'none'], default: 'host' },
+  id_tokens: GOCDNEXT_ID_TOKENS,
   ...refusedProperties('job'),
 };
 
@@ -206,7 +212,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         {
           oneOf: [
             { required: ['script'], not: { anyOf: [{ required: ['approval'] }, { required: ['uses'] }] } },
-            { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval'] } },
+            { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval', 'timeout'] } },
             { required: ['uses'], not: { anyOf: [{ required: ['script'] }, { required: ['image'] }] } },
             {
               required: ['image', 'settings'],
@@ -243,8 +249,8 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         required: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
         timeout: {
           description:
-            'an unanswered gate cancels the run past it; `never` (gocdnext): it waits until answered',
-          anyOf: [ref('duration'), { const: 'never' }],
+            "an unanswered gate cancels the run past it; `never` or `off` (gocdnext): it waits until answered. gocdnext writes it as the job's `timeout`",
+          anyOf: [ref('duration'), { enum: ['never', 'off'] }],
         },
         approvers: {
           description: 'who may approve or reject: user names or e-mail addresses (any case)',
@@ -295,4 +301,5 @@ export const SCHEMA_OBJECT_OF_KEYS = {
   resources: 'resources',
   resourceAmounts: 'resourceAmounts',
   agent: 'agent',
+  idToken: 'idToken',
 } as const;

@@ -25,6 +25,7 @@ import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-t
 import {
   pluginImage,
   readAgent,
+  readIdTokens,
   readNeedsArtifacts,
   readOutputs,
   readParallel,
@@ -86,6 +87,13 @@ function readCache(r: Reader, e: Entry): CacheSpec[] {
   return out;
 }
 
+/** A gate's wait window: gocdnext writes `never` (or `off`) for a gate that waits until answered. */
+function readGateTimeout(r: Reader, e: Entry): number | undefined {
+  const v = r.resolve(e.node)?.toJSON();
+  if (v === 'never' || v === 'off') return undefined;
+  return r.duration(e.node, e.path, 1000) ?? undefined;
+}
+
 function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   const a = r.map(e.node, e.path, BUNDLE_KEYS.approval, [], REFUSED_KEYS.approval);
   if (!a) return null;
@@ -93,9 +101,7 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   if (a.description)
     out.description = r.str(a.description.node, a.description.path, { allowEmpty: true }) ?? undefined;
   if (a.required) out.required = r.int(a.required.node, a.required.path, 1, 100) ?? 1;
-  // gocdnext writes `never` for a gate that waits until answered; durations like 24h and 168h as usual.
-  if (a.timeout && r.resolve(a.timeout.node)?.toJSON() !== 'never')
-    out.timeout = r.duration(a.timeout.node, a.timeout.path, 1000) ?? undefined;
+  if (a.timeout) out.timeout = readGateTimeout(r, a.timeout);
   if (a.approvers) {
     const list = r.strList(a.approvers.node, a.approvers.path, { max: 320, allowScalar: true });
     if (list && list.length > APPROVERS_MAX)
@@ -234,6 +240,15 @@ export function readJob(
   if (f.script)
     job.script = r.strList(f.script.node, f.script.path, { allowScalar: true, nonEmpty: true }) ?? [];
   if (f.approval) job.approval = readApproval(r, f.approval) ?? { required: 1 };
+  // gocdnext's form of a gate's window is the job's `timeout` (its approval reference): stored as the gate's.
+  if (job.approval && f.timeout) {
+    const inner = r.resolve(f.approval.node);
+    if (inner && 'has' in inner && (inner as { has(k: string): boolean }).has('timeout'))
+      r.fail(f.timeout.keyNode, f.timeout.path, '"timeout" and "approval.timeout" are one setting: keep one');
+    const t = readGateTimeout(r, f.timeout);
+    if (t === undefined) delete job.approval.timeout;
+    else job.approval.timeout = t;
+  }
   const needs: JobRead['needs'] = [];
   if (f.needs) {
     const names = r.strList(f.needs.node, f.needs.path) ?? [];
@@ -276,7 +291,7 @@ export function readJob(
     );
   if (f.matrix) job.matrix = readMatrix(r, f.matrix) ?? undefined;
   else if (f.parallel) job.matrix = readParallel(r, f.parallel) ?? undefined;
-  if (f.timeout) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
+  if (f.timeout && !job.approval) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
   if (f.retry) job.retry = r.int(f.retry.node, f.retry.path, 0, RETRY_MAX) ?? 0;
   if (f.tags) job.tags = r.strList(f.tags.node, f.tags.path) ?? [];
   if (f.agent) job.tags.push(...readAgent(r, f.agent));
@@ -294,6 +309,19 @@ export function readJob(
   if (f.needs_artifacts) job.needs_artifacts = readNeedsArtifacts(r, f.needs_artifacts);
   if (f.outputs) job.outputs = readOutputs(r, f.outputs);
   if (f.resources) job.resources = readResources(r, f.resources) ?? undefined;
+  if (f.id_tokens) {
+    job.id_tokens = readIdTokens(r, f.id_tokens);
+    // gocdnext refuses a name that is also a variable, secret or matrix dimension: `$NAME` would be ambiguous.
+    for (const name of Object.keys(job.id_tokens)) {
+      const clash = name in job.variables || job.secrets.includes(name) || name in (job.matrix ?? {});
+      if (clash)
+        r.fail(
+          f.id_tokens.node,
+          `${f.id_tokens.path}.${name}`,
+          `"${name}" is also a variable, secret or matrix dimension of the job: the token needs a name of its own`,
+        );
+    }
+  }
   if (f.pull) job.pull = readPull(r, f.pull);
   if (f.network) job.network = oneOf(r, f.network, NETWORKS, 'host');
   return {
