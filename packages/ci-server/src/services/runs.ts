@@ -119,7 +119,7 @@ export class RunService {
   async rerun(runId: string, actor: string): Promise<{ run_id: string; counter: number }> {
     const origin = await this.deps.db
       .selectFrom('runs')
-      .select(['id', 'pipeline_id', 'version_id', 'git_ref', 'revision', 'parameters'])
+      .select(['id', 'pipeline_id', 'version_id', 'git_ref', 'revision', 'parameters', 'trigger_event'])
       .where('id', '=', runId)
       .executeTakeFirst();
     if (!origin) throw notFound(`run ${runId} not found`);
@@ -154,6 +154,8 @@ export class RunService {
         triggeredBy: actor,
         versionId: origin.version_id,
         fork,
+        // A rerun of a pull request's run is still one (its OIDC token's sub stays ref-less).
+        recordedEvent: origin.trigger_event,
       }),
     );
     if (!created) throw conflict(archivedMessage(pipeline.name));

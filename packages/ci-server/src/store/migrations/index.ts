@@ -13,6 +13,7 @@ import { m0010AgentIdentity } from './0010_agent_identity.js';
 import { m0012ForkRuns } from './0012_fork_runs.js';
 import { m0013JobEngine } from './0013_job_engine.js';
 import { m0014JobOutputs } from './0014_job_outputs.js';
+import { m0016RunTriggerEvent } from './0016_run_trigger_event.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -27,4 +28,5 @@ export const migrations: Migrations = {
   '0012_fork_runs': m0012ForkRuns,
   '0013_job_engine': m0013JobEngine,
   '0014_job_outputs': m0014JobOutputs,
+  '0016_run_trigger_event': m0016RunTriggerEvent,
 };
