@@ -141,8 +141,12 @@ export const PULL_POLICIES = ['always', 'if-not-present', 'never'] as const;
 export const NETWORKS = ['host', 'none'] as const;
 /** Keys a manual gate may carry (`timeout`: gocdnext's spelling of its wait window); nothing else is enforced on a gate. */
 export const GATE_KEYS = ['stage', 'needs', 'approval', 'timeout'];
-/** `approval.approver_groups` names roles of this control plane (identity-provider groups are not kept). */
-export const APPROVER_GROUPS = ['maintainer', 'admin'] as const;
+/**
+ * `approval.approver_groups`: the roles `maintainer` and `admin`, or the name of an approver group an admin
+ * keeps (PUT /api/v1/admin/approver-groups/{name}).
+ */
+export const APPROVER_GROUP = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+export const APPROVER_GROUP_HINT = 'letters, digits, ".", "_" and "-", starting with a letter or digit';
 /** Largest `approval.approvers` / `approver_groups` list. */
 export const APPROVERS_MAX = 100;
 

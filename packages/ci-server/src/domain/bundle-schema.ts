@@ -261,10 +261,14 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         },
         approver_groups: {
           description:
-            "gocdnext's key, as roles of this control plane: maintainer (maintainers and admins) or admin",
+            'roles maintainer (maintainers and admins) or admin, or approver groups an admin keeps (PUT /api/v1/admin/approver-groups/{name}); union with approvers',
           anyOf: [
-            { enum: ['maintainer', 'admin'] },
-            { type: 'array', maxItems: 100, items: { enum: ['maintainer', 'admin'] } },
+            { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$' },
+            {
+              type: 'array',
+              maxItems: 100,
+              items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$' },
+            },
           ],
         },
         allow_self_approval: {

@@ -5,7 +5,8 @@
  */
 
 import {
-  APPROVER_GROUPS,
+  APPROVER_GROUP,
+  APPROVER_GROUP_HINT,
   APPROVERS_MAX,
   ARTIFACT_WHEN,
   BUNDLE_KEYS,
@@ -109,15 +110,15 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
     if (list && list.length > 0) out.approvers = [...new Set(list)];
   }
   if (a.approver_groups) {
+    // `maintainer` and `admin` are roles; any other name is an approver group an admin keeps (its members
+    // are read when someone decides, so a group may be defined after the pipeline that names it).
     const e = a.approver_groups;
     const list = r.strList(e.node, e.path, { allowScalar: true });
-    const unknown = list?.find((g) => !(APPROVER_GROUPS as readonly string[]).includes(g));
-    if (unknown !== undefined)
-      r.fail(
-        e.node,
-        e.path,
-        `"${unknown}" is not a role of this control plane; approver_groups takes ${APPROVER_GROUPS.join(', ')} (groups of an identity provider are not kept)`,
-      );
+    if (list && list.length > APPROVERS_MAX)
+      r.fail(e.node, e.path, `at most ${APPROVERS_MAX} approver groups`);
+    const bad = list?.find((g) => !APPROVER_GROUP.test(g));
+    if (bad !== undefined)
+      r.fail(e.node, e.path, `"${bad}" is not an approver group name: ${APPROVER_GROUP_HINT}`);
     else if (list && list.length > 0) out.approver_groups = [...new Set(list)];
   }
   if (a.allow_self_approval) {

@@ -15,11 +15,12 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import { readApproverGroups } from '../store/approver-groups.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
-import { type Decider, refuseDecision } from './gate-approvers.js';
+import { type Decider, namesGroups, refuseDecision } from './gate-approvers.js';
 import { createRunIn } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
@@ -320,7 +321,9 @@ export class RunService {
     const spec = version
       ? (JSON.parse(version.definition) as PipelineDocument).jobs[job.name]?.approval
       : undefined;
-    const refusal = refuseDecision(job.name, spec, decision, decider, job.triggered_by);
+    // Groups are read at decision time: an admin's change applies to gates already waiting.
+    const groups = namesGroups(spec) ? await readApproverGroups(this.deps.db) : undefined;
+    const refusal = refuseDecision(job.name, spec, decision, decider, job.triggered_by, groups);
     if (refusal) throw forbidden(refusal);
     const step = (s: RunSnapshot) =>
       decision === 'approve' ? approveGate(s, jobRunId, actor) : rejectGate(s, jobRunId, actor);
