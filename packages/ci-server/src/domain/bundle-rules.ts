@@ -108,7 +108,8 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     tolerations: 'Kubernetes scheduling does not apply: agents run the services',
   },
   approval: {
-    quorum_by_label: 'label-based quorums are not supported',
+    quorum_by_label:
+      'pull-request labels are not kept by this control plane, so a label cannot change the quorum: use required (or a second gate)',
   },
 };
 
