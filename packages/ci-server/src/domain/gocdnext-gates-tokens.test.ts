@@ -46,6 +46,12 @@ describe('id_tokens', () => {
   });
 });
 
+it('refuses an id_tokens name that is a pipeline variable', () => {
+  expect(errors('variables: {T: x}\njobs:\n  a: {script: [x], id_tokens: {T: {aud: y}}}')).toMatch(
+    /jobs\.a\.id_tokens\.T: "T" is also a pipeline variable/,
+  );
+});
+
 describe("gate windows in gocdnext's spelling", () => {
   it("stores the job's timeout on a gate as the gate's window; never and off wait until answered", () => {
     const d = doc(`jobs:

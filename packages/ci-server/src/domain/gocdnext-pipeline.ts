@@ -91,9 +91,22 @@ export function inferStages(
  * needs), or with `from_pipeline` an upstream material's pipeline; `${{ needs.J.outputs.A }}` names a job
  * J of `needs` that declares output A.
  */
-export function checkGocdnextJobs(r: Reader, jobs: Map<string, JobRead>, upstreams: UpstreamRef[]): void {
+export function checkGocdnextJobs(
+  r: Reader,
+  jobs: Map<string, JobRead>,
+  upstreams: UpstreamRef[],
+  pipelineVariables: Record<string, string> = {},
+): void {
   for (const [name, job] of jobs) {
     const where = job.path;
+    // An id_tokens name that is also a pipeline variable would make `$NAME` ambiguous (gocdnext refuses it).
+    for (const token of Object.keys(job.spec.id_tokens ?? {}))
+      if (token in pipelineVariables)
+        r.fail(
+          job.keyNode,
+          `${where}.id_tokens.${token}`,
+          `"${token}" is also a pipeline variable: the token needs a name of its own`,
+        );
     for (const [i, need] of (job.spec.needs_artifacts ?? []).entries()) {
       const at = `${where}.needs_artifacts[${i}].from_job`;
       if (need.from_pipeline !== undefined) {
