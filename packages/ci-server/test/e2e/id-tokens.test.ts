@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from '@app/kit';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
@@ -85,7 +85,10 @@ describe("gocdnext's id_tokens with a real agent", () => {
     expect(run.status, logOf(run)).toBe('success');
 
     // The discovery document and the keys are public: a cloud fetches them without credentials.
-    const discovery = await (await fetch(`${ci.base}/.well-known/openid-configuration`)).json();
+    const discovery = (await (await fetch(`${ci.base}/.well-known/openid-configuration`)).json()) as {
+      issuer: string;
+      jwks_uri: string;
+    };
     expect(discovery).toMatchObject({
       issuer: ISSUER,
       jwks_uri: `${ISSUER}/.well-known/jwks.json`,
@@ -94,7 +97,7 @@ describe("gocdnext's id_tokens with a real agent", () => {
     const jwksPath = new URL(discovery.jwks_uri).pathname;
     const jwksRes = await fetch(`${ci.base}${jwksPath}`);
     expect(jwksRes.status).toBe(200);
-    const jwks = await jwksRes.json();
+    const jwks = (await jwksRes.json()) as { keys: (JWK & { kid: string })[] };
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).not.toHaveProperty('d');
     const keySet = createLocalJWKSet(jwks);
