@@ -1,8 +1,7 @@
 // gocdnext's matrix output selector: `${{ needs.J.matrix[SEL].outputs.A }}` picks one cell of a matrix job,
-// checked at apply (each refusal names the reference and what it could have named) and resolved at dispatch.
+// checked at apply (each refusal names the reference and what it could have named); dispatch/gocdnext-env.test.ts resolves it.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${{ … }}` references are the subject here.
 import { describe, expect, it } from 'vitest';
-import { outputsKey, resolveOutputs } from '../dispatch/gocdnext-env.js';
 import { assembleBundle, formatBundleError } from './bundle-parse.js';
 import { outputRefs, selectCell } from './output-refs.js';
 
@@ -73,28 +72,5 @@ jobs:
       /jobs\.sel\.variables\.T: .*"plain" has no matrix: drop the matrix\[\.\.\.\] selector/,
     );
     expect(all).toMatch(/jobs\.missing\.variables\.T: .*shard has no value "us" \(apac, emea\)/);
-  });
-
-  it('resolves each cell to its own outputs at dispatch, and names a cell that returned none', () => {
-    const outputs = new Map([
-      [outputsKey('bump', 'shard=apac'), { next: 'v1.2.0-apac' }],
-      [outputsKey('bump', 'shard=emea'), { next: 'v1.2.0-emea' }],
-    ]);
-    const dims = (j: string) => (j === 'bump' ? { shard: ['apac', 'emea', 'us'] } : undefined);
-    const none = () => new Set<string>();
-    expect(
-      resolveOutputs(
-        {
-          A: '${{ needs.bump.matrix[apac].outputs.next }}',
-          E: 'x-${{ needs.bump.matrix[shard=emea].outputs.next }}',
-        },
-        outputs,
-        none,
-        dims,
-      ),
-    ).toEqual({ variables: { A: 'v1.2.0-apac', E: 'x-v1.2.0-emea' }, masks: ['v1.2.0-apac', 'v1.2.0-emea'] });
-    expect(resolveOutputs({ U: '${{ needs.bump.matrix[us].outputs.next }}' }, outputs, none, dims)).toMatch(
-      /job "bump" \(matrix cell \[shard=us\]\) of this run returned no output "next"/,
-    );
   });
 });
