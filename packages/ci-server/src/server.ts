@@ -21,10 +21,12 @@ import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap
 import type { CiSettings } from './config.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerIdTokenRoutes } from './http/id-token-issuer.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/routes.js';
 import { registerStrictQuery } from './http/strict-query.js';
+import { IdTokenIssuer } from './id-tokens/issuer.js';
 import { LogArchiver } from './logs/archiver.js';
 import { NotificationDeliverer } from './notifications/deliverer.js';
 import { ForgeStatusSender } from './notifications/forge-status/sender.js';
@@ -49,6 +51,8 @@ export interface CiServer {
   agents: AgentRegistry;
   /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
   control: AgentControl;
+  /** Signs jobs' OIDC tokens (gocdnext's id_tokens) and serves their keys. */
+  idTokens: IdTokenIssuer;
   runs: RunService;
   /** Starts a serial group's next run when the one before it finished (services/run-concurrency.ts). */
   concurrency: ConcurrencyReleaser;
@@ -194,10 +198,17 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   const concurrency = new ConcurrencyReleaser({ db: database.db, events, log: app.log });
   concurrency.attach();
 
+  // gocdnext's id_tokens: the issuer is the public URL; its keys are made at first use (id-tokens/issuer.ts).
+  const idTokens = new IdTokenIssuer({
+    db: database.db,
+    box: createSecretBox(secrets.secretKey),
+    issuer: settings.publicUrl,
+  });
   const control = new AgentControl({
     database,
     events,
     data: execution,
+    idTokens,
     secretKey: secrets.secretKey,
     agentToken: secrets.agentToken,
     // A generated token lives in the data-dir file `npm start` hands to its agent: keep it current.
@@ -257,6 +268,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     archiveEveryMs: options.archiveEveryMs ?? retention.archiveIntervalMs,
     log: app.log,
   });
+  registerIdTokenRoutes(app, idTokens);
   // Every route module, in order (http/routes.ts); the web UI's page fallback comes last.
   await registerRoutes(app, {
     auth: auth.context,
@@ -292,6 +304,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     database,
     agents,
     control,
+    idTokens,
     runs,
     concurrency,
     events,

@@ -7,6 +7,7 @@ import { AssignmentBuilder } from '../dispatch/assignment-builder.js';
 import { Dispatcher, type DispatcherLog } from '../dispatch/dispatcher.js';
 import { JobTransitions } from '../dispatch/job-transitions.js';
 import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
+import type { IdTokenIssuer } from '../id-tokens/issuer.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { RunEvents } from '../services/run-events.js';
 import { revokeAgentRow } from '../store/agent-identity.js';
@@ -47,6 +48,8 @@ export interface AgentControlOptions {
   tls?: AgentServerTls;
   log: DispatcherLog;
   timing?: AgentTiming;
+  /** Signs the OIDC tokens of jobs declaring gocdnext's `id_tokens`. */
+  idTokens?: IdTokenIssuer;
   /** Observer of assignments (benchmarks, tests). */
   onAssigned?(jobRunId: string, agent: ConnectedAgent): void;
 }
@@ -76,7 +79,7 @@ export class AgentControl {
     });
     // Server notices have their own (negative) sequence space: no agent line is ever displaced by one.
     const systemLine = (jobRunId: string, text: string) => data.logs.appendNotice(jobRunId, text);
-    const builder = new AssignmentBuilder(db, createSecretBox(options.secretKey));
+    const builder = new AssignmentBuilder(db, createSecretBox(options.secretKey), options.idTokens);
     this.dispatcher = new Dispatcher({
       db,
       registry: this.registry,

@@ -8,6 +8,7 @@ import type { JobAssignmentSchema } from '@app/ci-proto';
 import type { SecretBox } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js';
+import type { IdTokenIssuer } from '../id-tokens/issuer.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
@@ -50,6 +51,8 @@ export class AssignmentBuilder {
   constructor(
     private readonly db: StoreDb,
     private readonly box: SecretBox,
+    /** Mints gocdnext's `id_tokens`; absent: a job declaring them fails, naming why. */
+    private readonly idTokens?: IdTokenIssuer,
   ) {
     this.inputs = new JobInputReader(db);
   }
@@ -110,6 +113,7 @@ export class AssignmentBuilder {
         'r.cause',
         'r.git_ref',
         'r.revision',
+        'r.trigger_event',
         'r.parameters',
         'r.version_id',
         'r.project_id',
@@ -181,6 +185,7 @@ export class AssignmentBuilder {
       cause: string;
       git_ref: string | null;
       revision: string | null;
+      trigger_event: string | null;
       parameters: string;
       secrets_withheld: number | null;
     },
@@ -263,6 +268,24 @@ export class AssignmentBuilder {
     const secrets: Record<string, string> = {};
     if (!withheld)
       for (const name of [...job.secrets, ...resolver.used]) secrets[name] = available.get(name)!;
+    // gocdnext's id_tokens: delivered like secrets (exported, masked), and withheld from a fork's run like them.
+    const tokenNames = Object.keys(job.id_tokens ?? {});
+    if (tokenNames.length > 0 && !withheld) {
+      if (!this.idTokens)
+        return { ok: false, error: 'id_tokens: this control plane does not issue OIDC tokens', context };
+      const facts = {
+        ...context,
+        runCounter: row.counter,
+        cause: row.cause,
+        event: row.trigger_event,
+        hasGit: git !== undefined,
+        ref: branch,
+        sha,
+        matrix,
+      };
+      for (const [name, t] of Object.entries(job.id_tokens ?? {}))
+        secrets[name] = await this.idTokens.mint(t.aud, facts);
+    }
     const assignment: AssignmentMessage = {
       jobRunId: row.id,
       attempt: row.attempt,
@@ -288,9 +311,10 @@ export class AssignmentBuilder {
       outputs: Object.fromEntries(Object.entries(job.outputs ?? {}).map(([alias, o]) => [alias, o.env])),
       logMasks: inputs.masks,
     };
+    const held = [...secretNames, ...(withheld ? tokenNames : [])];
     const notice =
-      withheld && secretNames.size > 0
-        ? `[ci] secrets withheld (${[...secretNames].join(', ')}): this run builds a pull request from a fork`
+      withheld && held.length > 0
+        ? `[ci] secrets withheld (${held.join(', ')}): this run builds a pull request from a fork`
         : undefined;
     const secretValues = [...Object.values(secrets), ...inputs.masks];
     return { ok: true, assignment, secretValues, context, tags: job.tags, notice };

@@ -1,9 +1,9 @@
 // gocdnext's job inputs at dispatch (pure; docs/ci-gocdnext.md): its built-in job variables (its YAML
 // reference, "CI built-ins"), set for every job beside the spec's own CI_* ones; which stored artifacts a
-// job's `needs_artifacts` entries select; and the `${{ needs.<job>.outputs.<alias> }}` references replaced
-// by the outputs earlier jobs of the run returned. dispatch/job-inputs.ts does the reading.
+// job's `needs_artifacts` entries select; and the `${{ needs.<job>.outputs.<alias> }}` references (with a
+// matrix job's `matrix[SEL]` cell selector) replaced by the outputs earlier jobs of the run returned. dispatch/job-inputs.ts does the reading.
 import type { JobSpec, NeededArtifacts } from '../domain/index.js';
-import { globRegExp } from '../domain/index.js';
+import { globRegExp, outputRefs, selectCell } from '../domain/index.js';
 
 export interface GocdnextFacts {
   projectId: string;
@@ -87,13 +87,16 @@ export function selectArtifacts(
   }));
 }
 
-const NEEDS_OUTPUT = /\$\{\{\s*needs\.([A-Za-z0-9_.-]+?)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}/g;
-
 /** Jobs whose outputs the job's variables (and so its plugin settings) read. */
 export function outputSources(job: JobSpec): Set<string> {
   const out = new Set<string>();
-  for (const v of Object.values(job.variables)) for (const m of v.matchAll(NEEDS_OUTPUT)) out.add(m[1]);
+  for (const v of Object.values(job.variables)) for (const ref of outputRefs(v)) out.add(ref.job);
   return out;
+}
+
+/** Where a job run's outputs are kept in the map resolveOutputs reads: the job, or `job[cell]` for a matrix cell. */
+export function outputsKey(job: string, cell: string): string {
+  return cell === '' ? job : `${job}[${cell}]`;
 }
 
 export interface OutputsResolved {
@@ -103,28 +106,42 @@ export interface OutputsResolved {
 }
 
 /**
- * The job's variables with every `${{ needs.J.outputs.A }}` replaced by the value job J of this run
- * returned (`outputs` maps J to its stored outputs; `maskedOf` J to the aliases it declares masked). A job
- * that returned no such output fails the dispatch with a reason naming both.
+ * The job's variables with every `${{ needs.J.outputs.A }}` (or, for a matrix job J, the cell its
+ * `${{ needs.J.matrix[SEL].outputs.A }}` selects) replaced by the value job J of this run returned
+ * (`outputs` is keyed by outputsKey; `maskedOf` maps J to the aliases it declares masked, `matrixOf` to its
+ * matrix). A job that returned no such output fails the dispatch with a reason naming both.
  */
 export function resolveOutputs(
   variables: Record<string, string>,
   outputs: ReadonlyMap<string, Record<string, string>>,
   maskedOf: (job: string) => ReadonlySet<string>,
+  matrixOf: (job: string) => Record<string, string[]> | undefined = () => undefined,
 ): OutputsResolved | string {
   const masks = new Set<string>();
   const out: Record<string, string> = {};
   let failure: string | null = null;
   for (const [name, value] of Object.entries(variables)) {
-    out[name] = value.replace(NEEDS_OUTPUT, (whole, job: string, alias: string) => {
-      const got = outputs.get(job)?.[alias];
-      if (got === undefined) {
-        failure ??= `${whole} in ${name}: job "${job}" of this run returned no output "${alias}"`;
-        return whole;
+    let text = value;
+    for (const ref of outputRefs(value)) {
+      let key = ref.job;
+      if (ref.selector !== null) {
+        const picked = selectCell(ref.selector, matrixOf(ref.job) ?? {});
+        if ('error' in picked) {
+          failure ??= `${ref.whole} in ${name}: ${picked.error}`;
+          continue;
+        }
+        key = outputsKey(ref.job, picked.key);
       }
-      if (got.length >= 8 || maskedOf(job).has(alias)) masks.add(got);
-      return got;
-    });
+      const got = outputs.get(key)?.[ref.alias];
+      if (got === undefined) {
+        const which = ref.selector === null ? '' : ` (matrix cell ${key.slice(ref.job.length)})`;
+        failure ??= `${ref.whole} in ${name}: job "${ref.job}"${which} of this run returned no output "${ref.alias}"`;
+        continue;
+      }
+      if (got.length >= 8 || maskedOf(ref.job).has(ref.alias)) masks.add(got);
+      text = text.split(ref.whole).join(got);
+    }
+    out[name] = text;
   }
   return failure ?? { variables: out, masks: [...masks] };
 }

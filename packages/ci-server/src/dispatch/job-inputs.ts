@@ -3,10 +3,11 @@
 // that triggered it (a rerun looks at the run it reruns) — and the outputs its `${{ needs.J.outputs.A }}`
 // references read (the latest successful attempt of J in this run). The rules are in gocdnext-env.ts; a job
 // whose inputs are missing gets a reason and fails before any agent sees it, as in gocdnext.
-import type { JobSpec, PipelineDocument } from '../domain/index.js';
+import { cellKey, type JobSpec, type PipelineDocument } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
 import {
   outputSources,
+  outputsKey,
   resolveOutputs,
   type SelectedArtifact,
   type StoredArtifact,
@@ -50,7 +51,7 @@ export class JobInputReader {
           .filter(([, o]) => o.masked)
           .map(([alias]) => alias),
       );
-    const resolved = resolveOutputs(job.variables, outputs, masked);
+    const resolved = resolveOutputs(job.variables, outputs, masked, (j) => doc.jobs[j]?.matrix);
     if (typeof resolved === 'string') return resolved;
     return { neededArtifacts, ...resolved };
   }
@@ -105,15 +106,18 @@ export class JobInputReader {
   private async outputs(runId: string, jobs: string[]) {
     const rows = await this.db
       .selectFrom('job_runs')
-      .select(['name', 'outputs', 'attempt'])
+      .select(['name', 'matrix', 'outputs', 'attempt'])
       .where('run_id', '=', runId)
       .where('name', 'in', jobs)
       .where('status', '=', 'success')
       .orderBy('attempt', 'desc')
       .execute();
+    // Keyed by job, or job and matrix cell: each cell of a matrix job keeps its own outputs.
     const values = new Map<string, Record<string, string>>();
-    for (const row of rows)
-      if (!values.has(row.name)) values.set(row.name, row.outputs ? JSON.parse(row.outputs) : {});
+    for (const row of rows) {
+      const key = outputsKey(row.name, cellKey(JSON.parse(row.matrix) as Record<string, string>));
+      if (!values.has(key)) values.set(key, row.outputs ? JSON.parse(row.outputs) : {});
+    }
     return values;
   }
 }

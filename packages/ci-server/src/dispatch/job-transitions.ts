@@ -253,6 +253,8 @@ export class JobTransitions {
               report.status as 'success' | 'canceled',
               report.exitCode,
               report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+              // A job finishing beside running siblings (a matrix cell) keeps its outputs too.
+              report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
             );
             if (!row) return undefined;
             await this.pinRevision(trx, runId, report.commit);

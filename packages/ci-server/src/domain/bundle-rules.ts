@@ -55,6 +55,7 @@ export const BUNDLE_KEYS = {
     'docker',
     'pull',
     'network',
+    'id_tokens',
   ],
   artifacts: ['paths', 'when', 'expire_in', 'optional'],
   cache: ['key', 'paths'],
@@ -63,6 +64,7 @@ export const BUNDLE_KEYS = {
   parallel: ['matrix'],
   neededArtifacts: ['from_job', 'from_pipeline', 'paths', 'dest'],
   output: ['env', 'masked'],
+  idToken: ['aud'],
   resources: ['requests', 'limits'],
   resourceAmounts: ['cpu', 'memory'],
   agent: ['profile', 'tags'],
@@ -92,8 +94,6 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     deploy: 'deployment tracking (environments, rollback) is not implemented',
     environment: 'deployment environments and change freezes are not implemented',
     coverage_report: 'coverage reports are not parsed: keep the file as an artifact',
-    id_tokens:
-      'per-job OIDC tokens are not minted by this control plane yet: store the cloud credential as a secret',
     strategy: 'use parallel.matrix (or matrix) for a matrix',
   },
   when: {
@@ -108,7 +108,8 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     tolerations: 'Kubernetes scheduling does not apply: agents run the services',
   },
   approval: {
-    quorum_by_label: 'label-based quorums are not supported',
+    quorum_by_label:
+      'pull-request labels are not kept by this control plane, so a label cannot change the quorum: use required (or a second gate)',
   },
 };
 
@@ -139,10 +140,14 @@ export const IMAGE = /^[^\s-][^\s]{0,511}$/;
 export const IMAGE_HINT = 'an image reference without spaces, not starting with "-"';
 export const PULL_POLICIES = ['always', 'if-not-present', 'never'] as const;
 export const NETWORKS = ['host', 'none'] as const;
-/** Keys a manual gate may carry; anything else on a gate would be accepted and never enforced. */
-export const GATE_KEYS = ['stage', 'needs', 'approval'];
-/** `approval.approver_groups` names roles of this control plane (identity-provider groups are not kept). */
-export const APPROVER_GROUPS = ['maintainer', 'admin'] as const;
+/** Keys a manual gate may carry (`timeout`: gocdnext's spelling of its wait window); nothing else is enforced on a gate. */
+export const GATE_KEYS = ['stage', 'needs', 'approval', 'timeout'];
+/**
+ * `approval.approver_groups`: the roles `maintainer` and `admin`, or the name of an approver group an admin
+ * keeps (PUT /api/v1/admin/approver-groups/{name}).
+ */
+export const APPROVER_GROUP = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+export const APPROVER_GROUP_HINT = 'letters, digits, ".", "_" and "-", starting with a letter or digit';
 /** Largest `approval.approvers` / `approver_groups` list. */
 export const APPROVERS_MAX = 100;
 

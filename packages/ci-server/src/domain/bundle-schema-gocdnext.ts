@@ -89,6 +89,16 @@ export const GOCDNEXT_JOB_PROPERTIES = {
   },
 };
 
+/** `id_tokens`: variable name -> {aud}; the job's OIDC tokens, minted at dispatch. */
+export const GOCDNEXT_ID_TOKENS = {
+  type: 'object',
+  maxProperties: 16,
+  propertyNames: { pattern: '^(?!CI_|GOCDNEXT_)[A-Za-z_][A-Za-z0-9_]*$' },
+  additionalProperties: ref('idToken'),
+  description:
+    "variable name -> {aud}: a signed OIDC token (RS256, 1 h) for those audiences, minted at dispatch and masked in the log; verify it with the server's /.well-known/openid-configuration",
+};
+
 export const GOCDNEXT_DEFS = {
   when: {
     type: 'object',
@@ -143,6 +153,25 @@ export const GOCDNEXT_DEFS = {
     properties: { requests: ref('resourceAmounts'), limits: ref('resourceAmounts') },
   },
   resourceAmounts: amounts,
+  idToken: {
+    type: 'object',
+    required: ['aud'],
+    additionalProperties: false,
+    properties: {
+      aud: {
+        description: "the token's audience: what the cloud's trust configuration expects, exactly",
+        anyOf: [
+          { type: 'string', minLength: 1, maxLength: 1000 },
+          {
+            type: 'array',
+            minItems: 1,
+            maxItems: 16,
+            items: { type: 'string', minLength: 1, maxLength: 1000 },
+          },
+        ],
+      },
+    },
+  },
   agent: {
     type: 'object',
     additionalProperties: false,

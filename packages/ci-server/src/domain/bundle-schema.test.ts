@@ -58,7 +58,7 @@ describe('the bundle JSON Schema', () => {
     ['empty matrix values', '{stage: s, script: [x], matrix: {N: []}}'],
     ['secret name', '{stage: s, script: [x], secrets: [1BAD]}'],
     ['approval.required 0', '{stage: s, approval: {required: 0}}'],
-    ['approver_groups not a role', '{stage: s, approval: {approver_groups: [deployers]}}'],
+    ['approver_groups not a group name', '{stage: s, approval: {approver_groups: ["-deployers"]}}'],
     ['allow_self_approval not a boolean', '{stage: s, approval: {allow_self_approval: yes-please}}'],
     ['approval.timeout neither duration nor never', '{stage: s, approval: {timeout: forever}}'],
   ])('rejects what the parser rejects: %s', (_name, job) => {
@@ -71,7 +71,7 @@ describe('the bundle JSON Schema', () => {
     ['a gate with needs', '{stage: s, approval: {required: 2, timeout: 1h}, needs: []}'],
     [
       'a gate with approvers (gocdnext keys)',
-      '{stage: s, approval: {approvers: [alice, b@x.org], approver_groups: [maintainer], allow_self_approval: true, timeout: never}}',
+      '{stage: s, approval: {approvers: [alice, b@x.org], approver_groups: [maintainer, release-approvers], allow_self_approval: true, timeout: never}}',
     ],
     ['one approver as a string', '{stage: s, approval: {approvers: alice, timeout: 24h}}'],
     ['script as one string', '{stage: s, script: make}'],

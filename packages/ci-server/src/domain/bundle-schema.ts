@@ -8,7 +8,12 @@
  * unique, and cron fields are in range.
  */
 
-import { GOCDNEXT_DEFS, GOCDNEXT_JOB_PROPERTIES, refusedProperties } from './bundle-schema-gocdnext.js';
+import {
+  GOCDNEXT_DEFS,
+  GOCDNEXT_ID_TOKENS,
+  GOCDNEXT_JOB_PROPERTIES,
+  refusedProperties,
+} from './bundle-schema-gocdnext.js';
 
 const name = {
   type: 'string',
@@ -52,6 +57,7 @@ const jobProperties = {
   ...GOCDNEXT_JOB_PROPERTIES,
   pull,
   network: { enum: ['host', 'none'], default: 'host' },
+  id_tokens: GOCDNEXT_ID_TOKENS,
   ...refusedProperties('job'),
 };
 
@@ -219,7 +225,7 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         {
           oneOf: [
             { required: ['script'], not: { anyOf: [{ required: ['approval'] }, { required: ['uses'] }] } },
-            { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval'] } },
+            { required: ['approval'], propertyNames: { enum: ['stage', 'needs', 'approval', 'timeout'] } },
             { required: ['uses'], not: { anyOf: [{ required: ['script'] }, { required: ['image'] }] } },
             {
               required: ['image', 'settings'],
@@ -256,8 +262,8 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         required: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
         timeout: {
           description:
-            'an unanswered gate cancels the run past it; `never` (gocdnext): it waits until answered',
-          anyOf: [ref('duration'), { const: 'never' }],
+            "an unanswered gate cancels the run past it; `never` or `off` (gocdnext): it waits until answered. gocdnext writes it as the job's `timeout`",
+          anyOf: [ref('duration'), { enum: ['never', 'off'] }],
         },
         approvers: {
           description: 'who may approve or reject: user names or e-mail addresses (any case)',
@@ -268,10 +274,14 @@ export const PIPELINE_BUNDLE_SCHEMA = {
         },
         approver_groups: {
           description:
-            "gocdnext's key, as roles of this control plane: maintainer (maintainers and admins) or admin",
+            'roles maintainer (maintainers and admins) or admin, or approver groups an admin keeps (PUT /api/v1/admin/approver-groups/{name}); union with approvers',
           anyOf: [
-            { enum: ['maintainer', 'admin'] },
-            { type: 'array', maxItems: 100, items: { enum: ['maintainer', 'admin'] } },
+            { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$' },
+            {
+              type: 'array',
+              maxItems: 100,
+              items: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$' },
+            },
           ],
         },
         allow_self_approval: {
@@ -308,4 +318,5 @@ export const SCHEMA_OBJECT_OF_KEYS = {
   resources: 'resources',
   resourceAmounts: 'resourceAmounts',
   agent: 'agent',
+  idToken: 'idToken',
 } as const;

@@ -127,6 +127,11 @@ export interface OutputSpec {
   masked: boolean;
 }
 
+/** gocdnext's `id_tokens` entry: the audiences (`aud`) of the job's OIDC token; never empty. */
+export interface IdTokenSpec {
+  aud: string[];
+}
+
 export interface ResourceAmounts {
   /** Kubernetes quantity: `500m`, `2`. */
   cpu?: string;
@@ -179,6 +184,8 @@ export interface JobSpec {
   /** Alias -> output declared by the job (written to $GOCDNEXT_OUTPUT_FILE). */
   outputs?: Record<string, OutputSpec>;
   resources?: ResourcesSpec;
+  /** Variable name -> a signed OIDC token minted at dispatch for these audiences (gocdnext's `id_tokens`). */
+  id_tokens?: Record<string, IdTokenSpec>;
   /** The job needs a Docker-compatible API (routing tag `docker`). */
   docker?: boolean;
 }

@@ -109,14 +109,11 @@ notifications: []
 materials: [{git: {url: "https://x/y.git", secret_ref: TOKEN}}]
 when: {status: [success]}
 jobs:
-  j: {stage: a, script: [x], id_tokens: {T: {aud: x}}, cluster: prod, rules: [], parallel: {count: 3}}`).join(
-      '\n',
-    );
+  j: {stage: a, script: [x], cluster: prod, rules: [], parallel: {count: 3}}`).join('\n');
     const refused: [string, string][] = [
       ['notifications', 'post-run plugin notifications are not run'],
       ['materials[0].git.secret_ref', 'set the repository credential in the project settings'],
       ['when.status', 'not enforced'],
-      ['jobs.j.id_tokens', 'OIDC tokens are not minted'],
       ['jobs.j.cluster', 'no deploy-target cluster registry'],
       ['jobs.j.rules', 'rules are not evaluated'],
       ['jobs.j.parallel.count', 'identical parallel copies are not supported'],

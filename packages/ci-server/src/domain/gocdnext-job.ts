@@ -1,8 +1,8 @@
 /**
  * Readers for the job keys of gocdnext's dialect (spec/pipeline-yaml.md, "gocdnext's dialect"; the table of
  * every key is docs/ci-gocdnext.md): `when`, `uses` + `with` / `image` + `settings` (a plugin: an image
- * configured through PLUGIN_* environment), `parallel.matrix`, `needs_artifacts`, `outputs`, `resources`
- * and `agent`. Each returns the one stored form; job-read.ts decides where it lands in the JobSpec.
+ * configured through PLUGIN_* environment), `parallel.matrix`, `needs_artifacts`, `outputs`, `resources`,
+ * `agent` and `id_tokens`. Each returns the one stored form; job-read.ts decides where it lands in the JobSpec.
  */
 
 import {
@@ -13,9 +13,11 @@ import {
   nameOpts,
   OUTPUT_ALIAS,
   REFUSED_KEYS,
+  RESERVED_PREFIXES,
   WHEN_EVENTS,
 } from './bundle-rules.js';
 import type {
+  IdTokenSpec,
   NeededArtifacts,
   OutputSpec,
   ResourceAmounts,
@@ -309,4 +311,37 @@ export function readAgent(r: Reader, e: Entry): string[] {
   }
   if (a.tags) tags.push(...(r.strList(a.tags.node, a.tags.path) ?? []));
   return tags;
+}
+
+/** Largest number of `id_tokens` of one job, and of audiences of one token. */
+const ID_TOKENS_MAX = 16;
+
+/**
+ * `id_tokens: {NAME: {aud: <string or list>}}`: the variables a job's OIDC tokens arrive in. A name is a
+ * variable name without the reserved `CI_`/`GOCDNEXT_` prefixes; `aud` is required (no default audience, as
+ * in gocdnext: a token whose audience silently equals the issuer would pass misconfigured verifiers).
+ */
+export function readIdTokens(r: Reader, e: Entry): Record<string, IdTokenSpec> {
+  const entries = r.entries(e.node, e.path, 'variable names to {aud}') ?? [];
+  if (entries.length > ID_TOKENS_MAX)
+    r.fail(e.node, e.path, `at most ${ID_TOKENS_MAX} id_tokens are allowed`);
+  const out: Record<string, IdTokenSpec> = {};
+  for (const x of entries) {
+    if (!ENV_NAME.test(x.key) || RESERVED_PREFIXES.some((p) => x.key.startsWith(p))) {
+      r.fail(
+        x.keyNode,
+        x.path,
+        `"${x.key}" is not a valid id_tokens name: use ${ENV_HINT}, not starting with ${RESERVED_PREFIXES.join(' or ')}`,
+      );
+      continue;
+    }
+    const t = r.map(x.node, x.path, BUNDLE_KEYS.idToken, ['aud']);
+    if (!t?.aud) continue;
+    const aud = r.strList(t.aud.node, t.aud.path, { allowScalar: true, nonEmpty: true, max: 1000 }) ?? [];
+    if (aud.length > ID_TOKENS_MAX)
+      r.fail(t.aud.node, t.aud.path, `at most ${ID_TOKENS_MAX} audiences are allowed`);
+    if (aud.some((a) => a.trim() === '')) r.fail(t.aud.node, t.aud.path, 'an audience cannot be empty');
+    if (aud.length > 0) out[x.key] = { aud: [...new Set(aud)] };
+  }
+  return out;
 }

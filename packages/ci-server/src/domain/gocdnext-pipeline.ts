@@ -5,6 +5,7 @@
  */
 import { isMap, isScalar } from 'yaml';
 import type { JobRead } from './job-read.js';
+import { outputRefs, selectCell } from './output-refs.js';
 import type { UpstreamRef } from './pipeline-read.js';
 import type { Entry, Reader } from './yaml-reader.js';
 
@@ -85,21 +86,27 @@ export function inferStages(
   return { stages: out };
 }
 
-const OUTPUT_REF = /\$\{\{\s*needs\.([A-Za-z0-9_.-]+?)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}/g;
-
-/** Output references of a text: `[job, alias]` pairs. */
-export function outputReferences(text: string): [string, string][] {
-  return [...text.matchAll(OUTPUT_REF)].map((m) => [m[1], m[2]]);
-}
-
 /**
  * `needs_artifacts` names a job whose artifacts exist when this one starts (an earlier stage, or one of its
  * needs), or with `from_pipeline` an upstream material's pipeline; `${{ needs.J.outputs.A }}` names a job
  * J of `needs` that declares output A.
  */
-export function checkGocdnextJobs(r: Reader, jobs: Map<string, JobRead>, upstreams: UpstreamRef[]): void {
+export function checkGocdnextJobs(
+  r: Reader,
+  jobs: Map<string, JobRead>,
+  upstreams: UpstreamRef[],
+  pipelineVariables: Record<string, string> = {},
+): void {
   for (const [name, job] of jobs) {
     const where = job.path;
+    // An id_tokens name that is also a pipeline variable would make `$NAME` ambiguous (gocdnext refuses it).
+    for (const token of Object.keys(job.spec.id_tokens ?? {}))
+      if (token in pipelineVariables)
+        r.fail(
+          job.keyNode,
+          `${where}.id_tokens.${token}`,
+          `"${token}" is also a pipeline variable: the token needs a name of its own`,
+        );
     for (const [i, need] of (job.spec.needs_artifacts ?? []).entries()) {
       const at = `${where}.needs_artifacts[${i}].from_job`;
       if (need.from_pipeline !== undefined) {
@@ -124,28 +131,35 @@ export function checkGocdnextJobs(r: Reader, jobs: Map<string, JobRead>, upstrea
     }
     const texts = Object.entries(job.spec.variables);
     for (const [variable, value] of texts) {
-      for (const [from, alias] of outputReferences(value)) {
+      for (const { job: from, selector, alias } of outputRefs(value)) {
         const source = jobs.get(from);
+        const ref = `\${{ needs.${from}${selector === null ? '' : `.matrix[${selector}]`}.outputs.${alias} }}`;
         const at = `${where}.variables.${variable}`;
-        if (!source) r.fail(job.keyNode, at, `\${{ needs.${from}.outputs.${alias} }}: no job "${from}"`);
+        if (!source) r.fail(job.keyNode, at, `${ref}: no job "${from}"`);
         else if (!(source.stageIndex < job.stageIndex || job.spec.needs.includes(from)))
           r.fail(
             job.keyNode,
             at,
-            `\${{ needs.${from}.outputs.${alias} }}: "${from}" is not finished when "${name}" starts: put it in an earlier stage or in needs`,
+            `${ref}: "${from}" is not finished when "${name}" starts: put it in an earlier stage or in needs`,
           );
         else if (!source.spec.outputs?.[alias])
+          r.fail(job.keyNode, at, `${ref}: job "${from}" declares no output "${alias}"`);
+        else if (source.spec.matrix && selector === null)
           r.fail(
             job.keyNode,
             at,
-            `\${{ needs.${from}.outputs.${alias} }}: job "${from}" declares no output "${alias}"`,
+            `${ref}: "${from}" has a matrix, so one cell must be picked: \${{ needs.${from}.matrix[K=V].outputs.${alias} }}`,
           );
-        else if (source.spec.matrix)
+        else if (!source.spec.matrix && selector !== null)
           r.fail(
             job.keyNode,
             at,
-            `\${{ needs.${from}.outputs.${alias} }}: "${from}" has a matrix; matrix selectors are not supported`,
+            `${ref}: "${from}" has no matrix: drop the matrix[...] selector and use the bare form`,
           );
+        else if (source.spec.matrix && selector !== null) {
+          const picked = selectCell(selector, source.spec.matrix);
+          if ('error' in picked) r.fail(job.keyNode, at, `${ref}: ${picked.error}`);
+        }
       }
     }
   }

@@ -5,7 +5,8 @@
  */
 
 import {
-  APPROVER_GROUPS,
+  APPROVER_GROUP,
+  APPROVER_GROUP_HINT,
   APPROVERS_MAX,
   ARTIFACT_WHEN,
   BUNDLE_KEYS,
@@ -25,6 +26,7 @@ import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-t
 import {
   pluginImage,
   readAgent,
+  readIdTokens,
   readNeedsArtifacts,
   readOutputs,
   readParallel,
@@ -86,6 +88,13 @@ function readCache(r: Reader, e: Entry): CacheSpec[] {
   return out;
 }
 
+/** A gate's wait window: gocdnext writes `never` (or `off`) for a gate that waits until answered. */
+function readGateTimeout(r: Reader, e: Entry): number | undefined {
+  const v = r.resolve(e.node)?.toJSON();
+  if (v === 'never' || v === 'off') return undefined;
+  return r.duration(e.node, e.path, 1000) ?? undefined;
+}
+
 function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   const a = r.map(e.node, e.path, BUNDLE_KEYS.approval, [], REFUSED_KEYS.approval);
   if (!a) return null;
@@ -93,9 +102,7 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
   if (a.description)
     out.description = r.str(a.description.node, a.description.path, { allowEmpty: true }) ?? undefined;
   if (a.required) out.required = r.int(a.required.node, a.required.path, 1, 100) ?? 1;
-  // gocdnext writes `never` for a gate that waits until answered; durations like 24h and 168h as usual.
-  if (a.timeout && r.resolve(a.timeout.node)?.toJSON() !== 'never')
-    out.timeout = r.duration(a.timeout.node, a.timeout.path, 1000) ?? undefined;
+  if (a.timeout) out.timeout = readGateTimeout(r, a.timeout);
   if (a.approvers) {
     const list = r.strList(a.approvers.node, a.approvers.path, { max: 320, allowScalar: true });
     if (list && list.length > APPROVERS_MAX)
@@ -103,15 +110,15 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
     if (list && list.length > 0) out.approvers = [...new Set(list)];
   }
   if (a.approver_groups) {
+    // `maintainer` and `admin` are roles; any other name is an approver group an admin keeps (its members
+    // are read when someone decides, so a group may be defined after the pipeline that names it).
     const e = a.approver_groups;
     const list = r.strList(e.node, e.path, { allowScalar: true });
-    const unknown = list?.find((g) => !(APPROVER_GROUPS as readonly string[]).includes(g));
-    if (unknown !== undefined)
-      r.fail(
-        e.node,
-        e.path,
-        `"${unknown}" is not a role of this control plane; approver_groups takes ${APPROVER_GROUPS.join(', ')} (groups of an identity provider are not kept)`,
-      );
+    if (list && list.length > APPROVERS_MAX)
+      r.fail(e.node, e.path, `at most ${APPROVERS_MAX} approver groups`);
+    const bad = list?.find((g) => !APPROVER_GROUP.test(g));
+    if (bad !== undefined)
+      r.fail(e.node, e.path, `"${bad}" is not an approver group name: ${APPROVER_GROUP_HINT}`);
     else if (list && list.length > 0) out.approver_groups = [...new Set(list)];
   }
   if (a.allow_self_approval) {
@@ -234,6 +241,15 @@ export function readJob(
   if (f.script)
     job.script = r.strList(f.script.node, f.script.path, { allowScalar: true, nonEmpty: true }) ?? [];
   if (f.approval) job.approval = readApproval(r, f.approval) ?? { required: 1 };
+  // gocdnext's form of a gate's window is the job's `timeout` (its approval reference): stored as the gate's.
+  if (job.approval && f.timeout) {
+    const inner = r.resolve(f.approval.node);
+    if (inner && 'has' in inner && (inner as { has(k: string): boolean }).has('timeout'))
+      r.fail(f.timeout.keyNode, f.timeout.path, '"timeout" and "approval.timeout" are one setting: keep one');
+    const t = readGateTimeout(r, f.timeout);
+    if (t === undefined) delete job.approval.timeout;
+    else job.approval.timeout = t;
+  }
   const needs: JobRead['needs'] = [];
   if (f.needs) {
     const names = r.strList(f.needs.node, f.needs.path) ?? [];
@@ -276,7 +292,7 @@ export function readJob(
     );
   if (f.matrix) job.matrix = readMatrix(r, f.matrix) ?? undefined;
   else if (f.parallel) job.matrix = readParallel(r, f.parallel) ?? undefined;
-  if (f.timeout) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
+  if (f.timeout && !job.approval) job.timeout = r.duration(f.timeout.node, f.timeout.path, 1000) ?? undefined;
   if (f.retry) job.retry = r.int(f.retry.node, f.retry.path, 0, RETRY_MAX) ?? 0;
   if (f.tags) job.tags = r.strList(f.tags.node, f.tags.path) ?? [];
   if (f.agent) job.tags.push(...readAgent(r, f.agent));
@@ -294,6 +310,19 @@ export function readJob(
   if (f.needs_artifacts) job.needs_artifacts = readNeedsArtifacts(r, f.needs_artifacts);
   if (f.outputs) job.outputs = readOutputs(r, f.outputs);
   if (f.resources) job.resources = readResources(r, f.resources) ?? undefined;
+  if (f.id_tokens) {
+    job.id_tokens = readIdTokens(r, f.id_tokens);
+    // gocdnext refuses a name that is also a variable, secret or matrix dimension: `$NAME` would be ambiguous.
+    for (const name of Object.keys(job.id_tokens)) {
+      const clash = name in job.variables || job.secrets.includes(name) || name in (job.matrix ?? {});
+      if (clash)
+        r.fail(
+          f.id_tokens.node,
+          `${f.id_tokens.path}.${name}`,
+          `"${name}" is also a variable, secret or matrix dimension of the job: the token needs a name of its own`,
+        );
+    }
+  }
   if (f.pull) job.pull = readPull(r, f.pull);
   if (f.network) job.network = oneOf(r, f.network, NETWORKS, 'host');
   return {

@@ -287,7 +287,7 @@ export function readPipeline(
       if (job) jobs.set(e.key, job);
     }
     checkNeeds(r, jobs);
-    checkGocdnextJobs(r, jobs, upstreams);
+    checkGocdnextJobs(r, jobs, upstreams, doc.variables);
     checkEngines(r, jobs, doc.services);
     for (const [jobName, job] of jobs) doc.jobs[jobName] = job.spec;
   }

@@ -166,7 +166,7 @@ export const JobRunView = Type.Object({
         }),
         approver_groups: Type.Array(Type.String(), {
           description:
-            'roles that may decide (approval.approver_groups); both lists empty: any maintainer or admin',
+            'roles (maintainer, admin) or approver groups (/api/v1/admin/approver-groups) that may decide (approval.approver_groups); both lists empty: any maintainer or admin',
         }),
         allow_self_approval: Type.Boolean({
           description: 'whether whoever triggered the run may approve (approval.allow_self_approval)',

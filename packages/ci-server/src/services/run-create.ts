@@ -36,6 +36,8 @@ export interface NewRun {
   /** gocdnext's `when` facts: the trigger event (default: from the cause) and the files it changed. */
   event?: TriggerEvent;
   files?: string[] | null;
+  /** The event recorded on the run when `event` is not given (a rerun keeps its origin's). */
+  recordedEvent?: string | null;
 }
 
 const SHA_OR_REF = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|refs\/.*)$/;
@@ -119,6 +121,7 @@ export async function createRunIn(
       revision: req.revision,
       parameters: JSON.stringify(req.parameters),
       rerun_of: req.rerunOf,
+      trigger_event: req.event ?? req.recordedEvent ?? null,
       cancel_requested: 0,
       created_at: now,
       started_at: status === 'running' || terminal ? now : null,

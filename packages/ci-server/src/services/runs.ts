@@ -15,11 +15,12 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import { readApproverGroups } from '../store/approver-groups.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
-import { type Decider, refuseDecision } from './gate-approvers.js';
+import { type Decider, namesGroups, refuseDecision } from './gate-approvers.js';
 import { createRunIn, publishCreated } from './run-create.js';
 import type { RunEvents } from './run-events.js';
 
@@ -119,7 +120,7 @@ export class RunService {
   async rerun(runId: string, actor: string): Promise<{ run_id: string; counter: number }> {
     const origin = await this.deps.db
       .selectFrom('runs')
-      .select(['id', 'pipeline_id', 'version_id', 'git_ref', 'revision', 'parameters'])
+      .select(['id', 'pipeline_id', 'version_id', 'git_ref', 'revision', 'parameters', 'trigger_event'])
       .where('id', '=', runId)
       .executeTakeFirst();
     if (!origin) throw notFound(`run ${runId} not found`);
@@ -154,6 +155,8 @@ export class RunService {
         triggeredBy: actor,
         versionId: origin.version_id,
         fork,
+        // A rerun of a pull request's run is still one (its OIDC token's sub stays ref-less).
+        recordedEvent: origin.trigger_event,
       }),
     );
     if (!created) throw conflict(archivedMessage(pipeline.name));
@@ -318,7 +321,9 @@ export class RunService {
     const spec = version
       ? (JSON.parse(version.definition) as PipelineDocument).jobs[job.name]?.approval
       : undefined;
-    const refusal = refuseDecision(job.name, spec, decision, decider, job.triggered_by);
+    // Groups are read at decision time: an admin's change applies to gates already waiting.
+    const groups = namesGroups(spec) ? await readApproverGroups(this.deps.db) : undefined;
+    const refusal = refuseDecision(job.name, spec, decision, decider, job.triggered_by, groups);
     if (refusal) throw forbidden(refusal);
     const step = (s: RunSnapshot) =>
       decision === 'approve' ? approveGate(s, jobRunId, actor) : rejectGate(s, jobRunId, actor);

@@ -81,6 +81,8 @@ export async function finishJobOfBusyStage(
   result: 'success' | 'canceled',
   exitCode: number | null,
   error: string | null,
+  /** The declared outputs of a success (JSON), kept like the slow path keeps them; null: none. */
+  outputs: string | null = null,
 ): Promise<FinishedRow | undefined> {
   const now = nowIso();
   return trx
@@ -93,6 +95,7 @@ export async function finishJobOfBusyStage(
       lease_expires_at: null,
       exit_code: exitCode,
       error,
+      ...(outputs !== null ? { outputs } : {}),
     })
     .where('id', '=', jobRunId)
     .where('status', '=', 'running')

@@ -71,6 +71,8 @@ export interface RunsTable {
   /** JSON object string → string. */
   parameters: string;
   rerun_of: string | null;
+  /** push | pull_request | tag from a trigger (migration 0016); null: the event follows from `cause`. */
+  trigger_event: string | null;
   cancel_requested: number;
   created_at: string;
   started_at: string | null;

@@ -31,6 +31,15 @@ export async function writeServerSetting(
     .execute();
 }
 
+/** Writes the server setting only when it does not exist yet (another writer may have been first). */
+export async function insertServerSettingIfAbsent(db: StoreDb, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('server_settings')
+    .values({ key, value, updated_at: nowIso() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
 export async function readProjectSetting(
   db: StoreDb,
   projectId: string,

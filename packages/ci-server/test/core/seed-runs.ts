@@ -31,6 +31,7 @@ export async function seedRuns(server: CiServer, pipelineId: string, count: numb
       revision: null,
       parameters: '{}',
       rerun_of: null,
+      trigger_event: null,
       cancel_requested: 0,
       created_at: at,
       started_at: at,

@@ -159,4 +159,30 @@ jobs:
     );
     expect(use.status).not.toBe('success');
   });
+
+  it("picks one cell's outputs of a matrix job with ${{ needs.J.matrix[SEL].outputs.A }}", async () => {
+    const ids = await applyFiles('gocd-matrix-outputs', {
+      '.gocdnext/release.yaml': `stages: [bump, publish]
+jobs:
+  bump:
+    stage: bump
+    parallel: {matrix: [{shard: [apac, emea]}]}
+    script: ['echo "NEXT=v2.$CI_RUN_COUNTER-$shard" >> "$GOCDNEXT_OUTPUT_FILE"']
+    outputs: {next: NEXT}
+  publish:
+    stage: publish
+    variables:
+      APAC: "\${{ needs.bump.matrix[apac].outputs.next }}"
+      EMEA: "\${{ needs.bump.matrix[shard=emea].outputs.next }}"
+    script:
+      - 'test "$APAC" = "v2.1-apac"'
+      - 'test "$EMEA" = "v2.1-emea"'
+      - 'echo "apac=$APAC emea=$EMEA"'
+`,
+    });
+    const run = await client.waitRun(await client.trigger(ids.release), undefined, 120_000);
+    expect(run.status, logOf(run)).toBe('success');
+    // The script compared the values; printed, each (8+ characters) is masked as outputs are.
+    expect(logOf(run, 'publish')).toMatch(/apac=\*+ emea=\*+/);
+  });
 });

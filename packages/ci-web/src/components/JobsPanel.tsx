@@ -193,7 +193,11 @@ function JobRow({
 
 /** Who the gate admits, as the server enforces it (approval.approvers and approval.approver_groups). */
 function mayApprove(gate: NonNullable<JobRun['gate']>): string {
-  const all = [...gate.approvers, ...gate.approver_groups.map((g) => `role ${g}`)];
+  // maintainer and admin are roles; any other name is an approver group an admin keeps.
+  const groups = gate.approver_groups.map((g) =>
+    g === 'maintainer' || g === 'admin' ? `role ${g}` : `group ${g}`,
+  );
+  const all = [...gate.approvers, ...groups];
   if (all.length === 0) return 'any maintainer or admin';
   return all.length === 1 ? all[0] : `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
 }

@@ -13,6 +13,7 @@ import { m0010AgentIdentity } from './0010_agent_identity.js';
 import { m0012ForkRuns } from './0012_fork_runs.js';
 import { m0013JobEngine } from './0013_job_engine.js';
 import { m0014JobOutputs } from './0014_job_outputs.js';
+import { m0015RunTriggerEvent } from './0015_run_trigger_event.js';
 import { m0016RunConcurrency } from './0016_run_concurrency.js';
 
 export const migrations: Migrations = {
@@ -28,5 +29,6 @@ export const migrations: Migrations = {
   '0012_fork_runs': m0012ForkRuns,
   '0013_job_engine': m0013JobEngine,
   '0014_job_outputs': m0014JobOutputs,
+  '0015_run_trigger_event': m0015RunTriggerEvent,
   '0016_run_concurrency': m0016RunConcurrency,
 };

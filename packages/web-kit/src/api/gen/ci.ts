@@ -1,6 +1,46 @@
 // Generated from the CI control plane OpenAPI description by packages/web-kit/scripts/generate-api-types.ts.
 // Do not edit: run `npm run gen:api -w packages/web-kit` after changing a route schema.
 export interface paths {
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys that verify job id_tokens (RS256)
+         * @description Minimum access: public.
+         */
+        get: operations["getWellKnownJwksJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OIDC discovery document of the jobs' id_tokens issuer
+         * @description Minimum access: public.
+         */
+        get: operations["getWellKnownOpenidConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/api-tokens": {
         parameters: {
             query?: never;
@@ -110,6 +150,50 @@ export interface paths {
          */
         post: operations["postApiV1AdminAgentsRegistrationToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/approver-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Approver groups gates may name in approval.approver_groups
+         * @description Minimum access: admin.
+         */
+        get: operations["getApiV1AdminApproverGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/approver-groups/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create an approver group or replace its members
+         * @description Minimum access: admin.
+         */
+        put: operations["putApiV1AdminApproverGroupsName"];
+        post?: never;
+        /**
+         * DELETE /api/v1/admin/approver-groups/{name}
+         * @description Minimum access: admin.
+         */
+        delete: operations["deleteApiV1AdminApproverGroupsName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -259,6 +343,48 @@ export interface paths {
         get: operations["getApiV1AdminIntegrationsHost"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/oidc/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signing keys of job id_tokens (lifecycle only, never key material)
+         * @description Minimum access: admin.
+         */
+        get: operations["getApiV1AdminOidcKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/oidc/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the id_tokens signing key
+         * @description `graceful` (default): the old key stays in the JWKS until the tokens it signed have expired (1 h). `emergency`: older keys leave the JWKS at once and their tokens stop verifying.
+         *
+         *     Minimum access: admin.
+         */
+        post: operations["postApiV1AdminOidcKeysRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1769,6 +1895,52 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getWellKnownJwksJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getWellKnownOpenidConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getApiV1AccountApiTokens: {
         parameters: {
             query?: never;
@@ -2109,6 +2281,165 @@ export interface operations {
                         token: string;
                     };
                 };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1AdminApproverGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            /** @description user names or e-mail addresses */
+                            members: string[];
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    putApiV1AdminApproverGroupsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the name gates write in approval.approver_groups (not maintainer or admin: those are roles) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description user names or e-mail addresses (any case) */
+                    members: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description user names or e-mail addresses */
+                        members: string[];
+                        name: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description user names or e-mail addresses */
+                        members: string[];
+                        name: string;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteApiV1AdminApproverGroupsName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not signed in: no session and no valid token */
             401: {
@@ -2638,6 +2969,116 @@ export interface operations {
             };
             /** @description An error a person can act on. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1AdminOidcKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @description signs new tokens */
+                            active: boolean;
+                            alg: string;
+                            created_at: string;
+                            kid: string;
+                            /** @description listed in the JWKS (its tokens still verify) */
+                            published: boolean;
+                            retired_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1AdminOidcKeysRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mode?: "graceful" | "emergency";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description signs new tokens */
+                        active: boolean;
+                        alg: string;
+                        created_at: string;
+                        kid: string;
+                        /** @description listed in the JWKS (its tokens still verify) */
+                        published: boolean;
+                        retired_at: string | null;
+                    };
+                };
+            };
+            /** @description Not signed in: no session and no valid token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Signed in, but the role or token does not allow this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7783,7 +8224,7 @@ export interface operations {
                                     allow_self_approval: boolean;
                                     /** @description distinct people who approved so far */
                                     approvals: number;
-                                    /** @description roles that may decide (approval.approver_groups); both lists empty: any maintainer or admin */
+                                    /** @description roles (maintainer, admin) or approver groups (/api/v1/admin/approver-groups) that may decide (approval.approver_groups); both lists empty: any maintainer or admin */
                                     approver_groups: string[];
                                     /** @description user names or e-mail addresses that may decide (approval.approvers) */
                                     approvers: string[];
