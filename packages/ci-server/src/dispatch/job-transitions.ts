@@ -18,7 +18,7 @@ import {
   retryOrFail,
   type Transition,
 } from '../domain/index.js';
-import type { RunEvents } from '../services/run-events.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import {

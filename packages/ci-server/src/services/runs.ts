@@ -15,13 +15,13 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
 import { type Decider, refuseDecision } from './gate-approvers.js';
 import { createRunIn } from './run-create.js';
-import type { RunEvents } from './run-events.js';
 
 export interface RunServiceDeps {
   db: StoreDb;
