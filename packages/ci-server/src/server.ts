@@ -94,6 +94,12 @@ export interface CreateOptions {
    * no notification announced. Tests set it far beyond their own length to prove a wake came by NOTIFY.
    */
   logPollMs?: number;
+  /**
+   * Short job reports of one tick applied together and claims coalesced per tick (dispatch/report-batches.ts).
+   * Off by default until the fault and replica suites have passed with it on (see bench/README.md); the
+   * dispatch benchmark measures it against the default in the same run.
+   */
+  dispatchBatching?: boolean;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -196,7 +202,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   const db = database.db;
   const timing = resolveAgentTiming(options.agentTiming);
   const agents = new AgentRegistry();
-  const transitions = new JobTransitions({ db, postgres: database.dialect === 'postgres', events });
+  const batching = options.dispatchBatching === true;
+  const transitions = new JobTransitions({ db, postgres: database.dialect === 'postgres', events, batching });
   const builder = new AssignmentBuilder(db, createSecretBox(secrets.secretKey));
   const jobs = new ActiveJobs(builder);
   // Server notices have their own (negative) sequence space: no agent line is ever displaced by one.
@@ -211,6 +218,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     leaseMs: timing.leaseMs,
     log: app.log,
     systemLine,
+    coalesce: batching,
   });
   const leaseSweeper = new LeaseSweeper({
     db,

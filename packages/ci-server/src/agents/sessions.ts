@@ -358,6 +358,9 @@ export class AgentSessions {
             durationSeconds,
           });
         }
+        // After the dispatcher's coalesced pick (queued for the end of this tick) has refilled the slot: a
+        // busy agent that stays busy is not written as online and back.
+        await new Promise((resolve) => setImmediate(resolve));
         await this.syncStatus(agent);
         return {};
       }
