@@ -7,13 +7,20 @@
 // (a file) and a private PostgreSQL. Run with `npm run bench` or `node --import tsx bench/dispatch.bench.ts`;
 // BENCH_AGENTS, BENCH_JOBS change the sizes. Per job it also prints the database round trips, statements
 // and transactions the server spent (counted at the driver, bench/driver-counts.ts).
+//
+// Since issue 31 the figures come in interleaved rounds (BENCH_ROUNDS, default 3): each round runs the
+// server as it is and, as the baseline, with report batching and coalesced claims turned off
+// (`dispatchBatching: false`: one statement per start, one transaction per finish, a claim per freed slot),
+// in alternating order, each on a fresh server and database; reported are the medians of the rounds with
+// their range and the load average during each round, since the machine's load moves the rates a lot.
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
 import { claimJob } from '../packages/ci-server/src/store/agent-leases.js';
 import type { StoreDb } from '../packages/ci-server/src/store/database.js';
-import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
+import { createPostgresDatabase, startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
 import {
   countsSince,
   type DriverCounts,
@@ -30,6 +37,10 @@ const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',');
 const CAPACITY = 4;
 const MATRIX = 20;
 const RUNS = Math.ceil(JOBS / MATRIX);
+/** Runs of the paced phase (it is slow by design: half the burst rate). */
+const PACED_RUNS = Math.min(RUNS, Number(process.env.BENCH_PACED_RUNS ?? 10));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+type Mode = 'batched' | 'baseline';
 export const TOKEN = 'bench-dispatch-token';
 /** gRPC over TLS, as deployed by default; `BENCH_GRPC_TLS=off` measures the cleartext port instead. */
 export const GRPC_TLS = process.env.BENCH_GRPC_TLS !== 'off';
@@ -138,6 +149,7 @@ async function phase(
   pipelineId: string,
   assigned: Map<string, number>,
   gapMs: number,
+  runs = RUNS,
 ): Promise<Phase> {
   const runnable = new Map<string, number>();
   const onChange = (change: { effects: { kind: string; jobId?: string }[] }) => {
@@ -148,13 +160,13 @@ async function phase(
   assigned.clear();
   const before = snapshotCounts();
   const t0 = performance.now();
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const next = t0 + i * gapMs;
     const wait = next - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     await server.runs.trigger(pipelineId, {}, 'bench');
   }
-  while (assigned.size < runnable.size || runnable.size < RUNS * MATRIX)
+  while (assigned.size < runnable.size || runnable.size < runs * MATRIX)
     await new Promise((r) => setTimeout(r, 5));
   // Every run finished: the next phase starts from idle agents.
   while ((await busyJobs(server)).length > 0) await new Promise((r) => setTimeout(r, 5));
@@ -190,7 +202,7 @@ async function claimBaseline(server: CiServer, pipelineId: string): Promise<numb
   return quantile(samples, 0.5);
 }
 
-async function benchStore(store: string, url: string) {
+async function benchStore(store: string, url: string, mode: Mode) {
   const settings = loadCiSettings({
     CI_DATA_DIR: tempDir('bench-dispatch-'),
     CI_DATABASE_URL: url,
@@ -201,7 +213,8 @@ async function benchStore(store: string, url: string) {
     CI_AUTH_ENABLED: 'false',
     ...grpcTlsEnv(),
   });
-  const server = await createCiServer(settings, { logger: false });
+  const server = await createCiServer(settings, { logger: false, dispatchBatching: mode === 'batched' });
+  const load0 = loadavg()[0];
   const agents: ReturnType<typeof simAgent>[] = [];
   try {
     const { grpcPort } = await server.listen();
@@ -230,49 +243,89 @@ async function benchStore(store: string, url: string) {
         console.log(`${(n / burst.jobs).toFixed(3)}/job  ${shape}`);
     const rate = burst.jobs / burst.seconds;
     // Half the burst rate, offered as one run of MATRIX jobs every gap.
-    const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000);
+    const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000, PACED_RUNS);
     const claimMs = await claimBaseline(server, pipelineId);
-    return { store, burst, rate, paced, pacedRate: rate / 2, claimMs, createPerJob };
+    const load = (load0 + loadavg()[0]) / 2;
+    return { store, mode, burst, rate, paced, pacedRate: rate / 2, claimMs, createPerJob, load };
   } finally {
     await Promise.all(agents.map((a) => a.stop()));
     await server.close();
   }
 }
 
+const median = (xs: number[]) => quantile(xs, 0.5);
+const range = (xs: number[], digits = 0) =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+
+type Result = Awaited<ReturnType<typeof benchStore>>;
+
 export async function run() {
   installDriverCounts();
-  console.log(`dispatch: ${AGENTS} agents × capacity ${CAPACITY}, ${RUNS} runs × ${MATRIX} jobs`);
-  const results: Awaited<ReturnType<typeof benchStore>>[] = [];
-  if (STORES.includes('sqlite'))
-    results.push(await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`));
-  if (STORES.includes('postgres')) {
-    const pg = await startPostgres();
-    try {
-      results.push(await benchStore('postgres', pg.url));
-    } finally {
-      await pg.stop();
+  console.log(
+    `dispatch: ${AGENTS} agents × capacity ${CAPACITY}, ${RUNS} runs × ${MATRIX} jobs, ${ROUNDS} interleaved rounds`,
+  );
+  const results: Result[] = [];
+  const pg = STORES.includes('postgres') ? await startPostgres() : undefined;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which mode goes first, so a change in the machine's load touches both alike.
+      const modes: Mode[] = round % 2 === 0 ? ['baseline', 'batched'] : ['batched', 'baseline'];
+      for (const mode of modes) {
+        if (STORES.includes('sqlite'))
+          results.push(await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`, mode));
+        if (pg)
+          results.push(await benchStore('postgres', await createPostgresDatabase(pg.url, 'dispatch'), mode));
+        const r = results[results.length - 1];
+        console.log(
+          `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
+            `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}`,
+        );
+      }
     }
+  } finally {
+    await pg?.stop();
   }
   console.log(
-    '\n| store | burst jobs/s | burst p50 / p99 ms | paced at jobs/s | pickup p50 / p99 ms | claim UPDATE p50 ms | pickup p50 / claim |',
+    '\n| store | mode | burst jobs/s (median, range) | × baseline | burst p50 / p99 ms | pickup p50 / p99 ms (paced) | claim UPDATE p50 ms | load avg |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of results)
-    console.log(
-      `| ${r.store} | ${r.rate.toFixed(0)} | ${r.burst.p50.toFixed(1)} / ${r.burst.p99.toFixed(1)} | ${r.pacedRate.toFixed(0)} | ${r.paced.p50.toFixed(2)} / ${r.paced.p99.toFixed(2)} | ${r.claimMs.toFixed(3)} | ${(r.paced.p50 / r.claimMs).toFixed(1)}× |`,
-    );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  const summary: { store: string; mode: Mode; rate: number }[] = [];
+  for (const store of STORES)
+    for (const mode of ['baseline', 'batched'] as const) {
+      const rs = results.filter((r) => r.store === store && r.mode === mode);
+      if (rs.length === 0) continue;
+      const rates = rs.map((r) => r.rate);
+      const base = median(
+        results.filter((r) => r.store === store && r.mode === 'baseline').map((r) => r.rate),
+      );
+      summary.push({ store, mode, rate: median(rates) });
+      console.log(
+        `| ${store} | ${mode} | ${median(rates).toFixed(0)} (${range(rates)}) | ${(median(rates) / base).toFixed(2)}× | ${median(rs.map((r) => r.burst.p50)).toFixed(0)} / ${median(rs.map((r) => r.burst.p99)).toFixed(0)} | ${median(rs.map((r) => r.paced.p50)).toFixed(1)} / ${median(rs.map((r) => r.paced.p99)).toFixed(1)} (p99 ${range(rs.map((r) => r.paced.p99))}) | ${median(rs.map((r) => r.claimMs)).toFixed(3)} | ${range(
+          rs.map((r) => r.load),
+          1,
+        )} |`,
+      );
+    }
   console.log(
-    '\nPer job, at the driver (round trips / statements / transactions; SQLite has no round trips):\n' +
-      '\n| store | whole burst | creating the run | claim, start, finish (the rest) | paced phase, the rest |',
+    '\nPer job, at the driver (round trips / statements / transactions, median of rounds; SQLite has no round trips):\n' +
+      '\n| store | mode | whole burst | creating the run | claim, start, finish (the rest) | paced phase, the rest |',
   );
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of results) {
-    const pgStore = r.store === 'postgres';
-    console.log(
-      `| ${r.store} | ${fmt(r.burst.perJob, pgStore)} | ${fmt(r.createPerJob, pgStore)} | ${fmt(minus(r.burst.perJob, r.createPerJob), pgStore)} | ${fmt(minus(r.paced.perJob, r.createPerJob), pgStore)} |`,
-    );
-  }
-  return results;
+  console.log('|---|---|---:|---:|---:|---:|');
+  const med = (cs: DriverCounts[]): DriverCounts => ({
+    roundTrips: median(cs.map((c) => c.roundTrips)),
+    statements: median(cs.map((c) => c.statements)),
+    transactions: median(cs.map((c) => c.transactions)),
+  });
+  for (const store of STORES)
+    for (const mode of ['baseline', 'batched'] as const) {
+      const rs = results.filter((r) => r.store === store && r.mode === mode);
+      if (rs.length === 0) continue;
+      const pgStore = store === 'postgres';
+      console.log(
+        `| ${store} | ${mode} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
+      );
+    }
+  return summary;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -12,13 +12,19 @@ import {
   openDatabase,
 } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { AgentControl, type AgentTiming } from './agents/control-plane.js';
-import type { AgentRegistry } from './agents/registry.js';
+import { AgentControl, type AgentTiming, resolveAgentTiming } from './agents/control-plane.js';
 import { loadAgentTls, type TlsMaterial } from './agents/tls.js';
 import { installAuth, recordRouteTable } from './auth/index.js';
 import { openStorage, readStoredStorage, storageFromFile } from './blobs/storage-config.js';
 import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap.js';
 import type { CiSettings } from './config.js';
+import { ActiveJobs } from './dispatch/active-jobs.js';
+import { AgentRegistry } from './dispatch/agent-registry.js';
+import { AssignmentBuilder } from './dispatch/assignment-builder.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import { JobTransitions } from './dispatch/job-transitions.js';
+import { LeaseSweeper } from './dispatch/lease-sweeper.js';
+import { type RunChange, RunEvents } from './events/run-events.js';
 import { type Authorizer, openAuthorizer, registerAccessControl } from './http/access.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerIdTokenRoutes } from './http/id-token-issuer.js';
@@ -37,22 +43,26 @@ import { readRetentionSettings } from './retention/retention-settings.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
 import { createExecutionData, type ExecutionData } from './services/execution-data.js';
 import { ConcurrencyReleaser } from './services/run-concurrency.js';
-import { RunEvents } from './services/run-events.js';
 import { RunService } from './services/runs.js';
+import { extendLeasesAtStart } from './store/agent-leases.js';
 import type { StoreSchema } from './store/database.js';
 import { KnownSecrets } from './store/known-secrets.js';
 import { migrations } from './store/migrations/index.js';
+import { ScmCredentials } from './triggers/credentials.js';
 import { type TriggerOptions, Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
 
 export interface CiServer {
   app: FastifyInstance;
   database: Database<StoreSchema>;
+  /** The agents connected to this process (dispatch/agent-registry.ts). */
   agents: AgentRegistry;
-  /** Dispatcher, lease sweeper and the agent endpoint (agents/control-plane.ts). */
+  /** The agent endpoint, the gRPC face of dispatch (agents/control-plane.ts); `control.dispatcher` is dispatch's. */
   control: AgentControl;
   /** Signs jobs' OIDC tokens (gocdnext's id_tokens) and serves their keys. */
   idTokens: IdTokenIssuer;
+  /** Dispatch, built here: job transitions (agent reports into the state machine) and the lease sweeper. */
+  dispatch: { transitions: JobTransitions; sweeper: LeaseSweeper; jobs: ActiveJobs };
   runs: RunService;
   /** Starts a serial group's next run when the one before it finished (services/run-concurrency.ts). */
   concurrency: ConcurrencyReleaser;
@@ -95,6 +105,12 @@ export interface CreateOptions {
    * no notification announced. Tests set it far beyond their own length to prove a wake came by NOTIFY.
    */
   logPollMs?: number;
+  /**
+   * Short job reports of one tick applied together and claims coalesced per tick (dispatch/report-batches.ts).
+   * Off by default until the fault and replica suites have passed with it on (see bench/README.md); the
+   * dispatch benchmark measures it against the default in the same run.
+   */
+  dispatchBatching?: boolean;
 }
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
@@ -165,7 +181,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     storage,
     secretKey: secrets.secretKey,
     registry: metrics,
-    events,
   });
   // Download links use CI_PUBLIC_URL when it was set; the default (localhost) would be wrong for remote
   // clients, so then the links follow the address each request came in on.
@@ -204,12 +219,47 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     box: createSecretBox(secrets.secretKey),
     issuer: settings.publicUrl,
   });
+
+  // Dispatch: queued jobs to free agents, agents' reports into the state machine, lapsed leases swept. It
+  // knows agents only through the port the gRPC face below implements (dispatch/agent-registry.ts).
+  const db = database.db;
+  const timing = resolveAgentTiming(options.agentTiming);
+  const agents = new AgentRegistry();
+  const batching = options.dispatchBatching === true;
+  const transitions = new JobTransitions({ db, postgres: database.dialect === 'postgres', events, batching });
+  const builder = new AssignmentBuilder(db, createSecretBox(secrets.secretKey), idTokens);
+  const jobs = new ActiveJobs(builder);
+  // Server notices have their own (negative) sequence space: no agent line is ever displaced by one.
+  const systemLine = (jobRunId: string, text: string) => execution.logs.appendNotice(jobRunId, text);
+  const dispatcher = new Dispatcher({
+    db,
+    registry: agents,
+    builder,
+    transitions,
+    jobs,
+    metrics: execution.metrics,
+    leaseMs: timing.leaseMs,
+    log: app.log,
+    systemLine,
+    coalesce: batching,
+  });
+  const leaseSweeper = new LeaseSweeper({
+    db,
+    dispatcher,
+    transitions,
+    builder,
+    leaseMs: timing.leaseMs,
+    intervalMs: timing.sweepMs,
+    log: app.log,
+    systemLine,
+  });
   const control = new AgentControl({
     database,
-    events,
+    registry: agents,
+    dispatcher,
+    transitions,
+    jobs,
     data: execution,
-    idTokens,
-    secretKey: secrets.secretKey,
     agentToken: secrets.agentToken,
     // A generated token lives in the data-dir file `npm start` hands to its agent: keep it current.
     onTokenRotated: settings.agentToken
@@ -217,9 +267,11 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       : (token) => writeSecretFile(join(settings.dataDir, AGENT_TOKEN_FILE), token),
     tls: grpcTls,
     log: app.log,
-    timing: options.agentTiming,
+    timing,
+    systemLine,
+    // Sweep right after the grace, so a dead agent's job is back in the queue within seconds.
+    onDropped: (graceMs) => setTimeout(() => void leaseSweeper.tick(), graceMs + 100).unref(),
   });
-  const agents = control.registry;
   // Several replicas share one PostgreSQL; SQLite is one server, so nothing is announced there.
   const replicas =
     database.dialect === 'postgres'
@@ -227,10 +279,23 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
           url: settings.databaseUrl,
           events,
           hub: execution.hub,
-          resync: () => control.dispatcher.resync(),
+          resync: () => dispatcher.resync(),
           log: app.log,
         })
       : undefined;
+  // Who hears run events (events/run-events.ts), all of it here. `change` is this process's commits,
+  // `remote` another replica's (relayed by `replicas`, which announces this process's changes in turn):
+  // - the dispatcher: jobs to queue, agents to tell to cancel, finished runs' leftovers (both kinds);
+  // - live log followers: a finished run ends its streams at once (both kinds);
+  // - fan-in: a finished stage may start downstream runs (this process's only: it writes the store).
+  const wakeFollowers = (change: RunChange) => {
+    if (change.effects.some((e) => e.kind === 'run-finished')) execution.hub.wake(change.runId);
+  };
+  for (const kind of ['change', 'remote'] as const) {
+    events.on(kind, (change) => dispatcher.onRunChange(change));
+    events.on(kind, wakeFollowers);
+  }
+  events.on('change', (change) => triggers.fanIn.onRunChange(change));
   const archiver = new LogArchiver({
     db: database.db,
     storage,
@@ -258,7 +323,11 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     pollMs: options.notificationPollMs,
     log: app.log,
     secrets: new KnownSecrets(database.db, createSecretBox(secrets.secretKey)),
-    forge: new ForgeStatusSender(database.db, createSecretBox(secrets.secretKey)),
+    forge: new ForgeStatusSender(
+      database.db,
+      createSecretBox(secrets.secretKey),
+      new ScmCredentials(database.db, createSecretBox(secrets.secretKey)),
+    ),
   });
   const retentionScheduler = new RetentionScheduler({
     db: database.db,
@@ -305,6 +374,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     agents,
     control,
     idTokens,
+    dispatch: { transitions, sweeper: leaseSweeper, jobs },
     runs,
     concurrency,
     events,
@@ -328,8 +398,14 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       await app.listen({ host: settings.host, port: settings.httpPort });
       // Listening before the agent endpoint starts: its first sweep resyncs whatever came before.
       await replicas?.start();
+      // A restarted server gives its agents a full lease period to come back before it sweeps.
+      await extendLeasesAtStart(db, timing.leaseMs);
+      dispatcher.start();
+      leaseSweeper.start();
       const grpcPort = await control.start(settings.host, settings.grpcPort);
       listening = true;
+      // Jobs queued before this process started (or while it was down) go to the first free agents.
+      await leaseSweeper.tick();
       triggers.start();
       concurrency.start();
       retentionScheduler.start();
@@ -346,7 +422,11 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
       await retentionScheduler.stop();
       await triggers.stop();
       await concurrency.stop();
-      if (listening) await control.stop();
+      if (listening) {
+        dispatcher.stop();
+        await leaseSweeper.stop();
+        await control.stop();
+      }
       await app.close();
       await database.close();
     },

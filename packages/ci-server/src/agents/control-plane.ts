@@ -1,17 +1,15 @@
-// Wires the agent side of the control plane: the registry of connected agents, the dispatcher, the lease
-// sweeper, the job transitions, agent identity (credentials, revocation, token rotation) and the gRPC
-// endpoint. server.ts creates one, starts it with the HTTP
-// listener and stops it on shutdown; tests and the dispatch benchmark use it the same way.
-import { createSecretBox, type Database } from '@app/kit';
-import { AssignmentBuilder } from '../dispatch/assignment-builder.js';
-import { Dispatcher, type DispatcherLog } from '../dispatch/dispatcher.js';
-import { JobTransitions } from '../dispatch/job-transitions.js';
-import { LeaseSweeper } from '../dispatch/lease-sweeper.js';
-import type { IdTokenIssuer } from '../id-tokens/issuer.js';
+// The agent side's gRPC face: agent identity (credentials, revocation, token rotation), the session calls
+// (sessions.ts) and the endpoint they are served on (grpc-server.ts). Dispatch itself — the registry of
+// connected agents, the dispatcher, the job transitions, the lease sweeper — is built in server.ts and handed
+// in; this face implements dispatch's port to each agent (a held Session stream) and calls dispatch when
+// agents register, report and drop. server.ts starts it with the HTTP listener and stops it on shutdown.
+import type { Database } from '@app/kit';
+import type { ActiveJobs } from '../dispatch/active-jobs.js';
+import type { AgentRegistry } from '../dispatch/agent-registry.js';
+import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
+import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import type { RunEvents } from '../services/run-events.js';
 import { revokeAgentRow } from '../store/agent-identity.js';
-import { extendLeasesAtStart } from '../store/agent-leases.js';
 import type { StoreSchema } from '../store/database.js';
 import {
   type AgentServerTls,
@@ -21,7 +19,6 @@ import {
   startAgentServer,
 } from './grpc-server.js';
 import { AgentIdentity } from './identity.js';
-import { AgentRegistry, type ConnectedAgent } from './registry.js';
 import { AgentSessions } from './sessions.js';
 
 export interface AgentTiming {
@@ -35,11 +32,25 @@ export interface AgentTiming {
   dropGraceMs?: number;
 }
 
+/** The timing with its defaults filled in (dispatch's lease and sweep periods follow the heartbeat). */
+export function resolveAgentTiming(timing: AgentTiming = {}) {
+  const heartbeatMs = timing.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
+  return {
+    heartbeatMs,
+    leaseMs: timing.leaseMs ?? 3 * heartbeatMs,
+    sweepMs: timing.sweepMs ?? Math.min(5_000, heartbeatMs),
+    dropGraceMs: timing.dropGraceMs,
+  };
+}
+
 export interface AgentControlOptions {
   database: Database<StoreSchema>;
-  events: RunEvents;
+  /** Dispatch, built in server.ts. */
+  registry: AgentRegistry;
+  dispatcher: Dispatcher;
+  transitions: JobTransitions;
+  jobs: ActiveJobs;
   data: ExecutionData;
-  secretKey: string;
   /** The configured registration token (an admin may rotate it; see agents/identity.ts). */
   agentToken: string;
   /** Called with a rotated registration token (server.ts rewrites the data-dir token file with it). */
@@ -47,19 +58,18 @@ export interface AgentControlOptions {
   /** TLS of the agent port; undefined serves cleartext (tests, or CI_GRPC_TLS=off). */
   tls?: AgentServerTls;
   log: DispatcherLog;
-  timing?: AgentTiming;
-  /** Signs the OIDC tokens of jobs declaring gocdnext's `id_tokens`. */
-  idTokens?: IdTokenIssuer;
-  /** Observer of assignments (benchmarks, tests). */
-  onAssigned?(jobRunId: string, agent: ConnectedAgent): void;
+  timing: ReturnType<typeof resolveAgentTiming>;
+  /** Writes a `[ci]` line into a job run's log. */
+  systemLine(jobRunId: string, text: string): Promise<void>;
+  /** A stream dropped and its leases now end in `graceMs` (server.ts sweeps then). */
+  onDropped(graceMs: number): void;
 }
 
 export class AgentControl {
-  readonly registry = new AgentRegistry();
+  readonly registry: AgentRegistry;
+  /** The dispatcher this face feeds (kept here for tests that look at its queue). */
   readonly dispatcher: Dispatcher;
-  readonly transitions: JobTransitions;
   readonly identity: AgentIdentity;
-  private readonly sweeper: LeaseSweeper;
   private readonly serviceDeps: AgentServiceDeps;
   private readonly sessions: AgentSessions;
   private readonly tls: AgentServerTls;
@@ -68,40 +78,8 @@ export class AgentControl {
 
   constructor(options: AgentControlOptions) {
     const db = options.database.db;
-    const heartbeatMs = options.timing?.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
-    const leaseMs = options.timing?.leaseMs ?? 3 * heartbeatMs;
-    const sweepMs = options.timing?.sweepMs ?? Math.min(5_000, heartbeatMs);
-    const data = options.data;
-    this.transitions = new JobTransitions({
-      db,
-      postgres: options.database.dialect === 'postgres',
-      events: options.events,
-    });
-    // Server notices have their own (negative) sequence space: no agent line is ever displaced by one.
-    const systemLine = (jobRunId: string, text: string) => data.logs.appendNotice(jobRunId, text);
-    const builder = new AssignmentBuilder(db, createSecretBox(options.secretKey), options.idTokens);
-    this.dispatcher = new Dispatcher({
-      db,
-      registry: this.registry,
-      builder,
-      transitions: this.transitions,
-      events: options.events,
-      metrics: data.metrics,
-      leaseMs,
-      log: options.log,
-      systemLine,
-      onAssigned: options.onAssigned,
-    });
-    this.sweeper = new LeaseSweeper({
-      db,
-      dispatcher: this.dispatcher,
-      transitions: this.transitions,
-      builder,
-      leaseMs,
-      intervalMs: sweepMs,
-      log: options.log,
-      systemLine,
-    });
+    this.registry = options.registry;
+    this.dispatcher = options.dispatcher;
     this.tls = options.tls;
     this.identity = new AgentIdentity({
       db,
@@ -111,21 +89,18 @@ export class AgentControl {
     this.serviceDeps = {
       identity: this.identity,
       db,
-      registry: this.registry,
-      dispatcher: this.dispatcher,
-      transitions: this.transitions,
-      data,
+      registry: options.registry,
+      dispatcher: options.dispatcher,
+      transitions: options.transitions,
+      jobs: options.jobs,
+      data: options.data,
       log: options.log,
-      heartbeatMs,
-      leaseMs,
-      systemLine,
-      dropGraceMs: options.timing?.dropGraceMs,
+      heartbeatMs: options.timing.heartbeatMs,
+      leaseMs: options.timing.leaseMs,
+      systemLine: options.systemLine,
+      dropGraceMs: options.timing.dropGraceMs,
       stopping: () => this.stopping,
-      // Sweep right after the grace, so a dead agent's job is back in the queue within seconds.
-      onDropped: (graceMs) => {
-        const timer = setTimeout(() => void this.sweeper.tick(), graceMs + 100);
-        timer.unref();
-      },
+      onDropped: options.onDropped,
     };
     this.sessions = new AgentSessions(this.serviceDeps);
   }
@@ -143,29 +118,17 @@ export class AgentControl {
     return { ...row, requeued };
   }
 
-  /** Starts dispatching and listens for agents; answers the gRPC port. */
+  /** Listens for agents; answers the gRPC port. */
   async start(host: string, port: number): Promise<number> {
-    // A restarted server gives its agents a full lease period to come back before it sweeps.
-    await extendLeasesAtStart(this.serviceDeps.db, this.serviceDeps.leaseMs);
     await this.identity.start();
-    this.dispatcher.start();
-    this.sweeper.start();
     this.grpc = await startAgentServer(this.serviceDeps, this.sessions, host, port, this.tls);
-    // Jobs queued before this process started (or while it was down) go to the first free agents.
-    await this.sweeper.tick();
     const addr = this.grpc.address();
     return typeof addr === 'object' && addr ? addr.port : port;
   }
 
-  /** Sweeps now (tests: lapsed leases without waiting for the timer). */
-  sweep(): Promise<void> {
-    return this.sweeper.tick();
-  }
-
   async stop(): Promise<void> {
+    // From now on a dropped stream is the server's own doing, not a sign of a dead agent.
     this.stopping = true;
-    this.dispatcher.stop();
-    await this.sweeper.stop();
     // Ending the session streams lets the HTTP/2 sessions close at once instead of after the grace period.
     for (const agent of this.registry.list()) agent.outbound?.close();
     if (this.grpc) await closeAgentServer(this.grpc);

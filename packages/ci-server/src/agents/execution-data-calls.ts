@@ -15,10 +15,11 @@ import type {
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { BlobRejectedError } from '../artifacts/blob-files.js';
-import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
+import type { ActiveJobs } from '../dispatch/active-jobs.js';
+import type { ConnectedAgent } from '../dispatch/agent-registry.js';
+import type { DispatcherLog } from '../dispatch/dispatcher.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { ServiceEventError } from '../services/service-runs.js';
-import type { ConnectedAgent } from './registry.js';
 import { type AgentSessions, cut, invalid } from './sessions.js';
 
 const MAX_TEST_CASES = 20_000;
@@ -31,7 +32,7 @@ const BLOB_CODES = {
 
 export interface ExecutionDataCallsDeps {
   data: ExecutionData;
-  dispatcher: Dispatcher;
+  jobs: ActiveJobs;
   log: DispatcherLog;
 }
 
@@ -120,7 +121,7 @@ export class ExecutionDataCalls {
   private async checkProject(agent: ConnectedAgent, key: CacheKey): Promise<void> {
     if (!key.key || key.key.length > 1000) throw invalid('cache key must be 1..1000 characters');
     for (const id of agent.leased) {
-      const info = await this.deps.dispatcher.jobInfo(id).catch(() => undefined);
+      const info = await this.deps.jobs.get(id).catch(() => undefined);
       if (info?.projectSlug === key.projectSlug) return;
     }
     throw new ConnectError(

@@ -3,16 +3,22 @@
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
 // cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
 // execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
+// This is the gRPC face of dispatch/: it implements the agents' port (`streamPort`: assignments and
+// cancels as protocol messages down the held stream), and reads and writes the store only through store/.
 
-import type { AgentMessage, JobReport, LogBatch, RegisterRequest } from '@app/ci-proto';
+import type { AgentMessage, JobReport, LogBatch, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
 import { AsyncQueue } from '@app/kit';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
+import type { ActiveJobs } from '../dispatch/active-jobs.js';
+import type { AgentPort, AgentRegistry, ConnectedAgent } from '../dispatch/agent-registry.js';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { isRevoked } from '../store/agent-identity.js';
 import {
   activeLeases,
+  agentHeldJob,
   jobsToStop,
   releaseClaim,
   renewLeases,
@@ -23,13 +29,29 @@ import {
 import type { AgentStatus } from '../store/agent-schema.js';
 import type { StoreDb } from '../store/database.js';
 import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
-import type { AgentRegistry, ConnectedAgent, ServerMessageInit } from './registry.js';
+
+type ServerMessageInit = MessageInitShape<typeof ServerMessageSchema>;
+
+/** Dispatch's port to one agent (dispatch/agent-registry.ts), over the outbound half of its Session stream. */
+function streamPort(outbound: AsyncQueue<ServerMessageInit>): AgentPort {
+  return {
+    sendAssignment: (assignment) => outbound.push({ kind: { case: 'assignment', value: assignment } }),
+    sendCancel: (jobRunId, reason) =>
+      outbound.push({ kind: { case: 'cancel', value: { jobRunId, reason } } }),
+    close: () => outbound.close(),
+    get closed() {
+      return outbound.closed;
+    },
+  };
+}
 
 export interface AgentSessionDeps {
   db: StoreDb;
   registry: AgentRegistry;
   dispatcher: Dispatcher;
   transitions: JobTransitions;
+  /** Context and secret masker of the jobs agents work on (dispatch/active-jobs.ts). */
+  jobs: ActiveJobs;
   data: ExecutionData;
   log: DispatcherLog;
   heartbeatMs: number;
@@ -204,7 +226,8 @@ export class AgentSessions {
   async *session(agent: ConnectedAgent, requests: AsyncIterable<AgentMessage>, signal: AbortSignal) {
     const { registry, dispatcher, db } = this.deps;
     const outbound = new AsyncQueue<ServerMessageInit>();
-    registry.attach(agent.sessionId, outbound);
+    const port = streamPort(outbound);
+    registry.attach(agent.sessionId, port);
     await this.syncStatus(agent, true).catch(() => undefined);
     dispatcher.pump();
     // Inbound messages are read concurrently with the outbound stream.
@@ -232,7 +255,7 @@ export class AgentSessions {
         // The agent went away; what it held is decided by its leases.
       } finally {
         outbound.close();
-        if (registry.detach(agent.sessionId, outbound)) {
+        if (registry.detach(agent.sessionId, port)) {
           this.written.set(agent.id, 'offline');
           await setAgentStatus(db, agent.id, 'offline').catch(() => undefined);
           // A dropped stream is a signal, not proof: the agent gets a short grace to reconnect (registering
@@ -272,16 +295,9 @@ export class AgentSessions {
   /** The job run's context, after checking that `agent` holds it (or held it: late logs of a finished job). */
   async jobFor(agent: ConnectedAgent, id: string) {
     jobId(id);
-    if (this.deps.registry.holder(id) !== agent) {
-      const row = await this.deps.db
-        .selectFrom('job_runs')
-        .select(['lease_agent_id', 'agent'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!row || (row.lease_agent_id !== agent.id && row.agent !== agent.name))
-        throw new ConnectError(`job run ${id} is not assigned to this agent`, Code.PermissionDenied);
-    }
-    const info = await this.deps.dispatcher.jobInfo(id);
+    if (this.deps.registry.holder(id) !== agent && !(await agentHeldJob(this.deps.db, id, agent)))
+      throw new ConnectError(`job run ${id} is not assigned to this agent`, Code.PermissionDenied);
+    const info = await this.deps.jobs.get(id);
     if (!info) throw new ConnectError(`job run ${id} does not exist`, Code.NotFound);
     return info;
   }
@@ -298,15 +314,13 @@ export class AgentSessions {
 
   async reportJob(agent: ConnectedAgent, req: JobReport) {
     const id = jobId(req.jobRunId);
-    const { transitions, dispatcher, data, registry } = this.deps;
+    const { transitions, dispatcher, data, registry, jobs } = this.deps;
     switch (req.kind.case) {
       case 'started': {
-        const known =
-          registry.holder(id) === agent ? await dispatcher.jobInfo(id).catch(() => undefined) : undefined;
+        const known = registry.holder(id) === agent ? await jobs.get(id).catch(() => undefined) : undefined;
         const refusal = await transitions.started(id, agent.id, known?.ref.runId, req.kind.value.engine);
         // The agent reports the end of the canceled job, which frees its slot.
-        if (refusal)
-          agent.outbound?.push({ kind: { case: 'cancel', value: { jobRunId: id, reason: refusal } } });
+        if (refusal) agent.outbound?.sendCancel(id, refusal);
         await this.syncStatus(agent);
         return {};
       }
@@ -314,7 +328,7 @@ export class AgentSessions {
         const f = req.kind.value;
         if (!RESULTS.has(f.status))
           throw invalid(`job status "${cut(f.status, 40)}" is not success, failed or canceled`);
-        const info = await dispatcher.jobInfo(id).catch(() => undefined);
+        const info = await jobs.get(id).catch(() => undefined);
         const error = info ? info.mask(cut(f.error, 2000)) : cut(f.error, 2000);
         // The agent sent its last lines before this report; wait until they are stored, so a finished run's
         // log is complete when its stream closes.
@@ -344,6 +358,9 @@ export class AgentSessions {
             durationSeconds,
           });
         }
+        // After the dispatcher's coalesced pick (queued for the end of this tick) has refilled the slot: a
+        // busy agent that stays busy is not written as online and back.
+        await new Promise((resolve) => setImmediate(resolve));
         await this.syncStatus(agent);
         return {};
       }

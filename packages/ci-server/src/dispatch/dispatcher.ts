@@ -1,18 +1,19 @@
-// The dispatcher: hands queued job runs to free agents over their held session streams, the moment either
-// side becomes available — an `enqueue` effect after a commit, an agent connecting, a slot freeing — with no
-// polling interval in between. Pending jobs are grouped by their tag set, so a pick looks at one head per
-// group and at the connected agents, never at the whole queue. The claim itself is the store's conditional
-// UPDATE (store/agent-leases.ts), so another server process on the same database can never take the same job.
-// Jobs another replica queued arrive as `remote` run events (PostgreSQL NOTIFY, replicas/); a periodic
-// resync (driven by the lease sweeper) still picks up what no notification announced — jobs queued before
-// this process started, or while its listening connection was down.
+// The dispatcher: hands queued job runs to free agents through their ports (dispatch/agent-registry.ts:
+// send an assignment, send a cancel), the moment either side becomes available — an `enqueue` effect after a
+// commit, an agent connecting, a slot freeing — with no polling interval in between. Pending jobs are
+// grouped by their tag set, so a pick looks at one head per group and at the connected agents, never at the
+// whole queue. The claim itself is the store's conditional UPDATE (store/agent-leases.ts), so another server
+// process on the same database can never take the same job. Jobs another replica queued arrive as `remote`
+// run events (PostgreSQL NOTIFY, replicas/); a periodic resync (driven by the lease sweeper) still picks up
+// what no notification announced — jobs queued before this process started, or while its listening
+// connection was down. server.ts builds it and subscribes `onRunChange` to run events.
 
-import { createMasker, type MaskFn, noMask } from '@app/kit';
-import type { AgentRegistry, ConnectedAgent } from '../agents/registry.js';
+import type { RunChange } from '../events/run-events.js';
 import type { CiMetrics } from '../metrics.js';
-import type { RunChange, RunEvents } from '../services/run-events.js';
 import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../store/agent-leases.js';
 import type { StoreDb } from '../store/database.js';
+import type { ActiveJobs } from './active-jobs.js';
+import type { AgentRegistry, ConnectedAgent } from './agent-registry.js';
 import type { AssignmentBuilder, BuildOutcome } from './assignment-builder.js';
 import type { JobTransitions } from './job-transitions.js';
 
@@ -27,7 +28,8 @@ export interface DispatcherDeps {
   registry: AgentRegistry;
   builder: AssignmentBuilder;
   transitions: JobTransitions;
-  events: RunEvents;
+  /** The jobs handed out, with their secret maskers (the agent endpoint reads them). */
+  jobs: ActiveJobs;
   metrics: Pick<CiMetrics, 'jobScheduled' | 'setQueueDepth'>;
   leaseMs: number;
   log: DispatcherLog;
@@ -35,6 +37,12 @@ export interface DispatcherDeps {
   systemLine(jobRunId: string, text: string): Promise<void>;
   /** Claim batches in flight at once; default 4. */
   maxInFlight?: number;
+  /**
+   * Picks wait for the end of the current tick (default), so the slots a batch of finished reports frees
+   * are claimed together — one claim statement and one assignment read for all of them — rather than one
+   * by one as each report returns. False picks at once (the benchmark's baseline).
+   */
+  coalesce?: boolean;
   /** Observer for tests and benchmarks: a job run was pushed to an agent. */
   onAssigned?(jobRunId: string, agent: ConnectedAgent): void;
 }
@@ -52,28 +60,11 @@ interface Pending {
 const CONTAINER_ENGINES = ['podman'] as const;
 const PLAIN_ENGINES = ['sandbox', 'host'] as const;
 
-export interface JobRef {
-  jobRunId: string;
-  runId: string;
-  projectId: string;
-  jobName: string;
-}
-
-/** What the agent endpoint needs to know about a job run an agent works on. */
-export interface ActiveJob {
-  ref: JobRef;
-  mask: MaskFn;
-  pipeline: string;
-  project: string;
-  projectSlug: string;
-}
-
 const RESYNC_LIMIT = 1000;
 /** Queued jobs held in memory at most; the rest stay in the store until resyncs reach them. */
 const MAX_PENDING = 50_000;
 /** Jobs claimed and built together at most. */
 const BATCH = 64;
-const ACTIVE_CACHE = 10_000;
 
 export class Dispatcher {
   private readonly pending = new Map<string, Pending>();
@@ -87,34 +78,36 @@ export class Dispatcher {
   private readonly byRun = new Map<string, Set<string>>();
   /** Claimed, being built or sent: not pending, not yet known to the agent. */
   private readonly assigning = new Set<string>();
-  private readonly active = new Map<string, ActiveJob>();
   private batches = 0;
   private resyncAfter?: { created_at: string; id: string };
   /** Claims won, and claims another process (or a state change) got first. */
   readonly stats = { claimed: 0, claimsLost: 0 };
   private turn = 0;
+  /** Run changes are acted on between start() and stop() only. */
+  private started = false;
   private stopped = false;
-  private readonly onChange = (change: RunChange) => this.handle(change);
+  private pumpQueued = false;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
   start(): void {
-    this.deps.events.on('change', this.onChange);
-    // Another replica's changes: jobs it queued may go to agents connected here (the claim decides).
-    this.deps.events.on('remote', this.onChange);
+    this.started = true;
   }
 
   stop(): void {
     this.stopped = true;
-    this.deps.events.off('change', this.onChange);
-    this.deps.events.off('remote', this.onChange);
   }
 
   get pendingCount(): number {
     return this.pending.size;
   }
 
-  private handle(change: RunChange): void {
+  /**
+   * Hears run changes, this process's and (`remote`) another replica's: jobs another replica queued may go
+   * to agents connected here (the claim decides).
+   */
+  onRunChange(change: RunChange): void {
+    if (!this.started || this.stopped) return;
     const queued: string[] = [];
     for (const effect of change.effects) {
       if (effect.kind === 'enqueue') queued.push(effect.jobId);
@@ -247,6 +240,19 @@ export class Dispatcher {
    * jobs costs one claim statement and one read, not twenty of each.
    */
   pump(): void {
+    if (this.deps.coalesce === false) {
+      this.pumpNow();
+      return;
+    }
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pumpNow();
+    });
+  }
+
+  private pumpNow(): void {
     const maxBatches = this.deps.maxInFlight ?? 4;
     while (!this.stopped && this.batches < maxBatches) {
       const picks: { job: Pending; agent: ConnectedAgent }[] = [];
@@ -300,7 +306,7 @@ export class Dispatcher {
 
   private async giveBack(jobRunId: string, agent: ConnectedAgent): Promise<void> {
     this.deps.registry.release(jobRunId);
-    this.active.delete(jobRunId);
+    this.deps.jobs.forget(jobRunId);
     await releaseClaim(this.deps.db, jobRunId, agent.id).catch(() => undefined);
   }
 
@@ -316,14 +322,8 @@ export class Dispatcher {
       return;
     }
     const ctx = built.context;
-    this.remember(jobRunId, {
-      ref: { jobRunId, runId: ctx.runId, projectId: ctx.projectId, jobName: ctx.jobName },
-      mask: createMasker(built.secretValues),
-      pipeline: ctx.pipelineName,
-      project: ctx.projectSlug,
-      projectSlug: ctx.projectSlug,
-    });
-    const sent = agent.outbound?.push({ kind: { case: 'assignment', value: built.assignment } }) ?? false;
+    this.deps.jobs.remember(jobRunId, ctx, built.secretValues);
+    const sent = agent.outbound?.sendAssignment(built.assignment) ?? false;
     if (!sent) {
       // The agent's stream closed meanwhile: back to the queue at once.
       await this.giveBack(jobRunId, agent);
@@ -335,42 +335,16 @@ export class Dispatcher {
     this.deps.onAssigned?.(jobRunId, agent);
   }
 
-  private remember(jobRunId: string, info: ActiveJob): void {
-    if (this.active.size >= ACTIVE_CACHE) {
-      const oldest = this.active.keys().next().value;
-      if (oldest !== undefined) this.active.delete(oldest);
-    }
-    this.active.set(jobRunId, info);
-  }
-
-  /** Context and masker of a job run an agent works on (rebuilt from the store after a restart). */
-  async jobInfo(jobRunId: string): Promise<ActiveJob | undefined> {
-    const known = this.active.get(jobRunId);
-    if (known) return known;
-    const built = await this.deps.builder.build(jobRunId);
-    if (!built.context) return undefined;
-    const ctx = built.context;
-    const info: ActiveJob = {
-      ref: { jobRunId, runId: ctx.runId, projectId: ctx.projectId, jobName: ctx.jobName },
-      mask: built.ok ? createMasker(built.secretValues) : noMask,
-      pipeline: ctx.pipelineName,
-      project: ctx.projectSlug,
-      projectSlug: ctx.projectSlug,
-    };
-    this.remember(jobRunId, info);
-    return info;
-  }
-
   /** A job run left its agent (finished, lost, or refused): free the slot and dispatch again. */
   released(jobRunId: string): void {
     this.deps.registry.release(jobRunId);
-    this.active.delete(jobRunId);
+    this.deps.jobs.forget(jobRunId);
     this.pump();
   }
 
   /** Tells the agent holding the job run (when connected here) to stop it. */
   cancelOnAgent(jobRunId: string, reason: string): boolean {
     const agent = this.deps.registry.holder(jobRunId);
-    return agent?.outbound?.push({ kind: { case: 'cancel', value: { jobRunId, reason } } }) ?? false;
+    return agent?.outbound?.sendCancel(jobRunId, reason) ?? false;
   }
 }

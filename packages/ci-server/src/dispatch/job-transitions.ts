@@ -8,6 +8,8 @@
 // (store/job-report-statements.ts): a start in a running run, a finish that leaves its stage running. Those
 // are most reports (19 of a 20-way matrix's 20 starts and finishes), and for them the state machine would
 // change nothing but that row; the rest, and anything the UPDATE does not match, take the full transition.
+// Those short reports that arrive within one tick are applied together (report-batches.ts: the starts as one
+// statement, the finishes as one transaction), and only what a batch did not apply goes on alone.
 import {
   type Effect,
   expireGate,
@@ -18,7 +20,7 @@ import {
   retryOrFail,
   type Transition,
 } from '../domain/index.js';
-import type { RunEvents } from '../services/run-events.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
 import {
@@ -28,6 +30,7 @@ import {
 } from '../store/job-report-statements.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { JobRunsTable } from '../store/schema.js';
+import { ReportBatches } from './report-batches.js';
 
 export interface IntakeDeps {
   db: StoreDb;
@@ -35,6 +38,8 @@ export interface IntakeDeps {
   events: RunEvents;
   /** Intake transactions at once; default 4 on PostgreSQL, 1 on SQLite (one writer anyway). */
   maxTransactions?: number;
+  /** Short reports of one tick applied together (default); false applies each on its own (benchmark baseline). */
+  batching?: boolean;
 }
 
 export interface FinishReport {
@@ -85,9 +90,19 @@ export class JobTransitions {
   private readonly waiting: (() => void)[] = [];
   /** Runs whose revision is pinned: a later job's commit need not be written again. */
   private readonly pinned = new Set<string>();
+  /** Group commit of the short reports (undefined: each report on its own). */
+  readonly batches?: ReportBatches;
+  /** Runs whose start is being applied alone (the batch could not): later starts of the run wait for it. */
+  private readonly firstStarts = new Map<string, Promise<string | null>>();
 
   constructor(private readonly deps: IntakeDeps) {
     this.slots = deps.maxTransactions ?? (deps.postgres ? 4 : 1);
+    if (deps.batching !== false)
+      this.batches = new ReportBatches({
+        db: deps.db,
+        postgres: deps.postgres,
+        pin: (trx, runId, commit) => this.pinRevision(trx, runId, commit),
+      });
   }
 
   private async limited<T>(fn: () => Promise<T>): Promise<T> {
@@ -172,9 +187,31 @@ export class JobTransitions {
    * predate engines). Null, or why the agent must stop it.
    */
   async started(jobRunId: string, agentId: string, runIdHint?: string, engine = ''): Promise<string | null> {
+    const engineName = ENGINES.has(engine) ? engine : null;
+    const report = { jobRunId, agentId, engine: engineName };
+    if (!this.batches || !runIdHint) return this.startAlone(jobRunId, agentId, engine, runIdHint);
+    if (await this.batches.start(report)) return null;
+    // Most often the run is not running yet: a matrix's starts all arrive before its first start is applied.
+    // One of them takes the full transition; the others wait for it and then go as one batch again.
+    const first = this.firstStarts.get(runIdHint);
+    if (first) {
+      await first.catch(() => undefined);
+      if (await this.batches.start(report)) return null;
+      return this.startAlone(jobRunId, agentId, engine, runIdHint);
+    }
+    const applying = this.startAlone(jobRunId, agentId, engine, runIdHint);
+    this.firstStarts.set(runIdHint, applying);
+    try {
+      return await applying;
+    } finally {
+      this.firstStarts.delete(runIdHint);
+    }
+  }
+
+  private startAlone(jobRunId: string, agentId: string, engine: string, runIdHint?: string) {
     const { db, postgres } = this.deps;
     const engineName = ENGINES.has(engine) ? engine : null;
-    return this.onJob(
+    return this.onJob<string | null>(
       jobRunId,
       `job run ${jobRunId} does not exist`,
       async (trx, loaded, job) => {
@@ -198,12 +235,31 @@ export class JobTransitions {
   }
 
   /** The agent's result. A failure is retried as a new attempt while the job's `retry` allows. */
-  finished(
+  async finished(
     jobRunId: string,
     agentId: string,
     report: FinishReport,
     runIdHint?: string,
   ): Promise<FinishOutcome> {
+    // The batch needs the run (its row is locked); a stranger's report goes on alone.
+    if (this.batches && runIdHint && report.status !== 'failed') {
+      const row = await this.batches
+        .finish({
+          jobRunId,
+          agentId,
+          runId: runIdHint,
+          result: report.status,
+          exitCode: report.exitCode,
+          error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+          commit: report.commit,
+        })
+        .catch((err) => {
+          // Rolled back: a revision noted as pinned in it may not be.
+          this.pinned.delete(runIdHint);
+          throw err;
+        });
+      if (row) return { accepted: true, status: report.status, startedAt: row.started_at ?? row.assigned_at };
+    }
     return this.onJob<FinishOutcome>(
       jobRunId,
       { accepted: false },

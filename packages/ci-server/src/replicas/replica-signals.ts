@@ -8,8 +8,8 @@
 // server and has none of this (server.ts creates it only for PostgreSQL).
 import { randomUUID } from 'node:crypto';
 import type { Effect } from '../domain/index.js';
+import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { LogHub } from '../logs/hub.js';
-import type { RunChange, RunEvents } from '../services/run-events.js';
 import { MAX_PAYLOAD_BYTES, PgNotifier } from './pg-notifier.js';
 
 export const RUN_CHANNEL = 'ci_run_changes';

@@ -24,7 +24,6 @@ import { LogStore } from '../logs/store.js';
 import { type CiMetrics, createCiMetrics } from '../metrics.js';
 import { TestReportStore } from '../reports/store.js';
 import type { StoreSchema } from '../store/database.js';
-import type { RunChange, RunEvents } from './run-events.js';
 import { ServiceRunStore } from './service-runs.js';
 
 export interface ExecutionData {
@@ -51,8 +50,6 @@ export interface ExecutionDataOptions {
   secretKey: string;
   /** The registry /metrics serves. */
   registry: Registry;
-  /** Run state changes: a finished run wakes its log followers at once. */
-  events?: RunEvents;
   logLimits?: { maxLinesPerJob?: number; maxCharsPerJob?: number };
 }
 
@@ -60,12 +57,6 @@ export function createExecutionData(options: ExecutionDataOptions): ExecutionDat
   const db = options.database.db;
   const hub = new LogHub();
   const storage = options.storage ?? new FilesystemStorage(options.dataDir);
-  const wakeFinished = (change: RunChange) => {
-    if (change.effects.some((e) => e.kind === 'run-finished')) hub.wake(change.runId);
-  };
-  options.events?.on('change', wakeFinished);
-  // A run another replica finished wakes the followers here just as promptly.
-  options.events?.on('remote', wakeFinished);
   const archives = new ArchivedLogs(db, () => storage);
   return {
     logs: new LogStore({

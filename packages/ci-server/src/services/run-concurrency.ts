@@ -17,6 +17,7 @@ import {
   type PipelineDocument,
   startRun,
 } from '../domain/index.js';
+import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import {
   groupsWithWaitingRuns,
@@ -27,7 +28,6 @@ import {
 } from '../store/run-concurrency.js';
 import { loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { holdStartedRun } from './fork-runs.js';
-import type { RunChange, RunEvents } from './run-events.js';
 
 export interface GroupPlacement {
   group: string;

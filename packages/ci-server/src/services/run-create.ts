@@ -13,6 +13,7 @@ import {
   type TriggerEvent,
   type TriggerFacts,
 } from '../domain/index.js';
+import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { enqueueForgeStatus } from '../store/forge-status-outbox.js';
 import { newId, nowIso } from '../store/ids.js';
@@ -20,7 +21,6 @@ import { enqueueRunNotifications } from '../store/notification-outbox.js';
 import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
 import { type ForkRunInfo, holdStartedRun, insertForkRun } from './fork-runs.js';
 import { cancelSuperseded, placeInGroup } from './run-concurrency.js';
-import type { RunChange, RunEvents } from './run-events.js';
 
 export interface NewRun {
   cause: RunCause;

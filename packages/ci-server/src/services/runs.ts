@@ -15,6 +15,7 @@ import {
   rerunRun,
   type Transition,
 } from '../domain/index.js';
+import type { RunEvents } from '../events/run-events.js';
 import { readApproverGroups } from '../store/approver-groups.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
@@ -22,7 +23,6 @@ import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snap
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
 import { type Decider, namesGroups, refuseDecision } from './gate-approvers.js';
 import { createRunIn, publishCreated } from './run-create.js';
-import type { RunEvents } from './run-events.js';
 
 export interface RunServiceDeps {
   db: StoreDb;

@@ -126,6 +126,23 @@ export async function activeLeases(
     .execute();
 }
 
+/**
+ * Whether the agent holds the job run's lease, or ran it (late logs and reports of a job it finished): the
+ * agent endpoint refuses every call about a job run for which this is false.
+ */
+export async function agentHeldJob(
+  db: StoreDb,
+  jobRunId: string,
+  agent: { id: string; name: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('job_runs')
+    .select(['lease_agent_id', 'agent'])
+    .where('id', '=', jobRunId)
+    .executeTakeFirst();
+  return Boolean(row && (row.lease_agent_id === agent.id || row.agent === agent.name));
+}
+
 /** The atomic claim: true when this call took the job run for the agent. */
 export async function claimJob(
   db: StoreDb,

@@ -123,3 +123,149 @@ export async function finishJobOfBusyStage(
     .returning(['started_at', 'assigned_at'])
     .executeTakeFirst();
 }
+
+// Reports that arrive within one tick are applied together (dispatch/report-batches.ts): the starts as one
+// statement, the finishes as one statement after one lock statement, in one transaction. The rules are the
+// same as above, row by row, with one change for finishes: a job of the batch counts as "another active job
+// of its stage" for another job of the batch only when its id is greater. One statement reads the rows as
+// they were before it, so two last jobs of a stage finishing in one batch would otherwise each see the other
+// still running, both match, and leave the stage unfinished. This way, when only batch jobs are active in a
+// stage, all but the one with the greatest id match, and that one (which no other batch job counts for)
+// stays running and takes the full transition alone, finishing the stage.
+
+export interface StartReport {
+  jobRunId: string;
+  agentId: string;
+  engine: string | null;
+}
+
+/** `startJobOfRunningRun` for several reports (distinct job ids) in one statement: the ids it applied. */
+export async function startJobsOfRunningRuns(
+  db: StoreDb,
+  reports: readonly StartReport[],
+  postgres: boolean,
+): Promise<Set<string>> {
+  if (reports.length === 0) return new Set();
+  const now = nowIso();
+  const byId = (value: (r: StartReport) => string | null, otherwise: ReturnType<typeof sql.ref>) =>
+    sql<string>`case ${sql.ref('id')} ${sql.join(
+      reports.map((r) => sql`when ${r.jobRunId} then ${value(r)}`),
+      sql` `,
+    )} else ${otherwise} end`;
+  const engines = reports.some((r) => r.engine);
+  const rows = await db
+    .updateTable('job_runs')
+    .set({
+      status: 'running',
+      started_at: now,
+      updated_at: now,
+      ...(engines ? { engine: byId((r) => r.engine, sql.ref('engine')) } : {}),
+    })
+    .where(
+      'id',
+      'in',
+      reports.map((r) => r.jobRunId),
+    )
+    .where('status', '=', 'queued')
+    .where(({ eb, ref }) =>
+      eb(
+        ref('lease_agent_id'),
+        '=',
+        byId((r) => r.agentId, sql.ref('lease_agent_id')),
+      ),
+    )
+    .where('run_id', 'in', (eb) => {
+      const runs = eb
+        .selectFrom('runs')
+        .select('runs.id')
+        .whereRef('runs.id', '=', 'job_runs.run_id')
+        .where('runs.status', '=', 'running')
+        .where('runs.cancel_requested', '=', 0);
+      return postgres ? runs.forKeyShare() : runs;
+    })
+    .returning('id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export interface FinishReportRow {
+  jobRunId: string;
+  agentId: string;
+  result: 'success' | 'canceled';
+  exitCode: number | null;
+  error: string | null;
+}
+
+/** Locks the runs of a batch of finishes (PostgreSQL; in id order, so two batches never deadlock). */
+export async function lockRunsForReports(trx: StoreDb, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  await trx
+    .selectFrom('runs')
+    .select('id')
+    .where('id', 'in', [...runIds])
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/**
+ * `finishJobOfBusyStage` for several reports (distinct job ids) in one statement, after
+ * `lockRunsForReports` in the same transaction: the times of the jobs it applied, by id.
+ */
+export async function finishJobsOfBusyStages(
+  trx: StoreDb,
+  reports: readonly FinishReportRow[],
+): Promise<Map<string, FinishedRow>> {
+  if (reports.length === 0) return new Map();
+  const now = nowIso();
+  const ids = reports.map((r) => r.jobRunId);
+  const byId = (value: (r: FinishReportRow) => unknown, otherwise: unknown = null) =>
+    sql<any>`case ${sql.ref('id')} ${sql.join(
+      reports.map((r) => sql`when ${r.jobRunId} then ${value(r)}`),
+      sql` `,
+    )} else ${otherwise} end`;
+  const rows = await trx
+    .updateTable('job_runs')
+    .set({
+      status: byId((r) => r.result, sql.ref('status')),
+      finished_at: now,
+      updated_at: now,
+      lease_agent_id: null,
+      lease_expires_at: null,
+      // A parameter alone has no type in a CASE (all-NULL branches would be text): say it is an integer.
+      exit_code: byId((r) => sql`cast(${r.exitCode} as integer)`),
+      error: byId((r) => r.error),
+    })
+    .where('id', 'in', ids)
+    .where('status', '=', 'running')
+    .where(({ eb, ref }) =>
+      eb(
+        ref('lease_agent_id'),
+        '=',
+        byId((r) => r.agentId, sql.ref('lease_agent_id')),
+      ),
+    )
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('job_runs as o')
+          .select(sql`1`.as('one'))
+          .whereRef('o.stage_run_id', '=', 'job_runs.stage_run_id')
+          .where('o.status', 'in', ACTIVE_JOB)
+          .where(({ eb, or }) => or([eb('o.id', 'not in', ids), eb('o.id', '>', eb.ref('job_runs.id'))])),
+      ),
+    )
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('job_runs as w')
+            .select(sql`1`.as('one'))
+            .whereRef('w.stage_run_id', '=', 'job_runs.stage_run_id')
+            .where('w.status', '=', 'created')
+            .where('w.needs', '!=', '[]'),
+        ),
+      ),
+    )
+    .returning(['id', 'started_at', 'assigned_at'])
+    .execute();
+  return new Map(rows.map((r) => [r.id, { started_at: r.started_at, assigned_at: r.assigned_at }]));
+}

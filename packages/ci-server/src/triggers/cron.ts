@@ -6,7 +6,7 @@
 // computed from the current time (no burst of catch-up runs).
 import type { FastifyBaseLogger } from 'fastify';
 import { nextCronRuns, type PipelineDocument } from '../domain/index.js';
-import type { RunEvents } from '../services/run-events.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 import { activeDefinitions, type HeadDeps, resolveHeads } from './heads.js';

@@ -8,7 +8,7 @@
 // often it sees them.
 import type { FastifyBaseLogger } from 'fastify';
 import { type Effect, type UpstreamMaterial, upstreamFingerprint } from '../domain/index.js';
-import type { RunChange, RunEvents } from '../services/run-events.js';
+import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { type ClaimedRunRequest, claimAndCreateRuns, publishRuns, triggerKey } from './start-runs.js';
 
@@ -34,16 +34,13 @@ interface UpstreamRun {
 
 export class FanIn {
   private readonly pending = new Set<Promise<void>>();
-  private readonly listener = (change: RunChange) => this.onChange(change);
+  /** Cleared when the triggers stop: a change heard after that starts nothing. */
+  private attached = true;
 
   constructor(private readonly deps: FanInDeps) {}
 
-  attach(): void {
-    this.deps.events.on('change', this.listener);
-  }
-
   detach(): void {
-    this.deps.events.off('change', this.listener);
+    this.attached = false;
   }
 
   /** Resolves when every fan-out started so far has finished (shutdown and tests). */
@@ -51,7 +48,9 @@ export class FanIn {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private onChange(change: RunChange): void {
+  /** Hears this process's run changes (server.ts subscribes it; never `remote` ones: it writes the store). */
+  onRunChange(change: RunChange): void {
+    if (!this.attached) return;
     const finished = change.effects.filter(
       (e): e is StageFinished => e.kind === 'stage-finished' && WATCHED.has(e.status),
     );

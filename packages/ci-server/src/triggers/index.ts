@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { ConfigError, createSecretBox, type Database } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CiSettings } from '../config.js';
+import type { RunEvents } from '../events/run-events.js';
 import { LeaderLease } from '../replicas/leader-lease.js';
 import { SCM_HOSTS, type ScmHost } from '../scm/index.js';
-import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb, StoreSchema } from '../store/database.js';
 import { projectIdOf } from '../store/lookups.js';
 import { type ConfigRepoInput, ConfigRepos, configRepoOf } from './config-repo.js';
@@ -136,9 +136,8 @@ export class Triggers {
     this.poller = new Poller({ ...base, git: this.git, credentials: this.credentials });
     this.cron = new CronScheduler({ ...base, git: this.git, credentials: this.credentials });
     this.lease = new LeaderLease(this.db, { ttlMs: deps.leaseTtlMs, now: this.now });
+    // Reacting to run events needs no timer: it works from creation on (server.ts subscribes it).
     this.fanIn = new FanIn(base);
-    // Reacting to run events needs no timer: it works from creation on.
-    this.fanIn.attach();
   }
 
   /** Starts the scheduler tick (idempotent). */

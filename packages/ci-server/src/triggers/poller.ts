@@ -4,7 +4,7 @@
 // and starts one run (cause `poll`) in each watching pipeline that has not run for that revision yet. The
 // first look at a material records a baseline and starts nothing: applying a project is not a push.
 import type { FastifyBaseLogger } from 'fastify';
-import type { RunEvents } from '../services/run-events.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId } from '../store/ids.js';
 import type { ScmCredentials } from './credentials.js';

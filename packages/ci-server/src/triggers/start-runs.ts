@@ -9,9 +9,9 @@ import {
   type TriggerEvent,
   whenRefusal,
 } from '../domain/index.js';
+import type { RunEvents } from '../events/run-events.js';
 import type { ForkRunInfo } from '../services/fork-runs.js';
 import { type CreatedRun, createRunIn, publishCreated } from '../services/run-create.js';
-import type { RunEvents } from '../services/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
 

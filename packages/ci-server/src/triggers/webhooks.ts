@@ -8,6 +8,7 @@
 import { HttpError, type SecretBox } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { normaliseBranch, normaliseGitUrl } from '../domain/index.js';
+import type { RunEvents } from '../events/run-events.js';
 import {
   decodeBody,
   deliveryKey,
@@ -23,7 +24,6 @@ import {
   verifyDelivery,
   wantsSkip,
 } from '../scm/index.js';
-import type { RunEvents } from '../services/run-events.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobTransitions } from '../../src/dispatch/job-transitions.js';
 import type { Effect } from '../../src/domain/index.js';
-import type { RunChange } from '../../src/services/run-events.js';
+import type { RunChange } from '../../src/events/run-events.js';
 import { claimJobs, upsertAgent } from '../../src/store/agent-leases.js';
 import { applyPipeline, databaseUrl, PIPE, STORES, type Started, startServer, trigger } from './helpers.js';
 

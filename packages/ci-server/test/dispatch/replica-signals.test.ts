@@ -6,10 +6,10 @@ import { freePort, waitFor } from '@app/kit';
 import { createPostgresDatabase } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Effect } from '../../src/domain/index.js';
+import { type RunChange, RunEvents } from '../../src/events/run-events.js';
 import { LogHub } from '../../src/logs/hub.js';
 import type { StoredLogLine } from '../../src/logs/types.js';
 import { ReplicaSignals } from '../../src/replicas/replica-signals.js';
-import { type RunChange, RunEvents } from '../../src/services/run-events.js';
 import { TcpProxy } from '../e2e/tcp-proxy.js';
 
 interface Replica {

@@ -10,6 +10,7 @@ import { tempDir } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiServer } from '../../src/index.js';
 import { ForgeStatusSender } from '../../src/notifications/forge-status/sender.js';
+import { ScmCredentials } from '../../src/triggers/credentials.js';
 import { bundle, type Client, client } from '../api-helpers.js';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import { sendWebhook } from '../triggers/helpers.js';
@@ -149,7 +150,12 @@ jobs: { compile: { stage: build, script: [make] } }`,
       .set({ status: 'delivered', delivered_at: new Date().toISOString() })
       .where('id', '=', running.id)
       .execute();
-    const sender = new ForgeStatusSender(server.database.db, createSecretBox('0'.repeat(64)));
+    const box = createSecretBox('0'.repeat(64));
+    const sender = new ForgeStatusSender(
+      server.database.db,
+      box,
+      new ScmCredentials(server.database.db, box),
+    );
     const payload = JSON.parse(pending.payload);
     payload.run.url = `http://ci.example.test/runs/${runId}`;
     expect((await sender.send(pending, payload)).outcome).toBe('delivered');

@@ -10,7 +10,7 @@ import type { StoreDb } from '../../store/database.js';
 import type { ForgeStatusPayload } from '../../store/forge-status-outbox.js';
 import { nowIso } from '../../store/ids.js';
 import type { NotificationOutboxTable } from '../../store/operations-schema.js';
-import { ScmCredentials } from '../../triggers/credentials.js';
+import type { ScmCredentials } from '../../triggers/credentials.js';
 import type { SendResult } from '../channels.js';
 import { bitbucketStatusRequest } from './bitbucket.js';
 import { githubStatusRequest } from './github.js';
@@ -31,14 +31,15 @@ const DISPLAY: Record<ForgeHost, string> = { github: 'GitHub', gitlab: 'GitLab',
 const TOKEN_USERS = new Set(['x-access-token', 'x-token-auth', 'oauth2']);
 
 export class ForgeStatusSender {
-  private readonly credentials: ScmCredentials;
-
+  /**
+   * `credentials`: the SCM credentials (triggers/credentials.ts), the token when a project has none of its
+   * own; server.ts hands in the one instance, so notifications/ does not reach up into triggers/.
+   */
   constructor(
     private readonly db: StoreDb,
     private readonly box: SecretBox,
-  ) {
-    this.credentials = new ScmCredentials(db, box);
-  }
+    private readonly credentials: Pick<ScmCredentials, 'credentialsFor'>,
+  ) {}
 
   /** Later statuses of the same run, newest last (ids are time-ordered). */
   private later(row: NotificationOutboxTable) {

@@ -1,14 +1,19 @@
-// The agents connected to this server process: who they are, which session they hold, the outbound half
-// of their session stream, and the job runs leased to them (for capacity). The durable view (agents table,
-// leases on job_runs) is kept by store/agent-leases.ts; this is the fast in-memory side the dispatcher reads.
-import type { ServerMessageSchema } from '@app/ci-proto';
-import type { MessageInitShape } from '@bufbuild/protobuf';
+// The agents connected to this server process: who they are, which session they hold, the port that reaches
+// them, and the job runs leased to them (for capacity). The durable view (agents table, leases on job_runs)
+// is kept by store/agent-leases.ts; this is the fast in-memory side the dispatcher reads.
+//
+// The port (`AgentPort`) is all dispatch knows of how an agent is reached: send an assignment, tell it to
+// cancel a job, close. The gRPC face (agents/sessions.ts) implements it over the agent's held Session
+// stream, so dispatch/ neither builds protocol envelopes nor knows there is a stream.
+import type { AssignmentMessage } from './assignment-builder.js';
 
-export type ServerMessageInit = MessageInitShape<typeof ServerMessageSchema>;
-
-export interface Outbound {
-  /** False when the stream has closed: the message was not delivered. */
-  push(message: ServerMessageInit): boolean;
+/** How dispatch reaches one connected agent; implemented by the agent endpoint (agents/sessions.ts). */
+export interface AgentPort {
+  /** Hands the agent a job; false when it can no longer be reached (the job was not delivered). */
+  sendAssignment(assignment: AssignmentMessage): boolean;
+  /** Tells the agent to stop a job run; false when it can no longer be reached. */
+  sendCancel(jobRunId: string, reason: string): boolean;
+  /** Ends the agent's session (a newer one replaced it, it was revoked, the server stops). */
   close(): void;
   readonly closed: boolean;
 }
@@ -36,8 +41,8 @@ export interface ConnectedAgent {
   draining: boolean;
   /** Set when an admin revoked the agent: its session stream ends with Unauthenticated. */
   revoked?: boolean;
-  /** Set while the agent holds its session stream open. */
-  outbound?: Outbound;
+  /** Set while the agent holds its session open: how assignments and cancellations reach it. */
+  outbound?: AgentPort;
   /** Order of the last assignment, so equally free agents take turns. */
   lastAssigned: number;
 }
@@ -109,8 +114,8 @@ export class AgentRegistry {
     return this.byId.get(id);
   }
 
-  /** The outbound half of the agent's session stream: what the server pushes to it. */
-  attach(sessionId: string, outbound: Outbound): ConnectedAgent | undefined {
+  /** The port of the agent's open session: what dispatch sends to it through. */
+  attach(sessionId: string, outbound: AgentPort): ConnectedAgent | undefined {
     const agent = this.bySession.get(sessionId);
     if (!agent) return undefined;
     agent.outbound?.close();
@@ -120,7 +125,7 @@ export class AgentRegistry {
   }
 
   /** True when `outbound` was the agent's current stream (a newer one may have replaced it). */
-  detach(sessionId: string, outbound: Outbound): boolean {
+  detach(sessionId: string, outbound: AgentPort): boolean {
     const agent = this.bySession.get(sessionId);
     if (agent && agent.outbound === outbound) {
       agent.outbound = undefined;

@@ -1,0 +1,106 @@
+// Group commit of job reports (dispatch/report-batches.ts): reports arriving in one tick are applied as one
+// statement (starts) or one transaction (finishes), and a batch never decides what the single-report path
+// would not. The case that matters: the last jobs of a stage finishing together — exactly one of them must
+// take the full transition, so the stage finishes and the next one is queued. The reports are made at once
+// (Promise.all), so they are in one batch by construction, not by timing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { JobTransitions } from '../../src/dispatch/job-transitions.js';
+import type { Effect } from '../../src/domain/index.js';
+import type { RunChange } from '../../src/events/run-events.js';
+import { claimJobs, upsertAgent } from '../../src/store/agent-leases.js';
+import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const PIPELINE = `name: p
+materials:
+  - git: { url: "https://git.example.test/repo.git", branch: main }
+stages: [build, deploy]
+jobs:
+  m:
+    stage: build
+    script: ["true"]
+    matrix:
+      N: ["1", "2", "3", "4"]
+  ship:
+    stage: deploy
+    script: ["true"]
+`;
+
+const ok = { status: 'success' as const, exitCode: 0, error: '', commit: '' };
+
+describe.each(STORES)('job reports in batches on %s', (kind) => {
+  it("applies a tick of starts and finishes together; the stage's last finish still moves the run", async () => {
+    const s = await startServer(await databaseUrl(kind));
+    cleanups.push(() => s.server.close());
+    const db = s.server.database.db;
+    const transitions = new JobTransitions({
+      db,
+      postgres: s.server.database.dialect === 'postgres',
+      events: s.server.events,
+    });
+    const effects: Effect[] = [];
+    const onChange = (c: RunChange) => effects.push(...c.effects);
+    s.server.events.on('change', onChange);
+    cleanups.push(async () => void s.server.events.off('change', onChange));
+    const agent = {
+      id: await upsertAgent(db, { name: 'a', tags: [], capacity: 8, version: 't', hostname: 'h' }),
+      name: 'a',
+    };
+    const runId = await trigger(s, await applyPipeline(s, 'batches', PIPELINE));
+    const jobs = await db.selectFrom('job_runs').select(['id', 'name']).where('run_id', '=', runId).execute();
+    const matrix = jobs.filter((j) => j.name !== 'ship').map((j) => j.id);
+    expect(matrix).toHaveLength(4);
+    expect(
+      (
+        await claimJobs(
+          db,
+          matrix.map((jobRunId) => ({ jobRunId, agent })),
+          60_000,
+        )
+      ).size,
+    ).toBe(4);
+
+    // Four starts at once: the run is not running yet, so the batch applies none; one start takes the full
+    // transition, the other three wait for it and go as one batch.
+    expect(await Promise.all(matrix.map((id) => transitions.started(id, agent.id, runId)))).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(transitions.batches?.stats.starts).toBe(3);
+    const run = await db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    expect(run.status).toBe('running');
+
+    // Four finishes at once, the whole stage: one batch applies all but one (the greatest id), which takes
+    // the full transition and finishes the stage.
+    const outcomes = await Promise.all(matrix.map((id) => transitions.finished(id, agent.id, ok, runId)));
+    expect(outcomes.every((o) => o.accepted && o.status === 'success')).toBe(true);
+    expect(transitions.batches?.stats.finishes).toBe(3);
+    const after = await db
+      .selectFrom('job_runs')
+      .select(['id', 'name', 'status', 'lease_agent_id', 'exit_code'])
+      .where('run_id', '=', runId)
+      .execute();
+    for (const job of after.filter((j) => j.name !== 'ship'))
+      expect(job).toMatchObject({ status: 'success', lease_agent_id: null, exit_code: 0 });
+    const ship = after.find((j) => j.name === 'ship')!;
+    expect(ship.status).toBe('queued');
+    expect(effects).toContainEqual(expect.objectContaining({ kind: 'enqueue', jobId: ship.id }));
+    const stages = await db
+      .selectFrom('stage_runs')
+      .select(['name', 'status'])
+      .where('run_id', '=', runId)
+      .orderBy('position')
+      .execute();
+    expect(stages.map((st) => st.name)).toEqual(['build', 'deploy']);
+    expect(stages[0].status).toBe('success');
+
+    // A report of a job the agent no longer holds is refused by the batch and by the full path alike.
+    expect(await transitions.finished(matrix[0], agent.id, ok, runId)).toEqual({ accepted: false });
+  });
+});
