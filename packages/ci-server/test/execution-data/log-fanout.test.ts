@@ -166,28 +166,32 @@ describe.each(STORES)('log fan-out on %s', (kind) => {
     const paused = follower();
     const first = paused.next();
     while (hub.subscriberCount(runId) < 5) await turn();
-    for (let i = 0; i < 20; i++) {
+    // Its one read ends inside the first 20 lines (it resolves before more are written), so the 380 after it
+    // fall past both its queue and the 100-line ring, whatever the machine's pace.
+    await logs.appendLogBatch(compile, lines(10, 1));
+    await logs.appendLogBatch(lint, lines(10, 1, 'lint'));
+    const got = [...((await first).value as LogBatch).map((l) => l.cursor)];
+    expect(got.length).toBeLessThanOrEqual(20);
+    for (let i = 1; i < 20; i++) {
       await logs.appendLogBatch(compile, lines(10, 1 + i * 10));
       await logs.appendLogBatch(lint, lines(10, 1 + i * 10, 'lint'));
     }
     // Every reader has every line in order while the paused follower has read one batch.
     while (readers.some((r) => r.got.length < 400)) await new Promise((r) => setTimeout(r, 5));
     for (const r of readers) expect(r.got).toEqual(range(1, 400));
-    const got = [...((await first).value as LogBatch).map((l) => l.cursor)];
-    expect(got.length).toBeLessThan(400);
     // Bounded: its queue overflowed and holds nothing; the ring holds its 100 lines, not the run's 400.
     const held = hub.subscriptions(runId);
     expect(held.some((s) => s.overflows > 0)).toBe(true);
     for (const s of held) expect(s.pendingBytes).toBeLessThanOrEqual(16 * 1024);
     expect(hub.ringSize(runId).lines).toBeLessThanOrEqual(100);
-    // Read again, it catches up by its cursor: past the ring from the store, then live, no gap or repeat.
-    const reads = hub.storeReads;
+    // Read again, it catches up by its cursor: lines 21–300 are neither in its (empty) queue nor in the
+    // 100-line ring, so they come from the store (a page the readers' own catch-up may already have shared:
+    // how many reads that costs depends on the pace), then live, no gap or repeat.
     while (got.length < 400) {
       const next = await paused.next();
       got.push(...(next.value as LogBatch).map((l) => l.cursor));
     }
     expect(got).toEqual(range(1, 400));
-    expect(hub.storeReads).toBeGreaterThan(reads);
     const tail = (async () => {
       for (;;) {
         const next = await paused.next();
