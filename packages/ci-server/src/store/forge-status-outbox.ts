@@ -19,15 +19,10 @@ import {
 } from '../domain/forge-status.js';
 import type { StoreDb } from './database.js';
 import { newId, nowIso } from './ids.js';
+import type { RunFacts } from './notification-outbox.js';
 
-export interface StatusRunFacts {
-  id: string;
-  project_id: string;
-  pipeline_id: string;
-  counter: number;
-  cause: string;
-  git_ref: string | null;
-  revision: string | null;
+/** The run facts a channel notification carries, and what a commit status needs besides. */
+export interface StatusRunFacts extends RunFacts {
   rerun_of?: string | null;
   /** A fork's pull request waiting for a maintainer (services/fork-runs.ts). */
   held?: boolean;
