@@ -5,36 +5,10 @@
 // lines whose nested value lands as JSON text.
 import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing';
 import iconv from 'iconv-lite';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { myRun, pgRun, type Run } from './engine-clients.js';
 import { descriptorFromUrl, type Harness, harness } from './harness.js';
 import { multipartBody, ndjson } from './multipart.js';
-
-type Run = (text: string) => Promise<Record<string, unknown>[]>;
-
-const pgRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      return (await c.query(text)).rows;
-    } finally {
-      await c.end();
-    }
-  };
-const myRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = await mysql.createConnection(url);
-    try {
-      const [rows] = await c.query(text);
-      return rows as Record<string, unknown>[];
-    } finally {
-      await c.end();
-    }
-  };
 
 const ENGINES = [
   {

@@ -2,41 +2,15 @@
 // count (a NULL first value does not hide matches), odd column names quoted, an edit batch (update, insert,
 // delete) checked in the database itself, and a concurrent change detected with the batch rolled back.
 import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { myRun, pgRun, type Run } from './engine-clients.js';
 import { descriptorFromUrl, type Harness, harness } from './harness.js';
-
-type Run = (text: string) => Promise<Record<string, unknown>[]>;
 
 interface Engine {
   name: 'postgres' | 'mysql';
   setup(): Promise<{ url: string; run: Run; container: string }>;
   ddl: string[];
 }
-
-const pgRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      return (await c.query(text)).rows;
-    } finally {
-      await c.end();
-    }
-  };
-const myRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = await mysql.createConnection(url);
-    try {
-      const [rows] = await c.query(text);
-      return rows as Record<string, unknown>[];
-    } finally {
-      await c.end();
-    }
-  };
 
 const ENGINES: Engine[] = [
   {

@@ -3,35 +3,9 @@
 // altered (column added, renamed, its type, nullability and default changed, an index and a foreign key
 // dropped), each result read from the engine's own catalog (information_schema).
 import { createMariadbDatabase, createPostgresDatabase } from '@app/kit/testing';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { myRun, pgRun, type Run } from './engine-clients.js';
 import { descriptorFromUrl, type Harness, harness } from './harness.js';
-
-type Run = (text: string) => Promise<Record<string, unknown>[]>;
-
-const pgRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      return (await c.query(text)).rows;
-    } finally {
-      await c.end();
-    }
-  };
-const myRun =
-  (url: string): Run =>
-  async (text) => {
-    const c = await mysql.createConnection(url);
-    try {
-      const [rows] = await c.query(text);
-      return rows as Record<string, unknown>[];
-    } finally {
-      await c.end();
-    }
-  };
 
 interface Engine {
   name: 'postgres' | 'mysql';
