@@ -3,6 +3,7 @@
 // it as several — the message about /api/db/multi-query a person should never see. Compared per engine on
 // texts with semicolons in strings, quoted identifiers, comments, dollar quotes, GO batches and blocks.
 import { describe, expect, it } from 'vitest';
+import { engineFor } from '../../portal-server/src/providers/registry.js';
 import { splitScript } from '../../portal-server/src/sql/split.js';
 import { splitStatements } from '../src/editor/statements';
 
@@ -26,8 +27,6 @@ const ENGINES = [
   'elasticsearch',
   'opensearch',
 ] as const;
-// libSQL speaks SQLite's dialect; every other engine's dialect carries its own name.
-const dialectOf = (engine: string) => (engine === 'libsql' ? 'sqlite' : engine);
 
 const TEXTS = [
   'select 1; select 2',
@@ -48,7 +47,7 @@ describe('the editor splits scripts where the server does', () => {
   for (const engine of ENGINES) {
     it(engine, () => {
       for (const text of TEXTS) {
-        const server = splitScript(dialectOf(engine) as Parameters<typeof splitScript>[0], text);
+        const server = splitScript(engineFor(engine).sqlDialect, text);
         const editor = splitStatements(text, engine);
         expect(editor.length, `${engine}: ${JSON.stringify(text)}`).toBe(server.length);
       }
