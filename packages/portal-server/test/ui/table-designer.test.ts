@@ -48,7 +48,7 @@ describe('portal web UI: table designer', () => {
 
   it('designs a table, shows its DDL, runs it, and finds it in the tree and in the database', async () => {
     const tree = await openMain(user, /^Sales/);
-    await tree.getByRole('button', { name: 'New table in main' }).click();
+    await tree.getByRole('button', { name: 'Create a table in main' }).click();
     const d = await visible(user.getByRole('region', { name: 'Table designer' }));
     await d.getByLabel('Table name').fill('shipments');
     // The first column is offered as the key: id INTEGER.
@@ -139,7 +139,7 @@ describe('portal web UI: table designer', () => {
   it('holds designed DDL on a datasource with write approval and runs it once an administrator approves', async () => {
     await openMain(user, /^Ledger/);
     const tree = user.getByRole('region', { name: 'Objects' });
-    await tree.getByRole('button', { name: 'New table in main' }).click();
+    await tree.getByRole('button', { name: 'Create a table in main' }).click();
     const d = await visible(user.getByRole('region', { name: 'Table designer' }));
     await d.getByLabel('Table name').fill('budgets');
     await d.getByRole('button', { name: 'Add column' }).click();

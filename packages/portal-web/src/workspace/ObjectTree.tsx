@@ -255,8 +255,8 @@ export function ObjectTree(props: {
                       <button
                         type="button"
                         className="icon-btn er-btn"
-                        aria-label={`New table in ${row.label}`}
-                        title="New table (table designer)"
+                        aria-label={`Create a table in ${row.label}`}
+                        title="Create a table (table designer)"
                         onClick={() => props.onNewTable?.(row.path)}
                       >
                         +
