@@ -10,7 +10,7 @@ import { scratchDir } from './helpers.js';
 
 describe('cache paths of a checkout reached through a link', () => {
   const setup = () => {
-    const base = scratchDir();
+    const base = scratchDir('cache-paths-');
     const real = join(base, 'real-checkout');
     mkdirSync(join(real, 'deps'), { recursive: true });
     writeFileSync(join(real, 'deps', 'a.txt'), 'a');
@@ -36,6 +36,8 @@ describe('cache paths of a checkout reached through a link', () => {
   });
 
   it('caches nothing from a checkout that does not exist', async () => {
-    expect(await existingCachePaths(['deps', 'deps/*'], join(scratchDir(), 'gone'))).toEqual([]);
+    expect(await existingCachePaths(['deps', 'deps/*'], join(scratchDir('cache-paths-'), 'gone'))).toEqual(
+      [],
+    );
   });
 });
