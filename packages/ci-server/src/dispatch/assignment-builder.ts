@@ -7,7 +7,13 @@
 import type { JobAssignmentSchema } from '@app/ci-proto';
 import type { SecretBox } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { GitMaterial, JobSpec, PipelineDocument } from '../domain/index.js';
+import {
+  type GitMaterial,
+  type JobSpec,
+  jobOfRun,
+  notifyIndex,
+  type PipelineDocument,
+} from '../domain/index.js';
 import type { IdTokenIssuer } from '../id-tokens/issuer.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
@@ -77,7 +83,8 @@ export class AssignmentBuilder {
 
   /** The routing tags of a job run's job (empty when it has none or cannot be found). */
   async tagsOf(versionId: string, jobName: string): Promise<string[]> {
-    return (await this.definition(versionId))?.jobs[jobName]?.tags ?? [];
+    const doc = await this.definition(versionId);
+    return (doc && jobOfRun(doc, jobName)?.tags) ?? [];
   }
 
   private async loadSecrets(projectId: string, names: Set<string>): Promise<Map<string, string>> {
@@ -114,6 +121,7 @@ export class AssignmentBuilder {
         'r.git_ref',
         'r.revision',
         'r.trigger_event',
+        'r.status as run_status',
         'r.parameters',
         'r.version_id',
         'r.project_id',
@@ -159,7 +167,8 @@ export class AssignmentBuilder {
       jobName: row.name,
     };
     const doc = await this.definition(row.version_id);
-    const job = doc?.jobs[row.name];
+    // A notification job run (`_notify_<i>`) stands for a plugin job built from the pipeline's entry i.
+    const job = doc ? jobOfRun(doc, row.name) : undefined;
     // A build job has a script; a plugin job (gocdnext's `uses`) has only an image, whose own entrypoint runs.
     if (!doc || !job || (!job.script && !job.image))
       return { ok: false, error: `job "${row.name}" is not a build job of its pipeline version`, context };
@@ -186,6 +195,7 @@ export class AssignmentBuilder {
       git_ref: string | null;
       revision: string | null;
       trigger_event: string | null;
+      run_status: string;
       parameters: string;
       secrets_withheld: number | null;
     },
@@ -215,6 +225,10 @@ export class AssignmentBuilder {
       CI_COMMIT_SHA: sha,
       CI_COMMIT_BRANCH: branch,
       ...gocdnextBuiltins({ projectId: context.projectId, branch, sha, matrix }),
+      // A notification job reports on the run's outcome: the variable gocdnext's notifier plugins read.
+      ...(notifyIndex(context.jobName) !== null && !Object.hasOwn(doc.jobs, context.jobName)
+        ? { CI_PIPELINE_STATUS: row.run_status }
+        : {}),
     };
     const layers = {
       builtins,

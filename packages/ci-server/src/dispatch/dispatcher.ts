@@ -8,6 +8,7 @@
 // what no notification announced — jobs queued before this process started, or while its listening
 // connection was down. server.ts builds it and subscribes `onRunChange` to run events.
 
+import { jobOfRun } from '../domain/index.js';
 import type { RunChange } from '../events/run-events.js';
 import type { CiMetrics } from '../metrics.js';
 import { claimJobs, type QueuedJob, releaseClaim, unclaimedJobs } from '../store/agent-leases.js';
@@ -141,7 +142,7 @@ export class Dispatcher {
   private async add(row: QueuedJob): Promise<void> {
     if (this.pending.has(row.id) || this.assigning.has(row.id)) return;
     const doc = await this.deps.builder.definition(row.version_id);
-    const spec = doc?.jobs[row.name];
+    const spec = doc ? jobOfRun(doc, row.name) : undefined;
     const tags = [...new Set(spec?.tags ?? [])].sort();
     const containers =
       Boolean(spec?.image) || (doc?.services ?? []).some((s) => s.image && spec?.services.includes(s.name));

@@ -165,7 +165,12 @@ function finish(
     rawReconstructed: x.rawReconstructed,
     digest: pipelineDigest(x.read.document, x.rawYaml),
   }));
-  const secrets = new Set(pipelines.flatMap((p) => Object.values(p.document.jobs).flatMap((j) => j.secrets)));
+  const secrets = new Set(
+    pipelines.flatMap((p) => [
+      ...Object.values(p.document.jobs).flatMap((j) => j.secrets),
+      ...(p.document.notifications ?? []).flatMap((n) => n.secrets),
+    ]),
+  );
   const bundle: Bundle = { project, pipelines, externalUpstreams, secretReferences: [...secrets].sort() };
   return { ok: true, bundle };
 }

@@ -19,6 +19,7 @@ export const BUNDLE_KEYS = {
     'jobs',
     'when',
     'concurrency',
+    'notifications',
   ],
   material: ['git', 'upstream', 'cron', 'manual'],
   git: ['url', 'branch', 'on', 'poll_interval', 'auto_register_webhook'],
@@ -68,6 +69,7 @@ export const BUNDLE_KEYS = {
   resources: ['requests', 'limits'],
   resourceAmounts: ['cpu', 'memory'],
   agent: ['profile', 'tags'],
+  notification: ['on', 'uses', 'with', 'secrets'],
 } as const;
 
 /**
@@ -76,8 +78,6 @@ export const BUNDLE_KEYS = {
  */
 export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<string, string>>> = {
   pipeline: {
-    notifications:
-      'post-run plugin notifications are not run by this control plane; use the project notification channels (Settings → Notifications) instead',
     include:
       'includes of other files are not resolved: put the jobs in this file, or use extends with a hidden ".name" job',
     template: 'pipeline templates are not supported: use extends with a hidden ".name" job',

@@ -100,6 +100,31 @@ export const GOCDNEXT_ID_TOKENS = {
 };
 
 export const GOCDNEXT_DEFS = {
+  notification: {
+    type: 'object',
+    required: ['on', 'uses'],
+    additionalProperties: false,
+    description: 'a plugin run after the run reached its outcome; it never changes that outcome',
+    properties: {
+      on: {
+        enum: ['failure', 'success', 'always', 'canceled'],
+        description: 'the run outcomes that fire it (failed, success, either, canceled)',
+      },
+      uses: {
+        type: 'string',
+        pattern: '^\\S+$',
+        maxLength: 512,
+        description:
+          'the plugin: <image>@<tag>, or gocdnext/<name>@<tag> for ghcr.io/klinux/gocdnext-plugin-<name>:<tag>',
+      },
+      with: {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+        description: 'plugin settings, given to it as PLUGIN_<NAME> variables; `${{ NAME }}` reads a secret',
+      },
+      secrets: { type: 'array', items: envName, description: 'secrets the plugin may read' },
+    },
+  },
   when: {
     type: 'object',
     additionalProperties: false,

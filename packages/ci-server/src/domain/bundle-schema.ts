@@ -129,6 +129,11 @@ export const PIPELINE_BUNDLE_SCHEMA = {
             },
           ],
         },
+        notifications: {
+          type: 'array',
+          items: ref('notification'),
+          description: "gocdnext's post-run plugin steps, run once the run reached its outcome",
+        },
         ...refusedProperties('pipeline'),
       },
     },
@@ -319,4 +324,5 @@ export const SCHEMA_OBJECT_OF_KEYS = {
   resourceAmounts: 'resourceAmounts',
   agent: 'agent',
   idToken: 'idToken',
+  notification: 'notification',
 } as const;

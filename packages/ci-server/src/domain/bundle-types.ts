@@ -190,6 +190,21 @@ export interface JobSpec {
   docker?: boolean;
 }
 
+/** gocdnext's `notifications[].on`: which run outcomes fire the entry. */
+export type NotifyOn = 'failure' | 'success' | 'always' | 'canceled';
+
+/** gocdnext's `notifications` entry: a plugin run after the run reached its outcome (domain/notifications.ts). */
+export interface NotificationSpec {
+  on: NotifyOn;
+  /** The plugin reference as written. */
+  uses: string;
+  /** The image it names (pluginImage). */
+  image: string;
+  /** `with:` as PLUGIN_* variables. */
+  variables: Record<string, string>;
+  secrets: string[];
+}
+
 export interface PipelineDocument {
   name: string;
   materials: Material[];
@@ -203,6 +218,8 @@ export interface PipelineDocument {
   when?: WhenSpec;
   /** `concurrency` (domain/concurrency.ts); absent: parallel. */
   concurrency?: ConcurrencySpec;
+  /** gocdnext's post-run plugin steps; absent unless written (the digest of other documents is unchanged). */
+  notifications?: NotificationSpec[];
 }
 
 /** One pipeline of an applied bundle. */

@@ -105,13 +105,11 @@ jobs:
 
   it('refuses the keys it cannot honour, naming each and why', () => {
     const all = errors(`stages: [a]
-notifications: []
 materials: [{git: {url: "https://x/y.git", secret_ref: TOKEN}}]
 when: {status: [success]}
 jobs:
   j: {stage: a, script: [x], cluster: prod, rules: [], parallel: {count: 3}}`).join('\n');
     const refused: [string, string][] = [
-      ['notifications', 'post-run plugin notifications are not run'],
       ['materials[0].git.secret_ref', 'set the repository credential in the project settings'],
       ['when.status', 'not enforced'],
       ['jobs.j.cluster', 'no deploy-target cluster registry'],
@@ -124,6 +122,6 @@ jobs:
         .find((l) => l.startsWith(`${key}: "${key.split('.').pop()}" is not supported: `));
       expect(line, key).toContain(why);
     }
-    expect(all).toMatch(/post-run plugin notifications are not run/);
+    expect(all).toMatch(/no deploy-target cluster registry/);
   });
 });

@@ -15,6 +15,7 @@ export * from './gate-text.js';
 export { withImplicitMaterial } from './implicit-material.js';
 export * from './job-report-shortcut.js';
 export * from './matrix.js';
+export { jobOfRun, NOTIFY_STAGE, notifyIndex, notifyMatches } from './notifications.js';
 export { cellKey, outputRefs, selectCell } from './output-refs.js';
 export * from './run-plan.js';
 export * from './run-state.js';

@@ -32,6 +32,7 @@ import { readWhen } from './gocdnext-job.js';
 import { checkGocdnextJobs, inferStages, readManual } from './gocdnext-pipeline.js';
 import { resolveExtends } from './job-extends.js';
 import { checkNeeds, type JobRead, readJob } from './job-read.js';
+import { checkReservedNames, readNotifications } from './notifications.js';
 import { type Entry, indexPath, type Reader, type YNode } from './yaml-reader.js';
 
 export interface UpstreamRef {
@@ -290,6 +291,11 @@ export function readPipeline(
     checkGocdnextJobs(r, jobs, upstreams, doc.variables);
     checkEngines(r, jobs, doc.services);
     for (const [jobName, job] of jobs) doc.jobs[jobName] = job.spec;
+  }
+  if (p.notifications) {
+    const notifications = readNotifications(r, p.notifications);
+    if (notifications) doc.notifications = notifications;
+    checkReservedNames(r, doc, p.notifications);
   }
   return { document: doc, nameNode: p.name?.node, upstreams };
 }

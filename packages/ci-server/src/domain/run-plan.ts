@@ -4,6 +4,7 @@
  */
 import type { PipelineDocument } from './bundle-types.js';
 import { expandMatrix } from './matrix.js';
+import { NOTIFY_STAGE, notifyJobName } from './notifications.js';
 import type { JobRow, RunCause, RunSnapshot } from './run-types.js';
 import { type TriggerFacts, whenRefusal } from './when-filter.js';
 
@@ -41,6 +42,25 @@ export function planRun(
       stage.jobs.push(row);
     }
   }
+  // gocdnext's notifications: one last stage, started by the state machine once the run has finished.
+  const notifications = pipeline.notifications ?? [];
+  if (notifications.length > 0)
+    stages.push({
+      name: NOTIFY_STAGE,
+      status: 'created',
+      jobs: notifications.map((n, i) => ({
+        id: newId(),
+        name: notifyJobName(i),
+        matrix: {},
+        status: 'created',
+        needs: [],
+        attempt: 1,
+        isGate: false,
+        retryLeft: 0,
+        retry: 0,
+        notifyOn: n.on,
+      })),
+    });
   return { status: 'queued', stages };
 }
 

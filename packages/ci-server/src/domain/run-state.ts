@@ -10,8 +10,13 @@
  * status. A run is terminal only once all its jobs are: a cancel marks the run `cancelRequested`, cancels
  * what has not started and asks agents to stop running jobs; the run ends `canceled` when they report.
  * Rejecting a gate works the same way but the run ends `failed`.
+ *
+ * Notifications (gocdnext's `notifications`): a last stage whose jobs all carry `notifyOn` is not part of
+ * the flow above. Once the run has finished, the jobs whose `on` matches its outcome are released and the
+ * others skipped; the run's status stays what its own stages decided, whatever the notification jobs do.
  */
 import { matrixKey } from './matrix.js';
+import { notifyMatches } from './notifications.js';
 import {
   type Effect,
   type JobResult,
@@ -102,12 +107,51 @@ export function rollUp(statuses: readonly JobStatus[]): 'success' | 'failed' | '
   return 'success';
 }
 
+/** The run's notification stage (its last, every job a notification job), if it has one. */
+export function notifyStage(run: RunSnapshot): StageSnapshot | undefined {
+  const last = run.stages.at(-1);
+  return last && last.jobs.length > 0 && last.jobs.every((j) => j.notifyOn !== undefined) ? last : undefined;
+}
+
+/** The stages the run's outcome is made of: all but the notification stage. */
+function ownStages(run: RunSnapshot): StageSnapshot[] {
+  const notify = notifyStage(run);
+  return notify ? run.stages.slice(0, -1) : run.stages;
+}
+
+/** The run just finished: release the notification jobs its outcome fires, skip the others. */
+function startNotifications(run: RunSnapshot, fx: Effect[]): void {
+  const stage = notifyStage(run);
+  if (stage?.status !== 'created') return;
+  let released = false;
+  for (const row of currentJobs(stage)) {
+    if (row.status !== 'created') continue;
+    if (row.notifyOn && notifyMatches(row.notifyOn, run.status)) {
+      release(row, fx);
+      released = true;
+    } else row.status = 'skipped';
+  }
+  stage.status = released ? 'running' : 'skipped';
+  // A canceled run's `on: canceled` jobs must still start: the cancel was for the run's own jobs.
+  if (released) run.cancelRequested = false;
+}
+
+/** The notification stage ends once its jobs have; it never touches the run's status. */
+function settleNotifications(run: RunSnapshot): void {
+  const stage = notifyStage(run);
+  if (stage?.status !== 'running' || !TERMINAL_RUN.includes(run.status)) return;
+  const rows = currentJobs(stage);
+  if (rows.some((r) => !isTerminalJob(r.status))) return;
+  stage.status = rows.every((r) => r.status === 'skipped') ? 'skipped' : rollUp(rows.map((r) => r.status));
+}
+
 /** Releases and skips jobs, finishes stages, starts the next, finishes the run: until nothing moves. */
 function advance(run: RunSnapshot, fx: Effect[]): void {
+  const own = ownStages(run);
   while (!TERMINAL_RUN.includes(run.status)) {
-    const index = run.stages.findIndex((s) => s.status === 'running');
+    const index = own.findIndex((s) => s.status === 'running');
     if (index < 0) return;
-    const stage = run.stages[index];
+    const stage = own[index];
     for (let moved = true; moved && !run.cancelRequested; ) {
       moved = false;
       for (const row of currentJobs(stage)) {
@@ -123,18 +167,19 @@ function advance(run: RunSnapshot, fx: Effect[]): void {
     const status = rollUp(rows.map((r) => r.status));
     stage.status = status;
     fx.push({ kind: 'stage-finished', stage: stage.name, status });
-    const next = run.stages[index + 1];
+    const next = own[index + 1];
     if (status === 'success' && !run.cancelRequested && next) {
       next.status = 'running';
       fx.push({ kind: 'stage-started', stage: next.name });
       continue;
     }
-    for (const later of run.stages.slice(index + 1)) {
+    for (const later of own.slice(index + 1)) {
       later.status = 'skipped';
       for (const row of currentJobs(later)) if (!isTerminalJob(row.status)) row.status = 'skipped';
     }
     run.status = status === 'success' && run.cancelRequested ? 'canceled' : status;
     fx.push({ kind: 'run-finished', status: run.status });
+    startNotifications(run, fx);
   }
 }
 
@@ -162,6 +207,7 @@ function transition(run: RunSnapshot, step: Step): Transition {
   const problem = step(next, effects);
   if (problem) return refuse(problem.error, problem.message);
   advance(next, effects);
+  settleNotifications(next);
   return { ok: true, run: next, effects };
 }
 
@@ -170,9 +216,10 @@ export function startRun(run: RunSnapshot): Transition {
   return transition(run, (r, fx) => {
     if (r.status !== 'queued') return { error: 'conflict', message: `the run is ${r.status}, not queued` };
     r.status = 'running';
-    if (r.stages.length === 0) {
+    if (ownStages(r).length === 0) {
       r.status = 'success';
       fx.push({ kind: 'run-finished', status: 'success' });
+      startNotifications(r, fx);
       return;
     }
     r.stages[0].status = 'running';
@@ -257,11 +304,24 @@ function nextAttempt(run: RunSnapshot, jobId: string, newId: () => string, spend
   });
 }
 
-/** Cancel a run that has not finished (a finished run is a conflict). */
+/**
+ * Cancel a run that has not finished. A finished run is a conflict, unless notification jobs of it are
+ * still active: those are canceled, and the run keeps its status.
+ */
 export function cancelRun(run: RunSnapshot): Transition {
   return transition(run, (r, fx) => {
-    if (TERMINAL_RUN.includes(r.status))
-      return { error: 'conflict', message: `the run already finished (${r.status})` };
+    if (TERMINAL_RUN.includes(r.status)) {
+      const active = (notifyStage(r) ? currentJobs(notifyStage(r)!) : []).filter((j) =>
+        isActiveJob(j.status),
+      );
+      if (active.length === 0)
+        return { error: 'conflict', message: `the run already finished (${r.status})` };
+      for (const row of active) {
+        if (row.status === 'running') fx.push({ kind: 'cancel-agent', jobId: row.id });
+        else row.status = 'canceled';
+      }
+      return;
+    }
     windDown(r, fx);
   });
 }
@@ -333,6 +393,8 @@ export function rerunJob(run: RunSnapshot, jobId: string, newId: () => string): 
     const found = find(r, jobId);
     if (!found) return { error: 'not_found', message: `job run ${jobId} is not part of this run` };
     const { current, stageIndex } = found;
+    if (current.notifyOn !== undefined)
+      return { error: 'conflict', message: 'a notification job runs again when the run does: rerun the run' };
     if (!isTerminalJob(current.status))
       return { error: 'conflict', message: `job "${current.name}" is still ${current.status}` };
     if (r.cancelRequested && !TERMINAL_RUN.includes(r.status))

@@ -6,6 +6,7 @@
  * loads a snapshot, calls a transition, persists the rows that changed (see `changedJobs`) and carries out
  * the effects.
  */
+import type { NotifyOn } from './bundle-types.js';
 import type { MatrixCombination } from './matrix.js';
 
 export type RunStatus = 'queued' | 'running' | 'success' | 'failed' | 'canceled';
@@ -46,6 +47,11 @@ export interface JobRow {
   approvedBy?: string[];
   /** Gates: who rejected it. */
   rejectedBy?: string;
+  /**
+   * A notification job (gocdnext's `notifications`, domain/notifications.ts): the outcomes it fires on. Its
+   * stage, the last, holds only such jobs and starts once the run has finished.
+   */
+  notifyOn?: NotifyOn;
 }
 
 export interface StageSnapshot {

@@ -64,6 +64,7 @@ export function jobRowFromTable(j: JobRunsTable): JobRow {
   if (j.required_approvals !== null) row.requiredApprovals = j.required_approvals;
   if (j.approved_by !== null) row.approvedBy = parseJson(j.approved_by, []);
   if (j.rejected_by !== null) row.rejectedBy = j.rejected_by;
+  if (j.notify_on) row.notifyOn = j.notify_on as NonNullable<JobRow['notifyOn']>;
   return row;
 }
 
@@ -139,6 +140,7 @@ export function newJobRow(
     needs: JSON.stringify(row.needs),
     is_gate: row.isGate ? 1 : 0,
     required_approvals: row.requiredApprovals ?? null,
+    notify_on: row.notifyOn ?? null,
     exit_code: null,
     agent: null,
     created_at: now,

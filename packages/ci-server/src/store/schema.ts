@@ -73,6 +73,8 @@ export interface RunsTable {
   rerun_of: string | null;
   /** push | pull_request | tag from a trigger (migration 0016); null: the event follows from `cause`. */
   trigger_event: string | null;
+  /** JSON array of the labels of the pull request the run builds (migration 0017); null otherwise. */
+  pr_labels?: string | null;
   cancel_requested: number;
   created_at: string;
   started_at: string | null;
@@ -140,6 +142,8 @@ export interface JobRunsTable {
   assigned_at: string | null;
   /** Why the job run failed, in one line (agent lost, unknown reference, the agent's message). */
   error: string | null;
+  /** A notification job run: the outcomes that fire it (migration 0017); null for every other job. */
+  notify_on: string | null;
 }
 
 /** Approvals and rejections of gates, with the optional comment. */
