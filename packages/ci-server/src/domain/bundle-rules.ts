@@ -60,7 +60,15 @@ export const BUNDLE_KEYS = {
   ],
   artifacts: ['paths', 'when', 'expire_in', 'optional'],
   cache: ['key', 'paths'],
-  approval: ['description', 'required', 'timeout', 'approvers', 'approver_groups', 'allow_self_approval'],
+  approval: [
+    'description',
+    'required',
+    'timeout',
+    'approvers',
+    'approver_groups',
+    'allow_self_approval',
+    'quorum_by_label',
+  ],
   when: ['event', 'events', 'branch', 'branches', 'paths'],
   parallel: ['matrix'],
   neededArtifacts: ['from_job', 'from_pipeline', 'paths', 'dest'],
@@ -106,10 +114,6 @@ export const REFUSED_KEYS: Partial<Record<keyof typeof BUNDLE_KEYS, Record<strin
     env: 'service environment is not supported: pass settings on the command line',
     node_selector: 'Kubernetes scheduling does not apply: agents run the services',
     tolerations: 'Kubernetes scheduling does not apply: agents run the services',
-  },
-  approval: {
-    quorum_by_label:
-      'pull-request labels are not kept by this control plane, so a label cannot change the quorum: use required (or a second gate)',
   },
 };
 

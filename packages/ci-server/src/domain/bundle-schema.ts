@@ -294,6 +294,14 @@ export const PIPELINE_BUNDLE_SCHEMA = {
           default: false,
           description: 'whether whoever triggered the run may approve this gate',
         },
+        quorum_by_label: {
+          type: 'object',
+          maxProperties: 16,
+          propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$' },
+          additionalProperties: { type: 'integer', minimum: 1, maximum: 100 },
+          description:
+            "pull-request label -> approvals this gate needs instead of `required` in a run of a pull request carrying it (the largest of the run's labels wins)",
+        },
         ...refusedProperties('approval'),
       },
     },

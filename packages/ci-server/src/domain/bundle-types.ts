@@ -98,6 +98,8 @@ export interface ApprovalSpec {
   approver_groups?: string[];
   /** Whether whoever triggered the run may approve its gate (default no); stored only when true. */
   allow_self_approval?: boolean;
+  /** gocdnext's pull-request label (lower case) -> approvals needed instead of `required` (gate-quorum.ts). */
+  quorum_by_label?: Record<string, number>;
 }
 
 /** gocdnext's `when`: the run's trigger event, branch and changed files a pipeline or job is limited to. */

@@ -11,6 +11,7 @@ export * from './concurrency.js';
 export * from './cron.js';
 export * from './durations.js';
 export * from './fingerprint.js';
+export { gateQuorum } from './gate-quorum.js';
 export * from './gate-text.js';
 export { withImplicitMaterial } from './implicit-material.js';
 export * from './job-report-shortcut.js';

@@ -23,6 +23,7 @@ import {
   readPull,
 } from './bundle-rules.js';
 import type { ApprovalSpec, ArtifactsSpec, CacheSpec, JobSpec } from './bundle-types.js';
+import { readQuorumByLabel } from './gate-quorum.js';
 import {
   pluginImage,
   readAgent,
@@ -126,6 +127,10 @@ function readApproval(r: Reader, e: Entry): ApprovalSpec | null {
     const v = r.resolve(e.node)?.toJSON();
     if (typeof v !== 'boolean') r.fail(e.node, e.path, 'must be true or false');
     else if (v) out.allow_self_approval = true;
+  }
+  if (a.quorum_by_label) {
+    const map = readQuorumByLabel(r, a.quorum_by_label);
+    if (map && Object.keys(map).length > 0) out.quorum_by_label = map;
   }
   return out;
 }

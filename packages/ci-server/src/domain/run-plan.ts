@@ -3,6 +3,7 @@
  * expanded), trigger parameters merged over the pipeline's defaults, and what a run rerun copies.
  */
 import type { PipelineDocument } from './bundle-types.js';
+import { gateQuorum } from './gate-quorum.js';
 import { expandMatrix } from './matrix.js';
 import { NOTIFY_STAGE, notifyJobName } from './notifications.js';
 import type { JobRow, RunCause, RunSnapshot } from './run-types.js';
@@ -36,7 +37,7 @@ export function planRun(
         retry: job.retry,
       };
       if (job.approval) {
-        row.requiredApprovals = job.approval.required;
+        row.requiredApprovals = gateQuorum(job.approval, trigger);
         row.approvedBy = [];
       }
       stage.jobs.push(row);

@@ -15,6 +15,8 @@ export interface TriggerFacts {
   branch: string | null;
   /** Repository-relative paths the trigger changed; null when unknown. */
   files: string[] | null;
+  /** A pull request's run only (its rerun too): its labels, lower case; `approval.quorum_by_label` reads them (gate-quorum.ts). */
+  labels?: string[];
 }
 
 /** The event a run cause stands for when the trigger did not say (webhooks say push, pull_request or tag). */

@@ -201,6 +201,10 @@ export const RunDetail = Type.Object({
     ],
     { description: 'a run of a pull request from a fork (null for every other run)' },
   ),
+  pr_labels: Type.Array(Type.String(), {
+    description:
+      "the labels of the pull request the run builds, lower case, as its webhook gave them (a gate's approval.quorum_by_label reads them); empty for other runs",
+  }),
   stages: Type.Array(
     Type.Object({
       name: Type.String(),

@@ -77,6 +77,8 @@ function pullRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedDe
             sourceRepo.toLowerCase() !== targetRepo.toLowerCase(),
           headRepository: sourceRepo,
           author: str(author.nickname) ?? str(author.account_id) ?? str(author.display_name),
+          // Bitbucket Cloud pull requests have no labels: a gate's quorum_by_label never applies (as in gocdnext).
+          labels: [],
         },
       },
     ],

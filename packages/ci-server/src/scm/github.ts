@@ -3,6 +3,7 @@
 // ignored because the same tag also arrives as a push. Field names follow GitHub's documented payloads.
 import {
   clip,
+  normaliseLabels,
   obj,
   type ParsedDelivery,
   PayloadError,
@@ -91,6 +92,7 @@ function pullRequest(payload: Record<string, unknown>, base: ParsedDelivery): Pa
             headRepo === null || baseRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
           headRepository: headRepo,
           author: str(obj(pr.user).login),
+          labels: normaliseLabels(Array.isArray(pr.labels) ? pr.labels.map((l) => obj(l).name) : []),
         },
       },
     ],

@@ -2,7 +2,17 @@
 // Hook` (open, reopen, and update when it brought new commits — `oldrev` present). Field names follow
 // GitLab's documented webhook events; the event is also read from `object_kind` when the header and the
 // body disagree in spelling ("System Hook" deliveries carry the same bodies).
-import { clip, obj, type ParsedDelivery, PayloadError, pushedFiles, str, urls, ZERO_SHA } from './types.js';
+import {
+  clip,
+  normaliseLabels,
+  obj,
+  type ParsedDelivery,
+  PayloadError,
+  pushedFiles,
+  str,
+  urls,
+  ZERO_SHA,
+} from './types.js';
 
 function repository(payload: Record<string, unknown>) {
   const project = obj(payload.project);
@@ -88,6 +98,8 @@ function mergeRequest(p: Record<string, unknown>, base: ParsedDelivery): ParsedD
             attrs.source_project_id !== attrs.target_project_id,
           headRepository: str(obj(attrs.source).path_with_namespace),
           author: str(obj(p.user).username),
+          // The merge request's labels as of this event (the payload's top-level list, by title).
+          labels: normaliseLabels(Array.isArray(p.labels) ? p.labels.map((l) => obj(l).title) : []),
         },
       },
     ],

@@ -33,6 +33,11 @@ export interface PullRequestOrigin {
   fromFork: boolean;
   headRepository: string | null;
   author: string | null;
+  /**
+   * The pull request's labels, trimmed, lower case, without repeats (gocdnext's `approval.quorum_by_label`
+   * reads them); empty when it has none or the host has no labels (Bitbucket).
+   */
+  labels: string[];
 }
 
 /**
@@ -67,6 +72,17 @@ export interface ParsedDelivery {
   changes: RefChange[];
   /** Why the delivery starts nothing even when verified (ping, closed pull request, deleted branch, …). */
   ignored: string | null;
+}
+
+/** Pull-request labels as a host sends them, in the form runs keep: trimmed, lower case, no repeats. */
+export function normaliseLabels(names: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    if (typeof n !== 'string') continue;
+    const label = n.trim().toLowerCase();
+    if (label !== '' && !out.includes(label)) out.push(label);
+  }
+  return out.slice(0, 100);
 }
 
 /** A payload that is not what its event header announces: 400. */

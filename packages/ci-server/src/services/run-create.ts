@@ -38,6 +38,8 @@ export interface NewRun {
   files?: string[] | null;
   /** The event recorded on the run when `event` is not given (a rerun keeps its origin's). */
   recordedEvent?: string | null;
+  /** A pull request's labels (a rerun keeps its origin's): kept on the run, read by `quorum_by_label`. */
+  labels?: string[] | null;
 }
 
 const SHA_OR_REF = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|refs\/.*)$/;
@@ -46,7 +48,14 @@ const SHA_OR_REF = /^(?:[0-9a-f]{40}|[0-9a-f]{64}|refs\/.*)$/;
 function triggerFacts(req: NewRun): TriggerFacts {
   const event = req.event ?? causeEvent(req.cause);
   const branch = event === 'tag' || !req.gitRef || SHA_OR_REF.test(req.gitRef) ? null : req.gitRef;
-  return { event, branch, files: req.files ?? null };
+  // A rerun of a pull request's run (recordedEvent) builds the same pull request: its labels count again.
+  const prEvent = event === 'pull_request' || req.recordedEvent === 'pull_request';
+  return {
+    event,
+    branch,
+    files: req.files ?? null,
+    ...(prEvent && req.labels ? { labels: req.labels } : {}),
+  };
 }
 
 export interface CreatedRun {
@@ -122,6 +131,7 @@ export async function createRunIn(
       parameters: JSON.stringify(req.parameters),
       rerun_of: req.rerunOf,
       trigger_event: req.event ?? req.recordedEvent ?? null,
+      pr_labels: req.labels ? JSON.stringify(req.labels) : null,
       cancel_requested: 0,
       created_at: now,
       started_at: status === 'running' || terminal ? now : null,

@@ -74,6 +74,8 @@ export interface RunDetail extends RunSummary {
   triggered_by: string;
   /** A run of a fork's pull request: where from, why it waits or has no secrets, who approved. */
   fork: ForkRunView | null;
+  /** The labels of the pull request the run builds (gocdnext's `quorum_by_label` reads them); else empty. */
+  pr_labels: string[];
   stages: { name: string; status: string; jobs: JobRunView[] }[];
 }
 
@@ -211,6 +213,7 @@ export async function getRunDetail(
     ...summary,
     parameters: JSON.parse(rows.parameters) as Record<string, string>,
     triggered_by: rows.triggered_by,
+    pr_labels: rows.pr_labels ? parseList(rows.pr_labels) : [],
     // A held run that was canceled (or whose gate expired) no longer waits for anyone.
     fork: fork && {
       ...fork,

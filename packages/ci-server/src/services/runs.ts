@@ -120,7 +120,16 @@ export class RunService {
   async rerun(runId: string, actor: string): Promise<{ run_id: string; counter: number }> {
     const origin = await this.deps.db
       .selectFrom('runs')
-      .select(['id', 'pipeline_id', 'version_id', 'git_ref', 'revision', 'parameters', 'trigger_event'])
+      .select([
+        'id',
+        'pipeline_id',
+        'version_id',
+        'git_ref',
+        'revision',
+        'parameters',
+        'trigger_event',
+        'pr_labels',
+      ])
       .where('id', '=', runId)
       .executeTakeFirst();
     if (!origin) throw notFound(`run ${runId} not found`);
@@ -157,6 +166,8 @@ export class RunService {
         fork,
         // A rerun of a pull request's run is still one (its OIDC token's sub stays ref-less).
         recordedEvent: origin.trigger_event,
+        // …and keeps the pull request's labels, so its gates need what the original's did.
+        labels: origin.pr_labels ? (JSON.parse(origin.pr_labels) as string[]) : null,
       }),
     );
     if (!created) throw conflict(archivedMessage(pipeline.name));

@@ -29,6 +29,8 @@ export interface RunRequest {
   event?: TriggerEvent;
   branch?: string | null;
   files?: string[] | null;
+  /** A pull request's labels (kept on the run; gocdnext's `approval.quorum_by_label` reads them). */
+  labels?: string[];
 }
 
 /**
@@ -73,6 +75,7 @@ export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<
         fork: r.fork,
         event: r.event,
         files: r.files,
+        labels: r.labels,
       };
     });
     if (run) out.push(run);

@@ -262,6 +262,7 @@ export class WebhookService {
           event: change.kind,
           branch: change.branch,
           files: change.files ?? null,
+          labels: origin?.labels,
           key,
           source: 'webhook',
           detail: `${change.gitRef}@${change.revision}`,

@@ -8204,6 +8204,8 @@ export interface operations {
                          */
                         pipeline_id: string;
                         pipeline_name: string;
+                        /** @description the labels of the pull request the run builds, lower case, as its webhook gave them (a gate's approval.quorum_by_label reads them); empty for other runs */
+                        pr_labels: string[];
                         project_slug: string;
                         revision: string | null;
                         stages: {
