@@ -142,7 +142,7 @@ export class LogStore {
 
   /**
    * Resolves true once the job run's lines up to `lastSeq` are stored (or its log was truncated), false
-   * after `timeoutMs`. The result intake calls it before finishing a job, so a finished run's log is complete.
+   * after `timeoutMs`. The agent session's finish report (agents/sessions.ts) awaits it before finishing a job, so a finished run's log is complete.
    */
   async waitForTail(jobRunId: string, lastSeq: number, timeoutMs: number): Promise<boolean> {
     const done = async () => {

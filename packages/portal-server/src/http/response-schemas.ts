@@ -358,7 +358,7 @@ export const AiAnswer = Open({
 export const AiSchemaAnswer = Open({ text: Type.String(), objects: Type.Array(Type.String()) });
 
 export const AgentWorkflow = Open({ workflow: Type.String() });
-/** An agent run as `POST /api/agent/runs` describes it (docs/portal-agent.md). */
+/** An agent run as `POST /api/agent/runs` describes it (docs/portal-ai.md). */
 export const AgentRunAnswer = Open({
   runId: Type.String(),
   threadId: Type.String(),
