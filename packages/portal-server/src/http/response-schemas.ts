@@ -85,7 +85,8 @@ export const Connection = Open(
 export const ManagedConnections = Open({
   connections: Type.Array(Connection),
   pendingSeeds: Type.Array(
-    Open({ datasourceId: Type.String(), runId: Type.String(), status: Type.String() }),
+    Open({ datasourceId: Type.String(), runId: Type.String(), status: Type.String(), mode: Type.String() }),
+    { description: 'Seed runs queued or running on the listed datasources' },
   ),
 });
 export const StoredConnections = Open({ connections: Type.Array(Connection) });
