@@ -16,6 +16,7 @@ export { withImplicitMaterial } from './implicit-material.js';
 export * from './job-report-shortcut.js';
 export * from './matrix.js';
 export { cellKey, outputRefs, selectCell } from './output-refs.js';
+export * from './run-diff.js';
 export * from './run-plan.js';
 export * from './run-state.js';
 export * from './run-types.js';
