@@ -1,5 +1,5 @@
 // The control plane's own metrics (spec, Events §3), registered on the registry that /metrics serves. The
-// dispatcher, the agent endpoint and the result intake call the small methods below; label values are the
+// dispatcher, the agent endpoint and the job transitions call the small methods below; label values are the
 // project slug and pipeline name, whose number is bounded by what was applied.
 import type { Registry } from '@app/kit';
 import { Counter, Gauge, Histogram } from 'prom-client';

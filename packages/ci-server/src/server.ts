@@ -6,14 +6,12 @@ import {
   createApp,
   createMetricsRegistry,
   createSecretBox,
-  type Database,
   loggerOptions,
   migrateToLatest,
   openDatabase,
 } from '@app/kit';
-import type { FastifyInstance } from 'fastify';
-import { AgentControl, type AgentTiming, resolveAgentTiming } from './agents/control-plane.js';
-import { loadAgentTls, type TlsMaterial } from './agents/tls.js';
+import { AgentControl, resolveAgentTiming } from './agents/control-plane.js';
+import { loadAgentTls } from './agents/tls.js';
 import { installAuth, recordRouteTable } from './auth/index.js';
 import { openStorage, readStoredStorage, storageFromFile } from './blobs/storage-config.js';
 import { AGENT_TOKEN_FILE, bootstrapSecrets, writeSecretFile } from './bootstrap.js';
@@ -36,12 +34,13 @@ import { IdTokenIssuer } from './id-tokens/issuer.js';
 import { LogArchiver } from './logs/archiver.js';
 import { NotificationDeliverer } from './notifications/deliverer.js';
 import { ForgeStatusSender } from './notifications/forge-status/sender.js';
-import { type NotificationSettings, readNotificationSettings } from './notifications/settings.js';
+import { readNotificationSettings } from './notifications/settings.js';
 import { ReplicaSignals } from './replicas/replica-signals.js';
 import { RetentionScheduler } from './retention/retention-scheduler.js';
 import { readRetentionSettings } from './retention/retention-settings.js';
 import { RetentionSweeper } from './retention/retention-sweeper.js';
-import { createExecutionData, type ExecutionData } from './services/execution-data.js';
+import type { CiServer, CreateOptions } from './server-api.js';
+import { createExecutionData } from './services/execution-data.js';
 import { ConcurrencyReleaser } from './services/run-concurrency.js';
 import { RunService } from './services/runs.js';
 import { extendLeasesAtStart } from './store/agent-leases.js';
@@ -49,69 +48,10 @@ import type { StoreSchema } from './store/database.js';
 import { KnownSecrets } from './store/known-secrets.js';
 import { migrations } from './store/migrations/index.js';
 import { ScmCredentials } from './triggers/credentials.js';
-import { type TriggerOptions, Triggers } from './triggers/index.js';
+import { Triggers } from './triggers/index.js';
 import { buildInfo } from './version.js';
 
-export interface CiServer {
-  app: FastifyInstance;
-  database: Database<StoreSchema>;
-  /** The agents connected to this process (dispatch/agent-registry.ts). */
-  agents: AgentRegistry;
-  /** The agent endpoint, the gRPC face of dispatch (agents/control-plane.ts); `control.dispatcher` is dispatch's. */
-  control: AgentControl;
-  /** Signs jobs' OIDC tokens (gocdnext's id_tokens) and serves their keys. */
-  idTokens: IdTokenIssuer;
-  /** Dispatch, built here: job transitions (agent reports into the state machine) and the lease sweeper. */
-  dispatch: { transitions: JobTransitions; sweeper: LeaseSweeper; jobs: ActiveJobs };
-  runs: RunService;
-  /** Starts a serial group's next run when the one before it finished (services/run-concurrency.ts). */
-  concurrency: ConcurrencyReleaser;
-  events: RunEvents;
-  /** Logs, artifacts, caches, test reports, service runs and metrics (services/execution-data.ts). */
-  execution: ExecutionData;
-  /** Webhooks, polling, cron, fan-in (triggers/index.ts); its timer runs from listen() to close(). */
-  triggers: Triggers;
-  /** Log archive and retention sweeper under the `retention` lease; timer from listen() to close(). */
-  retention: { archiver: LogArchiver; sweeper: RetentionSweeper; scheduler: RetentionScheduler };
-  /** Outbox deliverer of run notifications; polls from listen() to close(). */
-  notifications: NotificationDeliverer;
-  /** PostgreSQL only: run changes and stored log lines announced to the other replicas (LISTEN/NOTIFY). */
-  replicas?: ReplicaSignals;
-  settings: CiSettings;
-  /** The agent port's certificate; undefined when it serves cleartext (CI_GRPC_TLS=off). */
-  grpcTls?: Omit<TlsMaterial, 'key'>;
-  announcements: string[];
-  /** Replaces how /api/v1 requests are authorized (the default opens everything). */
-  setAuthorizer(next: Authorizer): void;
-  /** Listens on the HTTP and gRPC ports of the settings. */
-  listen(): Promise<{ httpPort: number; grpcPort: number }>;
-  close(): Promise<void>;
-}
-
-export interface CreateOptions {
-  /** false: silent; a stream: the service's log lines (JSON, secrets redacted) written there, level debug. */
-  logger?: boolean | { write(line: string): void };
-  /** Agent heartbeat, lease and sweep periods (tests shorten them; the defaults are 10 s, 30 s, 5 s). */
-  agentTiming?: AgentTiming;
-  /** Clock and periods of the trigger scheduler (tests drive them). */
-  triggers?: TriggerOptions;
-  /** Period of the log-archive pass (default 30 s). */
-  archiveEveryMs?: number;
-  /** Poll period of the notification outbox (default 2 s) and delivery settings over CI_CONFIG's. */
-  notificationPollMs?: number;
-  notifications?: Partial<NotificationSettings>;
-  /**
-   * How often a live log follower reads the store when nothing woke it (default 1 s): the fallback for lines
-   * no notification announced. Tests set it far beyond their own length to prove a wake came by NOTIFY.
-   */
-  logPollMs?: number;
-  /**
-   * Short job reports of one tick applied together and claims coalesced per tick (dispatch/report-batches.ts).
-   * Off by default until the fault and replica suites have passed with it on (see bench/README.md); the
-   * dispatch benchmark measures it against the default in the same run.
-   */
-  dispatchBatching?: boolean;
-}
+export type { CiServer, CreateOptions } from './server-api.js';
 
 export async function createCiServer(settings: CiSettings, options: CreateOptions = {}): Promise<CiServer> {
   mkdirSync(settings.dataDir, { recursive: true });
@@ -211,7 +151,6 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     resolveHead: triggers.resolveHead,
   });
   const concurrency = new ConcurrencyReleaser({ db: database.db, events, log: app.log });
-  concurrency.attach();
 
   // gocdnext's id_tokens: the issuer is the public URL; its keys are made at first use (id-tokens/issuer.ts).
   const idTokens = new IdTokenIssuer({
@@ -283,11 +222,14 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
           log: app.log,
         })
       : undefined;
-  // Who hears run events (events/run-events.ts), all of it here. `change` is this process's commits,
-  // `remote` another replica's (relayed by `replicas`, which announces this process's changes in turn):
+  // Who hears run events (events/run-events.ts): every subscriber, here and nowhere else
+  // (test/house/run-event-subscribers.test.ts). `change` is this process's commits, `remote` another
+  // replica's (received by `replicas`):
   // - the dispatcher: jobs to queue, agents to tell to cancel, finished runs' leftovers (both kinds);
   // - live log followers: a finished run ends its streams at once (both kinds);
-  // - fan-in: a finished stage may start downstream runs (this process's only: it writes the store).
+  // - fan-in: a finished stage may start downstream runs (this process's only: it writes the store);
+  // - the concurrency releaser: a finished run may start its group's next (this process's only: it writes);
+  // - the replica relay: this process's changes told to the other replicas (PostgreSQL only).
   const wakeFollowers = (change: RunChange) => {
     if (change.effects.some((e) => e.kind === 'run-finished')) execution.hub.wake(change.runId);
   };
@@ -296,6 +238,8 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
     events.on(kind, wakeFollowers);
   }
   events.on('change', (change) => triggers.fanIn.onRunChange(change));
+  events.on('change', (change) => concurrency.onRunChange(change));
+  if (replicas) events.on('change', (change) => replicas.announceChange(change));
   const archiver = new LogArchiver({
     db: database.db,
     storage,

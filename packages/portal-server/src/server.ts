@@ -116,7 +116,12 @@ export async function createPortalServer(
     const session = await readSession(request);
     return session ? { role: session.role, username: session.username } : undefined;
   };
-  registerConnectionRoutes(app, { sessions, datasources: () => datasources });
+  registerConnectionRoutes(app, {
+    sessions,
+    datasources: () => datasources,
+    // Read per request: the seed service (and its runs in flight) is built below, with the job queue.
+    pendingSeeds: async () => (seed ? seed.pending() : []),
+  });
   registerAuditRoutes(app, { sessions, audit });
   registerStorageRoutes(app, { sessions, store, isManaged: (id) => datasources.isManaged(id) });
   // Policy on every execution route, approvals, masking (docs/portal-governance.md).

@@ -19,9 +19,8 @@ import { ExecutionDataCalls } from './execution-data-calls.js';
 import type { AgentIdentity } from './identity.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
+/** How often agents heartbeat unless configured (a lease lapses after three missed: control-plane.ts). */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
-/** Three missed heartbeats. */
-export const LEASE_MS = 3 * HEARTBEAT_INTERVAL_MS;
 /** Largest message an agent may send. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -54,7 +53,7 @@ function unavailable(err: unknown): unknown {
 export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
 
 export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
-  const intake = new ExecutionDataCalls(sessions, deps);
+  const dataCalls = new ExecutionDataCalls(sessions, deps);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
   const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {
@@ -93,16 +92,18 @@ export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions
       session: streaming('Session', (requests, ctx) => sessions.session(agentOf(ctx), requests, ctx.signal)),
       pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
       reportJob: unary('ReportJob', async (req, ctx) => sessions.reportJob(agentOf(ctx), req)),
-      reportService: unary('ReportService', async (req, ctx) => intake.reportService(agentOf(ctx), req)),
-      reportTests: unary('ReportTests', async (req, ctx) => intake.reportTests(agentOf(ctx), req)),
+      reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
+      reportTests: unary('ReportTests', async (req, ctx) => dataCalls.reportTests(agentOf(ctx), req)),
       uploadArtifact: unary('UploadArtifact', async (requests, ctx) =>
-        intake.uploadArtifact(agentOf(ctx), requests),
+        dataCalls.uploadArtifact(agentOf(ctx), requests),
       ),
       downloadArtifact: streaming('DownloadArtifact', (req, ctx) =>
-        intake.downloadArtifact(agentOf(ctx), req),
+        dataCalls.downloadArtifact(agentOf(ctx), req),
       ),
-      downloadCache: streaming('DownloadCache', (req, ctx) => intake.downloadCache(agentOf(ctx), req)),
-      uploadCache: unary('UploadCache', async (requests, ctx) => intake.uploadCache(agentOf(ctx), requests)),
+      downloadCache: streaming('DownloadCache', (req, ctx) => dataCalls.downloadCache(agentOf(ctx), req)),
+      uploadCache: unary('UploadCache', async (requests, ctx) =>
+        dataCalls.uploadCache(agentOf(ctx), requests),
+      ),
     });
 }
 

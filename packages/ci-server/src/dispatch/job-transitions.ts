@@ -32,11 +32,11 @@ import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snap
 import type { JobRunsTable } from '../store/schema.js';
 import { ReportBatches } from './report-batches.js';
 
-export interface IntakeDeps {
+export interface JobTransitionsDeps {
   db: StoreDb;
   postgres: boolean;
   events: RunEvents;
-  /** Intake transactions at once; default 4 on PostgreSQL, 1 on SQLite (one writer anyway). */
+  /** Report transactions at once; default 4 on PostgreSQL, 1 on SQLite (one writer anyway). */
   maxTransactions?: number;
   /** Short reports of one tick applied together (default); false applies each on its own (benchmark baseline). */
   batching?: boolean;
@@ -81,7 +81,7 @@ export class JobTransitions {
    */
   private readonly chains = new Map<string, Promise<unknown>>();
   /**
-   * At most this many intake transactions at once (the rest wait here, not in the connection pool), so the
+   * At most this many report transactions at once (the rest wait here, not in the connection pool), so the
    * dispatcher's claims always find a free connection: pickup latency does not grow with the number of jobs
    * finishing at the same moment.
    */
@@ -95,7 +95,7 @@ export class JobTransitions {
   /** Runs whose start is being applied alone (the batch could not): later starts of the run wait for it. */
   private readonly firstStarts = new Map<string, Promise<string | null>>();
 
-  constructor(private readonly deps: IntakeDeps) {
+  constructor(private readonly deps: JobTransitionsDeps) {
     this.slots = deps.maxTransactions ?? (deps.postgres ? 4 : 1);
     if (deps.batching !== false)
       this.batches = new ReportBatches({

@@ -1,15 +1,8 @@
 // Run state machine: gates (approve, reject, timeout), job reruns, and the spec transition table row by row.
 import { describe, expect, it } from 'vitest';
 import { GATED, id, ids, ok, play, type Step, show, TWO_STAGES } from './run.fixture.js';
-import {
-  approveGate,
-  cancelRun,
-  changedJobs,
-  changedStages,
-  onJobFinished,
-  rejectGate,
-  rerunJob,
-} from './run-state.js';
+import { changedJobs, changedStages } from './run-diff.js';
+import { approveGate, cancelRun, onJobFinished, rejectGate, rerunJob } from './run-state.js';
 import type { RunSnapshot, Transition } from './run-types.js';
 
 describe('gates (POST /job_runs/{id}/approve and /reject)', () => {

@@ -3,7 +3,7 @@
  *
  * A snapshot holds every job row of the run, including earlier attempts: the row with the highest
  * `attempt` for a (name, matrix) pair is that job run's current row, older rows are history. The store
- * loads a snapshot, calls a transition, persists the rows that changed (see `changedJobs`) and carries out
+ * loads a snapshot, calls a transition, persists the rows that changed (see `changedJobs`, run-diff.ts) and carries out
  * the effects.
  */
 import type { NotifyOn } from './bundle-types.js';

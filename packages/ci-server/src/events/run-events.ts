@@ -7,8 +7,8 @@
 //
 // A bottom-level module (it knows only domain/'s effect type), so every folder may publish or hear run
 // events without depending on another. Who hears them is decided in one place: server.ts, "Who hears run
-// events"; no part subscribes itself (the replica relay, which is the bus's own extension to the other
-// replicas, is handed the bus there too).
+// events"; no part subscribes itself (test/house/run-event-subscribers.test.ts). The replica relay is handed
+// the bus only to `receive` the other replicas' changes into it.
 import { EventEmitter } from 'node:events';
 import type { Effect } from '../domain/index.js';
 

@@ -2,13 +2,15 @@
 // (job_run_id, seq) and by its run-wide cursor (`run_seq`). Ingestion is idempotent (a resent batch stores
 // nothing twice), accepts each job's lines strictly in seq order (a batch after a gap is refused up to the
 // gap, and the ack tells the agent where to resume), writes one multi-row statement per batch, caps a job's
-// log with a final truncation line, and publishes what it stored to the LogHub after the commit.
+// log with a final truncation line, and publishes what it stored to the LogHub after the commit. Replays are
+// read by log-reads.ts.
 import { sql } from 'kysely';
 import type { StoreDb } from '../store/database.js';
 import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
 import { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB } from './limits.js';
-import { cleanText, firstNew, normalize, type Row, toStored } from './rows.js';
+import { readJobLogs, readRunLogs } from './log-reads.js';
+import { cleanText, firstNew, normalize, type Row } from './rows.js';
 import type { LogLineInput, StoredLogLine } from './types.js';
 
 export { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB, MAX_LINE_CHARS } from './limits.js';
@@ -142,7 +144,7 @@ export class LogStore {
 
   /**
    * Resolves true once the job run's lines up to `lastSeq` are stored (or its log was truncated), false
-   * after `timeoutMs`. The result intake calls it before finishing a job, so a finished run's log is complete.
+   * after `timeoutMs`. The agent session's finish report (agents/sessions.ts) awaits it before finishing a job, so a finished run's log is complete.
    */
   async waitForTail(jobRunId: string, lastSeq: number, timeoutMs: number): Promise<boolean> {
     const done = async () => {
@@ -177,59 +179,14 @@ export class LogStore {
     this.states.delete(jobRunId);
   }
 
-  /**
-   * A run's lines after `afterCursor`, in cursor order: rows of jobs still in the table merged with the lines
-   * of archived jobs (their blobs keep each line's cursor), so a reader cannot tell the two apart.
-   */
-  async readRunLogs(runId: string, afterCursor: number, limit: number): Promise<StoredLogLine[]> {
-    const archived = this.archives ? await this.archives.ofRun(runId) : [];
-    let query = this.db
-      .selectFrom('log_lines')
-      .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
-      .where('run_id', '=', runId)
-      .where('run_seq', '>', afterCursor);
-    // Rows an interrupted archive left behind are ignored: the archive holds the same lines.
-    if (archived.length > 0)
-      query = query.where(
-        'job_run_id',
-        'not in',
-        archived.map((a) => a.job_run_id),
-      );
-    const rows = (await query.orderBy('run_seq').limit(limit).execute()).map(toStored);
-    const fromArchives: StoredLogLine[] = [];
-    for (const a of archived) {
-      if (Number(a.last_cursor) <= afterCursor) continue;
-      const lines = await this.archives!.lines(a);
-      let taken = 0;
-      for (const l of lines) {
-        if (l.cursor <= afterCursor) continue;
-        fromArchives.push(l);
-        if (++taken >= limit) break;
-      }
-    }
-    if (fromArchives.length === 0) return rows;
-    return rows
-      .concat(fromArchives)
-      .sort((x, y) => x.cursor - y.cursor)
-      .slice(0, limit);
+  /** A run's lines after `afterCursor`, in cursor order, archived jobs' included (log-reads.ts). */
+  readRunLogs(runId: string, afterCursor: number, limit: number): Promise<StoredLogLine[]> {
+    return readRunLogs(this.db, this.archives, runId, afterCursor, limit);
   }
 
-  /** One job run's lines after `afterSeq`, in seq order (from its archive once it is archived). */
-  async readJobLogs(jobRunId: string, afterSeq: number, limit: number): Promise<StoredLogLine[]> {
-    const archive = this.archives ? await this.archives.ofJob(jobRunId) : undefined;
-    if (archive) {
-      const lines = await this.archives!.lines(archive);
-      return lines.filter((l) => l.seq > afterSeq).slice(0, limit);
-    }
-    const rows = await this.db
-      .selectFrom('log_lines')
-      .select(['job_run_id', 'seq', 'stream', 'at', 'text', 'run_seq'])
-      .where('job_run_id', '=', jobRunId)
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    return rows.map(toStored);
+  /** One job run's lines after `afterSeq`, in seq order (log-reads.ts). */
+  readJobLogs(jobRunId: string, afterSeq: number, limit: number): Promise<StoredLogLine[]> {
+    return readJobLogs(this.db, this.archives, jobRunId, afterSeq, limit);
   }
 
   private async append(

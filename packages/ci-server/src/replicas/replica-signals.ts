@@ -43,7 +43,6 @@ export class ReplicaSignals {
   private flushing = false;
   private started = false;
   readonly stats = { sent: 0, received: 0, reconnects: 0 };
-  private readonly onChange = (change: RunChange) => this.announceChange(change);
 
   constructor(private readonly options: ReplicaSignalsOptions) {
     let first = true;
@@ -71,17 +70,20 @@ export class ReplicaSignals {
 
   async start(): Promise<void> {
     this.started = true;
-    this.options.events.on('change', this.onChange);
     await this.notifier.start();
   }
 
   async stop(): Promise<void> {
     this.started = false;
-    this.options.events.off('change', this.onChange);
     await this.notifier.stop();
   }
 
-  private announceChange(change: RunChange): void {
+  /**
+   * A change this process committed, told to the other replicas (between start and stop). server.ts
+   * subscribes it to the run events; `events` is only where the others' changes are received into.
+   */
+  announceChange(change: RunChange): void {
+    if (!this.started) return;
     const effects = change.effects.filter((e): e is Relayed => RELAYED.has(e.kind));
     if (effects.length === 0) return;
     // A large matrix queues more job ids than one payload holds: split into messages under the limit.

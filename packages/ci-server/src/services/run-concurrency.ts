@@ -86,13 +86,10 @@ export interface ReleaserDeps {
 export class ConcurrencyReleaser {
   private readonly pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly listener = (change: RunChange) => this.onChange(change);
+  private stopped = false;
 
+  /** `events` is where it publishes the runs it starts; server.ts subscribes `onRunChange` to them. */
   constructor(private readonly deps: ReleaserDeps) {}
-
-  attach(): void {
-    this.deps.events.on('change', this.listener);
-  }
 
   /** Sweeps once now and then periodically (after the store is migrated). */
   start(): void {
@@ -102,8 +99,8 @@ export class ConcurrencyReleaser {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    this.deps.events.off('change', this.listener);
     await this.idle();
   }
 
@@ -119,8 +116,9 @@ export class ConcurrencyReleaser {
     this.pending.add(p);
   }
 
-  private onChange(change: RunChange): void {
-    if (!change.effects.some((e) => e.kind === 'run-finished')) return;
+  /** A change this process committed: a finished run may let its group's next run start (ignored once stopped). */
+  onRunChange(change: RunChange): void {
+    if (this.stopped || !change.effects.some((e) => e.kind === 'run-finished')) return;
     this.track(this.releaseAfter(change.runId));
   }
 

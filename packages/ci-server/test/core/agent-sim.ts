@@ -1,5 +1,5 @@
 // Stand-in for the agent side in API tests: takes a queued job (running, with an agent name) and reports
-// its end through the same store functions and state machine the real intake uses, and writes log lines.
+// its end through the same store functions and state machine the real job transitions (dispatch/job-transitions.ts) use, and writes log lines.
 import { type JobResult, onJobFinished } from '../../src/domain/index.js';
 import type { CiServer } from '../../src/index.js';
 import { loadRun, persistRun } from '../../src/store/run-snapshot.js';

@@ -39,6 +39,8 @@ function replica(url: string): Replica {
     }),
   };
   events.on('remote', (change) => self.remote.push(change));
+  // As server.ts subscribes it: this process's changes go to the other replicas.
+  events.on('change', (change) => self.signals.announceChange(change));
   return self;
 }
 

@@ -7,7 +7,7 @@ import type { LayerTable } from '@app/kit/testing';
 
 export const CI_LAYERS: LayerTable = [
   ['index.ts', 'main.ts'],
-  ['server.ts'],
+  ['server.ts', 'server-api.ts'],
   ['http'],
   ['agents'],
   ['dispatch', 'triggers'],

@@ -1,7 +1,7 @@
 // Upstream materials on SQLite and PostgreSQL: when the named stage of an upstream run finishes with the
 // named status, each downstream pipeline gets exactly one run (cause `upstream`) on the same revision;
 // a pipeline fed by two upstreams runs once both passed on that revision; repeated events change nothing.
-// Jobs are driven to their end through the state machine, and the effects published like the intake does.
+// Jobs are driven to their end through the state machine, and the effects published like the job transitions do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiServer } from '../../src/index.js';
 import { bundle, type Client, client, STORES } from '../api-helpers.js';

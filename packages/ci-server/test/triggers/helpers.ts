@@ -1,6 +1,6 @@
 // Helpers of the trigger tests: a control plane with a controllable trigger clock, signed webhook requests,
 // fixtures of the hosts' payloads, runs as stored, and an agent stand-in that drives jobs to their end
-// through the state machine and publishes the effects the way the real result intake does.
+// through the state machine and publishes the effects the way the real job transitions do.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

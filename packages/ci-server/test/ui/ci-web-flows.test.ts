@@ -2,7 +2,7 @@
 // (with the preview of what changes), trigger a run, watch a live log of 200,000 lines (ANSI colours,
 // sections, search, line links, follow), approve a gate that shows its description and approvals, re-run only
 // the failed jobs, and read a test report with a flaky test. Screenshots go to test-artifacts/ci-web/
-// (gitignored) to be looked at. Jobs are moved by the store functions the agent intake uses.
+// (gitignored) to be looked at. Jobs are moved by the store functions the agents' job reports use.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
 // chosen within a project, live updates while the page is open, durations ticking, empty and error states),
 // the project page (pipelines with their latest runs, triggers, settings with the notification history) and
 // the value-stream map laid out by elkjs with the revision that flowed, and the agents page. One server and
-// one browser for the file; jobs are moved by the store functions the agent intake uses
+// one browser for the file; jobs are moved by the store functions the agents' job reports use
 // (test/core/agent-sim.ts). Screenshots go to test-artifacts/ci-web/ (gitignored), light and dark.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

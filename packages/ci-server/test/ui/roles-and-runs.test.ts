@@ -3,7 +3,7 @@
 // rerun (only once finished) and canceled, a passed gate is not offered for rerun, a line link opens with
 // its line on screen; artifacts and test results show; secrets are set and deleted without their values;
 // an administrator manages users and reads the audit log. Jobs are moved by the same store functions the
-// agent intake uses (test/core/agent-sim.ts), so nothing here waits for a real agent.
+// agents' job reports use (test/core/agent-sim.ts), so nothing here waits for a real agent.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

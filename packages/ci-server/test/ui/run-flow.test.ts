@@ -2,7 +2,7 @@
 // their defaults (editable, sent with the trigger); a serial pipeline's second run reads "waiting (serial)"
 // with the run it waits for, in the runs list and on its page; a run stopped at a manual gate reads "awaiting
 // approval" instead of "running". Screenshots go to test-artifacts/ci-web/ (gitignored) to be looked at.
-// Jobs are moved by the store functions the agent intake uses.
+// Jobs are moved by the store functions the agents' job reports use.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

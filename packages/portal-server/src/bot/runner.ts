@@ -5,7 +5,13 @@
 import { HttpError } from '@app/kit';
 import type { ManagedDatasource } from '../datasources/types.js';
 import { boundedStatement } from '../execution/audit-lines.js';
-import { decideGoverned, executeGoverned } from '../execution/pipeline.js';
+import type { ApprovalHold } from '../execution/contracts.js';
+import {
+  type DecisionRequest,
+  decideGoverned,
+  executeGoverned,
+  requestGovernedApproval,
+} from '../execution/pipeline.js';
 import { managedTarget } from '../execution/target.js';
 import type { Job } from '../storage/jobs.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
@@ -137,7 +143,41 @@ export function judgeSubmission(
   onBehalfOf: string,
   ticket: string | undefined,
 ) {
-  return decideGoverned(ctx.execution, {
+  return decideGoverned(ctx.execution, submission(ctx, ds, token, classified, onBehalfOf, ticket));
+}
+
+/**
+ * The approval a held submission waits for, opened by the pipeline (execution/pipeline.ts
+ * requestGovernedApproval), which writes its `approval_requested` line as for a session route's hold, with
+ * the bot's fields (`auditFields`: its route, requestId, onBehalfOf, why it waits).
+ */
+export function requestApproval(
+  ctx: BotContext,
+  ds: ManagedDatasource,
+  token: ServiceToken,
+  classified: Classified,
+  sub: { onBehalfOf: string; ticket?: string },
+  hold: ApprovalHold,
+  auditFields: Record<string, unknown>,
+) {
+  return requestGovernedApproval(
+    ctx.execution,
+    submission(ctx, ds, token, classified, sub.onBehalfOf, sub.ticket),
+    hold,
+    { route: '/api/v1/executions', onBehalfOf: sub.onBehalfOf, ...auditFields },
+  );
+}
+
+/** A submitted request as the pipeline decides about it. */
+function submission(
+  ctx: BotContext,
+  ds: ManagedDatasource,
+  token: ServiceToken,
+  classified: Classified,
+  onBehalfOf: string,
+  ticket: string | undefined,
+): DecisionRequest {
+  return {
     principal: tokenPrincipal(token),
     route: 'bot',
     target: managedTarget(ctx, ds),
@@ -148,7 +188,7 @@ export function judgeSubmission(
     classification: classified.classification,
     ...(ticket ? { ticket } : {}),
     refusalAuditFields: { route: '/api/v1/executions', onBehalfOf },
-  });
+  };
 }
 
 /** Thrown by an `onAdmitted` that finds the request changed meanwhile: nothing runs. */

@@ -9,7 +9,7 @@ import { engineFor } from '../providers/registry.js';
 import type { ServiceToken } from '../storage/service-tokens.js';
 import { type BotContext, classifyFor, datasourceForToken, tokenPrincipal } from './context.js';
 import { queueChat, queueRun } from './outbox.js';
-import { applyApproval, executeNow, judgeSubmission } from './runner.js';
+import { applyApproval, executeNow, judgeSubmission, requestApproval } from './runner.js';
 import type { BotHold, BotRequest } from './types.js';
 import { distinctReviewers, parseSubmission } from './validate.js';
 
@@ -67,43 +67,40 @@ export async function submit(ctx: BotContext, token: ServiceToken, body: unknown
     ...(sub.reply ? { reply: sub.reply } : {}),
     ...(sub.callbackUrl ? { callbackUrl: sub.callbackUrl } : {}),
   };
-  const approvalInput = {
-    datasource: { id: ds.id, name: ds.name },
-    requester: sub.onBehalfOf,
-    statement: sub.statement,
-    route: 'bot',
+  const approvalHold = {
     ...(guardrail ? { guardrail } : {}),
     ...(verdict.dryRun ? { dryRun: verdict.dryRun } : {}),
-    ...(sub.ticket ? { ticket: sub.ticket } : {}),
     ...(sub.approvedBy ? { approvedBy: sub.approvedBy } : {}),
   };
 
   if (waitFor) {
-    const approval = await ctx.approvals.request(approvalInput);
+    // The pipeline opens the approval and writes its `approval_requested` line (runner.ts requestApproval).
+    const id = randomUUID();
+    const approval = await requestApproval(ctx, ds, token, classified, sub, approvalHold, {
+      requestId: id,
+      hold: waitFor,
+    });
     const request = await ctx.requests.create({
       ...common,
+      id,
       status: 'pending',
       hold: waitFor,
       approvalId: approval.id,
-    });
-    await ctx.audit.record({
-      type: 'approval_requested',
-      actor: principal.username,
-      connection: ds.id,
-      result: 'success',
-      route: '/api/v1/executions',
-      approvalId: approval.id,
-      requestId: request.id,
-      onBehalfOf: sub.onBehalfOf,
-      hold: waitFor,
-      ...(guardrail ? { guardrail } : {}),
     });
     await queueChat(ctx, request.id, 'announce');
     return { status: 202, request };
   }
   if (hold && trusted && sub.approvedBy) {
     const approval = await ctx.approvals.createApproved(
-      { ...approvalInput, approvedBy: sub.approvedBy },
+      {
+        datasource: { id: ds.id, name: ds.name },
+        requester: sub.onBehalfOf,
+        statement: sub.statement,
+        route: 'bot',
+        ...(sub.ticket ? { ticket: sub.ticket } : {}),
+        ...approvalHold,
+        approvedBy: sub.approvedBy,
+      },
       principal.username,
     );
     const request = await ctx.requests.create({ ...common, status: 'approved', approvalId: approval.id });

@@ -19,7 +19,7 @@ import { RunningQueries } from '../providers/running.js';
 import { sshProfilesFromFile } from '../providers/ssh.js';
 import { TransactionManager } from '../providers/transactions.js';
 import type { ConnectionDescriptor, ParamValue, Provider, ProviderSession } from '../providers/types.js';
-import type { DryRunCount } from '../storage/approvals.js';
+import type { Approval, DryRunCount, ReviewerMark } from '../storage/approvals.js';
 import type { DryRunStep } from './dry-run.js';
 
 export interface SessionReader {
@@ -144,6 +144,27 @@ export interface GovernanceHooks {
    * or hold; takes no slot and opens no approval.
    */
   judge?(ctx: ExecutionContext, refusalFields?: Record<string, unknown>): Promise<JudgedRequest>;
+  /**
+   * Opens a pending approval for a held request and writes its `approval_requested` audit line (with
+   * `auditFields`): what beforeExecute does for a session route's hold, offered to a caller that holds
+   * requests in its own flow (the bot at submission; pipeline requestGovernedApproval).
+   */
+  requestApproval?(
+    ctx: ExecutionContext,
+    hold: ApprovalHold,
+    auditFields?: Record<string, unknown>,
+  ): Promise<Approval>;
+}
+
+/** What a held request's approval carries beside the request itself. */
+export interface ApprovalHold {
+  guardrail?: string;
+  /** The dry run's counts, shown to reviewers and enforced on the approved run. */
+  dryRun?: DryRunCount[];
+  /** Reviewers a bot declared that do not lift the hold (kept on the record, never counted). */
+  approvedBy?: ReviewerMark[];
+  /** Answer an identical still-pending request by the same requester (session routes: a retry). */
+  reusePending?: boolean;
 }
 
 /** What `judge` answers: the classification judged (effect guardrails included), the dry run's counts, and run or hold. */

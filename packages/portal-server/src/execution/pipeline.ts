@@ -34,8 +34,15 @@ import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import type { ExecOptions, ExecResult, ParamValue, Provider, ProviderSession } from '../providers/types.js';
+import type { Approval } from '../storage/approvals.js';
 import { audit, auditConnection, boundedStatement } from './audit-lines.js';
-import type { ExecutionContext, ExecutionRoute, JudgedRequest, QueryDeps } from './contracts.js';
+import type {
+  ApprovalHold,
+  ExecutionContext,
+  ExecutionRoute,
+  JudgedRequest,
+  QueryDeps,
+} from './contracts.js';
 import { dryRun } from './dry-run.js';
 import { executionContext, type ResolvedTarget } from './target.js';
 
@@ -171,6 +178,22 @@ export async function decideGoverned(deps: PipelineDeps, request: DecisionReques
   const judge = deps.governance.judge;
   if (!judge) throw new Error('governance offers no verdict without a run');
   return judge.call(deps.governance, contextFor(deps, request), request.refusalAuditFields);
+}
+
+/**
+ * The approval a request held in the caller's own flow waits for (the bot API: a hold of the policy, a
+ * review, a token that needs approval): governance opens it and writes the `approval_requested` audit line
+ * (`auditFields` added), as it does when a session route's request is held, so that line has one writer.
+ */
+export async function requestGovernedApproval(
+  deps: PipelineDeps,
+  request: DecisionRequest,
+  hold: ApprovalHold,
+  auditFields: Record<string, unknown> = {},
+): Promise<Approval> {
+  const open = deps.governance.requestApproval;
+  if (!open) throw new Error('governance opens no approvals');
+  return open.call(deps.governance, contextFor(deps, request), hold, auditFields);
 }
 
 /** Runs `request` through the whole governed sequence; see the file header. */

@@ -1,24 +1,33 @@
 // The governance hooks the execution pipeline calls (src/execution/contracts.ts GovernanceHooks): `decide()`
 // (decide.ts: classify the request's whole text, evaluate the datasource policy) then `admit()`: turn a hold into a pending approval
 // (403 APPROVAL_REQUIRED) unless an approval window for this exact text is open, take a concurrency slot,
-// prepare the maskers of every statement, make the engine refuse writes where the policy says reads only,
-// apply the export rule and hide objects on the object surface.
+// prepare the maskers of every statement, make the engine refuse writes where the policy says reads only
+// (and withhold engine messages that could echo masked values: withheld-messages.ts), apply the export rule
+// and hide objects on the object surface (object-visibility.ts). `requestApproval` is the one writer of
+// `approval_requested`: admit() calls it for a held session request, the bot API through the pipeline.
 import { HttpError } from '@app/kit';
 import type { Principal } from '../auth/principal.js';
 import type { DatasourcePolicy, MaskingRule } from '../datasources/types.js';
-import type { AuditSink, ExecutionContext, GovernanceHooks, JudgedRequest } from '../execution/contracts.js';
-import { ProviderError } from '../providers/errors.js';
+import type {
+  ApprovalHold,
+  AuditSink,
+  ExecutionContext,
+  GovernanceHooks,
+  JudgedRequest,
+} from '../execution/contracts.js';
 import type { Provider, ProviderSession } from '../providers/types.js';
-import type { DryRunCount } from '../storage/approvals.js';
+import type { Approval, DryRunCount } from '../storage/approvals.js';
 import { type ApprovalService, publicApproval } from './approvals.js';
-import { dialectForEngine, objectRuleViolation, type ScriptClassification } from './classify/index.js';
+import { dialectForEngine, type ScriptClassification } from './classify/index.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
 import { decide, maskedPredicateRefusal, policyRoute, type Verdict } from './decide.js';
 import { mayExport, onlyReads } from './export-rules.js';
 import { mentionsMasked, type StatementMasker, statementMasker } from './masking.js';
+import { isHiddenObject } from './object-visibility.js';
 import type { PolicyDeny } from './policy.js';
 import { readOnlyIsCheap, readOnlyProvider } from './read-only.js';
 import { classifyRequest, policyDatasource } from './request.js';
+import { withholdProvider, withholdSession } from './withheld-messages.js';
 
 const STATE = Symbol('governance');
 
@@ -130,7 +139,6 @@ export class PolicyHooks implements GovernanceHooks {
     const policy = ctx.policy;
     const sql = ctx.sql ?? ctx.statements.join('\n;\n');
     const classification = verdict.classification;
-    const route = policyRoute(ctx.route);
     const state: ExecutionState = {
       policy,
       classification,
@@ -165,24 +173,10 @@ export class PolicyHooks implements GovernanceHooks {
         route: ctx.route,
       });
       if (!open) {
-        const pending = await approvals.request({
-          datasource: { id: ds.id, name: ds.name },
-          requester: ctx.session.username,
-          statement: sql,
-          route: ctx.route,
+        const pending = await this.requestApproval(ctx, {
           reusePending: true,
           ...(verdict.hold.guardrail ? { guardrail: verdict.hold.guardrail } : {}),
           ...(state.dryRun ? { dryRun: state.dryRun } : {}),
-          ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
-        });
-        await this.audit({
-          type: 'approval_requested',
-          actor: ctx.session.username,
-          connection: ds.id,
-          result: 'success',
-          route,
-          approvalId: pending.id,
-          ...(verdict.hold.guardrail ? { guardrail: verdict.hold.guardrail } : {}),
         });
         throw new HttpError(403, verdict.hold.reason, 'APPROVAL_REQUIRED', {
           approval: publicApproval(pending),
@@ -211,6 +205,40 @@ export class PolicyHooks implements GovernanceHooks {
     // Last: the concurrency slot (429), released by afterExecute.
     state.release = this.options.concurrency.acquire(ds.id, policy.maxConcurrent);
     (ctx as WithState)[STATE] = state;
+  }
+
+  /**
+   * Opens the pending approval of a held request — for `ctx.requester` (bot `onBehalfOf`) or the principal —
+   * and writes its one `approval_requested` line (the actor is the principal; `auditFields` added last).
+   */
+  async requestApproval(
+    ctx: ExecutionContext,
+    hold: ApprovalHold,
+    auditFields: Record<string, unknown> = {},
+  ): Promise<Approval> {
+    const ds = policyDatasource(ctx);
+    const pending = await this.options.approvals.request({
+      datasource: { id: ds.id, name: ds.name },
+      requester: ctx.requester ?? ctx.session.username,
+      statement: ctx.sql ?? ctx.statements.join('\n;\n'),
+      route: ctx.route,
+      ...(hold.reusePending ? { reusePending: true } : {}),
+      ...(hold.guardrail ? { guardrail: hold.guardrail } : {}),
+      ...(hold.dryRun ? { dryRun: hold.dryRun } : {}),
+      ...(ctx.ticket ? { ticket: ctx.ticket } : {}),
+      ...(hold.approvedBy ? { approvedBy: hold.approvedBy } : {}),
+    });
+    await this.audit({
+      type: 'approval_requested',
+      actor: ctx.session.username,
+      connection: ds.id,
+      result: 'success',
+      route: policyRoute(ctx.route),
+      approvalId: pending.id,
+      ...(hold.guardrail ? { guardrail: hold.guardrail } : {}),
+      ...auditFields,
+    });
+    return pending;
   }
 
   affectedCeiling(ctx: ExecutionContext, index: number): number | undefined {
@@ -328,30 +356,8 @@ export class PolicyHooks implements GovernanceHooks {
   }
 
   isObjectVisible(ctx: ExecutionContext, path: readonly string[]): boolean {
-    if (ctx.session.role === 'admin' || path.length === 0) return true;
-    const rules = ctx.policy.objectRules;
-    if (!rules || rules.hidden.length === 0) return true;
-    const name = path[path.length - 1];
-    const schema = path.length >= 2 ? path[path.length - 2] : undefined;
-    const probe: ScriptClassification = {
-      isWrite: false,
-      guardrails: [],
-      transactionControl: false,
-      statements: [
-        {
-          index: 0,
-          text: '',
-          kind: 'read',
-          statementType: 'SELECT',
-          guardrails: [],
-          objects: [{ ...(schema ? { schema } : {}), name, access: 'read' }],
-          unplaceable: [],
-          transactionControl: false,
-          doubtful: false,
-        },
-      ],
-    };
-    return objectRuleViolation(probe, rules)?.kind !== 'hidden';
+    if (ctx.session.role === 'admin') return true;
+    return !isHiddenObject(ctx.policy.objectRules, path);
   }
 
   wrapProvider(ctx: ExecutionContext, provider: Provider): Provider {
@@ -359,22 +365,7 @@ export class PolicyHooks implements GovernanceHooks {
     // Transaction `begin` comes without beforeExecute: a read-only datasource opens a read-only transaction.
     const readOnly = s ? s.readOnly : ctx.policy.readOnly;
     const p = readOnly ? readOnlyProvider(provider) : provider;
-    if (!s?.withholdErrors) return p;
-    return new Proxy(p, {
-      get(target, prop) {
-        if (prop === 'query') {
-          return (...a: Parameters<Provider['query']>) => target.query(...a).catch(withhold);
-        }
-        if (prop === 'openSession') {
-          return async () => withholdSession(await target.openSession());
-        }
-        if (prop === 'stream') {
-          return (...a: Parameters<Provider['stream']>) => withholdStream(target.stream(...a));
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    return s?.withholdErrors ? withholdProvider(p) : p;
   }
 
   wrapSession(ctx: ExecutionContext, session: ProviderSession): ProviderSession {
@@ -388,34 +379,4 @@ export class PolicyHooks implements GovernanceHooks {
       // the sink logs its own failures; a refusal still answers
     }
   }
-}
-
-/** Engine messages can quote values (`invalid input syntax for type integer: "a@b.c"`): replaced when masked columns are read. */
-function withhold(err: unknown): never {
-  if (err instanceof ProviderError && err.kind === 'query') {
-    throw new ProviderError(
-      'query',
-      "The statement failed; the engine's message is withheld because the statement reads masked columns",
-      err.engineCode,
-    );
-  }
-  throw err;
-}
-
-async function* withholdStream<T>(it: AsyncIterable<T>): AsyncIterable<T> {
-  try {
-    yield* it;
-  } catch (err) {
-    withhold(err);
-  }
-}
-
-function withholdSession(s: ProviderSession): ProviderSession {
-  return {
-    query: (sql, params, opts) => s.query(sql, params, opts).catch(withhold),
-    begin: () => s.begin(),
-    commit: () => s.commit(),
-    rollback: () => s.rollback(),
-    close: () => s.close(),
-  };
 }

@@ -9,8 +9,6 @@ import type { AgentRun, RunEvent } from '../agent/runs.js';
 import type { AgentService } from '../agent/service.js';
 import { DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS, parseObjective } from '../agent/service.js';
 import { isWorkflow, WORKFLOWS } from '../agent/workflows.js';
-import { rateLimitHook, requireSession, SECURITY_HEADERS } from './guard.js';
-import { checkedByHandler } from './request-input.js';
 import {
   AgentArtifact,
   AgentCancelled,
@@ -18,8 +16,10 @@ import {
   AgentRunAnswer,
   AgentWorkflow,
   EventStream,
-  errorResponses,
-} from './response-schemas.js';
+} from './ai-schemas.js';
+import { rateLimitHook, requireSession, SECURITY_HEADERS } from './guard.js';
+import { checkedByHandler } from './request-input.js';
+import { errorResponses } from './response-schemas.js';
 
 const KEEPALIVE_MS = 15_000;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;

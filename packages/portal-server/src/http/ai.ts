@@ -19,10 +19,11 @@ import {
 import { SYSTEM_PROMPTS, userMessage } from '../ai/prompts.js';
 import type { Principal } from '../auth/principal.js';
 import { RateLimiter } from '../auth/rate-limit.js';
+import { AiAnswer, AiSchemaAnswer } from './ai-schemas.js';
 import { connectionSchema } from './connection-schema.js';
 import { rateLimitHook, requireSession } from './guard.js';
 import { checkedByHandler } from './request-input.js';
-import { AiAnswer, AiSchemaAnswer, errorResponses } from './response-schemas.js';
+import { errorResponses } from './response-schemas.js';
 
 /** Longest SQL or schema text sent to a model (far below the execution limit: model context is small). */
 export const AI_MAX_INPUT_CHARS = 100_000;

@@ -1,7 +1,7 @@
 // `GET /api/connections/managed`: the managed datasources the caller's role may see, without secrets and
-// without `objectRules`, plus `pendingSeeds` (the spec's list of seed copies in flight; not yet fed from the
-// seed runs of src/seed/, so always empty — an open item, not a hook to plug into). Also home
-// of `SessionReader`, the seam through which these storage-side routes verify the session.
+// without `objectRules`, plus `pendingSeeds`: the seed runs (src/seed/) queued or running on those
+// datasources, so a client knows which are being filled. Also home of `SessionReader`, the seam through
+// which these storage-side routes verify the session.
 
 import { unauthorized } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -20,15 +20,20 @@ export async function requireUser(sessions: SessionReader, request: FastifyReque
   return user;
 }
 
+/** A seed run in flight: queued or running (database-portal.md "seed run"). */
 export interface PendingSeed {
   datasourceId: string;
   runId: string;
   status: string;
+  /** `generate` or `copy`. */
+  mode: string;
 }
 
 export interface ConnectionRoutesOptions {
   sessions: SessionReader;
   datasources: () => ManagedDatasources;
+  /** The seed runs in flight; absent without server storage (no seed runs, so none pending). */
+  pendingSeeds?: () => Promise<PendingSeed[]>;
 }
 
 export function registerConnectionRoutes(app: FastifyInstance, options: ConnectionRoutesOptions): void {
@@ -40,11 +45,12 @@ export function registerConnectionRoutes(app: FastifyInstance, options: Connecti
   };
   app.get('/api/connections/managed', { schema }, async (request) => {
     const user = await requireUser(options.sessions, request);
-    const connections = options
-      .datasources()
-      .visibleTo(user.role)
-      .map((entry) => toPublicConnection(entry, user));
-    const pendingSeeds: PendingSeed[] = [];
+    const entries = options.datasources().visibleTo(user.role);
+    const connections = entries.map((entry) => toPublicConnection(entry, user));
+    // Only runs on datasources the caller sees: the list must not reveal a hidden datasource's id.
+    const visible = new Set(entries.map((entry) => entry.datasource.id));
+    const pending = (await options.pendingSeeds?.()) ?? [];
+    const pendingSeeds = pending.filter((p) => visible.has(p.datasourceId));
     return { connections, pendingSeeds };
   });
 }

@@ -32,7 +32,7 @@ const recordDescription =
   'and 256 KB), truncated?, durationMs, error?: closed word}, executedCount?, statements?: [{index, status, rowCount?, durationMs, error?}]}`.';
 
 const ReviewerMark = Type.Object({ reviewer: Type.String(), at: Type.String() });
-/** The documented submit body (`bot/request.ts` checks it). */
+/** The documented submit body (`bot/validate.ts` checks it). */
 const SubmitBody = Type.Object({
   datasourceId: Type.String(),
   statement: Type.String({ maxLength: 32000, description: 'a script' }),

@@ -7,216 +7,33 @@
 // written) and one audit line with the counts all apply through executeGoverned, and the rows then go in as
 // multi-row INSERTs with bound parameters, batch by batch (import/batches.ts). An SQL script is governed as
 // the script itself and must hold only INSERTs into the table. The answer is a stream of JSON lines:
-// progress after each batch, then the outcome with the failed rows and their reasons.
+// progress after each batch, then the outcome with the failed rows and their reasons. The routes' shapes are
+// in import-schemas.ts, what both settle before reading a file (table, mapping) in import-target.ts.
 import { createReadStream } from 'node:fs';
 import { HttpError } from '@app/kit';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import type { Principal } from '../auth/principal.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { QueryDeps } from '../execution/contracts.js';
 import { MAX_STATEMENT_CHARS } from '../execution/contracts.js';
 import { executeGoverned, type GovernedRun } from '../execution/pipeline.js';
-import { type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
+import { splitChecked } from '../execution/target.js';
 import { classifyRequest } from '../governance/request.js';
-import { type ImportOutcome, type MappedColumn, runBatches } from '../import/batches.js';
-import {
-  checkEncoding,
-  ImportInputError,
-  readRecordGroups,
-  readRecords,
-  readText,
-  type SourceRecord,
-  TextTooLong,
-} from '../import/records.js';
+import { type ImportOutcome, runBatches } from '../import/batches.js';
+import { readRecordGroups, readRecords, readText, type SourceRecord } from '../import/records.js';
 import { runScript, scriptRefusal, statementLines } from '../import/script.js';
-import { commonKind, targetOf } from '../import/values.js';
+import { commonKind } from '../import/values.js';
 import { importInsertSql, importRequestText, rowsPerStatement } from '../sql/import-statements.js';
-import { DB_ERRORS } from './connection-schema.js';
 import { SECURITY_HEADERS } from './guard.js';
-import {
-  IMPORT_MAX_BYTES,
-  ImportMultipart,
-  type ImportOptionsValue,
-  openUpload,
-  spoolFile,
-  type Upload,
-} from './import-upload.js';
-import { clientGone, parseTicket, sessionFor } from './request-input.js';
-import { errorResponses } from './response-schemas.js';
-import { readTable, type TableInfo } from './table-data.js';
+import { FAILED_LISTED, ImportEvent, Preview, uploadSchema } from './import-schemas.js';
+import { fieldsOf, inputError, mappingOf, prepare, readOptions } from './import-target.js';
+import { IMPORT_MAX_BYTES, openUpload, spoolFile } from './import-upload.js';
+import { clientGone, parseTicket } from './request-input.js';
+import { columnsAnswer } from './table-info.js';
 
-/** Failed rows listed in the outcome (every one is counted). */
-const FAILED_LISTED = 1000;
 const DEFAULT_BATCH = 1000;
 
-const Column = Type.Object(
-  {
-    name: Type.String(),
-    type: Type.String(),
-    nullable: Type.Boolean(),
-    isPrimary: Type.Boolean(),
-    masked: Type.Boolean({ description: 'cannot be written by an import' }),
-  },
-  { additionalProperties: true },
-);
-const Mapping = Type.Array(Type.Object({ source: Type.String(), column: Type.String() }));
-const Failed = Type.Object(
-  {
-    row: Type.Integer({ description: 'data record (or statement) number, 1-based' }),
-    line: Type.Integer({ description: 'line of the file it starts on' }),
-    reason: Type.String(),
-  },
-  { additionalProperties: true },
-);
-const Preview = Type.Object(
-  {
-    format: Type.String(),
-    columns: Type.Array(Column),
-    fields: Type.Array(Type.String(), { description: 'source fields in file order' }),
-    kinds: Type.Record(Type.String(), Type.String(), {
-      description:
-        'per source field, what its sample values look like: integer, number, boolean, date, timestamp, json, text, empty',
-    }),
-    mapping: Mapping,
-    rows: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
-      description: 'the first records, by source field',
-    }),
-    failed: Type.Array(Failed, { description: 'records of the sample that cannot be read' }),
-    statements: Type.Optional(
-      Type.Array(Type.String(), { description: 'SQL scripts: the first statements' }),
-    ),
-    statementCount: Type.Optional(Type.Integer()),
-    refusal: Type.Optional(
-      Type.String({ description: 'SQL scripts: why the script is not an import into the table' }),
-    ),
-  },
-  { additionalProperties: true },
-);
-const ImportEvent = Type.Object(
-  {
-    type: Type.Union([Type.Literal('progress'), Type.Literal('done'), Type.Literal('error')]),
-    rowCount: Type.Optional(Type.Integer({ description: 'rows written so far / in all' })),
-    failedCount: Type.Optional(Type.Integer()),
-    failed: Type.Optional(
-      Type.Array(Failed, { description: `done: the failed rows (at most ${FAILED_LISTED})` }),
-    ),
-    stopped: Type.Optional(Type.Boolean()),
-    statement: Type.Optional(Type.String({ description: 'done: the governed text the import ran as' })),
-    durationMs: Type.Optional(Type.Integer()),
-    error: Type.Optional(Type.String()),
-    code: Type.Optional(Type.String()),
-  },
-  { additionalProperties: true, description: 'one line of the application/x-ndjson answer' },
-);
-
-const uploadSchema = (description: string, answer: object) => ({
-  tags: ['database'],
-  description,
-  body: { content: { 'multipart/form-data': { schema: ImportMultipart } } },
-  response: { 200: answer, ...DB_ERRORS, ...errorResponses(415) },
-});
-
-/** The upload is read by the handler as a stream; the body schema above documents it. */
+/** The upload is read by the handler as a stream; the body schema (import-schemas.ts) documents it. */
 const noBodyValidation = () => () => true;
-
-function inputError(err: unknown): never {
-  if (err instanceof ImportInputError) throw new HttpError(400, err.message, 'BAD_REQUEST');
-  if (err instanceof TextTooLong) throw new HttpError(413, err.message, 'PAYLOAD_TOO_LARGE');
-  throw err;
-}
-
-interface Prepared {
-  session: Principal;
-  target: ResolvedTarget;
-  info: TableInfo;
-  options: ImportOptionsValue;
-}
-
-async function prepare(deps: QueryDeps, request: FastifyRequest, upload: Upload): Promise<Prepared> {
-  const session = await sessionFor(deps, request);
-  const { options } = upload;
-  if (options.encoding) {
-    try {
-      checkEncoding(options.encoding);
-    } catch (err) {
-      inputError(err);
-    }
-  }
-  const target = await resolveTarget(deps, session, options);
-  const info = await readTable(deps, session, target, options.path);
-  if (!target.factory.capabilities.supportsInlineRowEdit)
-    throw new HttpError(400, `${target.factory.engine} does not import rows into tables`, 'UNSUPPORTED');
-  if (!/table/i.test(info.detail.object.kind) || /virtual|foreign/i.test(info.detail.object.kind))
-    throw new HttpError(
-      400,
-      `Rows are imported into tables, not a ${info.detail.object.kind}`,
-      'BAD_REQUEST',
-    );
-  return { session, target, info, options };
-}
-
-const readOptions = (o: ImportOptionsValue) => ({
-  format: o.format === 'jsonl' ? ('jsonl' as const) : ('csv' as const),
-  encoding: o.encoding ?? 'utf-8',
-  delimiter: o.delimiter ?? ',',
-  quote: o.quote ?? '"',
-  header: o.header ?? true,
-});
-
-/** The mapping as asked (or by matching names), checked against the table and the file's fields. */
-function mappingOf(p: Prepared, fields: readonly string[]): MappedColumn[] {
-  const columns = p.info.detail.columns;
-  const asked =
-    p.options.mapping ??
-    fields.flatMap((f) => {
-      const c = columns.find((col) => col.name.toLowerCase() === f.toLowerCase());
-      return c && !p.info.masked.has(c.name) ? [{ source: f, column: c.name }] : [];
-    });
-  if (asked.length === 0)
-    throw new HttpError(
-      400,
-      'No field of the file is named like a column of the table: give a mapping',
-      'BAD_REQUEST',
-    );
-  const seen = new Set<string>();
-  return asked.map((m) => {
-    const col = columns.find((c) => c.name === m.column);
-    if (!col) throw new HttpError(400, `Unknown column ${JSON.stringify(m.column)}`, 'BAD_REQUEST');
-    if (p.info.masked.has(col.name))
-      throw new HttpError(400, `Column ${col.name} is masked and cannot be imported into`, 'BAD_REQUEST');
-    if (seen.has(col.name)) throw new HttpError(400, `Column ${col.name} is mapped twice`, 'BAD_REQUEST');
-    seen.add(col.name);
-    // CSV fields are known from the header (or the first record); JSON lines may add keys later on.
-    if (p.options.format === 'csv' && fields.length > 0 && !fields.includes(m.source))
-      throw new HttpError(400, `The file has no field ${JSON.stringify(m.source)}`, 'BAD_REQUEST');
-    return { source: m.source, column: col.name, target: targetOf(col.type) };
-  });
-}
-
-function columnsAnswer(info: TableInfo) {
-  return info.detail.columns.map((c) => ({
-    name: c.name,
-    type: c.type,
-    nullable: c.nullable,
-    isPrimary: c.isPrimary,
-    masked: info.masked.has(c.name),
-  }));
-}
-
-/** The source fields of a spooled file (its header, or the first record's), read from its start. */
-async function fieldsOf(path: string, options: ImportOptionsValue): Promise<string[]> {
-  let fields: string[] = [];
-  try {
-    for await (const _ of readRecords(createReadStream(path), readOptions(options), (f) => {
-      fields = f;
-    }))
-      break;
-  } catch (err) {
-    inputError(err);
-  }
-  return fields;
-}
 
 /** Writes one JSON line of the streamed answer. */
 function sendLine(reply: FastifyReply, event: Record<string, unknown>): void {

@@ -17,7 +17,7 @@ export const rowsAsJson = {
 } as const;
 
 /** An object with the listed fields and whatever else the route adds (never dropped). */
-const Open = <P extends Record<string, TSchema>>(properties: P, description?: string) =>
+export const Open = <P extends Record<string, TSchema>>(properties: P, description?: string) =>
   Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
 
 /** The portal error body: `{error, code, statusCode}` plus any detail a route adds (approval, guardrail, …). */
@@ -35,7 +35,7 @@ export const errorResponses = (...codes: number[]): Record<number, typeof errorS
 export const JsonObject = (description: string) => Open({}, description);
 
 /** A JSON value of any type (a row cell, a plan node, a provider's own report). */
-const Any = Type.Unknown();
+export const Any = Type.Unknown();
 
 export const Success = Open({ success: Type.Boolean() }, '`{success: true}` and any detail the route adds');
 
@@ -85,7 +85,8 @@ export const Connection = Open(
 export const ManagedConnections = Open({
   connections: Type.Array(Connection),
   pendingSeeds: Type.Array(
-    Open({ datasourceId: Type.String(), runId: Type.String(), status: Type.String() }),
+    Open({ datasourceId: Type.String(), runId: Type.String(), status: Type.String(), mode: Type.String() }),
+    { description: 'Seed runs queued or running on the listed datasources' },
   ),
 });
 export const StoredConnections = Open({ connections: Type.Array(Connection) });
@@ -133,7 +134,7 @@ export const Pagination = Type.Object({
   wasLimited: Type.Boolean(),
 });
 /** Rows keep every cell as the provider returned it (a masked cell is its mask). */
-const Rows = Type.Array(Open({}, 'A row: column name → cell'));
+export const Rows = Type.Array(Open({}, 'A row: column name → cell'));
 export const QueryResult = Open({
   rows: Rows,
   fields: Type.Array(Type.String()),
@@ -348,40 +349,6 @@ export const JsonRpcMessage = Open(
   { jsonrpc: Type.Literal('2.0'), id: Type.Optional(Any), method: Type.Optional(Type.String()) },
   'A JSON-RPC 2.0 request, notification or batch member (MCP)',
 );
-
-export const AiAnswer = Open({
-  text: Type.String(),
-  classification: JsonObject(
-    "The server's verdict `{dialect, isWrite, transactionControl, guardrails, statements}` (never the model's)",
-  ),
-});
-export const AiSchemaAnswer = Open({ text: Type.String(), objects: Type.Array(Type.String()) });
-
-export const AgentWorkflow = Open({ workflow: Type.String() });
-/** An agent run as `POST /api/agent/runs` describes it (docs/portal-agent.md). */
-export const AgentRunAnswer = Open({
-  runId: Type.String(),
-  threadId: Type.String(),
-  datasourceId: Type.String(),
-  workflow: Type.String(),
-  objective: Type.String(),
-  status: Type.String(),
-  deadlineAt: Any,
-  events: Type.Optional(Type.String({ description: 'the run’s event-stream address' })),
-});
-export const AgentCancelled = Open({ runId: Type.String(), cancelled: Type.Boolean() });
-/** One statement result of an agent run (masked, at most 200 rows). */
-export const AgentArtifact = Open({
-  correlationId: Type.String(),
-  statement: Type.String(),
-  fields: Type.Array(Type.String()),
-  rows: Rows,
-  rowCount: Type.Number(),
-  truncated: Type.Boolean(),
-  durationMs: Type.Number(),
-});
-export const AgentHandover = Open({ runId: Type.String() }, 'The artifact of the run’s answer statement');
-export const EventStream = Type.String({ description: 'text/event-stream: the run’s events' });
 
 export const AuditEvent = Open(
   {

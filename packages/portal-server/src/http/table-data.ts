@@ -4,21 +4,17 @@
 // them as one transaction. Both run through executeGoverned like typed SQL: classification, policy,
 // approvals (a held batch is approved as its exact text, and the same edits sent again after approval run
 // inside the window), masking (masked columns are answered masked and may not be edited) and audit.
-// Statement building is pure (sql/table-statements.ts); this file reads the table and runs the batch.
+// Statement building is pure (sql/table-statements.ts); the table is read by table-info.ts, the routes'
+// shapes are in table-data-schemas.ts; this file runs the page and the batch.
 
-import { HttpError, notFound } from '@app/kit';
+import { HttpError } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Principal } from '../auth/principal.js';
 import { boundedStatement } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
-import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
-import type { StatementClassification } from '../governance/classify/types.js';
-import { applicableRules } from '../governance/masking.js';
+import { resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
-import type { Dialect } from '../providers/registry.js';
-import type { ObjectDetail, ParamValue } from '../providers/types.js';
+import type { ParamValue } from '../providers/types.js';
 import {
   browseStatements,
   type ColumnFilter,
@@ -28,216 +24,26 @@ import {
   ROW_ID_FIELD,
   type RowChange,
   TableRequestError,
-  type TableShape,
 } from '../sql/table-statements.js';
 import { connectionBody, DB_ERRORS } from './connection-schema.js';
 import { clientGone, parseTicket, sessionFor, strictBody } from './request-input.js';
 import { errorResponses, rowsAsJson } from './response-schemas.js';
+import {
+  ChangeSchema,
+  EditAnswer,
+  FilterSchema,
+  PathSchema,
+  SortSchema,
+  TablePage,
+} from './table-data-schemas.js';
+import { columnsAnswer, readTable } from './table-info.js';
 
-/** Dialects the statements are generated for (PostgreSQL, MySQL/MariaDB, SQLite/libSQL, DuckDB, SQL Server, Oracle). */
-const DIALECTS: ReadonlySet<Dialect> = new Set(['postgres', 'mysql', 'sqlite', 'duckdb', 'mssql', 'oracle']);
 export const PAGE_MAX = 1000;
 export const CHANGES_MAX = 1000;
-
-const Cell = Type.Unknown();
-const TableColumnAnswer = Type.Object(
-  {
-    name: Type.String(),
-    type: Type.String(),
-    nullable: Type.Boolean(),
-    isPrimary: Type.Boolean(),
-    masked: Type.Boolean({ description: 'values are answered masked; the column cannot be edited or steer' }),
-  },
-  { additionalProperties: true },
-);
-const TablePage = Type.Object(
-  {
-    columns: Type.Array(TableColumnAnswer),
-    key: Type.Array(Type.String(), {
-      description: 'primary-key columns, empty when rows are keyed by rowId',
-    }),
-    rowId: Type.Optional(
-      Type.String({ description: `the field carrying the engine row id (${ROW_ID_FIELD})` }),
-    ),
-    editable: Type.Boolean(),
-    importable: Type.Optional(
-      Type.Boolean({ description: 'rows may be imported into it (POST /api/db/import)' }),
-    ),
-    readOnlyReason: Type.Optional(Type.String()),
-    foreignKeys: Type.Array(
-      Type.Object(
-        {
-          columnName: Type.String(),
-          referencedPath: Type.Array(Type.String()),
-          referencedColumn: Type.String(),
-        },
-        { additionalProperties: true },
-      ),
-      { description: "the table's foreign keys: a cell of `columnName` names a row of `referencedPath`" },
-    ),
-    fields: Type.Array(Type.String()),
-    rows: Type.Array(Type.Record(Type.String(), Cell)),
-    total: Type.Integer({ description: 'rows matching the filters' }),
-    offset: Type.Integer(),
-    limit: Type.Integer(),
-    executionTime: Type.Integer(),
-  },
-  { additionalProperties: true },
-);
-const EditAnswer = Type.Object(
-  {
-    statements: Type.Array(Type.String(), { description: 'the batch, in order, exactly as it runs' }),
-    applied: Type.Boolean({ description: 'false for a preview' }),
-    results: Type.Optional(
-      Type.Array(
-        Type.Object({ index: Type.Integer(), rowCount: Type.Integer() }, { additionalProperties: true }),
-      ),
-    ),
-  },
-  { additionalProperties: true },
-);
-
-const FilterSchema = {
-  type: 'object',
-  properties: {
-    column: { type: 'string' },
-    op: { type: 'string', enum: [...FILTER_OPS] },
-    // Untyped in the schema: the validator would coerce a union to its first type ('1' for 1, '' for null).
-    value: { description: 'string, number, boolean or null' },
-  },
-  required: ['column', 'op'],
-  additionalProperties: false,
-};
-const SortSchema = {
-  type: 'object',
-  properties: { column: { type: 'string' }, direction: { type: 'string', enum: ['asc', 'desc'] } },
-  required: ['column', 'direction'],
-  additionalProperties: false,
-};
-const RowSchema = {
-  type: 'object',
-  // Cells untyped in the schema: the validator would coerce a union to its first type ('1' for 1, '' for null).
-  additionalProperties: { description: 'a cell: string, number, boolean or null (checked by the route)' },
-};
-const ChangeSchema = {
-  type: 'object',
-  properties: {
-    op: { type: 'string', enum: ['update', 'insert', 'delete'] },
-    original: RowSchema,
-    values: RowSchema,
-  },
-  required: ['op'],
-  additionalProperties: false,
-};
-const PathSchema = {
-  type: 'array',
-  items: { type: 'string', minLength: 1, maxLength: 512 },
-  minItems: 1,
-  maxItems: 4,
-  description: 'the table: a DatabaseObject path (containers then the name)',
-};
 
 function badRequest(err: unknown): never {
   if (err instanceof TableRequestError) throw new HttpError(400, err.message, 'BAD_REQUEST');
   throw err;
-}
-
-/** The table as the browser keys it: its columns, primary key or row id, masked columns. */
-export interface TableInfo {
-  detail: ObjectDetail;
-  shape: TableShape;
-  masked: Set<string>;
-  editable: boolean;
-  readOnlyReason?: string;
-  /** Rows may be imported (http/import.ts): the engine edits rows, it is a table, the datasource writes. */
-  importable: boolean;
-}
-
-export async function readTable(
-  deps: QueryDeps,
-  session: Principal,
-  target: ResolvedTarget,
-  path: string[],
-): Promise<TableInfo> {
-  const { dialect, capabilities } = target.factory;
-  if (!DIALECTS.has(dialect))
-    throw new HttpError(400, `${target.factory.engine} has no table browser`, 'UNSUPPORTED');
-  const ctx = executionContext(session, target, 'objects', [], [], undefined);
-  if (!deps.governance.isObjectVisible(ctx, path)) throw notFound('Unknown object');
-  const detail = await deps.providers
-    .use(target.descriptor, (p) => p.catalog.describe(path))
-    .catch((err) => {
-      throw toHttpError(err);
-    });
-  if (!detail || detail.columns.length === 0) throw notFound(`Unknown table ${path.join('.')}`);
-  const key = detail.columns.filter((c) => c.isPrimary).map((c) => c.name);
-  const isTable = /table/i.test(detail.object.kind) && !/virtual|foreign/i.test(detail.object.kind);
-  // SQLite keys a table without a primary key by its rowid (a WITHOUT ROWID table always has one).
-  const rowId = key.length === 0 && isTable && dialect === 'sqlite' ? 'rowid' : undefined;
-  const shape: TableShape = { path, columns: detail.columns, key, ...(rowId ? { rowId } : {}) };
-  const masked = maskedColumns(
-    ctx,
-    path,
-    detail.columns.map((c) => c.name),
-  );
-  const policy = ctx.policy;
-  const readOnlyReason = !capabilities.supportsInlineRowEdit
-    ? `${target.factory.engine} does not edit rows in the grid`
-    : !isTable
-      ? `a ${detail.object.kind} is not edited in the grid`
-      : key.length === 0 && !rowId
-        ? 'the table has no primary key'
-        : policy.readOnly || capabilities.readOnlyEngine
-          ? 'the datasource is read-only'
-          : undefined;
-  return {
-    detail,
-    shape,
-    masked,
-    editable: readOnlyReason === undefined,
-    importable:
-      capabilities.supportsInlineRowEdit && isTable && !policy.readOnly && !capabilities.readOnlyEngine,
-    ...(readOnlyReason ? { readOnlyReason } : {}),
-  };
-}
-
-/** Columns of this table the datasource's masking rules cover (the caller sees them masked). */
-function maskedColumns(
-  ctx: ReturnType<typeof executionContext>,
-  path: string[],
-  names: string[],
-): Set<string> {
-  const rules = ctx.policy.masking;
-  if (rules.length === 0) return new Set();
-  const reach: StatementClassification = {
-    index: 0,
-    text: '',
-    kind: 'read',
-    statementType: 'SELECT',
-    guardrails: [],
-    objects: [
-      {
-        ...(path.length >= 2 ? { schema: path[path.length - 2] } : {}),
-        name: path[path.length - 1],
-        access: 'read',
-      },
-    ],
-    unplaceable: [],
-    transactionControl: false,
-    doubtful: false,
-  };
-  const applied = applicableRules(rules, reach);
-  return new Set(names.filter((n) => applied.has(n.toLowerCase())));
-}
-
-function columnsAnswer(info: TableInfo) {
-  return info.detail.columns.map((c) => ({
-    name: c.name,
-    type: c.type,
-    nullable: c.nullable,
-    isPrimary: c.isPrimary,
-    masked: info.masked.has(c.name),
-  }));
 }
 
 export function registerTableDataRoutes(app: FastifyInstance, deps: QueryDeps): void {

@@ -227,6 +227,14 @@ export class SeedService {
     }
   }
 
+  /** The runs queued or running, oldest first (`GET /api/connections/managed` answers them as `pendingSeeds`). */
+  async pending(): Promise<Array<Pick<SeedRun, 'datasourceId' | 'mode' | 'status'> & { runId: string }>> {
+    const runs = await this.d.runs.active();
+    return runs
+      .sort((x, y) => x.createdAt.localeCompare(y.createdAt))
+      .map((r) => ({ datasourceId: r.datasourceId, runId: r.id, status: r.status, mode: r.mode }));
+  }
+
   /** Compares every active run with its job; the studio and worker run it periodically. */
   async reconcile(): Promise<void> {
     await this.d.jobs.requeueExpired().catch(() => undefined);

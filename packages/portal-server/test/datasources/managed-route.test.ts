@@ -70,6 +70,40 @@ describe('GET /api/connections/managed', () => {
     return a;
   }
 
+  it('lists the seed runs in flight on the datasources the caller sees, and only those', async () => {
+    const registry = await ManagedDatasources.open(datasourcesFile(), {
+      env: { DS_PG_PASSWORD: 'pg-password-1' },
+      watch: false,
+    });
+    closers.push(() => registry.close());
+    const a = testApp();
+    const run = (datasourceId: string, runId: string) => ({
+      datasourceId,
+      runId,
+      status: 'running',
+      mode: 'copy',
+    });
+    registerConnectionRoutes(a, {
+      sessions: fakeSessions,
+      datasources: () => registry,
+      pendingSeeds: async () => [
+        run('prod', 'r1'),
+        run('ops', 'r2'),
+        run('gone', 'r3'),
+        run('reports', 'r4'),
+      ],
+    });
+    const user = await a.inject({ method: 'GET', url: '/api/connections/managed', headers: as('user:bob') });
+    expect(user.json().pendingSeeds).toEqual([run('prod', 'r1'), run('reports', 'r4')]);
+    // `reports` is for users only: an administrator is not told of its run either.
+    const admin = await a.inject({
+      method: 'GET',
+      url: '/api/connections/managed',
+      headers: as('admin:ann'),
+    });
+    expect(admin.json().pendingSeeds).toEqual([run('prod', 'r1'), run('ops', 'r2')]);
+  });
+
   it('needs a session', async () => {
     const res = await (await app()).inject({ method: 'GET', url: '/api/connections/managed' });
     expect(res.statusCode).toBe(401);

@@ -140,9 +140,15 @@ describe.each(['postgres', 'mysql'] as const)('seed data on %s', (family: Family
     const second = await adminPost(h, '/api/admin/seed-data/run', { datasourceId: 'target' });
     expect(second.statusCode).toBe(409);
     expect(second.json().error).toMatch(/already queued or running/);
+    // The managed list names the run in flight (database-portal.md: `pendingSeeds` while a seed is in flight).
+    const pending = async () => (await adminGet(h, '/api/connections/managed')).json().pendingSeeds;
+    expect(await pending()).toEqual([
+      { datasourceId: 'target', runId: first.json().run.id, status: 'queued', mode: 'generate' },
+    ]);
     await h.drain();
     const run = (await adminGet(h, `/api/admin/seed-data/${first.json().run.id}`)).json().run as Run;
     expect(run.status).toBe('done');
+    expect(await pending()).toEqual([]);
     const n = await sqlOn(family, target, ['SELECT COUNT(*) AS n FROM products']);
     expect(Number(n[0].n)).toBe(30);
   });

@@ -209,7 +209,7 @@ async function createTables(db: Kysely<any>): Promise<void> {
 
 /**
  * Keeps `run_stats` equal to `SELECT pipeline_id, status, count(*) FROM runs GROUP BY 1, 2` whoever writes
- * runs (services, the agent intake, retention), so a list total is a sum over a few rows instead of a count
+ * runs (services, the agents' job reports, retention), so a list total is a sum over a few rows instead of a count
  * over every run. A status change moves one unit between two rows in a single UPDATE.
  */
 async function createStatsTriggers(db: Kysely<any>): Promise<void> {

@@ -5477,8 +5477,10 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description Seed runs queued or running on the listed datasources */
                         pendingSeeds: ({
                             datasourceId: string;
+                            mode: string;
                             runId: string;
                             status: string;
                         } & {
