@@ -1,5 +1,5 @@
-// End-to-end harness: a real control plane on loopback ports, real agent processes
-// (`node --import tsx packages/ci-agent/src/main.ts`), local git repositories with file:// URLs, and a small
+// End-to-end harness: a real control plane on loopback ports, real agent processes (the agent's bundle,
+// as `npm start` runs it: service-command.ts), local git repositories with file:// URLs, and a small
 // HTTP client for the API (bundles, triggers, runs, SSE).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,9 +11,9 @@ import type { AgentTiming } from '../../src/agents/control-plane.js';
 import type { CiServer } from '../../src/index.js';
 import { createCiServer, loadCiSettings } from '../../src/index.js';
 import type { TriggerOptions } from '../../src/triggers/index.js';
+import { serviceArgs } from './service-command.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const AGENT_MAIN = join(ROOT, 'packages/ci-agent/src/main.ts');
 
 /**
  * The host engine, for tests that watch a job's processes and marker files from outside (host pids, files
@@ -155,7 +155,7 @@ export function startAgent(
     extra?: Record<string, string>;
   } = {},
 ): AgentProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT_MAIN], {
+  const child = spawn(process.execPath, serviceArgs('agent'), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',

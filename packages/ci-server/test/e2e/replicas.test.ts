@@ -7,6 +7,8 @@
 // Last-Event-ID; SIGKILLing A mid-job moves its agent to B, the job finishes on its first attempt with every
 // line once, and B takes over the leader leases (trigger timers and retention); a cron schedule fires once
 // per minute while both replicas run and again, once, from B after A is gone. No timing is asserted.
+// B's trigger clock (schedules and the leader lease) is the test's: once A is dead it is moved on a minute,
+// so A's lease has lapsed and the next fire time has passed for B without waiting for either in real time.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, openDatabase, waitFor } from '@app/kit';
@@ -38,6 +40,8 @@ let b: E2eServer;
 let balancer: TcpProxy;
 let repo: Repo;
 const agents: AgentProcess[] = [];
+/** How far B's trigger clock is ahead of the real one. */
+let bClockAheadMs = 0;
 
 /** Every firing of the `ticker` schedule (one row per fire time) and the cron runs of its pipeline. */
 async function cronFirings(pipelineId: string) {
@@ -120,7 +124,7 @@ beforeAll(async () => {
     databaseUrl: url,
     // Default heartbeat and lease (as A); a sweep (and with it the dispatcher's resync) every ten minutes.
     agentTiming: { sweepMs: 600_000 },
-    triggers: { leaseTtlMs: 15_000 },
+    triggers: { leaseTtlMs: 15_000, now: () => new Date(Date.now() + bClockAheadMs) },
     archiveEveryMs: 2_000,
   });
   balancer = new TcpProxy(await freePort(), [
@@ -294,6 +298,8 @@ describe('two replicas on one PostgreSQL', () => {
         { what: 'the job to be printing', timeoutMs: LONG },
       );
       await a.kill9();
+      // Every firing so far was A's; any later one is B's.
+      const firedByA = (await expectFiredOnce(ids.ticker)).length;
       await waitForAgents(b.server, ['agent-lb']);
       const run = await viaB.waitRun(runId, undefined, LONG);
       expect(run.status).toBe('success');
@@ -305,7 +311,10 @@ describe('two replicas on one PostgreSQL', () => {
         .filter((t) => t.startsWith('line '));
       expect(stored).toEqual(expected);
       expect(printed(await follower)).toEqual(expected);
-      // The leader leases lapse (A cannot release them) and B's next ticks take them.
+      // The leader leases lapse (A cannot release them) and B's next ticks take them. A minute on B's clock
+      // is past A's trigger lease (15 s from A's last renewal) and past the schedule's next fire time (at
+      // most a minute after A's last tick); the retention lease lapses in real time (three 2 s passes).
+      bClockAheadMs = 60_000;
       await waitFor(
         async () => b.server.triggers.schedulerStatus().leader && b.server.retention.scheduler.lease.isLeader,
         { what: 'B to lead', timeoutMs: LONG },
@@ -314,8 +323,8 @@ describe('two replicas on one PostgreSQL', () => {
       expect(after.get('triggers')).toBe(bHolders[0]);
       expect(after.get('retention')).toBe(bHolders[1]);
       // The schedule goes on from B, still once per fire time.
-      const firedBefore = (await expectFiredOnce(ids.ticker)).length;
-      await waitFor(async () => (await cronFirings(ids.ticker)).fireAts.length > firedBefore, {
+      await expectFiredOnce(ids.ticker);
+      await waitFor(async () => (await cronFirings(ids.ticker)).fireAts.length > firedByA, {
         what: 'a cron firing by B',
         timeoutMs: LONG,
         intervalMs: 500,

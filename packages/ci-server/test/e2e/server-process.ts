@@ -1,13 +1,13 @@
-// A control plane as its own process (`node --import tsx packages/ci-server/src/main.ts`), for the tests
+// A control plane as its own process (its bundle, as `npm start` runs it: service-command.ts), for the tests
 // that SIGKILL it: server-kill, restart and replicas. One copy of the start-up, readiness wait and kill that
 // those tests used to carry each. Processes still alive when the test process exits are SIGKILLed.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@app/kit';
+import { serviceArgs } from './service-command.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const MAIN = join(ROOT, 'packages/ci-server/src/main.ts');
 const children = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
@@ -26,7 +26,7 @@ export interface ServerProcess {
 
 /** Starts a control plane with `env` (which must name CI_HTTP_PORT; CI_DATA_DIR and the rest as needed). */
 export function startServerProcess(env: Record<string, string>, output: 'ignore' | 'inherit' = 'ignore') {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, serviceArgs('ci'), {
     cwd: ROOT,
     // Cleartext agent port unless the test asks for TLS (harness.ts says why).
     env: {
