@@ -1,5 +1,6 @@
 // A cell of the table browser: its text as the grid shows values (NULL, masked, JSON), and the inline editor a
 // double click opens.
+import { Button } from '@app/web-kit';
 import { useState } from 'react';
 import { cellView } from '../results/cells';
 import type { Cell } from './tableEdits';
@@ -31,12 +32,12 @@ export function CellEditor(props: { initial: unknown; onCommit: (v: Cell) => voi
           if (e.key === 'Escape') props.onCancel();
         }}
       />
-      <button type="button" className="btn btn-small" onClick={() => props.onCommit(text)}>
+      <Button size="sm" onClick={() => props.onCommit(text)}>
         OK
-      </button>
-      <button type="button" className="btn btn-small" title="Set NULL" onClick={() => props.onCommit(null)}>
+      </Button>
+      <Button size="sm" title="Set NULL" onClick={() => props.onCommit(null)}>
         NULL
-      </button>
+      </Button>
     </span>
   );
 }

@@ -6,6 +6,7 @@
 // `preview`) before "Apply" runs them as one governed transaction. A held batch waits on its approval here
 // and is applied the moment a reviewer approves; a concurrent change is reported and nothing is applied.
 // Where the server says rows may be imported (`importable`), "Import" opens the import dialog.
+import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
@@ -150,50 +151,40 @@ export function TableBrowser(props: {
         <span className="muted small" data-testid="table-range">
           {from}–{to} of {total} rows
         </span>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE))}
-        >
+        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Previous
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={offset + PAGE >= total}
-          onClick={() => setOffset(offset + PAGE)}
-        >
+        </Button>
+        <Button size="sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
           Next
-        </button>
-        <button type="button" className="btn btn-small" onClick={() => void page.refetch()}>
+        </Button>
+        <Button size="sm" onClick={() => void page.refetch()}>
           Reload
-        </button>
+        </Button>
         <span className="spacer" />
         {d?.importable && (
-          <button type="button" className="btn btn-small" onClick={() => setImporting(true)}>
+          <Button size="sm" onClick={() => setImporting(true)}>
             Import
-          </button>
+          </Button>
         )}
         {editable && (
           <>
-            <button type="button" className="btn btn-small" onClick={() => setPending(addRow(pending))}>
+            <Button size="sm" onClick={() => setPending(addRow(pending))}>
               Add row
-            </button>
+            </Button>
             <span className="badge" data-testid="pending-count">
               {count} pending
             </span>
-            <button type="button" className="btn btn-small" disabled={count === 0} onClick={discard}>
+            <Button size="sm" disabled={count === 0} onClick={discard}>
               Discard
-            </button>
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
+            </Button>
+            <Button
+              size="sm"
+              variant="primary"
               disabled={count === 0 || busy}
               onClick={() => void showReview()}
             >
               Review changes
-            </button>
+            </Button>
           </>
         )}
         <button type="button" className="icon-btn" aria-label="Close table" onClick={props.onClose}>
@@ -242,12 +233,10 @@ export function TableBrowser(props: {
             {review.map((s) => `${s};`).join('\n')}
           </pre>
           <div className="toolbar">
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void apply()}>
+            <Button variant="primary" disabled={busy} onClick={() => void apply()}>
               Apply
-            </button>
-            <button type="button" className="btn" onClick={() => setReview(null)}>
-              Back to editing
-            </button>
+            </Button>
+            <Button onClick={() => setReview(null)}>Back to editing</Button>
           </div>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { Button } from '@app/web-kit';
 // The positional parameters of an editor tab: one box per parameter, labelled with the engine's mark
 // ($1, :1, @p1 or ?1), added and removed here and sent with every run of the tab.
 
@@ -34,9 +35,9 @@ export function ParamsPanel(props: { params: string[]; style: string; onChange: 
           </button>
         </label>
       ))}
-      <button type="button" className="btn btn-small" onClick={() => props.onChange([...props.params, ''])}>
+      <Button size="sm" onClick={() => props.onChange([...props.params, ''])}>
         + Parameter
-      </button>
+      </Button>
     </fieldset>
   );
 }

@@ -2,6 +2,7 @@
 // toolbar (Run, Run script, Explain, Cancel, Format, Save, History, Ticket, Export), the params panel, and
 // the results. One statement runs through /api/db/query; a text with several statements runs as a script
 // through /api/db/multi-query with per-statement results. Every run is recorded in the history.
+import { Button } from '@app/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { AiTools } from '../ai/AiTools';
@@ -285,12 +286,12 @@ export function QueryPanel(props: {
             maxLength={200}
             onChange={(e) => setSaveName(e.target.value)}
           />
-          <button type="submit" className="btn btn-small btn-primary" disabled={!saveName.trim()}>
+          <Button type="submit" size="sm" variant="primary" disabled={!saveName.trim()}>
             Save query
-          </button>
-          <button type="button" className="btn btn-small" onClick={() => setSaveName(null)}>
+          </Button>
+          <Button size="sm" onClick={() => setSaveName(null)}>
             Cancel
-          </button>
+          </Button>
         </form>
       )}
       {showParams && (

@@ -1,5 +1,6 @@
 // The query panel's toolbar: Run (the statement under the cursor), Run script, Cancel, Explain with its mode,
 // Format, Params, Save, History, the ticket box and the three exports. It holds no state: the panel owns it.
+import { Button } from '@app/web-kit';
 import type { EngineMeta } from '../lib/types';
 
 type EngineCapabilities = EngineMeta['capabilities'];
@@ -35,31 +36,24 @@ export function QueryToolbar(props: {
   const { running, empty, caps, explainModes, ticketRequired, canExport, exporting } = props;
   return (
     <div className="toolbar">
-      <button
-        type="button"
-        className="btn btn-primary"
+      <Button
+        variant="primary"
         title="Run the selection or the statement under the cursor (Ctrl/⌘-Enter)"
         onClick={props.onRun}
         disabled={running || empty}
       >
         {running ? 'Running…' : 'Run'}
-      </button>
+      </Button>
       {props.sqlEngine && (
-        <button
-          type="button"
-          className="btn"
+        <Button
           title="Run every statement of the tab in order (Ctrl/⌘-Shift-Enter)"
           onClick={props.onRunScript}
           disabled={running || empty}
         >
           Run script
-        </button>
+        </Button>
       )}
-      {running && caps?.supportsCancel !== false && (
-        <button type="button" className="btn" onClick={props.onCancel}>
-          Cancel
-        </button>
-      )}
+      {running && caps?.supportsCancel !== false && <Button onClick={props.onCancel}>Cancel</Button>}
       {explainModes.length > 0 && (
         <span className="btn-group">
           <select
@@ -73,41 +67,25 @@ export function QueryToolbar(props: {
               </option>
             ))}
           </select>
-          <button type="button" className="btn" onClick={props.onExplain} disabled={running || empty}>
+          <Button onClick={props.onExplain} disabled={running || empty}>
             Explain
-          </button>
+          </Button>
         </span>
       )}
-      <button
-        type="button"
-        className="btn btn-small"
-        title="Format (Shift-Alt-F)"
-        onClick={props.onFormat}
-        disabled={empty}
-      >
+      <Button size="sm" title="Format (Shift-Alt-F)" onClick={props.onFormat} disabled={empty}>
         Format
-      </button>
+      </Button>
       {caps?.supportsPositionalParams !== false && (
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-pressed={props.showParams}
-          onClick={props.onToggleParams}
-        >
+        <Button size="sm" aria-pressed={props.showParams} onClick={props.onToggleParams}>
           Params{props.paramCount ? ` (${props.paramCount})` : ''}
-        </button>
+        </Button>
       )}
-      <button type="button" className="btn btn-small" onClick={props.onSave} disabled={empty}>
+      <Button size="sm" onClick={props.onSave} disabled={empty}>
         Save
-      </button>
-      <button
-        type="button"
-        className="btn btn-small"
-        aria-pressed={props.showHistory}
-        onClick={props.onToggleHistory}
-      >
+      </Button>
+      <Button size="sm" aria-pressed={props.showHistory} onClick={props.onToggleHistory}>
         History
-      </button>
+      </Button>
       <label className={`ticket${ticketRequired ? ' required' : ''}`}>
         <span>Ticket{ticketRequired ? ' *' : ''}</span>
         <input
@@ -127,16 +105,15 @@ export function QueryToolbar(props: {
             ['sql-insert', 'Export SQL'],
           ] as const
         ).map(([f, label]) => (
-          <button
+          <Button
             key={f}
-            type="button"
-            className="btn btn-small"
+            size="sm"
             disabled={!canExport || exporting !== null || empty}
             title={canExport ? `Download the statement's rows as ${f}` : 'Export is not allowed for you here'}
             onClick={() => props.onExport(f)}
           >
             {exporting === f ? 'Exporting…' : label}
-          </button>
+          </Button>
         ))}
       </fieldset>
     </div>
