@@ -157,3 +157,13 @@ export function InlineForm(props: { onSubmit(): void; label?: string; children: 
     </form>
   );
 }
+
+/** One term and its value in a `<dl className="facts">` list. */
+export function Fact({ k, v }: { k: string; v: string }) {
+  return (
+    <div>
+      <dt>{k}</dt>
+      <dd>{v}</dd>
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 // The audit log (`GET /api/admin/audit`): filters by type, actor, connection, result and time range, pages
 // of 50 newest first, and each event's full record on demand.
+import { Button } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, Fragment, useState } from 'react';
 import { api, errorText } from '../lib/api';
@@ -115,12 +116,11 @@ export function AuditLog() {
           <span>To</span>
           <input type="datetime-local" {...field('to')} />
         </label>
-        <button type="submit" className="btn btn-primary">
+        <Button type="submit" variant="primary">
           Apply
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost"
+        </Button>
+        <Button
+          variant="ghost"
           onClick={() => {
             setDraft(EMPTY);
             setFilters(EMPTY);
@@ -128,7 +128,7 @@ export function AuditLog() {
           }}
         >
           Clear
-        </button>
+        </Button>
       </form>
       {page.isError && (
         <p className="error-text" role="alert">
@@ -192,22 +192,16 @@ export function AuditLog() {
         </table>
       </div>
       <div className="pager">
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE))}
-        >
+        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Newer
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
+        </Button>
+        <Button
+          size="sm"
           disabled={!data || offset + data.events.length >= data.total}
           onClick={() => setOffset(offset + PAGE)}
         >
           Older
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -4,6 +4,7 @@
 // privileged: superuser, FILE, SUPER, admin commands) and the engine's maintenance operations
 // (`POST /api/db/maintenance`, offered from provider-meta `maintenanceOperations`, hidden where an engine has
 // none).
+import { Button } from '@app/web-kit';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorText } from '../lib/api';
@@ -89,13 +90,9 @@ function Maintenance({ c, ops }: { c: Connection; ops: MaintenanceOp[] }) {
           onChange={(e) => setTarget(e.target.value)}
         />
       )}
-      <button
-        type="submit"
-        className="btn btn-small"
-        disabled={run.isPending || (op?.targetRequired && !target.trim())}
-      >
+      <Button type="submit" size="sm" disabled={run.isPending || (op?.targetRequired && !target.trim())}>
         {run.isPending ? 'Running…' : 'Run'}
-      </button>
+      </Button>
       {run.isSuccess && (
         <span className="ok-text small" role="status">
           {type} done in {run.data.executionTime} ms
@@ -125,14 +122,12 @@ export function Datasources() {
     <section aria-label="Managed datasources">
       <div className="page-head">
         <h2>Managed datasources</h2>
-        <button
-          type="button"
-          className="btn"
+        <Button
           disabled={fleet.isPending || list.length === 0}
           onClick={() => fleet.mutate(list.map((c) => c.id))}
         >
           {fleet.isPending ? 'Checking…' : 'Check fleet health'}
-        </button>
+        </Button>
         {fleet.isError && (
           <span className="error-text small" role="alert">
             {errorText(fleet.error)}

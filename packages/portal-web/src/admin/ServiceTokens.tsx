@@ -1,5 +1,6 @@
 // Service tokens for bots (`/api/admin/service-tokens`): the live tokens, a form to create one (the `pst_`
 // secret is shown once, right here), and revoke with a second click to confirm.
+import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, errorText } from '../lib/api';
@@ -100,9 +101,9 @@ function CreateForm({ onCreated }: { onCreated: (name: string, secret: string) =
           <span>Trusted approvals (the bot may declare reviewers)</span>
         </label>
         <span className="spacer" />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <Button type="submit" variant="primary" disabled={busy}>
           Create token
-        </button>
+        </Button>
       </div>
       {problem && (
         <p className="error-text" role="alert">
@@ -125,22 +126,17 @@ function RevokeButton({ token, onDone }: { token: ServiceToken; onDone: (problem
   };
   return confirm ? (
     <span className="btn-group">
-      <button type="button" className="btn btn-small btn-danger" onClick={revoke}>
+      <Button size="sm" variant="danger" onClick={revoke}>
         Confirm revoke
-      </button>
-      <button type="button" className="btn btn-small btn-ghost" onClick={() => setConfirm(false)}>
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => setConfirm(false)}>
         Keep
-      </button>
+      </Button>
     </span>
   ) : (
-    <button
-      type="button"
-      className="btn btn-small"
-      aria-label={`Revoke ${token.name}`}
-      onClick={() => setConfirm(true)}
-    >
+    <Button size="sm" aria-label={`Revoke ${token.name}`} onClick={() => setConfirm(true)}>
       Revoke
-    </button>
+    </Button>
   );
 }
 
@@ -173,16 +169,15 @@ export function ServiceTokens() {
           <strong>Token “{created.name}” created.</strong> Copy the secret now: it is not shown again.
           <div className="secret-row">
             <code data-testid="token-secret">{created.secret}</code>
-            <button
-              type="button"
-              className="btn btn-small"
+            <Button
+              size="sm"
               onClick={() => navigator.clipboard?.writeText(created.secret).catch(() => undefined)}
             >
               Copy
-            </button>
-            <button type="button" className="btn btn-small btn-ghost" onClick={() => setCreated(null)}>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setCreated(null)}>
               Done
-            </button>
+            </Button>
           </div>
         </div>
       )}

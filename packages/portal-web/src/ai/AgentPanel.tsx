@@ -2,6 +2,7 @@
 // /api/agent/classify), a run whose progress streams in (statements, refusals, results, the answer), a
 // follow-up question that drives the run on with its one-minute credential, and "Hand over", which replays
 // the run's answer statement read-only and can put it in the editor. Only managed datasources have an agent.
+import { Button } from '@app/web-kit';
 import { useRef, useState } from 'react';
 import { api, errorFromBody, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
@@ -227,22 +228,12 @@ export function AgentPanel({
             </option>
           ))}
         </select>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={busy || !objective.trim()}
-          onClick={suggest}
-        >
+        <Button size="sm" disabled={busy || !objective.trim()} onClick={suggest}>
           Suggest workflow
-        </button>
-        <button
-          type="button"
-          className="btn btn-small btn-primary"
-          disabled={busy || !objective.trim()}
-          onClick={start}
-        >
+        </Button>
+        <Button size="sm" variant="primary" disabled={busy || !objective.trim()} onClick={start}>
           {busy ? 'Working…' : 'Start'}
-        </button>
+        </Button>
       </div>
       {error && (
         <p className="error-text small" role="alert">
@@ -256,9 +247,9 @@ export function AgentPanel({
       </ol>
       {runId && !busy && lastEnd && (
         <div className="agent-after">
-          <button type="button" className="btn btn-small" disabled={!hasStatement} onClick={handOver}>
+          <Button size="sm" disabled={!hasStatement} onClick={handOver}>
             Hand over
-          </button>
+          </Button>
           {credential && (
             <span className="agent-followup">
               <input
@@ -267,9 +258,9 @@ export function AgentPanel({
                 value={followUp}
                 onChange={(e) => setFollowUp(e.target.value)}
               />
-              <button type="button" className="btn btn-small" onClick={drive}>
+              <Button size="sm" onClick={drive}>
                 Continue
-              </button>
+              </Button>
             </span>
           )}
         </div>
@@ -278,9 +269,9 @@ export function AgentPanel({
         <section className="agent-handover" aria-label="Handed over">
           <code className="agent-sql">{handover.statement}</code>
           <RowsTable fields={handover.fields} rows={handover.rows} />
-          <button type="button" className="btn btn-small" onClick={() => onUseSql(handover.statement)}>
+          <Button size="sm" onClick={() => onUseSql(handover.statement)}>
             Open in editor
-          </button>
+          </Button>
         </section>
       )}
     </aside>

@@ -1,6 +1,7 @@
 // The editor's AI buttons: "Explain" and "Safety" send the editor's statement to /api/ai/explain and
 // /api/ai/query-safety and show the model's text beside the server's own verdict (read or write, decided by
 // the classifier, never by the model). Hidden when AI is not configured.
+import { Button } from '@app/web-kit';
 import { useState } from 'react';
 import { ApiError, api, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
@@ -41,22 +42,12 @@ export function AiAssist({ connection, sql }: { connection: Connection; sql: str
   return (
     <section className="ai-assist" aria-label="AI assistance">
       <div className="ai-assist-buttons">
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={busy || !sql.trim()}
-          onClick={() => ask('explain')}
-        >
+        <Button size="sm" disabled={busy || !sql.trim()} onClick={() => ask('explain')}>
           {busy && state.feature === 'explain' ? 'Asking the model…' : 'AI summary'}
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={busy || !sql.trim()}
-          onClick={() => ask('query-safety')}
-        >
+        </Button>
+        <Button size="sm" disabled={busy || !sql.trim()} onClick={() => ask('query-safety')}>
           {busy && state.feature === 'query-safety' ? 'Reviewing…' : 'AI safety'}
-        </button>
+        </Button>
       </div>
       {state.kind === 'answer' && (
         <div className="ai-answer" role="status">

@@ -178,10 +178,11 @@ export default function ErDiagram(props: {
               position="top-right"
               ariaLabel="Diagram overview"
               style={{ width: 160, height: 110 }}
-              nodeColor={props.dark ? '#5b6b86' : '#9db4d8'}
-              nodeStrokeColor={props.dark ? '#c8d3e6' : '#3a5a8c'}
+              // The kit's tokens (React Flow passes these strings on as CSS variables, so var() resolves).
+              nodeColor="var(--kit-info-bg)"
+              nodeStrokeColor="var(--kit-info)"
               nodeStrokeWidth={2}
-              maskColor={props.dark ? 'rgba(10, 14, 22, 0.6)' : 'rgba(235, 240, 248, 0.6)'}
+              maskColor="var(--kit-accent-soft)"
             />
           </ReactFlow>
         )}

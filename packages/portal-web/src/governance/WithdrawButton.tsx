@@ -1,5 +1,6 @@
 // The requester's "Withdraw request" button (`POST /api/approvals/{id}/withdraw`), shown on their own
 // pending requests: on the approvals page and in the held-write notice of the workspace.
+import { Button } from '@app/web-kit';
 import { useState } from 'react';
 import { api, errorText } from '../lib/api';
 import type { Approval } from '../lib/types';
@@ -10,9 +11,8 @@ export function WithdrawButton(props: { approval: Approval; onDone: () => void }
   const [busy, setBusy] = useState(false);
   return (
     <div className="toolbar">
-      <button
-        type="button"
-        className="btn btn-small"
+      <Button
+        size="sm"
         disabled={busy}
         onClick={async () => {
           setBusy(true);
@@ -31,7 +31,7 @@ export function WithdrawButton(props: { approval: Approval; onDone: () => void }
         }}
       >
         Withdraw request
-      </button>
+      </Button>
       {error && (
         <span className="error-text" role="alert">
           {error}

@@ -1,5 +1,6 @@
 // The history and saved-queries drawer of the workspace: searchable lists; a click puts the text into a new
 // editor tab. History is recorded by the query panel after every run.
+import { Button, Tabs } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../lib/api';
@@ -38,26 +39,15 @@ export function HistoryPanel(props: {
   return (
     <aside className="drawer card" aria-label="History and saved queries">
       <div className="section-head">
-        <div className="view-switch" role="tablist" aria-label="History or saved">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'history'}
-            className={`tab-btn${tab === 'history' ? ' active' : ''}`}
-            onClick={() => setTab('history')}
-          >
-            History
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab === 'saved'}
-            className={`tab-btn${tab === 'saved' ? ' active' : ''}`}
-            onClick={() => setTab('saved')}
-          >
-            Saved
-          </button>
-        </div>
+        <Tabs
+          items={[
+            { id: 'history', label: 'History' },
+            { id: 'saved', label: 'Saved' },
+          ]}
+          value={tab}
+          onChange={(id) => setTab(id as typeof tab)}
+          label="History or saved"
+        />
         <span className="spacer" />
         <span className="muted small">
           {props.serverMode ? 'kept on the server' : 'kept in this browser'}
@@ -78,16 +68,15 @@ export function HistoryPanel(props: {
           connection
         </label>
         {tab === 'history' && (
-          <button
-            type="button"
-            className="btn btn-small"
+          <Button
+            size="sm"
             onClick={async () => {
               await clearHistory(props.username, props.serverMode);
               await qc.invalidateQueries({ queryKey: ['history'] });
             }}
           >
             Clear
-          </button>
+          </Button>
         )}
       </div>
       {problem && (

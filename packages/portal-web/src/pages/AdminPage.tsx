@@ -1,44 +1,43 @@
-// Administration (administrators only; the server checks every route again): the audit log, the service
-// tokens of the bot API, the managed datasources with their policies, fleet health and maintenance, seed data
-// and least-privilege accounts.
-import { useState } from 'react';
-import { AccountProvisioning } from '../admin/AccountProvisioning';
-import { AuditLog } from '../admin/AuditLog';
-import { Datasources } from '../admin/Datasources';
-import { SeedData } from '../admin/SeedData';
-import { ServiceTokens } from '../admin/ServiceTokens';
+// Administration (administrators only; the server checks every route again): a layout route whose tabs are
+// the sections' own pages — the audit log, the service tokens of the bot API, the managed datasources with
+// their policies, seed data and least-privilege accounts — each at /admin/<section> (routes.tsx).
+import { Tabs } from '@app/web-kit';
+import { Outlet } from '@tanstack/react-router';
+import { Link, navigate, useLocation } from '../lib/router';
+import { useSignedInUser } from '../shell/signedIn';
 
-/** The sections in tab order: one row per section, so a new one is one line. */
-const SECTIONS = [
-  { id: 'audit', label: 'Audit log', Panel: AuditLog },
-  { id: 'tokens', label: 'Service tokens', Panel: ServiceTokens },
-  { id: 'datasources', label: 'Datasources', Panel: Datasources },
-  { id: 'seed', label: 'Seed data', Panel: SeedData },
-  { id: 'accounts', label: 'Accounts', Panel: AccountProvisioning },
+/** The sections in tab order: one row per section (its route is in routes.tsx). */
+export const ADMIN_SECTIONS = [
+  { id: 'audit', label: 'Audit log' },
+  { id: 'tokens', label: 'Service tokens' },
+  { id: 'datasources', label: 'Datasources' },
+  { id: 'seed', label: 'Seed data' },
+  { id: 'accounts', label: 'Accounts' },
 ] as const;
 
 export function AdminPage() {
-  const [tab, setTab] = useState<(typeof SECTIONS)[number]['id']>('audit');
-  const Panel = SECTIONS.find((s) => s.id === tab)?.Panel ?? AuditLog;
+  const user = useSignedInUser();
+  const { path } = useLocation();
+  if (user.role !== 'admin') {
+    return (
+      <p className="notice" role="alert">
+        Administration is for administrators. <Link href="/">Back to the workspace</Link>
+      </p>
+    );
+  }
+  const section = ADMIN_SECTIONS.find((s) => path === `/admin/${s.id}`)?.id ?? 'audit';
   return (
     <div className="page-body">
       <div className="page-head">
         <h1>Administration</h1>
-        <div className="tabs" role="tablist" aria-label="Administration sections">
-          {SECTIONS.map((s) => (
-            <button
-              key={s.id}
-              type="button"
-              role="tab"
-              aria-selected={tab === s.id}
-              onClick={() => setTab(s.id)}
-            >
-              {s.label}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          items={[...ADMIN_SECTIONS]}
+          value={section}
+          onChange={(id) => navigate(`/admin/${id}`)}
+          label="Administration sections"
+        />
       </div>
-      <Panel />
+      <Outlet />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // Approvals: the requests the person may review (`GET /api/approvals`: pending first, then decisions) and
 // their own requests (`?scope=mine`). A reviewer approves with an approval window (1..240 minutes) or
 // rejects, with an optional note (`POST /api/approvals/{id}/decision`).
+import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { WithdrawButton } from '../governance/WithdrawButton';
@@ -68,12 +69,12 @@ function DecisionForm({ approval, onDecided }: { approval: Approval; onDecided: 
         <span>Note</span>
         <input value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} aria-label="Note" />
       </label>
-      <button type="submit" className="btn btn-success" disabled={busy}>
+      <Button type="submit" variant="success" disabled={busy}>
         Approve
-      </button>
-      <button type="button" className="btn btn-danger" disabled={busy} onClick={() => decide('reject')}>
+      </Button>
+      <Button variant="danger" disabled={busy} onClick={() => decide('reject')}>
         Reject
-      </button>
+      </Button>
       {problem && (
         <p className="error-text small" role="alert">
           {problem}
@@ -184,39 +185,35 @@ export function ApprovalsPage({ user }: { user: SessionUser }) {
     <div className="page-body">
       <div className="page-head">
         <h1>Approvals</h1>
-        <div className="tabs" role="tablist" aria-label="Which requests">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={scope === 'review'}
-            onClick={() => setScope('review')}
-          >
-            To review
-          </button>
-          <button type="button" role="tab" aria-selected={scope === 'mine'} onClick={() => setScope('mine')}>
-            My requests
-          </button>
-        </div>
+        <Tabs
+          items={[
+            { id: 'review', label: 'To review' },
+            { id: 'mine', label: 'My requests' },
+          ]}
+          value={scope}
+          onChange={(id) => setScope(id as typeof scope)}
+          label="Which requests"
+        />
         <span className="spacer" />
-        <button type="button" className="btn btn-small" onClick={refresh}>
+        <Button size="sm" onClick={refresh}>
           Refresh
-        </button>
+        </Button>
       </div>
-      {list.isPending && <p className="muted">Loading…</p>}
+      {list.isPending && <LoadingState label="Loading requests…" />}
       {unavailable && (
         <p className="notice">
           Approvals need server storage (STORAGE_PROVIDER sqlite or postgres) on this portal.
         </p>
       )}
       {list.isError && !unavailable && (
-        <p className="error-text" role="alert">
-          {errorText(list.error)}
-        </p>
+        <ErrorState error={list.error} title="The requests could not be read" onRetry={refresh} />
       )}
       {list.data && approvals.length === 0 && (
-        <p className="muted">
-          {scope === 'review' ? 'Nothing waits for your review.' : 'You have not asked for any approval.'}
-        </p>
+        <EmptyState
+          title={
+            scope === 'review' ? 'Nothing waits for your review.' : 'You have not asked for any approval.'
+          }
+        />
       )}
       <div className="approval-list">
         {approvals.map((a) => (

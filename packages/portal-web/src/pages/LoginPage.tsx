@@ -1,6 +1,7 @@
 // Sign-in: email and password (`POST /api/auth/login`), a six-digit code field once the server asks for the
 // second factor (401 with `totpRequired`), the single sign-on button when `GET /api/auth/providers` says OIDC
 // is on, and the message for an `?error=<code>` the OIDC callback sent the browser back with.
+import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, api, errorText } from '../lib/api';
@@ -105,14 +106,14 @@ export function LoginPage() {
               />
             </>
           )}
-          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          <Button type="submit" variant="primary" className="btn-block" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
-          </button>
+          </Button>
         </form>
         {providers.data?.oidc && (
           <>
             <div className="divider">or</div>
-            <a className="btn btn-block btn-secondary" href="/api/auth/oidc/login">
+            <a className="kit-btn kit-btn--secondary btn-block" href="/api/auth/oidc/login">
               Sign in with single sign-on
             </a>
           </>

@@ -128,7 +128,7 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
               <GovernanceBadges connection={connection} />
               <Link
                 href={`/monitoring?datasource=${encodeURIComponent(connection.id)}`}
-                className="btn btn-small btn-ghost"
+                className="kit-btn kit-btn--ghost kit-btn--sm"
               >
                 Monitor
               </Link>

@@ -1,6 +1,7 @@
 // The plan as a readable tree: each operation with the object it touches, its cost, estimated and actual
 // rows and time, a bar showing its share of the heaviest measure, and the hot path (root to the heaviest
 // leaf) highlighted. The raw rows stay one click away for what the tree does not show.
+import { Button } from '@app/web-kit';
 import { useState } from 'react';
 import { ResultGrid } from '../results/ResultGrid';
 import { type PlanNode, parsePlan } from './planTree';
@@ -93,9 +94,9 @@ export function PlanView(props: {
         </span>
         <span className="spacer" />
         {canTree && (
-          <button type="button" className="btn btn-small" onClick={() => setRaw((r) => !r)}>
+          <Button size="sm" onClick={() => setRaw((r) => !r)}>
             {raw ? 'Show tree' : 'Show raw rows'}
-          </button>
+          </Button>
         )}
       </div>
       {canTree && !raw ? (

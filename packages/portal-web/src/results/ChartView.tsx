@@ -3,7 +3,8 @@
 import { useMemo, useState } from 'react';
 import { type Aggregate, pivot } from './pivot';
 
-const COLORS = ['#2457d6', '#e8833a', '#1e9e6a', '#c23a6b', '#7b4fd1', '#d4b000', '#1a9bb5', '#8c6d3f'];
+// The kit's series colours (both themes); used through inline style, where var() resolves (SVG attributes do not).
+const COLORS = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `var(--kit-chart-${n})`);
 
 export function ChartView(props: { fields: string[]; rows: Record<string, unknown>[] }) {
   const { fields, rows } = props;
@@ -129,7 +130,7 @@ function Axes(props: { kind: 'bar' | 'line'; groups: string[]; series: string[];
               y={Math.min(y(v), y(0))}
               width={barW}
               height={Math.abs(y(v) - y(0))}
-              fill={COLORS[si % COLORS.length]}
+              style={{ fill: COLORS[si % COLORS.length] }}
             >
               <title>{`${props.groups[gi]} · ${s}: ${v}`}</title>
             </rect>
@@ -138,7 +139,7 @@ function Axes(props: { kind: 'bar' | 'line'; groups: string[]; series: string[];
           <polyline
             key={s}
             fill="none"
-            stroke={COLORS[si % COLORS.length]}
+            style={{ stroke: COLORS[si % COLORS.length] }}
             strokeWidth={2}
             points={props.values[si].map((v, gi) => `${pad.l + band * gi + band / 2},${y(v)}`).join(' ')}
           />
@@ -146,7 +147,13 @@ function Axes(props: { kind: 'bar' | 'line'; groups: string[]; series: string[];
       )}
       {props.series.length > 1 &&
         props.series.map((s, si) => (
-          <text key={s} x={pad.l + 8 + si * 110} y={H - 8} className="tick" fill={COLORS[si % COLORS.length]}>
+          <text
+            key={s}
+            x={pad.l + 8 + si * 110}
+            y={H - 8}
+            className="tick"
+            style={{ fill: COLORS[si % COLORS.length] }}
+          >
             ■ {s.length > 14 ? `${s.slice(0, 13)}…` : s}
           </text>
         ))}
@@ -173,11 +180,11 @@ function Pie(props: { groups: string[]; values: number[] }) {
             : `M ${c} ${c} L ${c + R * Math.cos(a0)} ${c + R * Math.sin(a0)} A ${R} ${R} 0 ${large} 1 ${c + R * Math.cos(a1)} ${c + R * Math.sin(a1)} Z`;
         return (
           <g key={g}>
-            <path d={d} fill={COLORS[i % COLORS.length]}>
+            <path d={d} style={{ fill: COLORS[i % COLORS.length] }}>
               <title>{`${g}: ${props.values[i]} (${(share * 100).toFixed(1)}%)`}</title>
             </path>
             {i < 12 && (
-              <text x={280} y={24 + i * 18} className="tick" fill={COLORS[i % COLORS.length]}>
+              <text x={280} y={24 + i * 18} className="tick" style={{ fill: COLORS[i % COLORS.length] }}>
                 ■ {g.length > 24 ? `${g.slice(0, 23)}…` : g} — {(share * 100).toFixed(1)}%
               </text>
             )}

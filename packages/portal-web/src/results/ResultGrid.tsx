@@ -3,6 +3,7 @@
 // smoothly as 10. Click selects a row (Shift extends, Ctrl/Cmd toggles), Ctrl/Cmd-C copies, a double click
 // opens the value viewer (pretty JSON). NULL is a marker distinct from an empty string; masked values carry
 // the masked style.
+import { Button, Dialog } from '@app/web-kit';
 import {
   type ColumnDef,
   type ColumnSizingState,
@@ -191,9 +192,9 @@ export function ResultGrid(props: ResultGridProps) {
         {selected.size > 0 && <span className="muted small">{selected.size} selected</span>}
         <fieldset className="btn-group" aria-label="Copy rows">
           {(['tsv', 'csv', 'json'] as const).map((f) => (
-            <button key={f} type="button" className="btn btn-small" onClick={() => copy(f)}>
+            <Button key={f} size="sm" onClick={() => copy(f)}>
               Copy {f.toUpperCase()}
-            </button>
+            </Button>
           ))}
         </fieldset>
         {note && (
@@ -312,24 +313,17 @@ function ValueViewer(props: { field: string; value: unknown; onClose: () => void
         ? 'NULL'
         : String(props.value);
   return (
-    <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-label={`Value of ${props.field}`}>
-        <div className="section-head">
-          <h2>
-            {props.field} <span className="badge">{json !== undefined ? 'JSON' : 'text'}</span>
-          </h2>
-          <span className="spacer" />
-          <button type="button" className="btn btn-small" onClick={() => void writeClipboard(text)}>
-            Copy
-          </button>
-          <button type="button" className="icon-btn" aria-label="Close viewer" onClick={props.onClose}>
-            ✕
-          </button>
-        </div>
-        <pre className="value-viewer" data-testid="value-viewer">
-          {text}
-        </pre>
+    <Dialog open title={`Value of ${props.field}`} onClose={props.onClose} closeLabel="Close viewer" wide>
+      <div className="section-head">
+        <span className="badge">{json !== undefined ? 'JSON' : 'text'}</span>
+        <span className="spacer" />
+        <Button size="sm" onClick={() => void writeClipboard(text)}>
+          Copy
+        </Button>
       </div>
-    </div>
+      <pre className="value-viewer" data-testid="value-viewer">
+        {text}
+      </pre>
+    </Dialog>
   );
 }

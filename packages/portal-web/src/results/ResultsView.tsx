@@ -1,6 +1,7 @@
 // The results area: one result (grid or chart, paging with `hasMore`: next page or everything up to the
 // datasource ceiling), a script's per-statement results side by side, a plan, an error in words a person
 // acts on, or a held write with its live approval status.
+import { Button, Tabs } from '@app/web-kit';
 import { lazy, Suspense, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { PlanView } from '../plan/PlanView';
@@ -29,20 +30,15 @@ function GridOrChart(props: {
   const [view, setView] = useState<'grid' | 'chart'>('grid');
   return (
     <>
-      <div className="view-switch" role="tablist" aria-label="Result view">
-        {(['grid', 'chart'] as const).map((v) => (
-          <button
-            key={v}
-            type="button"
-            role="tab"
-            aria-selected={view === v}
-            className={`tab-btn${view === v ? ' active' : ''}`}
-            onClick={() => setView(v)}
-          >
-            {v === 'grid' ? 'Grid' : 'Chart & pivot'}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        items={[
+          { id: 'grid', label: 'Grid' },
+          { id: 'chart', label: 'Chart & pivot' },
+        ]}
+        value={view}
+        onChange={(id) => setView(id as typeof view)}
+        label="Result view"
+      />
       {view === 'grid' ? (
         <ResultGrid
           fields={props.fields}
@@ -226,22 +222,12 @@ export function ResultsView(props: ResultsViewProps) {
         )}
         {hasMore && (
           <span className="btn-group">
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => props.onLoadMore(false)}
-              disabled={props.loadingMore}
-            >
+            <Button size="sm" onClick={() => props.onLoadMore(false)} disabled={props.loadingMore}>
               {props.loadingMore ? 'Loading…' : 'Load more'}
-            </button>
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => props.onLoadMore(true)}
-              disabled={props.loadingMore}
-            >
+            </Button>
+            <Button size="sm" onClick={() => props.onLoadMore(true)} disabled={props.loadingMore}>
               Fetch all
-            </button>
+            </Button>
           </span>
         )}
         {result.warnings?.map((w) => (

@@ -3,6 +3,7 @@
 // (or skip it), then import: the upload's progress, the rows written as the server reports them, and the
 // outcome with every failed row and its reason. A held import waits on its approval here and runs the same
 // file again the moment a reviewer approves (the approval is for exactly that file).
+import { Button } from '@app/web-kit';
 import { useEffect, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { ApiError, errorText } from '../lib/api';
@@ -293,9 +294,9 @@ export function ImportDialog(props: {
         </>
       )}
       <div className="toolbar">
-        <button type="button" className="btn btn-primary" disabled={!ready} onClick={() => void start()}>
+        <Button variant="primary" disabled={!ready} onClick={() => void start()}>
           Import
-        </button>
+        </Button>
         {running && (
           <span className="muted small" role="status" data-testid="import-progress">
             {uploaded < 1 && !written

@@ -6,53 +6,18 @@
 // `preview`) before "Apply" runs them as one governed transaction. A held batch waits on its approval here
 // and is applied the moment a reviewer approves; a concurrent change is reported and nothing is applied.
 // Where the server says rows may be imported (`importable`), "Import" opens the import dialog.
+import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { ApiError, api, errorText } from '../lib/api';
 import type { Approval, DbObject, TableEditAnswer, TablePage } from '../lib/types';
-import { cellView } from '../results/cells';
 import { ImportDialog } from './ImportDialog';
-import {
-  addRow,
-  type Cell,
-  changesOf,
-  NO_EDITS,
-  type PendingEdits,
-  pendingCount,
-  removeNewRow,
-  rowKey,
-  setCell,
-  setNewCell,
-  toggleDelete,
-} from './tableEdits';
+import { type Sort, TableRowsGrid } from './TableRowsGrid';
+import { addRow, changesOf, NO_EDITS, type PendingEdits, pendingCount } from './tableEdits';
+import { filterOf, useDebounced } from './tableFilters';
 
 const PAGE = 100;
-
-type Sort = { column: string; direction: 'asc' | 'desc' };
-
-/** A filter box's text as the server's filter: `=x` equals, `>x`/`<x` compare, `null`/`!null`, else contains. */
-export function filterOf(column: string, text: string): Record<string, unknown> | undefined {
-  const t = text.trim();
-  if (t === '') return undefined;
-  if (t.toLowerCase() === 'null') return { column, op: 'is_null' };
-  if (t.toLowerCase() === '!null') return { column, op: 'not_null' };
-  const m = /^(>=|<=|!=|=|>|<)(.*)$/.exec(t);
-  if (m) {
-    const op = { '=': 'equals', '!=': 'not_equals', '>': 'gt', '>=': 'gte', '<': 'lt', '<=': 'lte' }[m[1]];
-    return { column, op, value: m[2].trim() };
-  }
-  return { column, op: 'contains', value: t };
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export function TableBrowser(props: {
   connectionKey: string;
@@ -177,10 +142,6 @@ export function TableBrowser(props: {
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(offset + rows.length, total);
 
-  const editor = (current: unknown, commit: (v: Cell) => void) => (
-    <CellEditor initial={current} onCommit={commit} onCancel={() => setEditing(null)} />
-  );
-
   return (
     <section className="card table-browser" aria-label={`Table ${object.name}`}>
       <div className="section-head">
@@ -190,50 +151,40 @@ export function TableBrowser(props: {
         <span className="muted small" data-testid="table-range">
           {from}–{to} of {total} rows
         </span>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE))}
-        >
+        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
           Previous
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={offset + PAGE >= total}
-          onClick={() => setOffset(offset + PAGE)}
-        >
+        </Button>
+        <Button size="sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
           Next
-        </button>
-        <button type="button" className="btn btn-small" onClick={() => void page.refetch()}>
+        </Button>
+        <Button size="sm" onClick={() => void page.refetch()}>
           Reload
-        </button>
+        </Button>
         <span className="spacer" />
         {d?.importable && (
-          <button type="button" className="btn btn-small" onClick={() => setImporting(true)}>
+          <Button size="sm" onClick={() => setImporting(true)}>
             Import
-          </button>
+          </Button>
         )}
         {editable && (
           <>
-            <button type="button" className="btn btn-small" onClick={() => setPending(addRow(pending))}>
+            <Button size="sm" onClick={() => setPending(addRow(pending))}>
               Add row
-            </button>
+            </Button>
             <span className="badge" data-testid="pending-count">
               {count} pending
             </span>
-            <button type="button" className="btn btn-small" disabled={count === 0} onClick={discard}>
+            <Button size="sm" disabled={count === 0} onClick={discard}>
               Discard
-            </button>
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
+            </Button>
+            <Button
+              size="sm"
+              variant="primary"
               disabled={count === 0 || busy}
               onClick={() => void showReview()}
             >
               Review changes
-            </button>
+            </Button>
           </>
         )}
         <button type="button" className="icon-btn" aria-label="Close table" onClick={props.onClose}>
@@ -282,203 +233,34 @@ export function TableBrowser(props: {
             {review.map((s) => `${s};`).join('\n')}
           </pre>
           <div className="toolbar">
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void apply()}>
+            <Button variant="primary" disabled={busy} onClick={() => void apply()}>
               Apply
-            </button>
-            <button type="button" className="btn" onClick={() => setReview(null)}>
-              Back to editing
-            </button>
+            </Button>
+            <Button onClick={() => setReview(null)}>Back to editing</Button>
           </div>
         </div>
       )}
       {/* The import dialog takes the grid's place while it is open (the card keeps its height). */}
       <div className="table-scroll" hidden={importing}>
-        <table className="grid compact table-grid" aria-label="Table rows">
-          <thead>
-            <tr>
-              {editable && <th className="row-actions" aria-label="Row actions" />}
-              {columns.map((c) => {
-                const dir = sort?.column === c.name ? sort.direction : undefined;
-                return (
-                  <th
-                    key={c.name}
-                    aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
-                  >
-                    <button
-                      type="button"
-                      className="th-sort"
-                      title={`${c.type} — click to sort`}
-                      onClick={() => clickSort(c.name)}
-                    >
-                      {c.name}
-                      {c.isPrimary && <span className="badge pk">PK</span>}
-                      {c.masked && (
-                        <span className="badge" title="masked by policy">
-                          masked
-                        </span>
-                      )}
-                      {dir && <span className="sort-mark">{dir === 'asc' ? ' ▲' : ' ▼'}</span>}
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-            <tr className="filter-row">
-              {editable && <th />}
-              {columns.map((c) => (
-                <th key={c.name}>
-                  <input
-                    aria-label={`Filter ${c.name}`}
-                    placeholder={c.masked ? 'masked' : 'filter'}
-                    disabled={c.masked}
-                    value={filterText[c.name] ?? ''}
-                    onChange={(e) => setFilterText({ ...filterText, [c.name]: e.target.value })}
-                  />
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {pending.inserts.map((r) => (
-              <tr key={`new-${r.id}`} className="row-new" data-testid="new-row">
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="icon-btn"
-                    aria-label="Remove new row"
-                    onClick={() => setPending(removeNewRow(pending, r.id))}
-                  >
-                    ✕
-                  </button>
-                </td>
-                {columns.map((c) => {
-                  const here = editing?.row === `new-${r.id}` && editing.column === c.name;
-                  const has = c.name in r.values;
-                  return (
-                    <td
-                      key={c.name}
-                      className={has ? 'cell-changed' : 'muted'}
-                      onDoubleClick={() => !c.masked && setEditing({ row: `new-${r.id}`, column: c.name })}
-                    >
-                      {here ? (
-                        editor(r.values[c.name] ?? '', (v) => {
-                          setPending(setNewCell(pending, r.id, c.name, v));
-                          setEditing(null);
-                        })
-                      ) : has ? (
-                        <CellText value={r.values[c.name]} />
-                      ) : (
-                        <span className="small">default</span>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-            {rows.map((row) => {
-              const k = rowKey(row, key, rowId);
-              const deleted = pending.deletes[k] !== undefined;
-              const cells = pending.updates[k] ?? {};
-              return (
-                <tr key={k} className={deleted ? 'row-deleted' : undefined}>
-                  {editable && (
-                    <td className="row-actions">
-                      <button
-                        type="button"
-                        className="icon-btn"
-                        aria-label={deleted ? 'Keep row' : 'Delete row'}
-                        title={deleted ? 'Keep this row' : 'Delete this row'}
-                        onClick={() => setPending(toggleDelete(pending, k, row))}
-                      >
-                        {deleted ? 'Keep' : 'Delete'}
-                      </button>
-                    </td>
-                  )}
-                  {columns.map((c) => {
-                    const changed = c.name in cells;
-                    const here = editing?.row === k && editing.column === c.name;
-                    const value = changed ? cells[c.name] : row[c.name];
-                    return (
-                      <td
-                        key={c.name}
-                        className={changed ? 'cell-changed' : undefined}
-                        onDoubleClick={() =>
-                          editable && !deleted && !c.masked && setEditing({ row: k, column: c.name })
-                        }
-                      >
-                        {here ? (
-                          editor(value, (v) => {
-                            setPending(setCell(pending, k, row, c.name, v));
-                            setEditing(null);
-                          })
-                        ) : (
-                          <CellText value={value} masked={c.masked} />
-                        )}
-                        {!here &&
-                          value !== null &&
-                          value !== undefined &&
-                          props.onFollow &&
-                          references.has(c.name) && (
-                            <button
-                              type="button"
-                              className="fk-link"
-                              title={`Open the ${references.get(c.name)?.referencedPath.join('.')} row`}
-                              aria-label={`Open referenced row ${String(value)}`}
-                              onClick={() => {
-                                const f = references.get(c.name);
-                                if (f) props.onFollow?.(f.referencedPath, f.referencedColumn, value);
-                              }}
-                            >
-                              ↗
-                            </button>
-                          )}
-                      </td>
-                    );
-                  })}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <TableRowsGrid
+          columns={columns}
+          rows={rows}
+          editable={editable}
+          keyColumns={key}
+          rowId={rowId}
+          references={references}
+          sort={sort}
+          onSort={clickSort}
+          filterText={filterText}
+          onFilterText={setFilterText}
+          pending={pending}
+          setPending={setPending}
+          editing={editing}
+          setEditing={setEditing}
+          onFollow={props.onFollow}
+        />
         {d && rows.length === 0 && <p className="muted small grid-empty">No row matches the filters.</p>}
       </div>
     </section>
-  );
-}
-
-function CellText(props: { value: unknown; masked?: boolean }) {
-  const v = cellView(props.value, props.masked);
-  return <span className={`cell-${v.cls}`}>{v.text}</span>;
-}
-
-/** An inline editor: Enter keeps the text, Escape cancels, "NULL" sets NULL. */
-function CellEditor(props: { initial: unknown; onCommit: (v: Cell) => void; onCancel: () => void }) {
-  const [text, setText] = useState(
-    props.initial === null || props.initial === undefined
-      ? ''
-      : typeof props.initial === 'object'
-        ? JSON.stringify(props.initial)
-        : String(props.initial),
-  );
-  return (
-    <span className="cell-editor">
-      <input
-        // biome-ignore lint/a11y/noAutofocus: the editor opens where the person double-clicked
-        autoFocus
-        aria-label="Cell value"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') props.onCommit(text);
-          if (e.key === 'Escape') props.onCancel();
-        }}
-      />
-      <button type="button" className="btn btn-small" onClick={() => props.onCommit(text)}>
-        OK
-      </button>
-      <button type="button" className="btn btn-small" title="Set NULL" onClick={() => props.onCommit(null)}>
-        NULL
-      </button>
-    </span>
   );
 }

@@ -3,6 +3,7 @@
 // key), indexes and foreign keys. "Show DDL" asks the server for the statements it will run (`preview`);
 // "Run" runs them governed like typed SQL: a held request waits here and runs once approved, as the table
 // browser's edits do. After a run the object tree and the table's description are read again.
+import { Button, LoadingState } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
@@ -62,11 +63,7 @@ export function TableDesigner(props: {
   if (!s || !initial)
     return (
       <section className="designer card" aria-label="Table designer">
-        {detail.isError ? (
-          <p className="error-text">{errorText(detail.error)}</p>
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
+        {detail.isError ? <p className="error-text">{errorText(detail.error)}</p> : <LoadingState />}
       </section>
     );
 
@@ -225,13 +222,9 @@ export function TableDesigner(props: {
           ))}
         </tbody>
       </table>
-      <button
-        type="button"
-        className="btn btn-small"
-        onClick={() => change({ columns: [...s.columns, emptyColumn()] })}
-      >
+      <Button size="sm" onClick={() => change({ columns: [...s.columns, emptyColumn()] })}>
         Add column
-      </button>
+      </Button>
       <h3>Indexes</h3>
       {s.indexes.map((ix, i) => (
         <div className="designer-line" key={ix.id}>
@@ -276,15 +269,14 @@ export function TableDesigner(props: {
           </button>
         </div>
       ))}
-      <button
-        type="button"
-        className="btn btn-small"
+      <Button
+        size="sm"
         onClick={() =>
           change({ indexes: [...s.indexes, { id: newId(), name: '', columns: '', unique: false }] })
         }
       >
         Add index
-      </button>
+      </Button>
       <h3>Foreign keys</h3>
       {s.foreignKeys.map((f, i) => {
         const set = (patch: Partial<typeof f>) =>
@@ -338,9 +330,8 @@ export function TableDesigner(props: {
           </div>
         );
       })}
-      <button
-        type="button"
-        className="btn btn-small"
+      <Button
+        size="sm"
         onClick={() =>
           change({
             foreignKeys: [
@@ -351,7 +342,7 @@ export function TableDesigner(props: {
         }
       >
         Add foreign key
-      </button>
+      </Button>
       {outcome && (
         <div
           className={`alert ${outcome.kind === 'ok' ? 'alert-success' : 'alert-error'}`}
@@ -378,18 +369,17 @@ export function TableDesigner(props: {
         </div>
       )}
       <div className="toolbar">
-        <button type="button" className="btn" disabled={busy} onClick={() => void showDdl()}>
+        <Button disabled={busy} onClick={() => void showDdl()}>
           Show DDL
-        </button>
-        <button
-          type="button"
-          className="btn btn-primary"
+        </Button>
+        <Button
+          variant="primary"
           disabled={busy || !ddl}
           title={ddl ? undefined : 'Show the DDL first'}
           onClick={() => void run()}
         >
           Run DDL
-        </button>
+        </Button>
       </div>
     </section>
   );

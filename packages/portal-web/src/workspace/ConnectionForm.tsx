@@ -3,6 +3,7 @@
 // database, the engine's own descriptor fields (provider-meta `connectionFields`), environment and query
 // timeout, with "Test connection" (`POST /api/db/test-connection`, which
 // opens a fresh connection within 10 s) before saving.
+import { Button } from '@app/web-kit';
 import { type FormEvent, useState } from 'react';
 import { api, errorText } from '../lib/api';
 import { newConnectionId } from '../lib/connections';
@@ -115,7 +116,6 @@ export function ConnectionForm(props: {
 
   return (
     <form className="conn-form" onSubmit={submit} aria-label={init ? 'Edit connection' : 'New connection'}>
-      <h3>{init ? 'Edit connection' : 'New connection'}</h3>
       <label htmlFor="cf-name">Name</label>
       {/* biome-ignore lint/a11y/noAutofocus: the dialog opens for this field */}
       <input id="cf-name" value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
@@ -223,16 +223,16 @@ export function ConnectionForm(props: {
         </p>
       )}
       <div className="actions">
-        <button type="button" className="btn" onClick={runTest} disabled={busy !== null}>
+        <Button onClick={runTest} disabled={busy !== null}>
           {busy === 'test' ? 'Testing…' : 'Test connection'}
-        </button>
+        </Button>
         <span className="spacer" />
-        <button type="button" className="btn btn-ghost" onClick={props.onCancel}>
+        <Button variant="ghost" onClick={props.onCancel}>
           Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy !== null}>
+        </Button>
+        <Button type="submit" variant="primary" disabled={busy !== null}>
           Save
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -1,5 +1,6 @@
 // Left panel, top half: the managed datasources (`GET /api/connections/managed`, read-only here) and the
 // person's own connections (browser or server storage, see lib/connections.ts), with add, edit and delete.
+import { Button, Dialog, Spinner } from '@app/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../lib/api';
@@ -118,41 +119,32 @@ export function ConnectionsPanel(props: {
     <section className="panel-section" aria-label="Connections">
       <div className="section-head">
         <h2>Connections</h2>
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setEditing('new')}
-          disabled={storage.isPending}
-        >
+        <Button size="sm" onClick={() => setEditing('new')} disabled={storage.isPending}>
           + New
-        </button>
+        </Button>
       </div>
-      {editing && (
-        <div className="modal-backdrop">
-          <div
-            className="modal"
-            role="dialog"
-            aria-modal="true"
-            aria-label={editing === 'new' ? 'New connection' : `Edit ${editing.name}`}
-            onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
-          >
-            <ConnectionForm
-              key={editing === 'new' ? 'new' : editing.id}
-              initial={editing === 'new' ? undefined : editing}
-              onSave={save}
-              onCancel={() => setEditing(null)}
-              buildDescriptor={(c) => requestDescriptor(c, props.username)}
-            />
-          </div>
-        </div>
-      )}
+      <Dialog
+        open={editing !== null}
+        title={editing === 'new' ? 'New connection' : `Edit ${editing?.name ?? ''}`}
+        onClose={() => setEditing(null)}
+      >
+        {editing && (
+          <ConnectionForm
+            key={editing === 'new' ? 'new' : editing.id}
+            initial={editing === 'new' ? undefined : editing}
+            onSave={save}
+            onCancel={() => setEditing(null)}
+            buildDescriptor={(c) => requestDescriptor(c, props.username)}
+          />
+        )}
+      </Dialog>
       {problem && (
         <p className="error-text" role="alert">
           {problem}
         </p>
       )}
       <h3 className="group-title">Managed</h3>
-      {managed.isPending && <p className="muted small">Loading…</p>}
+      {managed.isPending && <Spinner size="sm" />}
       {managed.isError && <p className="error-text small">{errorText(managed.error)}</p>}
       {managed.data?.length === 0 && <p className="muted small">No managed datasources.</p>}
       <ul className="conn-list">

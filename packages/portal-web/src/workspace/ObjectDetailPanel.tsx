@@ -1,6 +1,7 @@
 // The description of one object (`POST /api/db/objects/describe`): columns, indexes, foreign keys and its
 // DDL (the engine's own source, or rebuilt from the catalog for a table), with a button that puts a SELECT
 // of the object into the editor.
+import { Button, Spinner } from '@app/web-kit';
 import { useQuery } from '@tanstack/react-query';
 import { api, errorText } from '../lib/api';
 import type { DbObject, ObjectDetail } from '../lib/types';
@@ -42,27 +43,23 @@ export function ObjectDetailPanel(props: {
         </h2>
         <span className="spacer" />
         {props.onBrowse && /table|view/i.test(object.kind) && (
-          <button
-            type="button"
-            className="btn btn-small btn-primary"
-            onClick={() => props.onBrowse?.(object)}
-          >
+          <Button size="sm" variant="primary" onClick={() => props.onBrowse?.(object)}>
             Browse data
-          </button>
+          </Button>
         )}
         {props.onDesign && /table/i.test(object.kind) && !/view/i.test(object.kind) && (
-          <button type="button" className="btn btn-small" onClick={() => props.onDesign?.(object)}>
+          <Button size="sm" onClick={() => props.onDesign?.(object)}>
             Design table
-          </button>
+          </Button>
         )}
-        <button type="button" className="btn btn-small" onClick={() => props.onQuery(object)}>
+        <Button size="sm" onClick={() => props.onQuery(object)}>
           Query this
-        </button>
+        </Button>
         <button type="button" className="icon-btn" aria-label="Close object" onClick={props.onClose}>
           ✕
         </button>
       </div>
-      {detail.isPending && <p className="muted small">Loading…</p>}
+      {detail.isPending && <Spinner size="sm" />}
       {detail.isError && (
         <p className="error-text" role="alert">
           {errorText(detail.error)}

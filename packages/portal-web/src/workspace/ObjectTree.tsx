@@ -10,6 +10,7 @@
 // caret shows its columns, indexes and foreign keys under it (its description, read when opened). Row counts
 // in the tree are the engine's statistics (PostgreSQL reltuples, MySQL TABLE_ROWS…), so they are marked ≈.
 // Arrow keys, Home and End move through the rows as in a tree widget.
+import { Spinner } from '@app/web-kit';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
@@ -219,7 +220,7 @@ export function ObjectTree(props: {
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      {counts.isPending && <p className="muted small">Loading objects…</p>}
+      {counts.isPending && <Spinner size="sm" label="Loading objects…" />}
       {counts.isError && (
         <p className="error-text small" role="alert">
           {errorText(counts.error)}

@@ -2,18 +2,11 @@
 // toolbar (Run, Run script, Explain, Cancel, Format, Save, History, Ticket, Export), the params panel, and
 // the results. One statement runs through /api/db/query; a text with several statements runs as a script
 // through /api/db/multi-query with per-statement results. Every run is recorded in the history.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '@app/web-kit';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { AiTools } from '../ai/AiTools';
-import type { CompletionSource } from '../editor/completion';
-import {
-  isSqlEngine,
-  LEVELDB_COMMANDS,
-  MONGO_OPERATIONS,
-  REDIS_COMMANDS,
-  SQL_KEYWORDS,
-} from '../editor/language';
-import { objectLookup } from '../editor/objectLookup';
+import { isSqlEngine } from '../editor/language';
 import { type RunRequest, SqlEditor, type SqlEditorHandle } from '../editor/SqlEditor';
 import { splitStatements } from '../editor/statements';
 import { addTab, closeTab, loadTabs, saveTabs, type TabsState, updateTab } from '../editor/tabs';
@@ -22,13 +15,15 @@ import { addHistory, saveQuery } from '../history/store';
 import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
 import { useEngines } from '../lib/engines';
-import type { Connection, DbObject, ObjectDetail } from '../lib/types';
+import type { Connection } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
 import { ResultsView } from '../results/ResultsView';
 import { refreshAfterDdl } from './ddlRefresh';
 import { EditorTabs } from './EditorTabs';
-import type { KindCount } from './objectTreeRows';
+import { ParamsPanel } from './ParamsPanel';
+import { type ExportFormat, QueryToolbar } from './QueryToolbar';
+import { useQueryCompletion } from './queryCompletion';
 import { PAGE, randomId, runExplain, runQuery, runScript } from './queryRunner';
 
 /** The table a statement reads from, for the export's file and INSERT target name. */
@@ -72,58 +67,12 @@ export function QueryPanel(props: {
     if (props.request) setTabs((s) => addTab(s, props.request!.sql));
   }, [props.request]);
 
-  // ---- completion: objects looked up per word, columns described on demand (editor/objectLookup.ts) ----
-  // The containers come from the per-kind counts the object tree reads too (same key, one request).
-  const counts = useQuery({
-    queryKey: ['objects', props.connectionKey, 'counts'],
-    queryFn: () =>
-      api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
-    staleTime: 60_000,
+  const completion = useQueryCompletion({
+    qc,
+    connectionKey: props.connectionKey,
+    descriptor: props.descriptor,
+    engine: connection.type,
   });
-  // One path per container (counts come per kind), worked out when the counts change, not on every render.
-  const containerPaths = useMemo(
-    () => [...new Map((counts.data?.counts ?? []).map((c) => [c.path.join('\u0000'), c.path])).values()],
-    [counts.data],
-  );
-  const containers = useRef<string[][]>([]);
-  containers.current = containerPaths;
-  // One lookup per mounted panel: the workspace keys this panel by connection, so its cache is per connection.
-  const [lookup] = useState(() =>
-    objectLookup({
-      list: (body) =>
-        api<{ objects: DbObject[]; truncated?: boolean }>('/api/db/objects/list', {
-          body: { connection: props.descriptor, ...body },
-        }),
-      describe: (path) =>
-        qc.fetchQuery({
-          queryKey: ['describe', props.connectionKey, path],
-          queryFn: () =>
-            api<ObjectDetail>('/api/db/objects/describe', { body: { connection: props.descriptor, path } }),
-          staleTime: 60_000,
-        }),
-      containers: () => containers.current,
-    }),
-  );
-  // The current schema's first objects are read when the editor opens, so the first Ctrl-Space is quick.
-  useEffect(() => {
-    if (counts.data) lookup.objects('').catch(() => undefined);
-  }, [counts.data, lookup]);
-  const completion = useCallback(
-    (): CompletionSource => ({
-      keywords:
-        connection.type === 'mongodb'
-          ? MONGO_OPERATIONS
-          : connection.type === 'redis'
-            ? REDIS_COMMANDS
-            : connection.type === 'leveldb'
-              ? LEVELDB_COMMANDS
-              : SQL_KEYWORDS,
-      schemas: containers.current.map((p) => p[p.length - 1]),
-      objects: lookup.objects,
-      columns: lookup.columns,
-    }),
-    [connection.type, lookup],
-  );
 
   const base = () => ({ connection: props.descriptor, params: tab.params, ticket });
   const record = (
@@ -232,7 +181,7 @@ export function QueryPanel(props: {
     }
   };
 
-  const exportAs = async (format: 'csv' | 'json' | 'sql-insert') => {
+  const exportAs = async (format: ExportFormat) => {
     const sql = editor.current?.current()?.text ?? tab.sql;
     if (!sql.trim()) return;
     setExporting(format);
@@ -296,119 +245,32 @@ export function QueryPanel(props: {
           placeholder={`Write ${isSqlEngine(connection.type) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
         />
       </div>
-      <div className="toolbar">
-        <button
-          type="button"
-          className="btn btn-primary"
-          title="Run the selection or the statement under the cursor (Ctrl/⌘-Enter)"
-          onClick={() => run(editor.current?.current())}
-          disabled={!!running || empty}
-        >
-          {running ? 'Running…' : 'Run'}
-        </button>
-        {isSqlEngine(connection.type) && (
-          <button
-            type="button"
-            className="btn"
-            title="Run every statement of the tab in order (Ctrl/⌘-Shift-Enter)"
-            onClick={() => run(editor.current?.script())}
-            disabled={!!running || empty}
-          >
-            Run script
-          </button>
-        )}
-        {running && caps?.supportsCancel !== false && (
-          <button type="button" className="btn" onClick={cancel}>
-            Cancel
-          </button>
-        )}
-        {explainModes.length > 0 && (
-          <span className="btn-group">
-            <select
-              aria-label="Explain mode"
-              value={explainMode}
-              onChange={(e) => setExplainMode(e.target.value as 'estimate')}
-            >
-              {explainModes.map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-            <button type="button" className="btn" onClick={explain} disabled={!!running || empty}>
-              Explain
-            </button>
-          </span>
-        )}
-        <button
-          type="button"
-          className="btn btn-small"
-          title="Format (Shift-Alt-F)"
-          onClick={() => editor.current?.format()}
-          disabled={empty}
-        >
-          Format
-        </button>
-        {caps?.supportsPositionalParams !== false && (
-          <button
-            type="button"
-            className="btn btn-small"
-            aria-pressed={showParams}
-            onClick={() => setShowParams((v) => !v)}
-          >
-            Params{tab.params.length ? ` (${tab.params.length})` : ''}
-          </button>
-        )}
-        <button
-          type="button"
-          className="btn btn-small"
-          onClick={() => setSaveName(saveName === null ? tab.title : null)}
-          disabled={empty}
-        >
-          Save
-        </button>
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-pressed={showHistory}
-          onClick={() => setShowHistory((v) => !v)}
-        >
-          History
-        </button>
-        <label className={`ticket${ticketRequired ? ' required' : ''}`}>
-          <span>Ticket{ticketRequired ? ' *' : ''}</span>
-          <input
-            aria-label="Ticket"
-            placeholder={ticketRequired ? 'required for writes' : 'optional'}
-            maxLength={120}
-            value={ticket}
-            onChange={(e) => setTicket(e.target.value)}
-          />
-        </label>
-        <span className="spacer" />
-        <fieldset className="btn-group" aria-label="Export">
-          {(
-            [
-              ['csv', 'Export CSV'],
-              ['json', 'Export JSON'],
-              ['sql-insert', 'Export SQL'],
-            ] as const
-          ).map(([f, label]) => (
-            <button
-              key={f}
-              type="button"
-              className="btn btn-small"
-              disabled={!canExport || exporting !== null || empty}
-              title={
-                canExport ? `Download the statement's rows as ${f}` : 'Export is not allowed for you here'
-              }
-              onClick={() => exportAs(f)}
-            >
-              {exporting === f ? 'Exporting…' : label}
-            </button>
-          ))}
-        </fieldset>
-      </div>
+      <QueryToolbar
+        running={!!running}
+        empty={empty}
+        sqlEngine={isSqlEngine(connection.type)}
+        caps={caps}
+        explainModes={explainModes}
+        explainMode={explainMode}
+        onExplainMode={setExplainMode}
+        paramCount={tab.params.length}
+        showParams={showParams}
+        showHistory={showHistory}
+        ticket={ticket}
+        onTicket={setTicket}
+        ticketRequired={ticketRequired}
+        canExport={canExport}
+        exporting={exporting}
+        onRun={() => run(editor.current?.current())}
+        onRunScript={() => run(editor.current?.script())}
+        onCancel={cancel}
+        onExplain={explain}
+        onFormat={() => editor.current?.format()}
+        onToggleParams={() => setShowParams((v) => !v)}
+        onSave={() => setSaveName(saveName === null ? tab.title : null)}
+        onToggleHistory={() => setShowHistory((v) => !v)}
+        onExport={exportAs}
+      />
       {saveName !== null && (
         <form
           className="inline-form"
@@ -424,12 +286,12 @@ export function QueryPanel(props: {
             maxLength={200}
             onChange={(e) => setSaveName(e.target.value)}
           />
-          <button type="submit" className="btn btn-small btn-primary" disabled={!saveName.trim()}>
+          <Button type="submit" size="sm" variant="primary" disabled={!saveName.trim()}>
             Save query
-          </button>
-          <button type="button" className="btn btn-small" onClick={() => setSaveName(null)}>
+          </Button>
+          <Button size="sm" onClick={() => setSaveName(null)}>
             Cancel
-          </button>
+          </Button>
         </form>
       )}
       {showParams && (
@@ -469,45 +331,5 @@ export function QueryPanel(props: {
         onUseSql={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
       />
     </section>
-  );
-}
-
-function ParamsPanel(props: { params: string[]; style: string; onChange: (p: string[]) => void }) {
-  const mark = (i: number) =>
-    props.style === '$n'
-      ? `$${i + 1}`
-      : props.style === ':n'
-        ? `:${i + 1}`
-        : props.style === '@pn'
-          ? `@p${i + 1}`
-          : `?${i + 1}`;
-  return (
-    <fieldset className="params-panel" aria-label="Parameters">
-      <legend className="muted small">
-        Positional parameters ({props.style}) — numbers, true/false, null, or text; "quoted" forces text
-      </legend>
-      {props.params.map((p, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parameters are positional
-        <label key={i} className="param">
-          <span className="mono">{mark(i)}</span>
-          <input
-            aria-label={`Parameter ${i + 1}`}
-            value={p}
-            onChange={(e) => props.onChange(props.params.map((x, j) => (j === i ? e.target.value : x)))}
-          />
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label={`Remove parameter ${i + 1}`}
-            onClick={() => props.onChange(props.params.filter((_, j) => j !== i))}
-          >
-            ✕
-          </button>
-        </label>
-      ))}
-      <button type="button" className="btn btn-small" onClick={() => props.onChange([...props.params, ''])}>
-        + Parameter
-      </button>
-    </fieldset>
   );
 }

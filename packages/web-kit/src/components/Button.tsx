@@ -1,10 +1,10 @@
-// The button of both UIs: one look per intent (primary, secondary, danger, ghost), a busy state that keeps
+// The button of both UIs: one look per intent (primary, secondary, success, danger, ghost), a busy state that keeps
 // the width and disables the button while a request is in flight, and `type="button"` unless told otherwise
 // so a button inside a form never submits it by accident.
 import type { ButtonHTMLAttributes } from 'react';
 import { Spinner } from './Spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonVariant = 'primary' | 'secondary' | 'success' | 'danger' | 'ghost';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;

@@ -10,9 +10,11 @@ export interface DialogProps {
   children: ReactNode;
   footer?: ReactNode;
   wide?: boolean;
+  /** The accessible name of the ✕ button (pages name what it closes: "Close viewer"). */
+  closeLabel?: string;
 }
 
-export function Dialog({ open, title, onClose, children, footer, wide }: DialogProps) {
+export function Dialog({ open, title, onClose, children, footer, wide, closeLabel = 'Close' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -41,7 +43,7 @@ export function Dialog({ open, title, onClose, children, footer, wide }: DialogP
             <button
               type="button"
               className="kit-btn kit-btn--ghost kit-btn--sm"
-              aria-label="Close"
+              aria-label={closeLabel}
               onClick={onClose}
             >
               ✕
