@@ -74,6 +74,8 @@ export interface RunDetail extends RunSummary {
   triggered_by: string;
   /** A run of a fork's pull request: where from, why it waits or has no secrets, who approved. */
   fork: ForkRunView | null;
+  /** Pipelines as code: why the definition at the run's commit did not apply (the run used the last good one). */
+  definition_error: string | null;
   stages: { name: string; status: string; jobs: JobRunView[] }[];
 }
 
@@ -217,6 +219,7 @@ export async function getRunDetail(
       awaiting_approval:
         fork.awaiting_approval && !['success', 'failed', 'canceled'].includes(summary.status),
     },
+    definition_error: rows.definition_error ?? null,
     stages,
   };
 }

@@ -212,6 +212,7 @@ export interface RunDetailRows {
   parameters: string;
   triggered_by: string;
   version_id: string;
+  definition_error: string | null;
   stages: StageRunsTable[];
   jobs: JobRunsTable[];
   logs: DetailLogLine[];
@@ -251,7 +252,7 @@ export async function runDetailRows(
   const [run, stages, jobs] = await Promise.all([
     db
       .selectFrom('runs')
-      .select(['parameters', 'triggered_by', 'version_id'])
+      .select(['parameters', 'triggered_by', 'version_id', 'definition_error'])
       .where('id', '=', runId)
       .executeTakeFirst(),
     db.selectFrom('stage_runs').selectAll().where('run_id', '=', runId).orderBy('position').execute(),

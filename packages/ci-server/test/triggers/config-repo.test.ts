@@ -1,7 +1,8 @@
 // Pipelines as code through a signed webhook (issue 29): a push to the branch a project keeps its
 // `.gocdnext/` folder on is read and applied before runs start, so the delivery runs the pipelines that
 // commit defines (a pipeline added by the push included); a push with a broken definition still answers,
-// records the error with its revision and keeps the pipelines; bad bindings are 400.
+// records the error with its revision and keeps the pipelines, and the runs it starts (from the last good
+// definition) carry that error; bad bindings are 400.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -87,6 +88,15 @@ describe('pipelines kept in the repository, on a webhook push', () => {
     const state = (await api.get('/api/v1/projects/hooked/config-repo')).body;
     expect(state).toMatchObject({ status: 'failed', applied_revision: second, checked_revision: broken });
     expect(state.error).toMatch(/^the definition does not apply: .*test\.yml/);
+    // The push still runs the last good pipelines, and each of those runs says why its definition is older.
+    expect(again.body.runs).toHaveLength(2);
+    for (const id of again.body.runs!) {
+      const run = (await api.get(`/api/v1/runs/${id}?logs=0`)).body;
+      expect(run).toMatchObject({ revision: broken, cause: 'webhook', definition_error: state.error });
+    }
+    // Runs of a commit whose definition applied carry no such note.
+    for (const id of res.body.runs!)
+      expect((await api.get(`/api/v1/runs/${id}?logs=0`)).body.definition_error).toBeNull();
     const names = (await api.get('/api/v1/projects/hooked')).body.pipelines.map(
       (p: { name: string }) => p.name,
     );
