@@ -141,6 +141,10 @@ describe('the pipeline page', () => {
     expect(await page.getByLabel('Markdown').inputValue()).toContain('badge.svg?branch=release%2F1');
     await page.getByRole('heading', { name: 'Status badge' }).scrollIntoViewIfNeeded();
     await shot(page, 'pipeline-badge.png');
+    // A narrow window: looked at in the screenshot (tables scroll inside their panel, nothing overlaps).
+    await page.setViewportSize({ width: 760, height: 900 });
+    await shot(page, 'pipeline-page-narrow.png');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('says so when the pipeline does not exist', async () => {
@@ -191,8 +195,10 @@ describe('commit status settings', () => {
     expect(await page.content()).not.toContain(TOKEN);
     await shot(page, 'commit-status-settings.png');
 
-    // Saving again without a token keeps the stored one.
+    // Saving again without a token keeps the stored one; an edit clears the "Saved." of the last save.
+    await form.getByText('Saved.').waitFor();
     await form.getByLabel('Status name prefix').fill('ci/ours');
+    await form.getByText('Saved.').waitFor({ state: 'detached' });
     await form.getByRole('button', { name: 'Save commit status' }).click();
     await page.getByText('ci/ours/pp/<pipeline>').waitFor();
     expect((await admin.get('/api/v1/projects/pp/commit-status')).body).toMatchObject({

@@ -128,6 +128,8 @@ function CommitStatusForm({ slug, status: s }: { slug: string; status: CommitSta
     <form
       className="stack narrow"
       aria-label="Commit status settings"
+      // An edit after a save: "Saved." no longer describes what the fields hold.
+      onChange={() => save.isSuccess && save.reset()}
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate();
