@@ -11,6 +11,7 @@ import { AdminSettingsPage } from './pages/admin/AdminSettingsPage';
 import { AuditPage } from './pages/admin/AuditPage';
 import { UsersPage } from './pages/admin/UsersPage';
 import { WebhooksPage } from './pages/admin/WebhooksPage';
+import { PipelinePage } from './pages/PipelinePage';
 import { ProjectPage } from './pages/ProjectPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { RunPage } from './pages/RunPage';
@@ -43,6 +44,9 @@ export const routeTree = rootRoute.addChildren([
   page('/', 'viewer', () => <ProjectsPage />),
   page('/projects', 'viewer', () => <ProjectsPage />),
   page('/projects/$slug', 'viewer', (p) => <ProjectPage key={p.slug} slug={p.slug} />),
+  page('/projects/$slug/pipelines/$name', 'viewer', (p) => (
+    <PipelinePage key={`${p.slug}/${p.name}`} slug={p.slug} name={p.name} />
+  )),
   page('/apply', 'maintainer', () => (
     <Suspense fallback={<LoadingState />}>
       <ApplyPage />

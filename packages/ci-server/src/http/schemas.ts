@@ -111,6 +111,40 @@ export const ProjectDetail = Type.Object({
           "the pipeline's declared parameters with their defaults (a trigger's parameters override them)",
       }),
       materials: Type.Array(Material),
+      jobs: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          stage: Type.String(),
+          kind: Type.Union([Type.Literal('script'), Type.Literal('gate'), Type.Literal('plugin')], {
+            description: 'script: runs commands; gate: a manual approval; plugin: `uses` an image',
+          }),
+          needs: Type.Array(Type.String()),
+          image: orNull<string>('string', { description: 'the container image (or the plugin `uses`)' }),
+          matrix: Type.Integer({ minimum: 0, description: 'how many matrix cells (0: no matrix)' }),
+        }),
+        { description: "the pipeline's jobs in declaration order (a summary; the YAML route has the text)" },
+      ),
+      when: Type.Union(
+        [
+          Type.Object({
+            event: Type.Array(Type.String()),
+            branch: Type.Array(Type.String()),
+            paths: Type.Array(Type.String()),
+          }),
+          Type.Null(),
+        ],
+        { description: "gocdnext's pipeline `when` (empty lists: any); null when the pipeline has none" },
+      ),
+      concurrency: Type.Union(
+        [
+          Type.Object({
+            mode: Type.String({ description: 'serial or cancel-superseded' }),
+            group: orNull<string>('string', { description: 'a group shared with other pipelines' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'null: runs of the pipeline go in parallel' },
+      ),
       latest_run: nullable(RunSummary),
     }),
   ),
@@ -204,6 +238,11 @@ export const RunDetail = Type.Object({
   pr_labels: Type.Array(Type.String(), {
     description:
       "the labels of the pull request the run builds, lower case, as its webhook gave them (a gate's approval.quorum_by_label reads them); empty for other runs",
+  }),
+  definition_error: orNull<string>('string', {
+    description:
+      "pipelines as code: the repository's definition at the run's commit did not apply, and why (the run " +
+      'follows the last good definition); null for every other run',
   }),
   stages: Type.Array(
     Type.Object({

@@ -1,6 +1,6 @@
 // Projects and pipelines as the API shows them: the project list, ProjectDetail (active pipelines with
-// stages, materials and latest run, plus recent runs, in four queries whatever the number of pipelines),
-// cascading delete, and a pipeline's YAML.
+// stages, a job summary, `when`, concurrency, materials and latest run, plus recent runs, in four queries
+// whatever the number of pipelines), cascading delete, and a pipeline's YAML.
 import { notFound } from '@app/kit';
 import { type PipelineDocument, serializePipeline } from '../domain/index.js';
 import { recordProjectBlobs } from '../store/blob-deletions.js';
@@ -25,7 +25,32 @@ export interface PipelineView {
   /** The pipeline's declared `parameters` with their defaults (the trigger dialog lists them). */
   parameters: Record<string, string>;
   materials: MaterialView[];
+  /** A summary of the jobs (the pipeline page lists them); the YAML route has the whole text. */
+  jobs: JobView[];
+  when: { event: string[]; branch: string[]; paths: string[] } | null;
+  concurrency: { mode: string; group: string | null } | null;
   latest_run: RunSummaryRow | null;
+}
+
+export interface JobView {
+  name: string;
+  stage: string;
+  kind: 'script' | 'gate' | 'plugin';
+  needs: string[];
+  image: string | null;
+  matrix: number;
+}
+
+/** The job summary of a pipeline document, in declaration order. */
+export function jobViews(doc: PipelineDocument): JobView[] {
+  return Object.entries(doc.jobs).map(([name, j]) => ({
+    name,
+    stage: j.stage,
+    kind: j.approval ? 'gate' : j.uses ? 'plugin' : 'script',
+    needs: j.needs ?? [],
+    image: j.uses ?? j.image ?? null,
+    matrix: j.matrix ? Object.values(j.matrix).reduce((n, values) => n * values.length, 1) : 0,
+  }));
 }
 
 export async function listProjects(db: StoreDb) {
@@ -68,6 +93,13 @@ export async function getProjectDetail(db: StoreDb, slug: string) {
       name: p.name,
       stages: doc.stages,
       parameters: doc.parameters ?? {},
+      jobs: jobViews(doc),
+      when: doc.when
+        ? { event: doc.when.event ?? [], branch: doc.when.branch ?? [], paths: doc.when.paths ?? [] }
+        : null,
+      concurrency: doc.concurrency
+        ? { mode: doc.concurrency.mode, group: doc.concurrency.group ?? null }
+        : null,
       materials: materials
         .filter((m) => m.pipeline_id === p.id)
         .map((m) => ({ kind: m.kind, fingerprint: m.fingerprint, ...JSON.parse(m.config) })),

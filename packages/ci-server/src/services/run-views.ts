@@ -76,6 +76,8 @@ export interface RunDetail extends RunSummary {
   fork: ForkRunView | null;
   /** The labels of the pull request the run builds (gocdnext's `quorum_by_label` reads them); else empty. */
   pr_labels: string[];
+  /** Pipelines as code: why the definition at the run's commit did not apply (the run used the last good one). */
+  definition_error: string | null;
   stages: { name: string; status: string; jobs: JobRunView[] }[];
 }
 
@@ -220,6 +222,7 @@ export async function getRunDetail(
       awaiting_approval:
         fork.awaiting_approval && !['success', 'failed', 'canceled'].includes(summary.status),
     },
+    definition_error: rows.definition_error ?? null,
     stages,
   };
 }

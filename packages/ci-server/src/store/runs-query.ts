@@ -213,6 +213,7 @@ export interface RunDetailRows {
   triggered_by: string;
   version_id: string;
   pr_labels?: string | null;
+  definition_error: string | null;
   stages: StageRunsTable[];
   jobs: JobRunsTable[];
   logs: DetailLogLine[];
@@ -252,7 +253,7 @@ export async function runDetailRows(
   const [run, stages, jobs] = await Promise.all([
     db
       .selectFrom('runs')
-      .select(['parameters', 'triggered_by', 'version_id', 'pr_labels'])
+      .select(['parameters', 'triggered_by', 'version_id', 'pr_labels', 'definition_error'])
       .where('id', '=', runId)
       .executeTakeFirst(),
     db.selectFrom('stage_runs').selectAll().where('run_id', '=', runId).orderBy('position').execute(),

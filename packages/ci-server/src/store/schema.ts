@@ -85,6 +85,11 @@ export interface RunsTable {
   concurrency_seq: number | null;
   waiting_for: string | null;
   superseded_by: string | null;
+  /**
+   * Pipelines as code (0017): why the repository's definition at this run's revision did not apply, when it
+   * did not (the run follows the last good definition); null otherwise.
+   */
+  definition_error: string | null;
 }
 
 export interface ConcurrencyGroupsTable {

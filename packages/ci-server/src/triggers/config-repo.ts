@@ -91,6 +91,25 @@ export function configRepoOf(input: ConfigRepoInput): ConfigRepoState {
   };
 }
 
+/**
+ * Records on a run started by a push or a poll that the project's repository definition at the run's commit
+ * did not apply (the run follows the last good definition, as the project page says), so the run's page shows
+ * it with its cause. Nothing for a project without a binding, or when that commit applied.
+ */
+export async function noteFailedDefinition(db: StoreDb, runId: string): Promise<void> {
+  const run = await db
+    .selectFrom('runs')
+    .select(['project_id', 'revision'])
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!run?.revision) return;
+  const row = await readProjectSetting(db, run.project_id, CONFIG_REPO_KEY);
+  if (!row) return;
+  const state = JSON.parse(row.value) as ConfigRepoState;
+  if (state.status !== 'failed' || state.checked_revision !== run.revision || !state.error) return;
+  await db.updateTable('runs').set({ definition_error: state.error }).where('id', '=', runId).execute();
+}
+
 export interface ConfigReposDeps {
   db: StoreDb;
   git: GitRunner;

@@ -14,6 +14,7 @@ import type { ForkRunInfo } from '../services/fork-runs.js';
 import { type CreatedRun, createRunIn, publishCreated } from '../services/run-create.js';
 import type { StoreDb } from '../store/database.js';
 import { nowIso } from '../store/ids.js';
+import { noteFailedDefinition } from './config-repo.js';
 
 export interface RunRequest {
   pipelineId: string;
@@ -78,7 +79,10 @@ export async function createRuns(trx: StoreDb, requests: RunRequest[]): Promise<
         labels: r.labels,
       };
     });
-    if (run) out.push(run);
+    if (!run) continue;
+    // Pipelines as code: a push whose definition did not apply still runs (the last good definition); say why.
+    if (r.cause === 'webhook' || r.cause === 'poll') await noteFailedDefinition(trx, run.id);
+    out.push(run);
   }
   return out;
 }

@@ -89,14 +89,32 @@ describe.each(STORES)('projects API on %s', (store) => {
     expect(detail.body.recent_runs).toEqual([]);
     const [build, deploy] = detail.body.pipelines;
     expect(Object.keys(build).sort()).toEqual([
+      'concurrency',
       'id',
+      'jobs',
       'latest_run',
       'materials',
       'name',
       'parameters',
       'stages',
+      'when',
     ]);
-    expect(build).toMatchObject({ name: 'build', stages: ['build', 'test'], latest_run: null });
+    expect(build).toMatchObject({
+      name: 'build',
+      stages: ['build', 'test'],
+      latest_run: null,
+      when: null,
+      concurrency: null,
+    });
+    // The job summary the pipeline page lists: declaration order, kind, matrix size.
+    expect(build.jobs).toEqual([
+      { name: 'compile', stage: 'build', kind: 'script', needs: [], image: null, matrix: 0 },
+      { name: 'unit', stage: 'test', kind: 'script', needs: [], image: null, matrix: 2 },
+    ]);
+    expect(deploy.jobs.map((j: { name: string; kind: string }) => [j.name, j.kind])).toEqual([
+      ['approve', 'gate'],
+      ['ship', 'script'],
+    ]);
     expect(build.materials).toEqual([
       {
         kind: 'git',
@@ -108,6 +126,45 @@ describe.each(STORES)('projects API on %s', (store) => {
       kind: 'upstream',
       upstream: { pipeline: 'build', stage: 'test', status: 'success' },
     });
+  });
+
+  it("summarises a pipeline's when, concurrency, plugins and gates in the detail", async () => {
+    const doc = `name: backend
+when:
+  event: [push, pull_request]
+  branches: [main, "release/*"]
+  paths: ["server/**"]
+concurrency: {group: deploys, mode: cancel-superseded}
+stages: [test, ship]
+jobs:
+  unit:
+    stage: test
+    image: node:22
+    script: [npm test]
+  notify:
+    stage: ship
+    needs: [unit]
+    uses: registry.example.com/notify:1
+`;
+    await applyAndGetPipelines(api, 'summary', [doc]);
+    const [backend] = (await api.get('/api/v1/projects/summary')).body.pipelines;
+    expect(backend.when).toEqual({
+      event: ['push', 'pull_request'],
+      branch: ['main', 'release/*'],
+      paths: ['server/**'],
+    });
+    expect(backend.concurrency).toEqual({ mode: 'cancel-superseded', group: 'deploys' });
+    expect(backend.jobs).toEqual([
+      { name: 'unit', stage: 'test', kind: 'script', needs: [], image: 'node:22', matrix: 0 },
+      {
+        name: 'notify',
+        stage: 'ship',
+        kind: 'plugin',
+        needs: ['unit'],
+        image: 'registry.example.com/notify:1',
+        matrix: 0,
+      },
+    ]);
   });
 
   it('shows the latest run of each pipeline and the recent runs in the detail', async () => {

@@ -20,6 +20,7 @@ const DETAIL_KEYS = [
   'cause',
   'counter',
   'created_at',
+  'definition_error',
   'finished_at',
   'fork',
   'git_ref',
@@ -74,6 +75,7 @@ describe.each(STORES)('runs API on %s', (store) => {
     expect(res.body).toEqual({ run_id: expect.any(String), counter: expect.any(Number) });
     const run = await detail(res.body.run_id);
     expect(Object.keys(run).sort()).toEqual(DETAIL_KEYS);
+    expect(run.definition_error).toBeNull();
     expect(run).toMatchObject({
       id: res.body.run_id,
       project_slug: 'shop',

@@ -41,6 +41,7 @@ export async function seedRuns(server: CiServer, pipelineId: string, count: numb
       concurrency_seq: null,
       waiting_for: null,
       superseded_by: null,
+      definition_error: null,
     };
   });
   for (let i = 0; i < rows.length; i += 500)

@@ -1,7 +1,8 @@
 // Pipelines as code through a signed webhook (issue 29): a push to the branch a project keeps its
 // `.gocdnext/` folder on is read and applied before runs start, so the delivery runs the pipelines that
 // commit defines (a pipeline added by the push included); a push with a broken definition still answers,
-// records the error with its revision and keeps the pipelines; bad bindings are 400.
+// records the error with its revision and keeps the pipelines, and the runs it starts (from the last good
+// definition) carry that error; bad bindings are 400.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { tempDir } from '@app/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiServer } from '../../src/index.js';
 import { type Client, client } from '../api-helpers.js';
+import { dbOf } from '../core/agent-sim.js';
 import { FakeClock, fixture, runsOf, sendWebhook, startTriggerServer, storeUrl } from './helpers.js';
 
 const PUSH_SHA = '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c';
@@ -87,10 +89,43 @@ describe('pipelines kept in the repository, on a webhook push', () => {
     const state = (await api.get('/api/v1/projects/hooked/config-repo')).body;
     expect(state).toMatchObject({ status: 'failed', applied_revision: second, checked_revision: broken });
     expect(state.error).toMatch(/^the definition does not apply: .*test\.yml/);
+    // The push still runs the last good pipelines, and each of those runs says why its definition is older.
+    expect(again.body.runs).toHaveLength(2);
+    for (const id of again.body.runs!) {
+      const run = (await api.get(`/api/v1/runs/${id}?logs=0`)).body;
+      expect(run).toMatchObject({ revision: broken, cause: 'webhook', definition_error: state.error });
+    }
+    // Runs of a commit whose definition applied carry no such note.
+    for (const id of res.body.runs!)
+      expect((await api.get(`/api/v1/runs/${id}?logs=0`)).body.definition_error).toBeNull();
     const names = (await api.get('/api/v1/projects/hooked')).body.pipelines.map(
       (p: { name: string }) => p.name,
     );
     expect(names.sort()).toEqual(['build', 'test']);
+  });
+
+  it('notes the error on the runs a poll starts at a broken commit', async () => {
+    const repo = repository();
+    repo.commit({ '.gocdnext/build.yaml': job('build') });
+    expect(
+      (await api.call('PUT', '/api/v1/projects/polled/config-repo', { url: repo.url, poll_interval: '' }))
+        .status,
+    ).toBe(200);
+    // The first poll records the head (a baseline starts nothing).
+    expect((await server.triggers.pollProject('polled')).every((o) => o.run_ids.length === 0)).toBe(true);
+    const broken = repo.commit({ '.gocdnext/build.yaml': 'stages: [build]\njobs: {j: {stage: gone}}\n' });
+    // As the scheduler does: the definition is read first, then the materials are polled.
+    const project = await dbOf(server)
+      .selectFrom('projects')
+      .select('id')
+      .where('slug', '=', 'polled')
+      .executeTakeFirstOrThrow();
+    expect((await server.triggers.configRepos.sync(project.id, broken)).status).toBe('failed');
+    const [polled] = await server.triggers.pollProject('polled');
+    expect(polled.run_ids).toHaveLength(1);
+    const run = (await api.get(`/api/v1/runs/${polled.run_ids[0]}?logs=0`)).body;
+    expect(run).toMatchObject({ cause: 'poll', revision: broken });
+    expect(run.definition_error).toMatch(/^the definition does not apply: .*build\.yaml/);
   });
 
   it('refuses a bad binding with 400 naming the field, and 404 for a project without one', async () => {

@@ -1,7 +1,8 @@
 // A project's triggers and settings, one tab each: how runs start (the pipelines' materials, cron schedules
 // and the webhook addresses to give an SCM host), its settings (poll interval, log archive), its
-// notifications (channels and the delivery history) and its caches with their sizes. Maintainers may set
-// the polling and log-archive overrides and delete a cache entry.
+// notifications (channels and the delivery history), where it reports commit statuses, and its caches with
+// their sizes. Maintainers may set the polling, log-archive and commit-status settings and delete a cache
+// entry.
 import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +10,7 @@ import { api, enc } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { bytes } from '../lib/format';
 import { materialText } from '../lib/materials';
+import { CommitStatusSettings } from './CommitStatusSettings';
 import { ProjectNotifications } from './NotificationDeliveries';
 import { QueryView } from './QueryView';
 import { ErrorNote, InlineForm, Time } from './ui';
@@ -49,6 +51,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
           { id: 'triggers', label: 'Triggers' },
           { id: 'settings', label: 'Settings' },
           { id: 'notifications', label: 'Notifications' },
+          { id: 'commit-status', label: 'Commit status' },
           { id: 'caches', label: 'Caches' },
         ]}
       >
@@ -56,6 +59,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
           {tab === 'triggers' && <Triggers project={project} />}
           {tab === 'settings' && <SettingsView slug={project.slug} canEdit={canEdit} />}
           {tab === 'notifications' && <ProjectNotifications slug={project.slug} canEdit={canEdit} />}
+          {tab === 'commit-status' && <CommitStatusSettings slug={project.slug} canEdit={canEdit} />}
           {tab === 'caches' && <CachesView slug={project.slug} canEdit={canEdit} />}
         </div>
       </Tabs>

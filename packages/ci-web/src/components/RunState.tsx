@@ -11,6 +11,11 @@ const LABEL: Record<string, string> = {
   approval: 'awaiting approval',
 };
 
+/** The state in words, as the badge reads: why a waiting run waits, else its status. */
+export function runStateText(run: Pick<RunSummary, 'status' | 'waiting'>): string {
+  return run.waiting ? (LABEL[run.waiting.reason] ?? 'waiting') : run.status.replace(/_/g, ' ');
+}
+
 export function RunStateBadge({ run }: { run: Pick<RunSummary, 'status' | 'waiting'> }) {
   const w = run.waiting;
   if (!w) return <span className={`badge badge-${run.status.replace(/[^a-z_]/g, '')}`}>{run.status}</span>;

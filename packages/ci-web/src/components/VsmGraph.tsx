@@ -8,6 +8,7 @@ import { type MouseEvent, useEffect, useMemo, useState } from 'react';
 import type { VsmEdge, VsmNode } from '../api/types';
 import { ago, shortSha } from '../lib/format';
 import { navigate } from '../lib/router';
+import { runStateText } from './RunState';
 import { runHref } from './RunsTable';
 
 const W = 236;
@@ -216,14 +217,15 @@ function PipelineBox(props: { node: VsmNode; at: Point; go: (href: string) => (e
       transform={`translate(${at.x},${at.y})`}
       data-testid={`vsm-pipeline-${n.name}`}
     >
-      <title>{`pipeline ${n.name}${run ? `: run #${run.counter} ${run.status}` : ''}`}</title>
+      <title>{`pipeline ${n.name}${run ? `: run #${run.counter} ${runStateText(run)}` : ''}`}</title>
       <rect width={W} height={H} rx={8} />
       <rect width={6} height={H} rx={3} className={`vsm-stripe vsm-status-${status}`} />
       <text x={16} y={22} className="vsm-title">
         {cut(n.name ?? '', 24)}
       </text>
       <text x={16} y={44} className="vsm-sub">
-        {run ? `#${run.counter} ${run.status.replace(/_/g, ' ')} · ${ago(run.created_at)}` : 'never run'}
+        {/* A run at a gate or held back says so, as the pipelines table beside the map does. */}
+        {run ? `#${run.counter} ${runStateText(run)} · ${ago(run.created_at)}` : 'never run'}
         {n.has_services ? ' · services' : ''}
       </text>
       <text x={16} y={66} className="vsm-sub mono">

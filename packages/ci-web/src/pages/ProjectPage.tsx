@@ -11,6 +11,7 @@ import { RunsTable, runHref } from '../components/RunsTable';
 import { SecretsPanel } from '../components/SecretsPanel';
 import { TriggerDialog } from '../components/TriggerDialog';
 import { Empty, ErrorNote, Loading, Notice, PageHeader, Time } from '../components/ui';
+import { pipelineHref } from '../lib/links';
 import { materialText } from '../lib/materials';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -134,7 +135,7 @@ export function ProjectPage({ slug }: { slug: string }) {
               {p.pipelines.map((pl) => (
                 <tr key={pl.id}>
                   <td>
-                    <Link href={`/runs?pipeline=${pl.id}`} className="strong">
+                    <Link href={pipelineHref(slug, pl.name)} className="strong">
                       {pl.name}
                     </Link>
                   </td>

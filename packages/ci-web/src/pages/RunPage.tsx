@@ -1,5 +1,7 @@
-// One run: what started it, the pipeline graph and the stages and jobs (polled while it is active), cancel
-// while it is active, re-run the run and re-run only its failed jobs once it finished, for maintainers, the live log, test results and artifacts.
+// One run: what started it (and, for pipelines kept in a repository, a pushed definition that did not apply),
+// the pipeline graph and the stages and jobs (polled while it is active), for maintainers cancel while it is
+// active, re-run the run and re-run only its failed jobs once it finished, the live log, test results and
+// artifacts.
 import { Button, LoadingState, useShortcut } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
@@ -14,6 +16,7 @@ import { runHref } from '../components/RunsTable';
 import { TestsPanel } from '../components/TestsPanel';
 import { ErrorNote, Loading, PageHeader, Time } from '../components/ui';
 import { duration, shortSha } from '../lib/format';
+import { pipelineHref } from '../lib/links';
 import { useNow } from '../lib/now';
 import { Link, navigate } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -96,8 +99,10 @@ export function RunPage({ id }: { id: string }) {
         }
         sub={
           <>
-            <Link href={`/projects/${encodeURIComponent(r.project_slug)}`}>{r.project_slug}</Link> ·{' '}
+            <Link href={`/projects/${encodeURIComponent(r.project_slug)}`}>{r.project_slug}</Link> /{' '}
+            <Link href={pipelineHref(r.project_slug, r.pipeline_name)}>{r.pipeline_name}</Link> ·{' '}
             {r.cause.replace(/_/g, ' ')} by {r.triggered_by}
+            {r.definition_error && ' · with the last good definition'}
             {(r.waiting || r.superseded_by) && (
               <>
                 {' · '}
@@ -138,6 +143,16 @@ export function RunPage({ id }: { id: string }) {
         }
       />
       <ErrorNote error={cancel.error ?? rerun.error ?? rerunFailed.error} />
+      {r.definition_error && (
+        // Pipelines as code: the push that caused this run carried a definition that did not apply.
+        <section className="note note-error" aria-label="Pipeline definition not applied">
+          <strong>
+            The pipeline definition at {shortSha(r.revision)} did not apply; this run follows the last
+            definition that did.
+          </strong>
+          <pre className="mono small definition-error">{r.definition_error}</pre>
+        </section>
+      )}
       <ForkApproval run={r} canApprove={can('maintainer')} onDone={refresh} />
       <dl className="facts">
         <div>

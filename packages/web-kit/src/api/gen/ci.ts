@@ -5362,11 +5362,30 @@ export interface operations {
                         description: string | null;
                         name: string;
                         pipelines: {
+                            /** @description null: runs of the pipeline go in parallel */
+                            concurrency: {
+                                /** @description a group shared with other pipelines */
+                                group: string | null;
+                                /** @description serial or cancel-superseded */
+                                mode: string;
+                            } | null;
                             /**
                              * Format: uuid
                              * @description a UUID
                              */
                             id: string;
+                            /** @description the pipeline's jobs in declaration order (a summary; the YAML route has the text) */
+                            jobs: {
+                                /** @description the container image (or the plugin `uses`) */
+                                image: string | null;
+                                /** @description script: runs commands; gate: a manual approval; plugin: `uses` an image */
+                                kind: "script" | "gate" | "plugin";
+                                /** @description how many matrix cells (0: no matrix) */
+                                matrix: number;
+                                name: string;
+                                needs: string[];
+                                stage: string;
+                            }[];
                             latest_run: {
                                 /** @description manual, rerun, run_all, cron, webhook, poll or upstream */
                                 cause: string;
@@ -5430,6 +5449,12 @@ export interface operations {
                                 [key: string]: string;
                             };
                             stages: string[];
+                            /** @description gocdnext's pipeline `when` (empty lists: any); null when the pipeline has none */
+                            when: {
+                                branch: string[];
+                                event: string[];
+                                paths: string[];
+                            } | null;
                         }[];
                         /** @description the 20 newest runs of the project */
                         recent_runs: {
@@ -8169,6 +8194,8 @@ export interface operations {
                         counter: number;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description pipelines as code: the repository's definition at the run's commit did not apply, and why (the run follows the last good definition); null for every other run */
+                        definition_error: string | null;
                         /** Format: date-time */
                         finished_at: string | null;
                         /** @description a run of a pull request from a fork (null for every other run) */
