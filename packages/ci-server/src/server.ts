@@ -107,8 +107,8 @@ export interface CreateOptions {
   logPollMs?: number;
   /**
    * Short job reports of one tick applied together and claims coalesced per tick (dispatch/report-batches.ts).
-   * Off by default until the fault and replica suites have passed with it on (see bench/README.md); the
-   * dispatch benchmark measures it against the default in the same run.
+   * Overrides the `dispatchBatching` setting (CI_DISPATCH_BATCHING, on by default); the dispatch benchmark
+   * turns it off for its baseline.
    */
   dispatchBatching?: boolean;
 }
@@ -225,7 +225,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   const db = database.db;
   const timing = resolveAgentTiming(options.agentTiming);
   const agents = new AgentRegistry();
-  const batching = options.dispatchBatching === true;
+  const batching = options.dispatchBatching ?? settings.dispatchBatching;
   const transitions = new JobTransitions({ db, postgres: database.dialect === 'postgres', events, batching });
   const builder = new AssignmentBuilder(db, createSecretBox(secrets.secretKey), idTokens);
   const jobs = new ActiveJobs(builder);

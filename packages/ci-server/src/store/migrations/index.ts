@@ -15,6 +15,7 @@ import { m0013JobEngine } from './0013_job_engine.js';
 import { m0014JobOutputs } from './0014_job_outputs.js';
 import { m0015RunTriggerEvent } from './0015_run_trigger_event.js';
 import { m0016RunConcurrency } from './0016_run_concurrency.js';
+import { m0018StageJobCounts } from './0018_stage_job_counts.js';
 
 export const migrations: Migrations = {
   '0001_server_settings': m0001ServerSettings,
@@ -31,4 +32,5 @@ export const migrations: Migrations = {
   '0014_job_outputs': m0014JobOutputs,
   '0015_run_trigger_event': m0015RunTriggerEvent,
   '0016_run_concurrency': m0016RunConcurrency,
+  '0018_stage_job_counts': m0018StageJobCounts,
 };
