@@ -23,6 +23,11 @@ export const ciConfigSpec = {
   grpcTlsKey: { env: 'CI_GRPC_TLS_KEY', kind: 'string', yaml: 'grpc_tls.key' },
   /** Webhook secret of every SCM host without its own `webhooks.<host>.secret` (docs/ci-triggers.md). */
   webhookSecret: { env: 'CI_WEBHOOK_SECRET', kind: 'string', yaml: 'webhooks.secret', secret: true },
+  /**
+   * Group commit of a tick's job reports and claims coalesced per tick (dispatch/report-batches.ts); on
+   * unless turned off (the dispatch benchmark's baseline turns it off).
+   */
+  dispatchBatching: { env: 'CI_DISPATCH_BATCHING', kind: 'bool', default: true, yaml: 'dispatch.batching' },
   logLevel: {
     env: 'LOG_LEVEL',
     kind: 'enum',

@@ -79,8 +79,8 @@ export interface CreateOptions {
   logPollMs?: number;
   /**
    * Short job reports of one tick applied together and claims coalesced per tick (dispatch/report-batches.ts).
-   * Off by default until the fault and replica suites have passed with it on (see bench/README.md); the
-   * dispatch benchmark measures it against the default in the same run.
+   * Overrides the `dispatchBatching` setting (CI_DISPATCH_BATCHING, on by default); the dispatch benchmark
+   * turns it off for its baseline.
    */
   dispatchBatching?: boolean;
 }

@@ -164,7 +164,7 @@ export async function createCiServer(settings: CiSettings, options: CreateOption
   const db = database.db;
   const timing = resolveAgentTiming(options.agentTiming);
   const agents = new AgentRegistry();
-  const batching = options.dispatchBatching === true;
+  const batching = options.dispatchBatching ?? settings.dispatchBatching;
   const transitions = new JobTransitions({ db, postgres: database.dialect === 'postgres', events, batching });
   const builder = new AssignmentBuilder(db, createSecretBox(secrets.secretKey), idTokens);
   const jobs = new ActiveJobs(builder);

@@ -4,12 +4,13 @@
 // the job run's lease, applies the transition and clears or keeps the lease; effects are published after the
 // commit (new attempts reach the dispatcher through them).
 //
-// The two reports every job sends first try a conditional UPDATE of the job's row alone
-// (store/job-report-statements.ts): a start in a running run, a finish that leaves its stage running. Those
-// are most reports (19 of a 20-way matrix's 20 starts and finishes), and for them the state machine would
-// change nothing but that row; the rest, and anything the UPDATE does not match, take the full transition.
-// Those short reports that arrive within one tick are applied together (report-batches.ts: the starts as one
-// statement, the finishes as one transaction), and only what a batch did not apply goes on alone.
+// The two reports every job sends first try the short path (store/job-report-statements.ts), which never
+// loads the run: a start is one conditional UPDATE (touching the run row only for the run's first start), a
+// finish reads the job and its stage's counts and lets domain/stage-counts.ts decide (a matrix cell beside
+// running siblings, and the last job of a run's last stage). Those are nearly all reports; the rest (a
+// failure, needs in the stage, a next stage to start) take the full transition. Short reports that arrive
+// within one tick are applied together (report-batches.ts: the starts as one statement, the finishes as one
+// transaction), and only what a batch did not apply goes on alone.
 import {
   type Effect,
   expireGate,
@@ -23,11 +24,7 @@ import {
 import type { RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
 import { newId, nowIso } from '../store/ids.js';
-import {
-  finishJobOfBusyStage,
-  lockRunForReport,
-  startJobOfRunningRun,
-} from '../store/job-report-statements.js';
+import { finishJobsByCounts, lockRunsForReports, startJobs } from '../store/job-report-statements.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { JobRunsTable } from '../store/schema.js';
 import { ReportBatches } from './report-batches.js';
@@ -130,8 +127,7 @@ export class JobTransitions {
 
   /**
    * Runs `body` on the job run's run inside a transaction; publishes its effects after the commit. `quick`,
-   * when given, is tried first in the same transaction, after the run row is locked for it (PostgreSQL):
-   * what it answers stands, and `body` runs only when it answers undefined. `alone` is the same without a
+   * when given, is tried first in the same transaction (it locks the run row itself): what it answers stands, and `body` runs only when it answers undefined. `alone` is the same without a
    * transaction (one statement). Both run in the run's turn, with `body` right after them when they answer
    * undefined: a run's first start that needs `body` is not overtaken by the starts that arrived meanwhile
    * (each of which would then find the run not yet running and need `body` too).
@@ -160,7 +156,6 @@ export class JobTransitions {
         (alone && (await alone())) ||
         db.transaction().execute(async (trx) => {
           if (quick) {
-            if (this.deps.postgres) await lockRunForReport(trx, row.run_id);
             const done = await quick(trx, row.run_id);
             if (done) return done;
           }
@@ -226,9 +221,9 @@ export class JobTransitions {
       },
       runIdHint,
       undefined,
-      // One statement, no transaction: a start in a run that is already running.
+      // One statement, no transaction: a start the run's status allows (the run's first moves the run row).
       async () =>
-        (await startJobOfRunningRun(db, jobRunId, agentId, engineName, postgres))
+        (await startJobs(db, [{ jobRunId, agentId, engine: engineName }], postgres)).size > 0
           ? { value: null }
           : undefined,
     );
@@ -243,7 +238,7 @@ export class JobTransitions {
   ): Promise<FinishOutcome> {
     // The batch needs the run (its row is locked); a stranger's report goes on alone.
     if (this.batches && runIdHint && report.status !== 'failed') {
-      const row = await this.batches
+      const done = await this.batches
         .finish({
           jobRunId,
           agentId,
@@ -251,6 +246,8 @@ export class JobTransitions {
           result: report.status,
           exitCode: report.exitCode,
           error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+          // A matrix cell finishing beside its siblings keeps its outputs, as on the single-report path.
+          outputs: report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
           commit: report.commit,
         })
         .catch((err) => {
@@ -258,7 +255,11 @@ export class JobTransitions {
           this.pinned.delete(runIdHint);
           throw err;
         });
-      if (row) return { accepted: true, status: report.status, startedAt: row.started_at ?? row.assigned_at };
+      if (done) {
+        if (done.effects.length > 0) this.deps.events.publish({ runId: runIdHint, effects: done.effects });
+        const row = done.row;
+        return { accepted: true, status: report.status, startedAt: row.started_at ?? row.assigned_at };
+      }
     }
     return this.onJob<FinishOutcome>(
       jobRunId,
@@ -302,20 +303,30 @@ export class JobTransitions {
       report.status === 'failed'
         ? undefined
         : async (trx, runId) => {
-            const row = await finishJobOfBusyStage(
+            const runs = await lockRunsForReports(trx, [runId], this.deps.postgres);
+            const done = await finishJobsByCounts(
               trx,
-              jobRunId,
-              agentId,
-              report.status as 'success' | 'canceled',
-              report.exitCode,
-              report.status === 'success' ? null : report.error.slice(0, 2000) || null,
-              // A job finishing beside running siblings (a matrix cell) keeps its outputs too.
-              report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
+              [
+                {
+                  jobRunId,
+                  agentId,
+                  result: report.status as 'success' | 'canceled',
+                  exitCode: report.exitCode,
+                  error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
+                  // A job finishing beside running siblings (a matrix cell) keeps its outputs too.
+                  outputs:
+                    report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
+                },
+              ],
+              runs,
+              this.deps.postgres,
             );
+            const row = done.applied.get(jobRunId);
             if (!row) return undefined;
             await this.pinRevision(trx, runId, report.commit);
             return {
               value: { accepted: true, status: report.status, startedAt: row.started_at ?? row.assigned_at },
+              effects: done.effects.get(runId),
             };
           },
     );

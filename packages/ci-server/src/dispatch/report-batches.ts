@@ -1,19 +1,21 @@
-// Group commit of the two reports every job sends. `started` and `finished` reports that can take their short
-// path (store/job-report-statements.ts: the report changes only the job's own row) and arrive within one turn
-// of the event loop are applied together: all the starts as one UPDATE (one statement, no transaction), all
-// the finishes as one transaction of two statements (the runs' rows locked, then one UPDATE), instead of a
-// statement and a transaction per report. A report the batch did not apply (its run is not running yet, its
-// stage would finish, the lease moved) answers false / undefined, and dispatch/job-transitions.ts applies it
-// on its own as before: the full state machine in the run's turn. So a batch never decides anything the
-// single-report path would not; it only shares the round trips.
+// Group commit of the two reports every job sends. `started` and `finished` reports that can be applied
+// without loading the run (store/job-report-statements.ts: a start, the run's first included, and a finish the
+// stage counts decide, the run's last included) and arrive within one turn of the event loop are applied
+// together: all the starts as one statement, all the finishes as one transaction (the runs locked, the jobs
+// and their stages' counts read, one write), instead of a statement and a transaction per report. A report
+// the batch did not apply (a failure, a job waiting on needs, a next stage to start, the lease moved)
+// answers false / undefined, and dispatch/job-transitions.ts applies it on its own as before: the full state
+// machine in the run's turn. So a batch never decides anything the single-report path would not; it only
+// shares the round trips.
+import type { Effect } from '../domain/index.js';
 import type { StoreDb } from '../store/database.js';
 import {
   type FinishedRow,
   type FinishReportRow,
-  finishJobsOfBusyStages,
+  finishJobsByCounts,
   lockRunsForReports,
   type StartReport,
-  startJobsOfRunningRuns,
+  startJobs,
 } from '../store/job-report-statements.js';
 import type { Trx } from '../store/run-snapshot.js';
 
@@ -21,6 +23,12 @@ export interface BatchedFinish extends FinishReportRow {
   runId: string;
   /** The commit the agent checked out (pins a run given as a branch). */
   commit: string;
+}
+
+/** A finish the batch applied: the job's times, and the effects of its run when the job ended the run. */
+export interface AppliedFinish {
+  row: FinishedRow;
+  effects: Effect[];
 }
 
 export interface ReportBatchesDeps {
@@ -38,7 +46,7 @@ interface Waiting<R, T> {
 
 export class ReportBatches {
   private starts: Waiting<StartReport, boolean>[] = [];
-  private finishes: Waiting<BatchedFinish, FinishedRow | undefined>[] = [];
+  private finishes: Waiting<BatchedFinish, AppliedFinish | undefined>[] = [];
   private scheduled = false;
   /** Reports applied in batches, and batches sent (tests and benchmarks read them). */
   readonly stats = { starts: 0, finishes: 0, batches: 0 };
@@ -55,8 +63,8 @@ export class ReportBatches {
     });
   }
 
-  /** Applies the finish with the others of this tick; the job's times, or undefined (full transition). */
-  finish(report: BatchedFinish): Promise<FinishedRow | undefined> {
+  /** Applies the finish with the others of this tick; undefined when it needs the full transition. */
+  finish(report: BatchedFinish): Promise<AppliedFinish | undefined> {
     if (this.finishes.some((w) => w.report.jobRunId === report.jobRunId)) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       this.finishes.push({ report, resolve, reject });
@@ -82,7 +90,7 @@ export class ReportBatches {
     if (batch.length === 0) return;
     try {
       this.stats.batches++;
-      const applied = await startJobsOfRunningRuns(
+      const applied = await startJobs(
         this.deps.db,
         batch.map((w) => w.report),
         this.deps.postgres,
@@ -94,23 +102,36 @@ export class ReportBatches {
     }
   }
 
-  private async applyFinishes(batch: Waiting<BatchedFinish, FinishedRow | undefined>[]): Promise<void> {
+  private async applyFinishes(batch: Waiting<BatchedFinish, AppliedFinish | undefined>[]): Promise<void> {
     if (batch.length === 0) return;
     const { db, postgres, pin } = this.deps;
     try {
       this.stats.batches++;
-      const applied = await db.transaction().execute(async (trx) => {
-        if (postgres) await lockRunsForReports(trx, [...new Set(batch.map((w) => w.report.runId))]);
-        const rows = await finishJobsOfBusyStages(
+      const done = await db.transaction().execute(async (trx) => {
+        const runs = await lockRunsForReports(trx, [...new Set(batch.map((w) => w.report.runId))], postgres);
+        const result = await finishJobsByCounts(
           trx,
           batch.map((w) => w.report),
+          runs,
+          postgres,
         );
         for (const w of batch)
-          if (rows.has(w.report.jobRunId)) await pin(trx, w.report.runId, w.report.commit);
-        return rows;
+          if (result.applied.has(w.report.jobRunId)) await pin(trx, w.report.runId, w.report.commit);
+        return result;
       });
-      this.stats.finishes += applied.size;
-      for (const w of batch) w.resolve(applied.get(w.report.jobRunId));
+      this.stats.finishes += done.applied.size;
+      // A run's effects go with one of its reports only (they are published once).
+      const published = new Set<string>();
+      for (const w of batch) {
+        const row = done.applied.get(w.report.jobRunId);
+        if (!row) {
+          w.resolve(undefined);
+          continue;
+        }
+        const effects = published.has(w.report.runId) ? [] : (done.effects.get(w.report.runId) ?? []);
+        published.add(w.report.runId);
+        w.resolve({ row, effects });
+      }
     } catch (err) {
       for (const w of batch) w.reject(err);
     }

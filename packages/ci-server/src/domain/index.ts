@@ -23,5 +23,6 @@ export * from './run-plan.js';
 export * from './run-state.js';
 export * from './run-types.js';
 export * from './run-waiting.js';
+export * from './stage-counts.js';
 export * from './when-filter.js';
 export { childPath, MAX_ERRORS } from './yaml-reader.js';

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   finishTouchesOnlyTheJob,
   type JobReportFacts,
+  startIsOneStatement,
   startTouchesOnlyTheJob,
 } from './job-report-shortcut.js';
 import { GATED, ok, play, type Step, TWO_STAGES } from './run.fixture.js';
@@ -94,6 +95,17 @@ describe('report shortcuts agree with the state machine', () => {
       if (startTouchesOnlyTheJob(f)) {
         const t = ok(onJobStarted(run, job.id));
         expect(t.effects).toEqual([]);
+        expect(structuredClone({ ...t, effects: undefined })).toEqual({
+          ...onlyJob(run, job.id, 'running'),
+          effects: undefined,
+        });
+      }
+      if (startIsOneStatement(f)) {
+        // The job's status, and the stored run status becomes running (the first start), nothing else.
+        const t = ok(onJobStarted(run, job.id));
+        expect(t.effects).toEqual([]);
+        // The machine's run is running (the store's `queued` until a job starts, running from this one on).
+        expect(t.status).toBe('running');
         expect(structuredClone({ ...t, effects: undefined })).toEqual({
           ...onlyJob(run, job.id, 'running'),
           effects: undefined,

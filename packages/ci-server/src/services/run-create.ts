@@ -5,6 +5,7 @@
 // executes them.
 import {
   causeEvent,
+  countStage,
   type Effect,
   type PipelineDocument,
   planRun,
@@ -18,7 +19,7 @@ import type { StoreDb } from '../store/database.js';
 import { enqueueForgeStatus } from '../store/forge-status-outbox.js';
 import { newId, nowIso } from '../store/ids.js';
 import { enqueueRunNotifications } from '../store/notification-outbox.js';
-import { insertJobRows, newJobRow, storedStatus } from '../store/run-snapshot.js';
+import { insertJobRows, newJobRow, stageCountColumns, storedStatus } from '../store/run-snapshot.js';
 import { type ForkRunInfo, holdStartedRun, insertForkRun } from './fork-runs.js';
 import { cancelSuperseded, placeInGroup } from './run-concurrency.js';
 
@@ -150,6 +151,7 @@ export async function createRunIn(
     status: s.status,
     started_at: s.status === 'created' ? null : now,
     finished_at: s.status === 'created' || s.status === 'running' ? null : now,
+    ...stageCountColumns(countStage(s)),
   }));
   if (stageRows.length > 0) await trx.insertInto('stage_runs').values(stageRows).execute();
   const jobRows = snapshot.stages.flatMap((s, i) =>

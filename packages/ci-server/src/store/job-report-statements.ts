@@ -1,137 +1,29 @@
-// The two agent reports that arrive for every job, each as one conditional UPDATE of the job's own row when
-// the report changes nothing else about the run (dispatch/job-transitions.ts falls back to loading the whole
-// run and running the state machine whenever one of them matches no row):
+// The two reports every job sends, applied without loading the run (dispatch/report-batches.ts sends a tick's
+// reports together; a single report is a batch of one):
 //
-// - started: the job is queued, held by the reporting agent, and its run is already stored `running` and not
-//   being canceled. The state machine would then only mark the job running (no effect, no stage or run
-//   status change, no notification), so the run and stage rows are left alone.
-// - finished (success or canceled): the job is running and held by the agent, another current job of its
-//   stage is still active (so the stage cannot finish), and no job of the stage waits in `created` on needs
-//   (so nothing can be released or skipped). Again only the job's row changes.
+// - started: one conditional UPDATE of the job rows (queued → running, held by the reporting agent, the run
+//   not being canceled) that moves the run row queued → running only when this start is the run's first
+//   (PostgreSQL: one statement, a data-modifying CTE; SQLite: two in one transaction). The state machine would
+//   do nothing else (onJobStarted raises no effect). A run whose project has notification or commit-status
+//   settings has its first start take the full transition instead, which writes those outboxes.
+// - finished (success or canceled): after the runs are locked, one read of the finishing jobs with their
+//   stages' counts (domain/stage-counts.ts), the decision made by finishByCounts, and one write of the job
+//   rows and the stage counts (PostgreSQL: one statement), plus the run row and its outboxes when the job was
+//   the run's last. What the counts cannot decide is left to the full transition.
 //
-// The rule is domain/job-report-shortcut.ts (table-tested against the state machine); these are it in SQL.
-//
-// Why these are safe beside the full transitions, which lock the run row FOR UPDATE (store/run-snapshot.ts):
-// `started` locks the run row FOR KEY SHARE inside its statement, so a cancel (which winds down queued jobs)
-// and the start are ordered, and the run's flags are rechecked on the row as the cancel left it. `finished`
-// runs after `lockRunForReport` in the same transaction, a separate statement, so its reads of the stage's
-// other rows see everything committed before the lock was granted (a condition read in the locking statement
-// itself would see the stage as it was before waiting) — two last jobs of a stage finishing at once on two
-// server processes cannot both believe the other still runs. SQLite has one writer, so no locks there.
-import { sql } from 'kysely';
+// Locks: `started` takes the run row FOR KEY SHARE in its statement (ordered against a cancel's FOR UPDATE,
+// not against other reports), and two first starts of one run meet on the run row's update (the second finds
+// it no longer queued). `finished` runs after lockRunsForReports in the same transaction, so its read sees
+// every transition committed before the lock was granted, and the counts it writes follow from that read.
+import { type Selectable, sql } from 'kysely';
+import { FORGE_STATUS_SETTING } from '../domain/forge-status.js';
+import type { Effect, JobStatus, RunStatus, StageStatus } from '../domain/index.js';
+import { type FinishByCounts, finishByCounts, type StageCounts } from '../domain/stage-counts.js';
 import type { StoreDb } from './database.js';
+import { enqueueForgeStatus } from './forge-status-outbox.js';
 import { nowIso } from './ids.js';
-
-/** Job statuses of a job that is not done: a stage holding one cannot finish. */
-const ACTIVE_JOB = ['created', 'queued', 'running', 'awaiting_approval'];
-
-/**
- * queued → running for a job of a running run; the run's id, or undefined when the report needs the full
- * transition (first job of the run, cancel under way, not queued, not this agent's, no such job).
- */
-export async function startJobOfRunningRun(
-  db: StoreDb,
-  jobRunId: string,
-  agentId: string,
-  engine: string | null,
-  postgres: boolean,
-): Promise<string | undefined> {
-  const now = nowIso();
-  const row = await db
-    .updateTable('job_runs')
-    .set({ status: 'running', started_at: now, updated_at: now, ...(engine ? { engine } : {}) })
-    .where('id', '=', jobRunId)
-    .where('status', '=', 'queued')
-    .where('lease_agent_id', '=', agentId)
-    .where('run_id', 'in', (eb) => {
-      const runs = eb
-        .selectFrom('runs')
-        .select('runs.id')
-        .whereRef('runs.id', '=', 'job_runs.run_id')
-        .where('runs.status', '=', 'running')
-        .where('runs.cancel_requested', '=', 0);
-      return postgres ? runs.forKeyShare() : runs;
-    })
-    .returning('run_id')
-    .executeTakeFirst();
-  return row?.run_id;
-}
-
-/**
- * Locks the run row (PostgreSQL) for a report that may be applied as `finishJobOfBusyStage`: conflicts
- * with the full transitions (FOR UPDATE) and with other such reports, not with `startJobOfRunningRun`.
- */
-export async function lockRunForReport(trx: StoreDb, runId: string): Promise<void> {
-  await trx.selectFrom('runs').select('id').where('id', '=', runId).forNoKeyUpdate().execute();
-}
-
-export interface FinishedRow {
-  started_at: string | null;
-  assigned_at: string | null;
-}
-
-/**
- * running → success | canceled when the stage goes on without it (see the file's comment); the job's
- * times, or undefined when the report needs the full transition.
- */
-export async function finishJobOfBusyStage(
-  trx: StoreDb,
-  jobRunId: string,
-  agentId: string,
-  result: 'success' | 'canceled',
-  exitCode: number | null,
-  error: string | null,
-  /** The declared outputs of a success (JSON), kept like the slow path keeps them; null: none. */
-  outputs: string | null = null,
-): Promise<FinishedRow | undefined> {
-  const now = nowIso();
-  return trx
-    .updateTable('job_runs')
-    .set({
-      status: result,
-      finished_at: now,
-      updated_at: now,
-      lease_agent_id: null,
-      lease_expires_at: null,
-      exit_code: exitCode,
-      error,
-      ...(outputs !== null ? { outputs } : {}),
-    })
-    .where('id', '=', jobRunId)
-    .where('status', '=', 'running')
-    .where('lease_agent_id', '=', agentId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('job_runs as o')
-          .select(sql`1`.as('one'))
-          .whereRef('o.stage_run_id', '=', 'job_runs.stage_run_id')
-          .whereRef('o.id', '!=', 'job_runs.id')
-          .where('o.status', 'in', ACTIVE_JOB),
-      ),
-    )
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('job_runs as w')
-            .select(sql`1`.as('one'))
-            .whereRef('w.stage_run_id', '=', 'job_runs.stage_run_id')
-            .where('w.status', '=', 'created')
-            .where('w.needs', '!=', '[]'),
-        ),
-      ),
-    )
-    .returning(['started_at', 'assigned_at'])
-    .executeTakeFirst();
-}
-
-// Reports that arrive within one tick are applied together (dispatch/report-batches.ts): the starts as one
-// statement, the finishes as one statement after one lock statement, in one transaction. The rules are the
-// same as above, row by row, with one change for finishes: a job of the batch counts as "another active job
-// of its stage" for another job of the batch only when its id is greater. One statement reads the rows as
-// they were before it, so two last jobs of a stage finishing in one batch would otherwise each see the other
-// still running, both match, and leave the stage unfinished. This way, when only batch jobs are active in a
-// stage, all but the one with the greatest id match, and that one (which no other batch job counts for)
-// stays running and takes the full transition alone, finishing the stage.
+import { enqueueRunNotifications } from './notification-outbox.js';
+import type { RunsTable } from './schema.js';
 
 export interface StartReport {
   jobRunId: string;
@@ -139,53 +31,120 @@ export interface StartReport {
   engine: string | null;
 }
 
-/** `startJobOfRunningRun` for several reports (distinct job ids) in one statement: the ids it applied. */
-export async function startJobsOfRunningRuns(
+/** Project settings that make a run's status change write an outbox row (the full transition does that). */
+const OUTBOX_SETTINGS = ['notifications', FORGE_STATUS_SETTING];
+
+/** `case id when <job> then <value> … else <otherwise> end` over the reports of a batch. */
+function byJob<R extends { jobRunId: string }>(
+  reports: readonly R[],
+  value: (r: R) => unknown,
+  otherwise: unknown,
+) {
+  return sql<any>`case ${sql.ref('id')} ${sql.join(
+    reports.map((r) => sql`when ${r.jobRunId} then ${value(r)}`),
+    sql` `,
+  )} else ${otherwise} end`;
+}
+
+/** queued → running for the reports it can apply alone (see the file's comment): their ids. */
+export async function startJobs(
   db: StoreDb,
   reports: readonly StartReport[],
   postgres: boolean,
 ): Promise<Set<string>> {
   if (reports.length === 0) return new Set();
   const now = nowIso();
-  const byId = (value: (r: StartReport) => string | null, otherwise: ReturnType<typeof sql.ref>) =>
-    sql<string>`case ${sql.ref('id')} ${sql.join(
-      reports.map((r) => sql`when ${r.jobRunId} then ${value(r)}`),
-      sql` `,
-    )} else ${otherwise} end`;
   const engines = reports.some((r) => r.engine);
-  const rows = await db
-    .updateTable('job_runs')
-    .set({
-      status: 'running',
-      started_at: now,
-      updated_at: now,
-      ...(engines ? { engine: byId((r) => r.engine, sql.ref('engine')) } : {}),
-    })
-    .where(
-      'id',
-      'in',
-      reports.map((r) => r.jobRunId),
-    )
-    .where('status', '=', 'queued')
-    .where(({ eb, ref }) =>
-      eb(
-        ref('lease_agent_id'),
-        '=',
-        byId((r) => r.agentId, sql.ref('lease_agent_id')),
-      ),
-    )
-    .where('run_id', 'in', (eb) => {
-      const runs = eb
-        .selectFrom('runs')
-        .select('runs.id')
-        .whereRef('runs.id', '=', 'job_runs.run_id')
-        .where('runs.status', '=', 'running')
-        .where('runs.cancel_requested', '=', 0);
-      return postgres ? runs.forKeyShare() : runs;
-    })
-    .returning('id')
-    .execute();
-  return new Set(rows.map((r) => r.id));
+  const updateJobs = (qb: StoreDb) =>
+    qb
+      .updateTable('job_runs')
+      .set({
+        status: 'running',
+        started_at: now,
+        updated_at: now,
+        ...(engines ? { engine: byJob(reports, (r) => r.engine, sql.ref('engine')) } : {}),
+      })
+      .where(
+        'id',
+        'in',
+        reports.map((r) => r.jobRunId),
+      )
+      .where('status', '=', 'queued')
+      .where(({ eb, ref }) =>
+        eb(
+          ref('lease_agent_id'),
+          '=',
+          byJob(reports, (r) => r.agentId, null),
+        ),
+      )
+      .where('run_id', 'in', (eb) => {
+        const runs = eb
+          .selectFrom('runs')
+          .select('runs.id')
+          .whereRef('runs.id', '=', 'job_runs.run_id')
+          .where('runs.cancel_requested', '=', 0)
+          .where(({ eb: w, or, and, not, exists, selectFrom }) =>
+            or([
+              w('runs.status', '=', 'running'),
+              and([
+                w('runs.status', '=', 'queued'),
+                not(
+                  exists(
+                    selectFrom('project_settings as ps')
+                      .select(sql`1`.as('one'))
+                      .whereRef('ps.project_id', '=', 'runs.project_id')
+                      .where('ps.key', 'in', OUTBOX_SETTINGS),
+                  ),
+                ),
+              ]),
+            ]),
+          );
+        return postgres ? runs.forKeyShare() : runs;
+      })
+      .returning(['id', 'run_id']);
+  const startRuns = (qb: StoreDb, runIds: readonly string[] | ReturnType<typeof sql.raw>) =>
+    qb
+      .updateTable('runs')
+      .set({ status: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
+      .where('id', 'in', runIds as any)
+      .where('status', '=', 'queued');
+  if (postgres) {
+    const rows = await db
+      .with('j', (qb) => updateJobs(qb as unknown as StoreDb))
+      .with('r', (qb) =>
+        (qb as unknown as StoreDb)
+          .updateTable('runs')
+          .set({ status: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
+          .where('id', 'in', sql`(select run_id from j)` as any)
+          .where('status', '=', 'queued')
+          .returning('id'),
+      )
+      .selectFrom('j')
+      .select('j.id')
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+  return db.transaction().execute(async (trx) => {
+    const rows = await updateJobs(trx).execute();
+    if (rows.length > 0) await startRuns(trx, [...new Set(rows.map((r) => r.run_id))]).execute();
+    return new Set(rows.map((r) => r.id));
+  });
+}
+
+/** Locks the runs of a batch of finishes (PostgreSQL: in id order, so two batches never deadlock): their rows. */
+export async function lockRunsForReports(
+  trx: StoreDb,
+  runIds: readonly string[],
+  postgres: boolean,
+): Promise<Map<string, Selectable<RunsTable>>> {
+  if (runIds.length === 0) return new Map();
+  const q = trx
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', 'in', [...runIds])
+    .orderBy('id');
+  const rows = await (postgres ? q.forNoKeyUpdate() : q).execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export interface FinishReportRow {
@@ -194,78 +153,205 @@ export interface FinishReportRow {
   result: 'success' | 'canceled';
   exitCode: number | null;
   error: string | null;
+  /** The declared outputs of a success (JSON); null: none. */
+  outputs: string | null;
 }
 
-/** Locks the runs of a batch of finishes (PostgreSQL; in id order, so two batches never deadlock). */
-export async function lockRunsForReports(trx: StoreDb, runIds: readonly string[]): Promise<void> {
-  if (runIds.length === 0) return;
-  await trx
-    .selectFrom('runs')
-    .select('id')
-    .where('id', 'in', [...runIds])
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute();
+export interface FinishedRow {
+  started_at: string | null;
+  assigned_at: string | null;
+}
+
+export interface FinishedByCounts {
+  /** The reports applied, by job id (the others need the full transition). */
+  applied: Map<string, FinishedRow>;
+  /** Effects of runs that finished, by run id (published after the commit). */
+  effects: Map<string, Effect[]>;
+}
+
+interface Facts {
+  id: string;
+  run_id: string;
+  status: string;
+  lease_agent_id: string | null;
+  started_at: string | null;
+  assigned_at: string | null;
+  stage_id: string;
+  stage_name: string;
+  stage_status: string;
+  active_jobs: number | null;
+  created_jobs: number | null;
+  failed_jobs: number | null;
+  canceled_jobs: number | null;
+  later_stages: number | string;
+}
+
+interface StageWrite {
+  counts: StageCounts;
+  finished?: StageStatus;
 }
 
 /**
- * `finishJobOfBusyStage` for several reports (distinct job ids) in one statement, after
- * `lockRunsForReports` in the same transaction: the times of the jobs it applied, by id.
+ * Applies the finishes the stage counts can decide, after `lockRunsForReports` in the same transaction
+ * (`runs`: the locked rows). Reports of one stage are decided in job id order, each on the counts the ones
+ * before it left.
  */
-export async function finishJobsOfBusyStages(
+export async function finishJobsByCounts(
   trx: StoreDb,
   reports: readonly FinishReportRow[],
-): Promise<Map<string, FinishedRow>> {
-  if (reports.length === 0) return new Map();
+  runs: ReadonlyMap<string, Selectable<RunsTable>>,
+  postgres: boolean,
+): Promise<FinishedByCounts> {
+  const out: FinishedByCounts = { applied: new Map(), effects: new Map() };
+  if (reports.length === 0) return out;
+  const facts = (await trx
+    .selectFrom('job_runs as j')
+    .innerJoin('stage_runs as s', 's.id', 'j.stage_run_id')
+    .select([
+      'j.id',
+      'j.run_id',
+      'j.status',
+      'j.lease_agent_id',
+      'j.started_at',
+      'j.assigned_at',
+      's.id as stage_id',
+      's.name as stage_name',
+      's.status as stage_status',
+      's.active_jobs',
+      's.created_jobs',
+      's.failed_jobs',
+      's.canceled_jobs',
+      sql<number>`(select count(*) from stage_runs l where l.run_id = s.run_id and l.position > s.position)`.as(
+        'later_stages',
+      ),
+    ])
+    .where(
+      'j.id',
+      'in',
+      reports.map((r) => r.jobRunId),
+    )
+    .execute()) as Facts[];
+  const byId = new Map(facts.map((f) => [f.id, f]));
+  const stages = new Map<string, StageWrite>();
+  const applied: FinishReportRow[] = [];
+  const finishedRuns = new Map<string, { status: RunStatus; effects: Effect[] }>();
+  for (const report of [...reports].sort((a, b) => (a.jobRunId < b.jobRunId ? -1 : 1))) {
+    const f = byId.get(report.jobRunId);
+    const run = f && runs.get(f.run_id);
+    if (!f || !run || f.lease_agent_id !== report.agentId) continue;
+    if (
+      f.active_jobs === null ||
+      f.created_jobs === null ||
+      f.failed_jobs === null ||
+      f.canceled_jobs === null
+    )
+      continue;
+    const stage = stages.get(f.stage_id);
+    const d: FinishByCounts = finishByCounts(
+      {
+        jobStatus: f.status as JobStatus,
+        stageName: f.stage_name,
+        stageStatus: (stage?.finished ?? f.stage_status) as StageStatus,
+        counts: stage?.counts ?? {
+          active: f.active_jobs,
+          created: f.created_jobs,
+          failed: f.failed_jobs,
+          canceled: f.canceled_jobs,
+        },
+        lastStage: Number(f.later_stages) === 0,
+        cancelRequested: run.cancel_requested === 1,
+      },
+      report.result,
+    );
+    if (d.kind === 'full') continue;
+    stages.set(f.stage_id, { counts: d.counts, ...(d.kind === 'run' ? { finished: d.stage } : {}) });
+    applied.push(report);
+    out.applied.set(report.jobRunId, { started_at: f.started_at, assigned_at: f.assigned_at });
+    if (d.kind === 'run') finishedRuns.set(f.run_id, { status: d.run, effects: d.effects });
+  }
+  if (applied.length === 0) return out;
+  await writeFinishes(trx, applied, stages, postgres);
   const now = nowIso();
-  const ids = reports.map((r) => r.jobRunId);
-  const byId = (value: (r: FinishReportRow) => unknown, otherwise: unknown = null) =>
+  for (const [runId, { status, effects }] of finishedRuns) {
+    const run = runs.get(runId)!;
+    await trx
+      .updateTable('runs')
+      .set({ status, finished_at: now, updated_at: now })
+      .where('id', '=', runId)
+      .execute();
+    // In this transaction, as persistRun does: the run's end and its notifications commit together.
+    await enqueueRunNotifications(trx, run, run.status, status, []);
+    await enqueueForgeStatus(trx, run, run.status, status);
+    out.effects.set(runId, effects);
+  }
+  return out;
+}
+
+/** The job rows and their stages' counts: one statement on PostgreSQL, two on SQLite. */
+async function writeFinishes(
+  trx: StoreDb,
+  applied: readonly FinishReportRow[],
+  stages: ReadonlyMap<string, StageWrite>,
+  postgres: boolean,
+): Promise<void> {
+  const now = nowIso();
+  const entries = [...stages];
+  const byStage = (value: (w: StageWrite) => unknown, otherwise: unknown) =>
     sql<any>`case ${sql.ref('id')} ${sql.join(
-      reports.map((r) => sql`when ${r.jobRunId} then ${value(r)}`),
+      entries.map(([id, w]) => sql`when ${id} then ${value(w)}`),
       sql` `,
     )} else ${otherwise} end`;
-  const rows = await trx
-    .updateTable('job_runs')
-    .set({
-      status: byId((r) => r.result, sql.ref('status')),
-      finished_at: now,
-      updated_at: now,
-      lease_agent_id: null,
-      lease_expires_at: null,
-      // A parameter alone has no type in a CASE (all-NULL branches would be text): say it is an integer.
-      exit_code: byId((r) => sql`cast(${r.exitCode} as integer)`),
-      error: byId((r) => r.error),
-    })
-    .where('id', 'in', ids)
-    .where('status', '=', 'running')
-    .where(({ eb, ref }) =>
-      eb(
-        ref('lease_agent_id'),
-        '=',
-        byId((r) => r.agentId, sql.ref('lease_agent_id')),
-      ),
-    )
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('job_runs as o')
-          .select(sql`1`.as('one'))
-          .whereRef('o.stage_run_id', '=', 'job_runs.stage_run_id')
-          .where('o.status', 'in', ACTIVE_JOB)
-          .where(({ eb, or }) => or([eb('o.id', 'not in', ids), eb('o.id', '>', eb.ref('job_runs.id'))])),
-      ),
-    )
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('job_runs as w')
-            .select(sql`1`.as('one'))
-            .whereRef('w.stage_run_id', '=', 'job_runs.stage_run_id')
-            .where('w.status', '=', 'created')
-            .where('w.needs', '!=', '[]'),
-        ),
-      ),
-    )
-    .returning(['id', 'started_at', 'assigned_at'])
-    .execute();
-  return new Map(rows.map((r) => [r.id, { started_at: r.started_at, assigned_at: r.assigned_at }]));
+  // A parameter alone has no type in a CASE: say these are integers.
+  const int = (n: number) => sql`cast(${n} as integer)`;
+  const updateStages = (qb: StoreDb) =>
+    qb
+      .updateTable('stage_runs')
+      .set({
+        active_jobs: byStage((w) => int(w.counts.active), sql.ref('active_jobs')),
+        created_jobs: byStage((w) => int(w.counts.created), sql.ref('created_jobs')),
+        failed_jobs: byStage((w) => int(w.counts.failed), sql.ref('failed_jobs')),
+        canceled_jobs: byStage((w) => int(w.counts.canceled), sql.ref('canceled_jobs')),
+        ...(entries.some(([, w]) => w.finished)
+          ? {
+              status: byStage((w) => w.finished ?? sql.ref('status'), sql.ref('status')),
+              finished_at: byStage(
+                (w) => (w.finished ? now : sql.ref('finished_at')),
+                sql.ref('finished_at'),
+              ),
+            }
+          : {}),
+      })
+      .where(
+        'id',
+        'in',
+        entries.map(([id]) => id),
+      );
+  const updateJobs = (qb: StoreDb) =>
+    qb
+      .updateTable('job_runs')
+      .set({
+        status: byJob(applied, (r) => r.result, sql.ref('status')),
+        finished_at: now,
+        updated_at: now,
+        lease_agent_id: null,
+        lease_expires_at: null,
+        exit_code: byJob(applied, (r) => sql`cast(${r.exitCode} as integer)`, null),
+        error: byJob(applied, (r) => r.error, null),
+        ...(applied.some((r) => r.outputs !== null)
+          ? { outputs: byJob(applied, (r) => r.outputs ?? sql.ref('outputs'), sql.ref('outputs')) }
+          : {}),
+      })
+      .where(
+        'id',
+        'in',
+        applied.map((r) => r.jobRunId),
+      );
+  if (postgres) {
+    // The stages' UPDATE as a data-modifying CTE: it runs whether or not the main statement reads it.
+    const withStages = trx.with('s', (qb) => updateStages(qb as unknown as StoreDb).returning('id'));
+    await updateJobs(withStages as unknown as StoreDb).execute();
+    return;
+  }
+  await updateStages(trx).execute();
+  await updateJobs(trx).execute();
 }

@@ -7,11 +7,13 @@
 // agent"; the machine calls that run `running`. `machineStatus`/`storedStatus` translate between the two.
 import type { Insertable, Transaction } from 'kysely';
 import {
+  countStage,
   type JobRow,
   type JobStatus,
   matrixKey,
   type RunSnapshot,
   type RunStatus,
+  type StageCounts,
   type StageStatus,
 } from '../domain/index.js';
 import type { StoreDb, StoreSchema } from './database.js';
@@ -94,6 +96,16 @@ export async function loadRun(trx: Trx, runId: string, postgres: boolean): Promi
   };
   if (run.cancel_requested === 1) snapshot.cancelRequested = true;
   return { run, stages, jobs, snapshot };
+}
+
+/** A stage's counts as its row's columns. */
+export function stageCountColumns(c: StageCounts) {
+  return {
+    active_jobs: c.active,
+    created_jobs: c.created,
+    failed_jobs: c.failed,
+    canceled_jobs: c.canceled,
+  };
 }
 
 function jobColumns(row: JobRow) {
@@ -188,6 +200,13 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
         .where('id', '=', row.id)
         .execute();
     }
+    // The stage's counts are written with the rows they count (and written whole when they were not known).
+    const counts = stageCountColumns(countStage(stage));
+    const countsChanged =
+      counts.active_jobs !== stageRow.active_jobs ||
+      counts.created_jobs !== stageRow.created_jobs ||
+      counts.failed_jobs !== stageRow.failed_jobs ||
+      counts.canceled_jobs !== stageRow.canceled_jobs;
     if (stage.status !== stageRow.status) {
       const finished = TERMINAL_STAGE.includes(stage.status);
       await trx
@@ -196,9 +215,12 @@ export async function persistRun(trx: Trx, loaded: LoadedRun, after: RunSnapshot
           status: stage.status,
           started_at: stage.status === 'created' ? null : (stageRow.started_at ?? now),
           finished_at: finished ? now : null,
+          ...counts,
         })
         .where('id', '=', stageRow.id)
         .execute();
+    } else if (countsChanged) {
+      await trx.updateTable('stage_runs').set(counts).where('id', '=', stageRow.id).execute();
     }
   }
   await insertJobRows(trx, inserts);

@@ -106,6 +106,11 @@ export interface StageRunsTable {
   status: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Counts of the stage's current job rows (domain/stage-counts.ts); null: not known (older rows). */
+  active_jobs: number | null;
+  created_jobs: number | null;
+  failed_jobs: number | null;
+  canceled_jobs: number | null;
 }
 
 export interface JobRunsTable {

@@ -16,6 +16,7 @@ import { m0014JobOutputs } from './0014_job_outputs.js';
 import { m0015RunTriggerEvent } from './0015_run_trigger_event.js';
 import { m0016RunConcurrency } from './0016_run_concurrency.js';
 import { m0017NotifyAndLabels } from './0017_notify_and_labels.js';
+import { m0018StageJobCounts } from './0018_stage_job_counts.js';
 import { m0019RunDefinitionError } from './0019_run_definition_error.js';
 
 export const migrations: Migrations = {
@@ -34,5 +35,6 @@ export const migrations: Migrations = {
   '0015_run_trigger_event': m0015RunTriggerEvent,
   '0016_run_concurrency': m0016RunConcurrency,
   '0017_notify_and_labels': m0017NotifyAndLabels,
+  '0018_stage_job_counts': m0018StageJobCounts,
   '0019_run_definition_error': m0019RunDefinitionError,
 };
