@@ -1,5 +1,6 @@
 // The database routes' request reading: bodies checked against the route schema without coercion
-// (`strictBody`), the session (verified once per request, then rate limited), the administrator check, and
+// (`strictBody`), the session (verified again here; the rate limit is server.ts's `databaseRateLimit`
+// preHandler on these routes), the administrator check, and
 // the checks of body fields whose rules are more than a JSON type (statement size, parameter values, ticket
 // trimming, paging options, explain mode, query id), and the client-gone signal.
 
