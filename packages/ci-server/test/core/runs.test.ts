@@ -28,6 +28,7 @@ const DETAIL_KEYS = [
   'parameters',
   'pipeline_id',
   'pipeline_name',
+  'pr_labels',
   'project_slug',
   'revision',
   'stages',
@@ -89,6 +90,7 @@ describe.each(STORES)('runs API on %s', (store) => {
       finished_at: null,
       triggered_by: 'anonymous',
       parameters: { TARGET: 'prod', LEVEL: '1', EXTRA: 'x' },
+      pr_labels: [],
     });
     expect(run.stages.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([
       ['build', 'running'],

@@ -22,8 +22,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function setup(kind: (typeof STORES)[number]) {
+/** A server on `kind`; with `withAgent`, one in-process container agent connected to it. */
+async function setup(kind: (typeof STORES)[number], withAgent = true) {
   const s = await startServer(await databaseUrl(kind));
+  if (!withAgent) {
+    cleanups.push(() => s.server.close());
+    return { s, agent: undefined as never };
+  }
   const agent = new SimAgent(s.grpcPort, `notifier-${kind}`, { engines: ['podman', 'sandbox'], capacity: 4 });
   agent.start();
   cleanups.push(async () => {
@@ -31,7 +36,10 @@ async function setup(kind: (typeof STORES)[number]) {
     await s.server.close();
   });
   await agent.ready();
-  await waitFor(async () => s.server.agents.connected().length === 1, { what: 'the agent' });
+  await waitFor(async () => s.server.agents.connected().length === 1, {
+    what: 'the agent',
+    timeoutMs: 60_000,
+  });
   return { s, agent };
 }
 
@@ -58,7 +66,7 @@ async function applyFiles(s: Started, slug: string, content: string) {
 
 describe("gocdnext's notifications", () => {
   it('are refused at apply with the key and the reason', async () => {
-    const { s } = await setup('sqlite');
+    const { s } = await setup('sqlite', false);
     const bad = await applyFiles(s, 'bad', PIPELINE.replace('on: failure', 'on: broken'));
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(
@@ -66,7 +74,7 @@ describe("gocdnext's notifications", () => {
     );
     const noUses = await applyFiles(s, 'bad', 'jobs: {a: {script: [x]}}\nnotifications: [{on: failure}]\n');
     expect(noUses.body.error).toMatch(/notifications\[0\]\.uses: missing required key "uses"/);
-  });
+  }, 60_000);
 
   it.each(STORES)(
     'run after the outcome as plugin jobs that never change it (%s)',
@@ -83,7 +91,7 @@ describe("gocdnext's notifications", () => {
       const runId = await trigger(s, pipelineId);
 
       // Only the build job is handed out while the run is going on.
-      await waitFor(async () => agent.assignments.length === 1, { what: 'the build job' });
+      await waitFor(async () => agent.assignments.length === 1, { what: 'the build job', timeoutMs: 60_000 });
       expect(agent.assignments[0].jobName).toBe('compile');
       let run = (await s.inject('GET', `/api/v1/runs/${runId}`)).body;
       expect(run.stages.map((x: any) => [x.name, x.status])).toEqual([
@@ -96,7 +104,10 @@ describe("gocdnext's notifications", () => {
       // The run is failed at once; the failure and always entries are queued, the success one skipped.
       run = await waitRun(s, runId);
       expect(run.status).toBe('failed');
-      await waitFor(async () => agent.assignments.length === 3, { what: 'the two notification jobs' });
+      await waitFor(async () => agent.assignments.length === 3, {
+        what: 'the two notification jobs',
+        timeoutMs: 60_000,
+      });
       const [slack, always] = agent.assignments.slice(1).sort((a, b) => a.jobName.localeCompare(b.jobName));
       expect([slack.jobName, slack.image, slack.script]).toEqual([
         '_notify_0',
@@ -135,7 +146,7 @@ describe("gocdnext's notifications", () => {
           const r = (await s.inject('GET', `/api/v1/runs/${runId}`)).body;
           return r.stages[1].status === 'failed' ? r : undefined;
         },
-        { what: 'the notification stage to finish' },
+        { what: 'the notification stage to finish', timeoutMs: 60_000 },
       );
       expect(run.status).toBe('failed');
       expect(jobsOf(run).map((j: any) => [j.name, j.status])).toEqual([
@@ -145,6 +156,6 @@ describe("gocdnext's notifications", () => {
         ['_notify_2', 'success'],
       ]);
     },
-    60_000,
+    180_000,
   );
 });
