@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { InboxCount } from './governance/InboxCount';
-import { api, errorText, setUnauthorizedHandler } from './lib/api';
+import { apiPost, errorText, setUnauthorizedHandler } from './lib/api';
 import { Link, navigate, Redirect, useLocation } from './lib/router';
 import { landingFor, ME_KEY, useMe } from './lib/session';
 import type { SessionUser } from './lib/types';
@@ -69,7 +69,7 @@ function Shell({ user, path }: { user: SessionUser; path: string }) {
     setSigningOut(true);
     let redirectUrl: string | undefined;
     try {
-      redirectUrl = (await api<{ redirectUrl?: string }>('/api/auth/logout', { method: 'POST' })).redirectUrl;
+      redirectUrl = (await apiPost('/api/auth/logout')).redirectUrl;
     } catch {
       // The cookie may already be gone; the login page is the right place either way.
     }

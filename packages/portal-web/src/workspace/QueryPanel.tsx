@@ -6,13 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AiTools } from '../ai/AiTools';
 import type { CompletionSource } from '../editor/completion';
-import {
-  isSqlEngine,
-  LEVELDB_COMMANDS,
-  MONGO_OPERATIONS,
-  REDIS_COMMANDS,
-  SQL_KEYWORDS,
-} from '../editor/language';
 import { objectLookup } from '../editor/objectLookup';
 import { type RunRequest, SqlEditor, type SqlEditorHandle } from '../editor/SqlEditor';
 import { splitStatements } from '../editor/statements';
@@ -21,7 +14,7 @@ import { HistoryPanel } from '../history/HistoryPanel';
 import { addHistory, saveQuery } from '../history/store';
 import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
-import { useEngines } from '../lib/engines';
+import { isSql, useEngines } from '../lib/engines';
 import type { Connection, DbObject, ObjectDetail } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
@@ -51,6 +44,7 @@ export function QueryPanel(props: {
   const qc = useQueryClient();
   const engines = useEngines();
   const caps = engines.data?.find((e) => e.engine === connection.type)?.capabilities;
+  const facts = engines.data?.find((e) => e.engine === connection.type)?.editor;
   const [tabs, setTabs] = useState<TabsState>(() => loadTabs(props.username, connection.id));
   const tab = tabs.tabs.find((t) => t.id === tabs.activeId) ?? tabs.tabs[0];
   const [ticket, setTicket] = useState('');
@@ -109,20 +103,12 @@ export function QueryPanel(props: {
     if (counts.data) lookup.objects('').catch(() => undefined);
   }, [counts.data, lookup]);
   const completion = useCallback(
-    (): CompletionSource => ({
-      keywords:
-        connection.type === 'mongodb'
-          ? MONGO_OPERATIONS
-          : connection.type === 'redis'
-            ? REDIS_COMMANDS
-            : connection.type === 'leveldb'
-              ? LEVELDB_COMMANDS
-              : SQL_KEYWORDS,
+    (): Omit<CompletionSource, 'keywords'> => ({
       schemas: containers.current.map((p) => p[p.length - 1]),
       objects: lookup.objects,
       columns: lookup.columns,
     }),
-    [connection.type, lookup],
+    [lookup],
   );
 
   const base = () => ({ connection: props.descriptor, params: tab.params, ticket });
@@ -151,7 +137,7 @@ export function QueryPanel(props: {
     const queryId = randomId();
     setRunning(queryId);
     setNote(null);
-    const spans = isSqlEngine(connection.type) ? splitStatements(req.text, connection.type) : [];
+    const spans = facts && isSql(facts) ? splitStatements(req.text, facts) : [];
     try {
       if (spans.length > 1) {
         const r = await runScript(base(), req.text);
@@ -290,10 +276,9 @@ export function QueryPanel(props: {
           value={tab.sql}
           onChange={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
           engine={connection.type}
-          theme={props.theme}
           completion={completion}
           onRun={(req) => void run(req)}
-          placeholder={`Write ${isSqlEngine(connection.type) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
+          placeholder={`Write ${isSql(facts) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
         />
       </div>
       <div className="toolbar">
@@ -306,7 +291,7 @@ export function QueryPanel(props: {
         >
           {running ? 'Running…' : 'Run'}
         </button>
-        {isSqlEngine(connection.type) && (
+        {isSql(facts) && (
           <button
             type="button"
             className="btn"
