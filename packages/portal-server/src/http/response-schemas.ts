@@ -156,7 +156,15 @@ export const ExportFile = Type.String({
 });
 export const Cancelled = Open({ cancelled: Type.Boolean() });
 export const Disconnected = Open({ disconnected: Any, transactionsRolledBack: Any });
-export const ConnectionTest = Open({ success: Type.Boolean(), latencyMs: Type.Number() });
+export const ConnectionTest = Open({
+  success: Type.Boolean(),
+  latencyMs: Type.Number(),
+  engine: Type.Optional(Type.String()),
+  serverVersion: Type.Optional(Type.String()),
+  currentUser: Type.Optional(Type.String()),
+  currentDatabase: Type.Optional(Type.String()),
+  currentSchema: Type.Optional(Type.String()),
+});
 
 export const Capabilities = Open({
   supportsExplain: Type.Boolean(),

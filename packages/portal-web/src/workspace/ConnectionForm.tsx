@@ -4,7 +4,7 @@
 // timeout, with "Test connection" (`POST /api/db/test-connection`, which
 // opens a fresh connection within 10 s) before saving.
 import { type FormEvent, useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { apiPost, errorText } from '../lib/api';
 import { newConnectionId } from '../lib/connections';
 import { useEngines } from '../lib/engines';
 import { type Connection, ENVIRONMENTS, type EngineType, type Environment } from '../lib/types';
@@ -84,10 +84,7 @@ export function ConnectionForm(props: {
     setBusy('test');
     setTest(null);
     try {
-      const r = await api<{ latencyMs: number; engine: string; serverVersion?: string }>(
-        '/api/db/test-connection',
-        { body: { connection: props.buildDescriptor(c) } },
-      );
+      const r = await apiPost('/api/db/test-connection', { connection: props.buildDescriptor(c) });
       setTest({
         ok: true,
         text: `Connected in ${r.latencyMs} ms${r.serverVersion ? ` · ${r.engine} ${r.serverVersion}` : ''}`,

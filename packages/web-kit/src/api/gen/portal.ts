@@ -8968,7 +8968,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        currentDatabase?: string;
+                        currentSchema?: string;
+                        currentUser?: string;
+                        engine?: string;
                         latencyMs: number;
+                        serverVersion?: string;
                         success: boolean;
                     } & {
                         [key: string]: unknown;
