@@ -1,47 +1,53 @@
 // The editor's pure parts: statements and the one under the cursor (per engine grammar), completion
 // suggestions from the object surface, and tab bookkeeping.
 import { describe, expect, it } from 'vitest';
+import { editorMeta } from '../../portal-server/src/providers/editor-facts.js';
+import { engineFor } from '../../portal-server/src/providers/registry.js';
 import { suggest, tableRefsInStatement } from '../src/editor/completion';
 import { LOOKUP_LIMIT, objectLookup } from '../src/editor/objectLookup';
 import { splitStatements, statementAt } from '../src/editor/statements';
 import { addTab, closeTab, newTab, updateTab } from '../src/editor/tabs';
 
+/** An engine's editor facts as provider-meta answers them (through JSON, as the browser gets them). */
+const facts = (engine: string) => JSON.parse(JSON.stringify(editorMeta(engineFor(engine))));
+
 const SCRIPT = "select 1;\nselect 'a;b' from t; -- x;y\n\nupdate t set a = 2 where id = 3;";
 
 describe('statements', () => {
   it('splits a script under the grammar, keeping strings and comments whole', () => {
-    expect(splitStatements(SCRIPT, 'sqlite').map((s) => s.text)).toEqual([
+    expect(splitStatements(SCRIPT, facts('sqlite')).map((s) => s.text)).toEqual([
       'select 1',
       "select 'a;b' from t",
       '-- x;y\n\nupdate t set a = 2 where id = 3',
     ]);
-    expect(splitStatements('   ', 'postgres')).toEqual([]);
+    expect(splitStatements('   ', facts('postgres'))).toEqual([]);
   });
 
   it('keeps PostgreSQL dollar quotes and MongoDB JSON whole', () => {
     const fn = 'create function f() returns int as $$ select 1; $$ language sql; select f()';
-    expect(splitStatements(fn, 'postgres')).toHaveLength(2);
+    expect(splitStatements(fn, facts('postgres'))).toHaveLength(2);
     const mongo = '{"collection": "a;b", "operation": "find"}';
-    expect(splitStatements(mongo, 'mongodb').map((s) => s.text)).toEqual([mongo]);
+    expect(splitStatements(mongo, facts('mongodb')).map((s) => s.text)).toEqual([mongo]);
     // SQL++: backslash escapes in strings and `…` identifiers hide their semicolons.
     const n1ql = "SELECT 'it\\'s; x' AS a FROM `b;c`.`s`.`c`; DELETE FROM `b`.`s`.`c` USE KEYS 'k'";
-    expect(splitStatements(n1ql, 'couchbase').map((s) => s.text)).toEqual([
+    expect(splitStatements(n1ql, facts('couchbase')).map((s) => s.text)).toEqual([
       "SELECT 'it\\'s; x' AS a FROM `b;c`.`s`.`c`",
       "DELETE FROM `b`.`s`.`c` USE KEYS 'k'",
     ]);
   });
 
   it('finds the statement under the cursor, or the one just written after its semicolon', () => {
-    const at = (offset: number) => statementAt(SCRIPT, 'sqlite', offset)?.text;
+    const at = (offset: number) => statementAt(SCRIPT, facts('sqlite'), offset)?.text;
     expect(at(3)).toBe('select 1');
     expect(at(SCRIPT.indexOf("'a;b'") + 2)).toBe("select 'a;b' from t");
     expect(at(SCRIPT.indexOf('update') + 4)).toContain('update t set a = 2');
     expect(at(SCRIPT.length)).toContain('update t set a = 2');
-    expect(statementAt('', 'sqlite', 0)).toBeUndefined();
+    expect(statementAt('', facts('sqlite'), 0)).toBeUndefined();
   });
 
   it('gives offsets that slice back to the statement text', () => {
-    for (const s of splitStatements(SCRIPT, 'postgres')) expect(SCRIPT.slice(s.start, s.end)).toBe(s.text);
+    for (const s of splitStatements(SCRIPT, facts('postgres')))
+      expect(SCRIPT.slice(s.start, s.end)).toBe(s.text);
   });
 });
 

@@ -10,6 +10,7 @@ import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
 import { IN_MEMORY } from '../providers/descriptor.js';
+import { editorMeta } from '../providers/editor-facts.js';
 import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import { ENGINES, engineFor } from '../providers/registry.js';
@@ -146,6 +147,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
           ...(f.defaultPort ? { defaultPort: f.defaultPort } : {}),
           fileBased: f.fileBased === true,
           capabilities: f.capabilities,
+          editor: editorMeta(f),
           ...(f.connectionFields ? { connectionFields: f.connectionFields } : {}),
           ...designerMeta(f),
         };

@@ -157,11 +157,37 @@ export const ExportFile = Type.String({
 });
 export const Cancelled = Open({ cancelled: Type.Boolean() });
 export const Disconnected = Open({ disconnected: Any, transactionsRolledBack: Any });
-export const ConnectionTest = Open({ success: Type.Boolean(), latencyMs: Type.Number() });
+export const ConnectionTest = Open({
+  success: Type.Boolean(),
+  latencyMs: Type.Number(),
+  engine: Type.Optional(Type.String()),
+  serverVersion: Type.Optional(Type.String()),
+  currentUser: Type.Optional(Type.String()),
+  currentDatabase: Type.Optional(Type.String()),
+  currentSchema: Type.Optional(Type.String()),
+});
 
 export const Capabilities = Open({
   supportsExplain: Type.Boolean(),
   explainModes: Type.Array(Type.Union([Type.Literal('estimate'), Type.Literal('analyze')])),
+  supportsCreateTable: Type.Boolean(),
+  supportsInlineRowEdit: Type.Boolean(),
+  supportsMaintenance: Type.Boolean(),
+  declaresForeignKeys: Type.Boolean(),
+  parameterStyle: Type.Union([
+    Type.Literal('$n'),
+    Type.Literal('?'),
+    Type.Literal(':n'),
+    Type.Literal('@pn'),
+  ]),
+  supportsPositionalParams: Type.Boolean(),
+  supportsCancel: Type.Boolean(),
+  supportsTransactions: Type.Boolean(),
+  maintenanceOperations: Type.Array(
+    Open({ type: Type.String(), targetRequired: Type.Boolean(), description: Type.String() }),
+  ),
+  readOnlyEngine: Type.Optional(Type.Boolean()),
+  sqlExport: Type.Optional(Type.Boolean()),
 });
 export const ConnectionField = Open({
   name: Type.String(),
@@ -169,6 +195,26 @@ export const ConnectionField = Open({
   required: Type.Boolean(),
   placeholder: Type.Optional(Type.String()),
 });
+export const EditorMeta = Type.Object(
+  {
+    request: Type.Union([Type.Literal('sql'), Type.Literal('json'), Type.Literal('command')], {
+      description:
+        'sql: statements (a script may hold several); json: one JSON request; command: one command line',
+    }),
+    language: Type.String({ description: 'the Monaco language the editor colours the text with' }),
+    formatter: Type.Optional(
+      Type.String({
+        description: 'Format: an sql-formatter language, or json (pretty-printed); absent: no formatting',
+      }),
+    ),
+    keywords: Type.Array(Type.String(), { description: 'words completion offers besides the objects' }),
+    splitter: Type.Record(Type.String(), Any, {
+      description:
+        "the dialect's dbgate-query-splitter options: the editor splits a script where the server does",
+    }),
+  },
+  { description: "what the web editor needs of the engine's text (providers/editor-facts.ts)" },
+);
 export const EngineMeta = Open({
   engine: Type.String(),
   label: Type.String({ description: 'the name people know the engine by (PostgreSQL, SQL Server)' }),
@@ -177,6 +223,7 @@ export const EngineMeta = Open({
   fileBased: Type.Boolean(),
   capabilities: Capabilities,
   connectionFields: Type.Optional(Type.Array(ConnectionField)),
+  editor: EditorMeta,
   columnTypes: Type.Optional(
     Type.Array(Type.String(), {
       description:
@@ -328,8 +375,20 @@ export const ServiceTokenCreated = Open({
 export const FleetHealth = Open({
   results: Type.Array(
     Open(
-      { connectionId: Any, status: Type.String() },
-      '`{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}`',
+      {
+        connectionId: Type.Union([Type.String(), Type.Null()]),
+        status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+        latencyMs: Type.Number(),
+        engine: Type.Optional(Type.String()),
+        serverVersion: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+        code: Type.Optional(Type.String()),
+        privileges: Type.Optional(
+          Type.Array(Type.String(), { description: "the account's privileges beyond what the portal needs" }),
+        ),
+        warning: Type.Optional(Type.String({ description: 'set with privileges: what to do about them' })),
+      },
+      'One connection: `{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}`',
     ),
   ),
 });

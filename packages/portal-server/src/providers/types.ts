@@ -257,6 +257,8 @@ export interface ProviderFactory {
   readonly engine: EngineId;
   /** The name people know the engine by, for the UI (`PostgreSQL`, `SQL Server`); `engine` is the id. */
   readonly label: string;
+  /** What the web editor needs of the engine's text (editor-facts.ts), answered by provider-meta. */
+  readonly editor: import('./editor-facts.js').EditorFacts;
   readonly capabilities: Capabilities;
   /** The name of the SQL dialect the engine speaks (libSQL speaks `sqlite`); its rules are `sqlDialect`. */
   readonly dialect: import('./registry.js').Dialect;

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDLE_EVICTION_MS, ProviderCache } from '../../src/providers/cache.js';
 import { withDeadline } from '../../src/providers/deadline.js';
+import { sqlEditor } from '../../src/providers/editor-facts.js';
 import { sqliteDialect } from '../../src/providers/sqlite/dialect.js';
 import { sqliteCapabilities } from '../../src/providers/sqlite/index.js';
 import type { Provider, ProviderFactory } from '../../src/providers/types.js';
@@ -13,6 +14,7 @@ function fakeRegistry() {
   const factory: ProviderFactory = {
     engine: 'sqlite',
     label: 'SQLite',
+    editor: sqlEditor('sql', 'sqlite'),
     dialect: 'sqlite',
     sqlDialect: sqliteDialect,
     capabilities: sqliteCapabilities,

@@ -1,6 +1,6 @@
 // Builds packages/portal-web before the browser tests when dist/index.html is missing or older than any
-// source file (src/, index.html, vite.config.ts). Test files run in parallel processes, so the build holds
-// a lock directory; a second process waits for it and then finds the build fresh.
+// source file (src/, index.html, vite.config.ts, the web kit's src/). Test files run in parallel processes,
+// so the build holds a lock directory; a second process waits for it and then finds the build fresh.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,10 @@ function newestSource(path: string): number {
 function isFresh(): boolean {
   const index = join(WEB_DIR, 'dist', 'index.html');
   if (!existsSync(index)) return false;
-  const sources = ['src', 'index.html', 'vite.config.ts'].map((p) => join(WEB_DIR, p)).filter(existsSync);
+  // The web kit (its Monaco, components, styles) is compiled into the app, so its sources count too.
+  const sources = ['src', 'index.html', 'vite.config.ts', '../web-kit/src']
+    .map((p) => join(WEB_DIR, p))
+    .filter(existsSync);
   const newest = Math.max(...sources.map(newestSource));
   return statSync(index).mtimeMs >= newest;
 }

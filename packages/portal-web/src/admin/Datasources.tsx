@@ -7,28 +7,12 @@
 import { Button } from '@app/web-kit';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { apiPost, errorText } from '../lib/api';
 import { useManagedConnections } from '../lib/connections';
 import { useEngines } from '../lib/engines';
-import type { Connection } from '../lib/types';
+import type { Connection, EngineMeta } from '../lib/types';
 
-interface FleetResult {
-  connectionId: string | null;
-  status: 'ok' | 'error';
-  latencyMs: number;
-  serverVersion?: string;
-  error?: string;
-  /** Privileges of the datasource account beyond a data account (superuser, FILE, SUPER, …). */
-  privileges?: string[];
-  /** What to do about them (points to account provisioning). */
-  warning?: string;
-}
-
-interface MaintenanceOp {
-  type: string;
-  targetRequired: boolean;
-  description: string;
-}
+type MaintenanceOp = EngineMeta['capabilities']['maintenanceOperations'][number];
 
 function policyWords(c: Connection): string[] {
   const p = (c.policy ?? {}) as Record<string, unknown>;
@@ -58,12 +42,10 @@ function Maintenance({ c, ops }: { c: Connection; ops: MaintenanceOp[] }) {
   const op = ops.find((o) => o.type === type);
   const run = useMutation({
     mutationFn: () =>
-      api<{ rowCount: number; executionTime: number }>('/api/db/maintenance', {
-        body: {
-          connection: { id: c.id, name: c.name, type: c.type },
-          type,
-          ...(target.trim() ? { target: target.trim() } : {}),
-        },
+      apiPost('/api/db/maintenance', {
+        connection: { id: c.id, name: c.name, type: c.type },
+        type,
+        ...(target.trim() ? { target: target.trim() } : {}),
       }),
   });
   return (
@@ -112,9 +94,7 @@ export function Datasources() {
   const engines = useEngines();
   const fleet = useMutation({
     mutationFn: (ids: string[]) =>
-      api<{ results: FleetResult[] }>('/api/admin/fleet-health', {
-        body: { connections: ids.map((id) => ({ id })) },
-      }),
+      apiPost('/api/admin/fleet-health', { connections: ids.map((id) => ({ id })) }),
   });
   const list = managed.data ?? [];
   const health = new Map((fleet.data?.results ?? []).map((r) => [r.connectionId, r]));
@@ -159,8 +139,8 @@ export function Datasources() {
         <tbody>
           {list.map((c) => {
             const h = health.get(c.id);
-            const ops = (engines.data?.find((e) => e.engine === c.type)?.capabilities.maintenanceOperations ??
-              []) as MaintenanceOp[];
+            const ops =
+              engines.data?.find((e) => e.engine === c.type)?.capabilities.maintenanceOperations ?? [];
             return (
               <tr key={c.id}>
                 <td>

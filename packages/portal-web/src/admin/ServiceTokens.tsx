@@ -3,7 +3,7 @@
 import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+import { ApiError, api, apiGet, apiPost, errorText } from '../lib/api';
 import type { Role, ServiceToken } from '../lib/types';
 
 function CreateForm({ onCreated }: { onCreated: (name: string, secret: string) => void }) {
@@ -27,15 +27,13 @@ function CreateForm({ onCreated }: { onCreated: (name: string, secret: string) =
     setBusy(true);
     setProblem(null);
     try {
-      const r = await api<{ token: ServiceToken; secret: string }>('/api/admin/service-tokens', {
-        body: {
-          name: name.trim(),
-          role,
-          ...(list(datasources).length ? { datasources: list(datasources) } : {}),
-          ...(list(groups).length ? { groups: list(groups) } : {}),
-          requireApproval,
-          trustedApprovals,
-        },
+      const r = await apiPost('/api/admin/service-tokens', {
+        name: name.trim(),
+        role,
+        ...(list(datasources).length ? { datasources: list(datasources) } : {}),
+        ...(list(groups).length ? { groups: list(groups) } : {}),
+        requireApproval,
+        trustedApprovals,
       });
       onCreated(r.token.name, r.secret);
       setName('');
@@ -144,7 +142,7 @@ export function ServiceTokens() {
   const qc = useQueryClient();
   const tokens = useQuery({
     queryKey: ['service-tokens'],
-    queryFn: async () => (await api<{ tokens: ServiceToken[] }>('/api/admin/service-tokens')).tokens,
+    queryFn: async () => (await apiGet('/api/admin/service-tokens')).tokens,
     staleTime: 0,
   });
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);

@@ -4,20 +4,18 @@
 // buttons are not offered and the panel says why.
 import './ai.css';
 import { useEffect, useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { type Answer, apiGet, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
 import { AgentPanel } from './AgentPanel';
 import { AiAssist } from './AiAssist';
 
-export interface AiConfig {
-  enabled: boolean;
-  reason?: string;
-}
+/** Whether AI is configured, and why not (`GET /api/agent/config`). */
+export type AiConfig = Answer<'/api/agent/config'>;
 
 export function AiTools(props: { connection: Connection; sql: string; onUseSql: (sql: string) => void }) {
   const [config, setConfig] = useState<AiConfig | null>(null);
   useEffect(() => {
-    api<AiConfig>('/api/agent/config')
+    apiGet('/api/agent/config')
       .then(setConfig)
       .catch((err) => setConfig({ enabled: false, reason: errorText(err) }));
   }, []);

@@ -1,17 +1,10 @@
-// Where the statements of a script are (dbgate-query-splitter, the splitter the server also uses, under the
-// engine's grammar: strings, quoted identifiers, comments, dollar quotes), and which one the cursor is in —
-// so Ctrl/Cmd-Enter runs exactly the statement a person is looking at.
-import {
-  defaultSplitterOptions,
-  mssqlSplitterOptions,
-  mysqlSplitterOptions,
-  noSplitSplitterOptions,
-  oracleSplitterOptions,
-  postgreSplitterOptions,
-  type SplitterOptions,
-  splitQuery,
-  sqliteSplitterOptions,
-} from 'dbgate-query-splitter';
+// Where the statements of a script are (dbgate-query-splitter, the splitter the server also uses, with the
+// engine's options from provider-meta: strings, quoted identifiers, comments, dollar quotes), and which one
+// the cursor is in — so Ctrl/Cmd-Enter runs exactly the statement a person is looking at.
+
+import { type StatementSpan, statementAtOffset } from '@app/web-kit/monaco';
+import { type SplitterOptions, splitQuery } from 'dbgate-query-splitter';
+import type { EditorFacts } from '../lib/engines';
 
 interface RichItem {
   text: string;
@@ -21,63 +14,22 @@ interface RichItem {
   trimEnd?: { position: number };
 }
 
-export interface StatementSpan {
-  text: string;
-  /** Offsets into the script (start inclusive, end exclusive), trimmed of surrounding blanks. */
-  start: number;
-  end: number;
-}
-
-/** Engines whose `sql` field is one request (JSON or a command), never a script of several statements.
- * (Elasticsearch and OpenSearch take SQL text, split on semicolons like the other SQL engines.) */
-const SINGLE = new Set(['mongodb', 'redis', 'leveldb']);
+export type { StatementSpan };
 
 /**
- * The splitter options of each engine exactly as its server descriptor sets them
- * (portal-server/src/providers/<engine>/engine.ts `sqlDialect.splitter`): a text the editor sees as one
- * statement must be one statement to the server, or the server refuses it as several
- * (test/statements-match-server.test.ts compares the two).
+ * Where a script is split: the engine's splitter options exactly as its server descriptor sets them, answered
+ * by provider-meta (`editor.splitter`), so a text the editor sees as one statement is one statement to the
+ * server, which refuses several (test/statements-match-server.test.ts compares the two).
  */
-function optionsFor(engine: string): SplitterOptions {
-  if (SINGLE.has(engine)) return noSplitSplitterOptions;
-  switch (engine) {
-    case 'postgres':
-    case 'duckdb':
-      return postgreSplitterOptions;
-    case 'mysql':
-      return { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true };
-    case 'clickhouse':
-      return mysqlSplitterOptions;
-    // SQL++ strings take backslash escapes and `…` quotes identifiers, as MySQL text does.
-    case 'couchbase':
-      return { ...mysqlSplitterOptions, allowCustomDelimiter: false };
-    // T-SQL separates batches with GO and statements with semicolons.
-    case 'mssql':
-      return {
-        ...mssqlSplitterOptions,
-        allowSemicolon: true,
-        keepSemicolonInCommands: false,
-        skipSeparatorBeginEnd: true,
-      };
-    case 'oracle':
-      return { ...oracleSplitterOptions, skipSeparatorBeginEnd: true };
-    case 'sqlite':
-    case 'libsql':
-      return { ...sqliteSplitterOptions, skipSeparatorBeginEnd: true };
-    case 'cassandra':
-      return { ...defaultSplitterOptions, javaScriptComments: true, allowDollarDollarString: true };
-    default:
-      return defaultSplitterOptions;
-  }
-}
+export type SplitFacts = Pick<EditorFacts, 'splitter'>;
 
 /** The statements of `script` with their offsets; blank text has none. */
-export function splitStatements(script: string, engine: string): StatementSpan[] {
+export function splitStatements(script: string, facts: SplitFacts): StatementSpan[] {
   if (!script.trim()) return [];
-  const items = splitQuery(script, { ...optionsFor(engine), returnRichInfo: true }) as unknown as (
-    | RichItem
-    | string
-  )[];
+  const items = splitQuery(script, {
+    ...(facts.splitter as unknown as SplitterOptions),
+    returnRichInfo: true,
+  }) as unknown as (RichItem | string)[];
   const out: StatementSpan[] = [];
   for (const item of items) {
     if (typeof item === 'string' || !item.text.trim()) continue;
@@ -88,15 +40,7 @@ export function splitStatements(script: string, engine: string): StatementSpan[]
   return out;
 }
 
-/**
- * The statement at `offset`: the one containing it, else the nearest one ending before it on the cursor's
- * side (a cursor after the final semicolon still means the statement just written).
- */
-export function statementAt(script: string, engine: string, offset: number): StatementSpan | undefined {
-  const all = splitStatements(script, engine);
-  if (all.length === 0) return undefined;
-  const inside = all.find((s) => offset >= s.start && offset <= s.end);
-  if (inside) return inside;
-  const before = all.filter((s) => s.end <= offset);
-  return before.length > 0 ? before[before.length - 1] : all[0];
+/** The statement at `offset` (the kit's rule: the one containing it, else the one just written before it). */
+export function statementAt(script: string, facts: SplitFacts, offset: number): StatementSpan | undefined {
+  return statementAtOffset(splitStatements(script, facts), offset);
 }

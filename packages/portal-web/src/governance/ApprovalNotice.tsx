@@ -3,7 +3,7 @@
 // inside the approval window, which is exactly what the server admits.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api } from '../lib/api';
+import { apiGet } from '../lib/api';
 import { Link } from '../lib/router';
 import type { Approval } from '../lib/types';
 import { WithdrawButton } from './WithdrawButton';
@@ -17,7 +17,7 @@ export function ApprovalNotice(props: {
 }) {
   const live = useQuery({
     queryKey: ['approval', props.approval.id],
-    queryFn: () => api<Approval>(`/api/approvals/${encodeURIComponent(props.approval.id)}`),
+    queryFn: () => apiGet('/api/approvals/{id}', { params: { id: props.approval.id } }),
     initialData: props.approval,
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? 2500 : false),
     staleTime: 0,

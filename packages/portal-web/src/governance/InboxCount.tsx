@@ -1,13 +1,12 @@
 // The approvals inbox count next to "Approvals" in the top bar: requests waiting for this person's decision
 // (pending, asked by someone else), read every 20 s. Nothing shows when none wait or storage is off.
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api';
-import type { Approval } from '../lib/types';
+import { apiGet } from '../lib/api';
 
 export function InboxCount({ username }: { username: string }) {
   const inbox = useQuery({
     queryKey: ['approvals', 'review', 'count'],
-    queryFn: () => api<{ approvals: Approval[] }>('/api/approvals'),
+    queryFn: () => apiGet('/api/approvals'),
     refetchInterval: 20_000,
     retry: false,
   });

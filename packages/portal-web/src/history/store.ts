@@ -3,31 +3,22 @@
 // localStorage, per signed-in person. The panel searches whichever list is in use the same way.
 import type { BodyOf } from '@app/web-kit';
 import type { paths } from '@app/web-kit/api/portal';
-import { api } from '../lib/api';
+import { type Answer, api, apiGet } from '../lib/api';
 
 /** What the server's storage routes take (generated from the portal's OpenAPI description). */
 type HistoryBody = BodyOf<paths, '/api/storage/history', 'post'>;
 type SavedQueryBody = BodyOf<paths, '/api/storage/queries', 'post'>;
 
-export interface HistoryEntry {
-  id: string;
-  connectionId: string | null;
-  connectionName: string | null;
-  sql: string;
-  status: 'success' | 'failure';
-  rowCount: number | null;
-  durationMs: number | null;
-  error: string | null;
-  executedAt: string;
-}
+type ServerEntry = Answer<'/api/storage/history'>['entries'][number];
+/** One run as the server keeps it; the browser's own list keeps the same fields, the id as text. */
+export type HistoryEntry = Pick<
+  ServerEntry,
+  'connectionId' | 'connectionName' | 'sql' | 'status' | 'rowCount' | 'durationMs' | 'error' | 'executedAt'
+> & { id: string };
 
-export interface SavedQuery {
-  id: string;
-  name: string;
-  sql: string;
-  connectionId: string | null;
-  createdAt: string;
-}
+type ServerSaved = Answer<'/api/storage/queries'>['queries'][number];
+/** A saved query: what the server answers, of which the browser's own list keeps these fields. */
+export type SavedQuery = Pick<ServerSaved, 'id' | 'name' | 'sql' | 'connectionId' | 'createdAt'>;
 
 const MAX_LOCAL_HISTORY = 500;
 const historyKey = (u: string) => `portal.history.v1:${u}`;
@@ -72,9 +63,7 @@ export async function addHistory(
 
 export async function listHistory(username: string, serverMode: boolean): Promise<HistoryEntry[]> {
   if (!serverMode) return read<HistoryEntry>(historyKey(username));
-  const page = await api<{ entries: (Omit<HistoryEntry, 'id'> & { id: number })[] }>('/api/storage/history', {
-    query: { limit: 500 },
-  });
+  const page = await apiGet('/api/storage/history', { query: { limit: 500 } });
   return page.entries.map((e) => ({ ...e, id: String(e.id) }));
 }
 
@@ -85,7 +74,7 @@ export async function clearHistory(username: string, serverMode: boolean): Promi
 
 export async function listSaved(username: string, serverMode: boolean): Promise<SavedQuery[]> {
   if (!serverMode) return read<SavedQuery>(savedKey(username));
-  const page = await api<{ queries: SavedQuery[] }>('/api/storage/queries', { query: { limit: 500 } });
+  const page = await apiGet('/api/storage/queries', { query: { limit: 500 } });
   return page.queries;
 }
 

@@ -2,7 +2,10 @@
 // shape: same-origin JSON with the session cookie, failures as `ApiError` with status, the portal's `code`
 // and the whole body for extras such as `approval`), wrapped in the call form the pages use, plus raw
 // responses for file downloads and the hook that sends the browser to /login when a session lapses.
-import { ApiError, createApiClient, readError } from '@app/web-kit';
+// `apiGet`/`apiPost`/`apiPut`/`apiDelete` take a route of the generated API types (`@app/web-kit/api/portal`)
+// and answer what that route's OpenAPI description says it answers, so no page types a response by hand.
+import { ApiError, createApiClient, pathOf, type ResponseOf, readError } from '@app/web-kit';
+import type { paths } from '@app/web-kit/api/portal';
 
 export { ApiError };
 
@@ -30,6 +33,43 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const out = await client.request<T>(path, { ...options, method });
   return (out ?? {}) as T;
 }
+
+type Verb = 'get' | 'post' | 'put' | 'delete';
+/** The routes of the portal's API that take `method`. */
+export type RouteOf<M extends Verb> = {
+  [P in keyof paths]: paths[P] extends Record<M, { responses: unknown }> ? P : never;
+}[keyof paths];
+/** The JSON `M P` answers (its first 2xx), from the generated API types. */
+export type Answer<P extends keyof paths, M extends Verb = 'get'> = ResponseOf<paths, P, M>;
+
+/** Options of a typed call: `params` fill the route's `{name}` placeholders. */
+export type CallOptions = Omit<RequestOptions, 'method' | 'body'> & {
+  params?: Record<string, string | number>;
+};
+
+function call<M extends Verb, P extends RouteOf<M>>(
+  method: M,
+  route: P,
+  body: unknown,
+  options: CallOptions,
+) {
+  const { params, ...rest } = options;
+  const path = params ? pathOf(route, params) : route;
+  return api<Answer<P, M>>(path, { ...rest, method: method.toUpperCase() as RequestOptions['method'], body });
+}
+
+/** `GET route`, answered as the route's generated response type. */
+export const apiGet = <P extends RouteOf<'get'>>(route: P, options: CallOptions = {}) =>
+  call('get', route, undefined, options);
+/** `POST route` with a JSON body, answered as the route's generated response type. */
+export const apiPost = <P extends RouteOf<'post'>>(route: P, body?: unknown, options: CallOptions = {}) =>
+  call('post', route, body, options);
+/** `PUT route` with a JSON body, answered as the route's generated response type. */
+export const apiPut = <P extends RouteOf<'put'>>(route: P, body: unknown, options: CallOptions = {}) =>
+  call('put', route, body, options);
+/** `DELETE route`, answered as the route's generated response type. */
+export const apiDelete = <P extends RouteOf<'delete'>>(route: P, options: CallOptions = {}) =>
+  call('delete', route, undefined, options);
 
 /** POSTs JSON and answers the raw response (file downloads); non-2xx becomes ApiError. */
 export async function apiRaw(path: string, body: unknown): Promise<Response> {

@@ -4,18 +4,15 @@
 // routes take the descriptor from the request, a password typed in this tab is also kept for the tab's
 // lifetime (sessionStorage) and added to the descriptor when a statement runs.
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
+import { type Answer, api, apiGet } from './api';
 import type { Connection } from './types';
 
-export interface StorageConfig {
-  provider: string;
-  serverMode: boolean;
-}
+export type StorageConfig = Answer<'/api/storage/config'>;
 
 export function useStorageConfig() {
   return useQuery({
     queryKey: ['storage-config'],
-    queryFn: () => api<StorageConfig>('/api/storage/config'),
+    queryFn: () => apiGet('/api/storage/config'),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -24,10 +21,10 @@ export function useManagedConnections() {
   return useQuery({
     queryKey: ['managed-connections'],
     queryFn: async () =>
-      (await api<{ connections: Connection[] }>('/api/connections/managed')).connections.map((c) => ({
+      (await apiGet('/api/connections/managed')).connections.map((c) => ({
         ...c,
         managed: true,
-      })),
+      })) as Connection[],
   });
 }
 
@@ -60,8 +57,8 @@ export function ownConnectionsKey(username: string, serverMode: boolean) {
 
 export async function listOwnConnections(username: string, serverMode: boolean): Promise<Connection[]> {
   if (!serverMode) return readJson<Connection[]>(window.localStorage, localKey(username), []);
-  const { connections } = await api<{ connections: Connection[] }>('/api/storage/connections');
-  return connections;
+  const { connections } = await apiGet('/api/storage/connections');
+  return connections as Connection[];
 }
 
 export function useOwnConnections(username: string, serverMode: boolean | undefined) {

@@ -1,15 +1,19 @@
 // The signed-in person (`GET /api/auth/me`), shared through TanStack Query under the key ['me'].
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, api } from './api';
+import { ApiError, apiGet } from './api';
 import type { SessionUser } from './types';
 
+/**
+ * `GET /api/auth/me` (generated type: `user` optional) as the server answers it: `user` is there exactly when
+ * `authenticated` is true.
+ */
 export type Me = { authenticated: true; user: SessionUser } | { authenticated: false };
 
 export const ME_KEY = ['me'] as const;
 
 export async function fetchMe(): Promise<Me> {
   try {
-    return await api<Me>('/api/auth/me', { quiet401: true });
+    return (await apiGet('/api/auth/me', { quiet401: true })) as Me;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return { authenticated: false };
     throw err;

@@ -1,31 +1,12 @@
 // Shapes of the portal API as the UI reads them. What the server answers is generated from its OpenAPI
 // description (`npm run gen:api -w packages/web-kit`), never hand-copied; what stays hand-written here is
-// the UI's own: the engine and environment lists of the connection form and the connection descriptor the
-// browser keeps (a user's own connections live in the browser and carry their credentials).
+// the UI's own: the environment list of the connection form and the connection descriptor the browser keeps
+// (a user's own connections live in the browser and carry their credentials).
 import type { ResponseOf } from '@app/web-kit';
 import type { paths } from '@app/web-kit/api/portal';
 
-export const ENGINE_TYPES = [
-  'postgres',
-  'mysql',
-  'mssql',
-  'oracle',
-  'sqlite',
-  'libsql',
-  'duckdb',
-  'mongodb',
-  'redis',
-  'leveldb',
-  'couchbase',
-  'clickhouse',
-  'druid',
-  'trino',
-  'athena',
-  'elasticsearch',
-  'opensearch',
-  'cassandra',
-] as const;
-export type EngineType = (typeof ENGINE_TYPES)[number];
+/** An engine id, as provider-meta lists the engines the server runs (lib/engines.ts). */
+export type EngineType = string;
 
 export const ENVIRONMENTS = ['production', 'staging', 'development', 'local', 'other'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

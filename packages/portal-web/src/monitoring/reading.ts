@@ -2,7 +2,7 @@
 // `POST /api/db/monitoring` — the health reading plus the engine's counters and lock waits; everyone else the
 // health reading of `POST /api/db/health`), session control through `POST /api/db/maintenance` (`cancel` /
 // `kill` with the session id; the server checks the role and audits), and the wording the page shows.
-import { api } from '../lib/api';
+import { type Answer, api, apiPost } from '../lib/api';
 
 export interface SessionRow {
   pid: number;
@@ -52,18 +52,15 @@ export function readMonitoring(descriptor: Record<string, unknown>, admin: boole
 
 export type SessionAction = 'cancel' | 'kill';
 
-export interface ActionResult {
-  rows: Record<string, unknown>[];
-}
+/** The maintenance route's answer (`POST /api/db/maintenance`): the engine's rows after the cancel or kill. */
+export type ActionResult = Pick<Answer<'/api/db/maintenance', 'post'>, 'rows'>;
 
 export function controlSession(
   descriptor: Record<string, unknown>,
   action: SessionAction,
   pid: number,
 ): Promise<ActionResult> {
-  return api<ActionResult>('/api/db/maintenance', {
-    body: { connection: descriptor, type: action, target: String(pid) },
-  });
+  return apiPost('/api/db/maintenance', { connection: descriptor, type: action, target: String(pid) });
 }
 
 /** What the engine said after a cancel or kill: PostgreSQL answers false when no such session ran. */

@@ -5,7 +5,7 @@ import { Button, EmptyState, ErrorState, LoadingState, Tabs } from '@app/web-kit
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { WithdrawButton } from '../governance/WithdrawButton';
-import { ApiError, api, errorText } from '../lib/api';
+import { ApiError, api, apiGet, errorText } from '../lib/api';
 import { useLocation } from '../lib/router';
 import type { Approval, SessionUser } from '../lib/types';
 
@@ -162,8 +162,7 @@ export function ApprovalsPage({ user }: { user: SessionUser }) {
   const [scope, setScope] = useState<'review' | 'mine'>(search.get('scope') === 'mine' ? 'mine' : 'review');
   const list = useQuery({
     queryKey: ['approvals', scope],
-    queryFn: () =>
-      api<{ approvals: Approval[] }>('/api/approvals', { query: scope === 'mine' ? { scope: 'mine' } : {} }),
+    queryFn: () => apiGet('/api/approvals', { query: scope === 'mine' ? { scope: 'mine' } : {} }),
     refetchInterval: 15_000,
     staleTime: 0,
   });

@@ -4,7 +4,7 @@
 import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+import { ApiError, apiGet, apiPost, errorText } from '../lib/api';
 import { navigate, useLocation } from '../lib/router';
 import { fetchMe, landingFor, ME_KEY } from '../lib/session';
 
@@ -19,17 +19,12 @@ const LOGIN_ERRORS: Record<string, string> = {
   token_exchange_failed: 'The sign-in could not be verified with the identity provider.',
 };
 
-interface Providers {
-  local: boolean;
-  oidc: boolean;
-}
-
 export function LoginPage() {
   const qc = useQueryClient();
   const { search } = useLocation();
   const providers = useQuery({
     queryKey: ['auth-providers'],
-    queryFn: () => api<Providers>('/api/auth/providers', { quiet401: true }),
+    queryFn: () => apiGet('/api/auth/providers', { quiet401: true }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const errorCode = search.get('error');
@@ -50,7 +45,7 @@ export function LoginPage() {
     try {
       const body: Record<string, string> = { email, password };
       if (needCode && code.trim()) body.code = code.trim();
-      await api<{ success: true; role: string }>('/api/auth/login', { body, quiet401: true });
+      await apiPost('/api/auth/login', body, { quiet401: true });
       const me = await qc.fetchQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 0 });
       navigate(me.authenticated ? landingFor(me.user) : '/', { replace: true });
     } catch (err) {

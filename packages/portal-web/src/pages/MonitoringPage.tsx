@@ -35,7 +35,7 @@ export function MonitoringPage({ user }: { user: SessionUser }) {
   const engine = engines.data?.find((e) => e.engine === connection?.type);
   // Session control: the engine's maintenance operations, for administrators (the server checks again).
   // (The generated type leaves the operations' item shape open.)
-  const ops = (engine?.capabilities?.maintenanceOperations ?? []) as { type: string }[];
+  const ops = engine?.capabilities?.maintenanceOperations ?? [];
   const actions: SessionAction[] = admin
     ? (['cancel', 'kill'] as const).filter((a) => ops.some((o) => o.type === a))
     : [];

@@ -6,7 +6,7 @@ import { Button, LoadingState, useShortcut, useTheme } from '@app/web-kit';
 import { Outlet } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { InboxCount } from '../governance/InboxCount';
-import { api } from '../lib/api';
+import { apiPost } from '../lib/api';
 import { Link, navigate, useLocation } from '../lib/router';
 import { EditorShortcuts } from './shortcuts';
 import { useSignedInUser } from './signedIn';
@@ -35,7 +35,7 @@ export function ShellLayout() {
     setSigningOut(true);
     let redirectUrl: string | undefined;
     try {
-      redirectUrl = (await api<{ redirectUrl?: string }>('/api/auth/logout', { method: 'POST' })).redirectUrl;
+      redirectUrl = (await apiPost('/api/auth/logout')).redirectUrl;
     } catch {
       // The cookie may already be gone; the login page is the right place either way.
     }

@@ -7,7 +7,7 @@ import { Button, LoadingState } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
-import { ApiError, api, errorText } from '../lib/api';
+import { ApiError, api, apiPost, errorText } from '../lib/api';
 import type { Approval, DbObject, EngineMeta, ObjectDetail } from '../lib/types';
 import {
   alterChanges,
@@ -80,9 +80,7 @@ export function TableDesigner(props: {
       ? { alter: alterChanges(initial, s, props.container, expressions) }
       : { create: createBody(s, props.container, expressions) };
   const send = (preview: boolean) =>
-    api<{ statements: string[]; applied: boolean }>('/api/db/tables/ddl', {
-      body: { connection: props.descriptor, path, ...body(), preview },
-    });
+    apiPost('/api/db/tables/ddl', { connection: props.descriptor, path, ...body(), preview });
 
   const showDdl = async () => {
     setOutcome(null);

@@ -5,7 +5,7 @@
 // opens a fresh connection within 10 s) before saving.
 import { Button } from '@app/web-kit';
 import { type FormEvent, useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { apiPost, errorText } from '../lib/api';
 import { newConnectionId } from '../lib/connections';
 import { useEngines } from '../lib/engines';
 import { type Connection, ENVIRONMENTS, type EngineType, type Environment } from '../lib/types';
@@ -85,10 +85,7 @@ export function ConnectionForm(props: {
     setBusy('test');
     setTest(null);
     try {
-      const r = await api<{ latencyMs: number; engine: string; serverVersion?: string }>(
-        '/api/db/test-connection',
-        { body: { connection: props.buildDescriptor(c) } },
-      );
+      const r = await apiPost('/api/db/test-connection', { connection: props.buildDescriptor(c) });
       setTest({
         ok: true,
         text: `Connected in ${r.latencyMs} ms${r.serverVersion ? ` · ${r.engine} ${r.serverVersion}` : ''}`,

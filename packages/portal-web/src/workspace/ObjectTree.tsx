@@ -14,11 +14,10 @@ import { Spinner } from '@app/web-kit';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { api, errorText } from '../lib/api';
-import type { DbObject, ObjectDetail } from '../lib/types';
+import { apiPost, errorText } from '../lib/api';
+import type { DbObject } from '../lib/types';
 import {
   containerKey,
-  type KindCount,
   type Listing,
   objectKey,
   type TableParts,
@@ -30,8 +29,6 @@ import {
 const ROW_HEIGHT = 26;
 /** Matches a search fetches; more say "type more of the name". */
 const SEARCH_LIMIT = 1000;
-
-type ObjectList = { objects: DbObject[] };
 
 export function ObjectTree(props: {
   connectionKey: string;
@@ -57,13 +54,12 @@ export function ObjectTree(props: {
 
   const counts = useQuery({
     queryKey: ['objects', props.connectionKey, 'counts'],
-    queryFn: () =>
-      api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
+    queryFn: () => apiPost('/api/db/objects/counts', { connection: props.descriptor }),
     staleTime: 60_000,
   });
   const listOf = (path: string[]) => ({
     queryKey: ['objects', props.connectionKey, 'list', path],
-    queryFn: () => api<ObjectList>('/api/db/objects/list', { body: { connection: props.descriptor, path } }),
+    queryFn: () => apiPost('/api/db/objects/list', { connection: props.descriptor, path }),
     staleTime: 60_000,
   });
   const opened = useMemo(
@@ -80,8 +76,7 @@ export function ObjectTree(props: {
   const described = useQueries({
     queries: tablePaths.map((path) => ({
       queryKey: ['describe', props.connectionKey, path],
-      queryFn: () =>
-        api<ObjectDetail>('/api/db/objects/describe', { body: { connection: props.descriptor, path } }),
+      queryFn: () => apiPost('/api/db/objects/describe', { connection: props.descriptor, path }),
       staleTime: 60_000,
     })),
   });
@@ -101,9 +96,7 @@ export function ObjectTree(props: {
   const all = useQuery({
     queryKey: ['objects', props.connectionKey, 'search', asked.toLowerCase()],
     queryFn: () =>
-      api<ObjectList & { truncated?: boolean }>('/api/db/objects/list', {
-        body: { connection: props.descriptor, search: asked, limit: SEARCH_LIMIT },
-      }),
+      apiPost('/api/db/objects/list', { connection: props.descriptor, search: asked, limit: SEARCH_LIMIT }),
     staleTime: 60_000,
     enabled: asked !== '',
     placeholderData: (previous) => previous,

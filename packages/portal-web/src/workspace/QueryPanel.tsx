@@ -6,7 +6,6 @@ import { Button } from '@app/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { AiTools } from '../ai/AiTools';
-import { isSqlEngine } from '../editor/language';
 import { type RunRequest, SqlEditor, type SqlEditorHandle } from '../editor/SqlEditor';
 import { splitStatements } from '../editor/statements';
 import { addTab, closeTab, loadTabs, saveTabs, type TabsState, updateTab } from '../editor/tabs';
@@ -14,7 +13,7 @@ import { HistoryPanel } from '../history/HistoryPanel';
 import { addHistory, saveQuery } from '../history/store';
 import { api, errorText } from '../lib/api';
 import { downloadExport } from '../lib/download';
-import { useEngines } from '../lib/engines';
+import { isSql, useEngines } from '../lib/engines';
 import type { Connection } from '../lib/types';
 import { maskedColumnNames } from '../results/cells';
 import { type Outcome, toOutcome } from '../results/outcome';
@@ -46,6 +45,7 @@ export function QueryPanel(props: {
   const qc = useQueryClient();
   const engines = useEngines();
   const caps = engines.data?.find((e) => e.engine === connection.type)?.capabilities;
+  const facts = engines.data?.find((e) => e.engine === connection.type)?.editor;
   const [tabs, setTabs] = useState<TabsState>(() => loadTabs(props.username, connection.id));
   const tab = tabs.tabs.find((t) => t.id === tabs.activeId) ?? tabs.tabs[0];
   const [ticket, setTicket] = useState('');
@@ -71,7 +71,6 @@ export function QueryPanel(props: {
     qc,
     connectionKey: props.connectionKey,
     descriptor: props.descriptor,
-    engine: connection.type,
   });
 
   const base = () => ({ connection: props.descriptor, params: tab.params, ticket });
@@ -100,7 +99,7 @@ export function QueryPanel(props: {
     const queryId = randomId();
     setRunning(queryId);
     setNote(null);
-    const spans = isSqlEngine(connection.type) ? splitStatements(req.text, connection.type) : [];
+    const spans = facts && isSql(facts) ? splitStatements(req.text, facts) : [];
     try {
       if (spans.length > 1) {
         const r = await runScript(base(), req.text);
@@ -239,16 +238,15 @@ export function QueryPanel(props: {
           value={tab.sql}
           onChange={(sql) => setTabs((s) => updateTab(s, tab.id, { sql }))}
           engine={connection.type}
-          theme={props.theme}
           completion={completion}
           onRun={(req) => void run(req)}
-          placeholder={`Write ${isSqlEngine(connection.type) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
+          placeholder={`Write ${isSql(facts) ? 'SQL' : 'a request'} for ${connection.name} — Ctrl/⌘-Enter runs the statement under the cursor`}
         />
       </div>
       <QueryToolbar
         running={!!running}
         empty={empty}
-        sqlEngine={isSqlEngine(connection.type)}
+        sqlEngine={isSql(facts)}
         caps={caps}
         explainModes={explainModes}
         explainMode={explainMode}

@@ -2,7 +2,6 @@
 // engine's own source only for views and routines (`definition`); for a table of a SQL engine the DDL is
 // rebuilt from the described columns, primary key, foreign keys and indexes, as DbGate and DataGrip show
 // it — a reading aid (engine-specific options such as storage parameters are not in the catalog shape).
-import { isSqlEngine } from '../editor/language';
 import type { DbObject, ObjectDetail } from '../lib/types';
 
 /** MySQL-family engines, ClickHouse and OpenSearch quote with backticks; the others with double quotes. */
@@ -22,7 +21,8 @@ const isTable = (kind: string) => /table/i.test(kind) && !/view/i.test(kind);
 /** The DDL to show for a described object: the engine's own source, or a CREATE TABLE rebuilt from it. */
 export function ddlOf(engine: string, d: ObjectDetail): { text: string; rebuilt: boolean } | undefined {
   if (d.definition) return { text: d.definition, rebuilt: false };
-  if (!isSqlEngine(engine) || !isTable(d.object.kind) || d.columns.length === 0) return undefined;
+  // Only SQL engines describe objects of a table kind (documents are collections, keys have their types).
+  if (!isTable(d.object.kind) || d.columns.length === 0) return undefined;
   const q = (s: string) => quoteIdentifier(engine, s);
   const lines = d.columns.map((c) => {
     let line = `  ${q(c.name)} ${c.type || 'TEXT'}`;

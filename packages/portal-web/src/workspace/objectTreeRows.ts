@@ -2,13 +2,11 @@
 // of ObjectTree renders only the rows in view, so the tree is one array however many objects there are.
 // Containers come from the per-kind counts (one cheap catalog read); a container's objects are listed only
 // once it is opened; a search filters every object of the connection (loaded on the first keystroke).
+import type { Answer } from '../lib/api';
 import type { DbObject } from '../lib/types';
 
-export interface KindCount {
-  path: string[];
-  kind: string;
-  count: number;
-}
+/** One container's count of one kind (`POST /api/db/objects/counts`). */
+export type KindCount = Answer<'/api/db/objects/counts', 'post'>['counts'][number];
 
 export type TreeRow =
   | {

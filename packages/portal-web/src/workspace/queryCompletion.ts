@@ -1,10 +1,9 @@
-// What the editor completes for a connection: the engine's keywords, the containers (schemas) from the per-kind
+// What the editor completes for a connection (the engine's keywords come with its provider-meta facts): the containers (schemas) from the per-kind
 // counts the object tree reads too (same key, one request), and objects looked up per word and columns
 // described on demand (editor/objectLookup.ts), cached per mounted query panel.
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CompletionSource } from '../editor/completion';
-import { LEVELDB_COMMANDS, MONGO_OPERATIONS, REDIS_COMMANDS, SQL_KEYWORDS } from '../editor/language';
 import { objectLookup } from '../editor/objectLookup';
 import { api } from '../lib/api';
 import type { DbObject, ObjectDetail } from '../lib/types';
@@ -14,9 +13,8 @@ export function useQueryCompletion(props: {
   qc: QueryClient;
   connectionKey: string;
   descriptor: Record<string, unknown>;
-  engine: string;
-}): () => CompletionSource {
-  const { qc, engine } = props;
+}): () => Omit<CompletionSource, 'keywords'> {
+  const { qc } = props;
   // The containers come from the per-kind counts the object tree reads too (same key, one request).
   const counts = useQuery({
     queryKey: ['objects', props.connectionKey, 'counts'],
@@ -53,19 +51,11 @@ export function useQueryCompletion(props: {
     if (counts.data) lookup.objects('').catch(() => undefined);
   }, [counts.data, lookup]);
   return useCallback(
-    (): CompletionSource => ({
-      keywords:
-        engine === 'mongodb'
-          ? MONGO_OPERATIONS
-          : engine === 'redis'
-            ? REDIS_COMMANDS
-            : engine === 'leveldb'
-              ? LEVELDB_COMMANDS
-              : SQL_KEYWORDS,
+    (): Omit<CompletionSource, 'keywords'> => ({
       schemas: containers.current.map((p) => p[p.length - 1]),
       objects: lookup.objects,
       columns: lookup.columns,
     }),
-    [engine, lookup],
+    [lookup],
   );
 }

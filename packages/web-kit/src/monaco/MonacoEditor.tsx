@@ -1,14 +1,19 @@
 // A React wrapper of a Monaco editor, loaded lazily: shows a spinner until the Monaco chunk arrives, follows
 // the kit's light/dark theme, reports edits through `onChange`, and shows `markers` (server errors at their
-// line and column) under their own owner so they never clear the language's own diagnostics.
+// line and column) under their own owner so they never clear the language's own diagnostics. A page whose
+// text is statements (SQL) passes a `pack` (statements.ts): completion, the statement under the cursor, run
+// keys and Format, supplied by the page and wired here.
 import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../components/Spinner';
 import { ErrorState } from '../components/States';
 import { useTheme } from '../theme/theme';
 import { loadMonaco, type MonacoModule } from './load';
+import { attachStatementPack, type StatementPack } from './statements';
 
 type Monaco = MonacoModule['monaco'];
 type Editor = ReturnType<Monaco['editor']['create']>;
+/** Construction options a page may add (placeholder, word wrap, when suggestions open…). */
+export type EditorOptions = Parameters<Monaco['editor']['create']>[1];
 
 export interface EditorMarker {
   line: number;
@@ -30,8 +35,15 @@ export interface MonacoEditorProps {
   /** Accessible name of the editing area. */
   label: string;
   height?: number | string;
-  /** Runs once the editor exists (configure schemas, add commands, keep a reference). */
-  onReady?(editor: Editor, kit: MonacoModule): void;
+  /** Test id of the editor's box (default `monaco-host`). */
+  testId?: string;
+  /** Construction options besides the kit's defaults (read once, when the editor is built). */
+  options?: EditorOptions;
+  /** Statement facts and actions of the text (statements.ts), read afresh on every use. */
+  pack?: StatementPack;
+  /** Runs once the editor exists (configure schemas, add commands, keep a reference); may answer a cleanup. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback that answers nothing is the common case
+  onReady?(editor: Editor, kit: MonacoModule): void | (() => void);
 }
 
 const MARKER_OWNER = 'server';
@@ -45,6 +57,9 @@ export function MonacoEditor({
   readOnly,
   label,
   height = 420,
+  testId = 'monaco-host',
+  options,
+  pack,
   onReady,
 }: MonacoEditorProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -54,12 +69,15 @@ export function MonacoEditor({
   onChangeRef.current = onChange;
   const onReadyRef = useRef(onReady);
   onReadyRef.current = onReady;
+  const packRef = useRef(pack);
+  packRef.current = pack;
   const [state, setState] = useState<'loading' | 'ready' | Error>('loading');
   const { theme } = useTheme();
-  const initial = useRef({ value, language, path, readOnly, label, theme });
+  const initial = useRef({ value, language, path, readOnly, label, theme, options, withPack: !!pack });
 
   useEffect(() => {
     let disposed = false;
+    const cleanups: (() => void)[] = [];
     loadMonaco().then(
       (kit) => {
         if (disposed || !host.current) return;
@@ -79,17 +97,21 @@ export function MonacoEditor({
           tabSize: 2,
           ariaLabel: i.label,
           theme: i.theme === 'dark' ? 'vs-dark' : 'vs',
+          ...i.options,
         });
         editor.onDidChangeModelContent(() => onChangeRef.current?.(editor.getValue()));
         editorRef.current = editor;
         kitRef.current = kit;
         setState('ready');
-        onReadyRef.current?.(editor, kit);
+        if (i.withPack) cleanups.push(attachStatementPack(kit, editor, () => packRef.current ?? {}));
+        const cleanup = onReadyRef.current?.(editor, kit);
+        if (cleanup) cleanups.push(cleanup);
       },
       (err: unknown) => !disposed && setState(err instanceof Error ? err : new Error(String(err))),
     );
     return () => {
       disposed = true;
+      for (const cleanup of cleanups) cleanup();
       const editor = editorRef.current;
       editor?.getModel()?.dispose();
       editor?.dispose();
@@ -97,11 +119,15 @@ export function MonacoEditor({
     };
   }, []);
 
-  // Outside edits (a reset, a loaded file) replace the text; the editor's own edits already match.
+  // Outside edits (a reset, a loaded file, a history entry) replace the text as one edit that Ctrl-Z undoes;
+  // the editor's own edits already match.
   useEffect(() => {
     const editor = editorRef.current;
-    if (editor && editor.getValue() !== value) editor.setValue(value);
-  }, [value]);
+    const model = editor?.getModel();
+    if (!editor || !model || editor.getValue() === value) return;
+    if (readOnly) editor.setValue(value);
+    else editor.executeEdits('outside', [{ range: model.getFullModelRange(), text: value }]);
+  }, [value, readOnly]);
 
   useEffect(() => {
     kitRef.current?.monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs');
@@ -136,7 +162,7 @@ export function MonacoEditor({
     <div className="kit-editor" style={{ height }}>
       {state === 'loading' && <Spinner label="Loading editor…" />}
       {state instanceof Error && <ErrorState error={state} title="The editor failed to load" />}
-      <div ref={host} className="kit-editor-host" data-testid="monaco-host" />
+      <div ref={host} className="kit-editor-host" data-testid={testId} />
     </div>
   );
 }

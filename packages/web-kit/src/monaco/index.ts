@@ -2,4 +2,14 @@
 // the main entry so importing the kit never pulls Monaco into a page's first chunk.
 
 export { loadMonaco, type MonacoModule } from './load';
-export { type EditorMarker, MonacoEditor, type MonacoEditorProps } from './MonacoEditor';
+export { type EditorMarker, type EditorOptions, MonacoEditor, type MonacoEditorProps } from './MonacoEditor';
+export {
+  type CompletionItem,
+  type CompletionKind,
+  formatEditor,
+  type RunText,
+  runTarget,
+  type StatementPack,
+  type StatementSpan,
+  statementAtOffset,
+} from './statements';

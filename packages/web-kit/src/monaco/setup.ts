@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 // Everything Monaco needs, loaded only when a page first shows an editor (see load.ts): the editor API, its
 // standard features (find, folding, suggest, hover…), the languages the two UIs edit (YAML for pipeline
-// bundles; SQL flavours for the portal), and the web workers — bundled by Vite from node_modules through
+// bundles; SQL flavours, Redis commands and JSON requests for the portal), and the web workers — bundled by Vite from node_modules through
 // `?worker`, so nothing is fetched from a CDN and the page's CSP can stay `default-src 'self'`.
 import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/sql/sql.contribution.js';
@@ -9,16 +9,20 @@ import 'monaco-editor/esm/vs/basic-languages/pgsql/pgsql.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/mysql/mysql.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/redis/redis.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/shell/shell.contribution.js';
+// JSON with its language service (a document engine's request).
+import 'monaco-editor/esm/vs/language/json/monaco.contribution.js';
 // Every standard editor feature (find, folding, suggest, hover…) without the ~80 languages editor.main adds.
 import 'monaco-editor/esm/vs/editor/edcore.main.js';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
 import { configureMonacoYaml, type MonacoYamlOptions } from 'monaco-yaml';
 import YamlWorker from './yaml.worker?worker';
 
 window.MonacoEnvironment = {
   getWorker(_id: string, label: string) {
     if (label === 'yaml') return new YamlWorker();
+    if (label === 'json') return new JsonWorker();
     return new EditorWorker();
   },
 };

@@ -9,6 +9,7 @@
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
 import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
@@ -74,6 +75,7 @@ export function athenaSettings(conn: ConnectionDescriptor): {
 export const athenaEngine: EngineDescriptor<'athena', 'athena'> = {
   engine: 'athena',
   label: 'Amazon Athena',
+  editor: sqlEditor('sql', 'trino'),
   dialect: 'athena',
   datasourceAddress: 'fields',
   classifier: {

@@ -8,6 +8,7 @@
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
 import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError, unsupported } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -34,6 +35,7 @@ const BATCH_WORDS = new Set(['BATCH', 'UNLOGGED', 'COUNTER']);
 export const cassandraEngine: EngineDescriptor<'cassandra', 'cassandra'> = {
   engine: 'cassandra',
   label: 'Apache Cassandra',
+  editor: sqlEditor(),
   dialect: 'cassandra',
   acceptsConnectionString: false,
   classifier: {

@@ -7,6 +7,7 @@
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -54,6 +55,7 @@ export function clickhouseUrl(connectionString: string): URL {
 export const clickhouseEngine: EngineDescriptor<'clickhouse', 'clickhouse'> = {
   engine: 'clickhouse',
   label: 'ClickHouse',
+  editor: sqlEditor('mysql', 'clickhouse'),
   dialect: 'clickhouse',
   classifier: {
     sql: {

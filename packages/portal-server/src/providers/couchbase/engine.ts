@@ -6,6 +6,7 @@
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities } from '../types.js';
@@ -53,6 +54,7 @@ export function couchbaseBucket(database: string | undefined): string {
 export const couchbaseEngine: EngineDescriptor<'couchbase', 'couchbase'> = {
   engine: 'couchbase',
   label: 'Couchbase',
+  editor: sqlEditor(),
   dialect: 'couchbase',
   classifier: {
     sql: {

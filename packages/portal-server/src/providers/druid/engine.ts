@@ -7,6 +7,7 @@
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import type { Capabilities, ConnectionDescriptor } from '../types.js';
@@ -65,6 +66,7 @@ export function validateDruid(conn: ConnectionDescriptor): void {
 export const druidEngine: EngineDescriptor<'druid', 'druid'> = {
   engine: 'druid',
   label: 'Apache Druid',
+  editor: sqlEditor(),
   dialect: 'druid',
   acceptsConnectionString: false,
   classifier: {

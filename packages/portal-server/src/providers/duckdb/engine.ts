@@ -4,6 +4,7 @@ import { postgreSplitterOptions } from 'dbgate-query-splitter';
 import { beginEndAbort, limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { pgFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { duckdbAllowlist } from './allowlist.js';
@@ -29,6 +30,7 @@ export const duckdbCapabilities: Capabilities = {
 export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   engine: 'duckdb',
   label: 'DuckDB',
+  editor: sqlEditor('pgsql', 'duckdb'),
   dialect: 'duckdb',
   // DuckDB's parser derives from PostgreSQL's; its own forms (FROM-first, DESCRIBE, PRAGMA) have fallbacks.
   classifier: { sql: { ...pgFamilyRules, pragmas: true, fromFirst: true, allowlist: duckdbAllowlist } },

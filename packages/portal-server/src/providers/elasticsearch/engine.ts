@@ -5,6 +5,7 @@
 
 import { quoteStyles } from '../../sql/dialect.js';
 import { searchSqlRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { elasticsearchFlavor } from './flavor.js';
 import {
@@ -17,6 +18,7 @@ import {
 export const elasticsearchEngine: EngineDescriptor<'elasticsearch', 'elasticsearch'> = {
   engine: 'elasticsearch',
   label: 'Elasticsearch',
+  editor: sqlEditor(),
   dialect: 'elasticsearch',
   acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },

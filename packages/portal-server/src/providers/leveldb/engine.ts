@@ -35,6 +35,11 @@ export function levelFacts(statement: string): StatementFacts {
 export const leveldbEngine: EngineDescriptor<'leveldb', 'leveldb'> = {
   engine: 'leveldb',
   label: 'LevelDB',
+  editor: {
+    request: 'command',
+    language: 'redis',
+    keywords: ['get', 'put', 'delete', 'prefix', 'range'],
+  },
   dialect: 'leveldb',
   classifier: { reader: 'ordered-keys' },
   fileBased: true,

@@ -3,6 +3,7 @@
 
 import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteDialect } from '../sqlite/dialect.js';
@@ -28,6 +29,7 @@ export function libsqlUrl(conn: ConnectionDescriptor): string | undefined {
 export const libsqlEngine: EngineDescriptor<'libsql', 'sqlite'> = {
   engine: 'libsql',
   label: 'libSQL / Turso',
+  editor: sqlEditor('sql', 'sqlite'),
   dialect: 'sqlite',
   datasourceAddress: 'file-or-url',
   classifier: { sql: { ...sqliteFamilyRules, allowlist: libsqlAllowlist } },

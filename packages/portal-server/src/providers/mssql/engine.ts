@@ -3,12 +3,14 @@
 import { mssqlSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { mssqlCapabilities } from './statements.js';
 
 export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   engine: 'mssql',
   label: 'SQL Server',
+  editor: sqlEditor('sql', 'transactsql'),
   dialect: 'mssql',
   classifier: {
     sql: {

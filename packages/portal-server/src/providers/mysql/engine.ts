@@ -4,6 +4,7 @@
 import { mysqlSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { mysqlAllowlist, mysqlReading } from './allowlist.js';
@@ -37,6 +38,7 @@ export const mysqlCapabilities: Capabilities = {
 export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   engine: 'mysql',
   label: 'MySQL / MariaDB',
+  editor: sqlEditor('mysql', 'mysql'),
   dialect: 'mysql',
   classifier: {
     sql: {

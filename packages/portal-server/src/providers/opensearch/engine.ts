@@ -5,6 +5,7 @@
 
 import { quoteStyles } from '../../sql/dialect.js';
 import { searchSqlRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import {
   SEARCH_DEFAULT_PORT,
   searchCapabilities,
@@ -17,6 +18,7 @@ import { opensearchFlavor } from './flavor.js';
 export const opensearchEngine: EngineDescriptor<'opensearch', 'opensearch'> = {
   engine: 'opensearch',
   label: 'OpenSearch',
+  editor: sqlEditor(),
   dialect: 'opensearch',
   acceptsConnectionString: false,
   classifier: { sql: searchSqlRules },

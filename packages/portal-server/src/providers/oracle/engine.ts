@@ -3,12 +3,14 @@
 import { oracleSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { oracleCapabilities } from './statements.js';
 
 export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   engine: 'oracle',
   label: 'Oracle',
+  editor: sqlEditor('sql', 'plsql'),
   dialect: 'oracle',
   // node-sql-parser has no Oracle grammar: DB2's is closest, PostgreSQL's reads the ANSI remainder.
   classifier: {

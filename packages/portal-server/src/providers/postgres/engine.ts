@@ -4,6 +4,7 @@
 import { postgreSplitterOptions } from 'dbgate-query-splitter';
 import { beginEndAbort, limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { pgFamilyRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { postgresAllowlist } from './allowlist.js';
@@ -36,6 +37,7 @@ export const postgresCapabilities: Capabilities = {
 export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   engine: 'postgres',
   label: 'PostgreSQL',
+  editor: sqlEditor('pgsql', 'postgresql'),
   dialect: 'postgres',
   classifier: { sql: { ...pgFamilyRules, allowlist: postgresAllowlist } },
   defaultPort: 5432,

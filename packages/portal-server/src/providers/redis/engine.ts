@@ -54,6 +54,24 @@ export function redisFacts(statement: string): StatementFacts {
 export const redisEngine: EngineDescriptor<'redis', 'redis'> = {
   engine: 'redis',
   label: 'Redis',
+  editor: {
+    request: 'command',
+    language: 'redis',
+    keywords: [
+      'GET',
+      'SET',
+      'DEL',
+      'KEYS',
+      'SCAN',
+      'HGETALL',
+      'HGET',
+      'LRANGE',
+      'SMEMBERS',
+      'TTL',
+      'TYPE',
+      'INFO',
+    ],
+  },
   dialect: 'redis',
   // Judged from the command flags the client library ships.
   classifier: { reader: 'command-flags' },

@@ -2,6 +2,7 @@
 // capabilities, dialect, `PRAGMA query_only` for read-only, and the guard against ATTACH of server files.
 import { sqliteFamilyRules } from '../classifier-rules.js';
 import { embeddedPath, IN_MEMORY } from '../descriptor.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteAllowlist } from './allowlist.js';
@@ -21,6 +22,7 @@ export const sqliteCapabilities = sqliteFamilyCapabilities([
 export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   engine: 'sqlite',
   label: 'SQLite',
+  editor: sqlEditor('sql', 'sqlite'),
   dialect: 'sqlite',
   classifier: { sql: { ...sqliteFamilyRules, allowlist: sqliteAllowlist } },
   fileBased: true,

@@ -6,6 +6,7 @@
 import { defaultSplitterOptions } from 'dbgate-query-splitter';
 import { quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
+import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { normalizeSsl } from '../ssl.js';
@@ -48,6 +49,7 @@ export function validateTrino(conn: ConnectionDescriptor): void {
 export const trinoEngine: EngineDescriptor<'trino', 'trino'> = {
   engine: 'trino',
   label: 'Trino',
+  editor: sqlEditor('sql', 'trino'),
   dialect: 'trino',
   acceptsConnectionString: false,
   passwordNeedsTls: true,

@@ -2024,8 +2024,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: ({
-                            connectionId: unknown;
-                            status: string;
+                            code?: string;
+                            connectionId: string | null;
+                            engine?: string;
+                            error?: string;
+                            latencyMs: number;
+                            /** @description the account's privileges beyond what the portal needs */
+                            privileges?: string[];
+                            serverVersion?: string;
+                            status: "ok" | "error";
+                            /** @description set with privileges: what to do about them */
+                            warning?: string;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -7974,8 +7983,25 @@ export interface operations {
                     "application/json": {
                         engines?: ({
                             capabilities: {
+                                declaresForeignKeys: boolean;
                                 explainModes: ("estimate" | "analyze")[];
+                                maintenanceOperations: ({
+                                    description: string;
+                                    targetRequired: boolean;
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                parameterStyle: "$n" | "?" | ":n" | "@pn";
+                                readOnlyEngine?: boolean;
+                                sqlExport?: boolean;
+                                supportsCancel: boolean;
+                                supportsCreateTable: boolean;
                                 supportsExplain: boolean;
+                                supportsInlineRowEdit: boolean;
+                                supportsMaintenance: boolean;
+                                supportsPositionalParams: boolean;
+                                supportsTransactions: boolean;
                             } & {
                                 [key: string]: unknown;
                             };
@@ -7993,6 +8019,21 @@ export interface operations {
                             defaultExpressions?: string[];
                             defaultPort?: number;
                             dialect: string;
+                            /** @description what the web editor needs of the engine's text (providers/editor-facts.ts) */
+                            editor: {
+                                /** @description Format: an sql-formatter language, or json (pretty-printed); absent: no formatting */
+                                formatter?: string;
+                                /** @description words completion offers besides the objects */
+                                keywords: string[];
+                                /** @description the Monaco language the editor colours the text with */
+                                language: string;
+                                /** @description sql: statements (a script may hold several); json: one JSON request; command: one command line */
+                                request: "sql" | "json" | "command";
+                                /** @description the dialect's dbgate-query-splitter options: the editor splits a script where the server does */
+                                splitter: {
+                                    [key: string]: unknown;
+                                };
+                            };
                             engine: string;
                             fileBased: boolean;
                             /** @description the name people know the engine by (PostgreSQL, SQL Server) */
@@ -8929,7 +8970,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        currentDatabase?: string;
+                        currentSchema?: string;
+                        currentUser?: string;
+                        engine?: string;
                         latencyMs: number;
+                        serverVersion?: string;
                         success: boolean;
                     } & {
                         [key: string]: unknown;
