@@ -2,7 +2,7 @@
 // and production run (scripts/build-servers.mjs), built at most once per test process and only when a source
 // is newer than it. Starting through tsx compiled and resolved every TypeScript module at each start, about
 // 2 s of CPU per agent and 3 s per control plane on the 2-core CI machine, and the suite starts dozens of
-// them. DEV=1 keeps the tsx start (as it does for `npm start`).
+// them. Always the bundle here: Vitest sets DEV in its workers, which would send the build script to tsx.
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,12 +15,13 @@ const known = new Map<string, string[]>();
 export function serviceArgs(name: 'ci' | 'agent'): string[] {
   let args = known.get(name);
   if (!args) {
-    // The build script decides (DEV=1, stale or fresh bundle) and builds when it must. Synchronous, so the
-    // callers, which spawn at once and return the child, stay as they are.
+    // The build script decides (stale or fresh bundle) and builds when it must. Synchronous, so the callers,
+    // which spawn at once and return the child, stay as they are.
     const script = `const m = await import(${JSON.stringify(BUILD_SCRIPT)});
 console.log(JSON.stringify(await m.serverArgs(${JSON.stringify(name)})));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: ROOT,
+      env: { ...process.env, DEV: '' },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
