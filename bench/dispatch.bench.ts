@@ -116,6 +116,11 @@ interface Phase {
   p99: number;
   /** What the server sent its database during the phase (triggering included), per job. */
   perJob: DriverCounts;
+  /**
+   * CPU of this process per job, ms (user + system): the control plane and the simulated agents' gRPC
+   * clients together, since they share the process; PostgreSQL's own CPU is not in it.
+   */
+  cpuMsPerJob: number;
 }
 
 const perJob = (c: DriverCounts, jobs: number): DriverCounts => ({
@@ -159,6 +164,7 @@ async function phase(
   server.events.on('change', onChange);
   assigned.clear();
   const before = snapshotCounts();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) {
     const next = t0 + i * gapMs;
@@ -171,6 +177,7 @@ async function phase(
   // Every run finished: the next phase starts from idle agents.
   while ((await busyJobs(server)).length > 0) await new Promise((r) => setTimeout(r, 5));
   const counted = countsSince(before);
+  const cpu = process.cpuUsage(cpu0);
   const seconds = (Math.max(...assigned.values()) - Math.min(...runnable.values())) / 1000;
   server.events.off('change', onChange);
   const latencies = [...runnable].map(([id, t]) => (assigned.get(id) ?? Number.NaN) - t);
@@ -180,6 +187,7 @@ async function phase(
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     perJob: perJob(counted, runnable.size),
+    cpuMsPerJob: (cpu.user + cpu.system) / 1000 / runnable.size,
   };
 }
 
@@ -278,7 +286,8 @@ export async function run() {
         const r = results[results.length - 1];
         console.log(
           `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
-            `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}`,
+            `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
+            `CPU ${r.burst.cpuMsPerJob.toFixed(2)} ms/job (burst, this process)`,
         );
       }
     }
