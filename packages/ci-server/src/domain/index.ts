@@ -18,6 +18,7 @@ export * from './job-report-shortcut.js';
 export * from './matrix.js';
 export { jobOfRun, NOTIFY_STAGE, notifyIndex, notifyMatches } from './notifications.js';
 export { cellKey, outputRefs, selectCell } from './output-refs.js';
+export * from './repository-definition.js';
 export * from './run-diff.js';
 export * from './run-plan.js';
 export * from './run-state.js';

@@ -28,7 +28,14 @@ const ConfigRepoBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2000 }),
     branch: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'default main' })),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'default .gocdnext' })),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        description:
+          'the folder (default .gocdnext) or one file of pipeline files; ci-bundle.yaml at the repository root, our {project, pipelines} bundle, is read beside it',
+      }),
+    ),
     poll_interval: Type.Optional(
       Type.String({ maxLength: 50, description: 'a duration (default 1m); "" turns polling off' }),
     ),

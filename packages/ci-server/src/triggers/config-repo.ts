@@ -1,12 +1,14 @@
 // Pipelines as code (issue 29, spec/pipeline-yaml.md "a project's `.gocdnext/` folder read from its
 // repository"; docs/ci-gocdnext.md). A project bound to a repository (url, branch, folder — `.gocdnext` by
-// default, or one file) takes its pipelines from that folder: at binding, on a push the webhook delivers,
+// default, or one file) takes its pipelines from that folder and from our bundle file at the repository root
+// (domain/repository-definition.ts): at binding, on a push the webhook delivers,
 // on a poll that sees the branch move, and on a project sync, the files are read at that commit and applied
 // with the apply route's semantics (a full declaration, idempotent). Pipelines without a git or upstream
 // material get the repository as their implicit material (domain/implicit-material.ts). A definition that
 // does not apply records its errors with the revision and changes nothing: the last good pipelines stay.
 import {
-  assembleBundle,
+  assembleRepositoryDefinition,
+  BUNDLE_FILE,
   formatBundleError,
   normaliseGitUrl,
   parseDuration,
@@ -201,10 +203,10 @@ export class ConfigRepos {
         projectId,
         state,
         read.revision,
-        `${state.path} does not exist at ${read.revision.slice(0, 12)}`,
+        `neither ${state.path} nor ${BUNDLE_FILE} exists at ${read.revision.slice(0, 12)}`,
         false,
       );
-    const result = assembleBundle(
+    const result = assembleRepositoryDefinition(
       { slug: project.slug, name: project.name, description: project.description },
       read.files.map((f) => ({ name: f.name, text: f.content })),
     );

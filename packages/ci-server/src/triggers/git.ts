@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUNDLE_FILE } from '../domain/index.js';
 
 export interface GitCredentials {
   username: string;
@@ -157,8 +158,9 @@ export const CONFIG_FILES_MAX = 200;
 export const CONFIG_FILE_BYTES = 1024 * 1024;
 
 /**
- * Reads the `.yaml`/`.yml` files directly inside `path` (or `path` itself when it names one file) at the
- * branch head, or at `revision` when the host serves that commit, through the material's bare cache.
+ * Reads the `.yaml`/`.yml` files directly inside `path` (or `path` itself when it names one file), and our
+ * bundle file at the repository root when there is one, at the branch head, or at `revision` when the host
+ * serves that commit, through the material's bare cache.
  */
 export async function readConfigFolder(
   git: GitRunner,
@@ -187,6 +189,7 @@ export async function readConfigFolder(
     rev,
     '--',
     single ? source.path : `${source.path}/`,
+    BUNDLE_FILE,
   ]);
   const files: ConfigFolder['files'] = [];
   let found = false;
@@ -195,7 +198,7 @@ export async function readConfigFolder(
     if (!m) continue;
     found = true;
     const [, , type, object, size, name] = m;
-    if (type !== 'blob' || !/\.ya?ml$/i.test(name)) continue;
+    if (type !== 'blob' || !/\.ya?ml$/i.test(name) || files.some((f) => f.name === name)) continue;
     if (files.length >= CONFIG_FILES_MAX)
       throw new GitError(`${source.path} holds more than ${CONFIG_FILES_MAX} pipeline files`);
     if (Number(size) > CONFIG_FILE_BYTES)

@@ -128,6 +128,44 @@ describe('pipelines kept in the repository, on a webhook push', () => {
     expect(run.definition_error).toMatch(/^the definition does not apply: .*build\.yaml/);
   });
 
+  it('reads our bundle file (ci-bundle.yaml) at the root beside the folder, and refuses one of another project', async () => {
+    const repo = repository();
+    const bundle = (slug: string, ...names: string[]) =>
+      `project: {slug: ${slug}, name: Bundled}\npipelines:\n${names
+        .map((n) => `  - name: ${n}\n    stages: [s]\n    jobs:\n      j: {stage: s, script: [echo ${n}]}\n`)
+        .join('')}`;
+    const first = repo.commit({ 'ci-bundle.yaml': bundle('bundled', 'deploy') });
+    const bind = await api.call('PUT', '/api/v1/projects/bundled/config-repo', {
+      url: repo.url,
+      poll_interval: '',
+    });
+    expect(bind.status, JSON.stringify(bind.body)).toBe(200);
+    expect(bind.body).toMatchObject({ status: 'applied', applied_revision: first });
+    const pipelines = async () =>
+      (await api.get('/api/v1/projects/bundled')).body.pipelines.map((p: { name: string }) => p.name).sort();
+    expect(await pipelines()).toEqual(['deploy']);
+
+    const project = await dbOf(server)
+      .selectFrom('projects')
+      .select('id')
+      .where('slug', '=', 'bundled')
+      .executeTakeFirstOrThrow();
+    // The folder and the bundle file side by side make one definition.
+    const both = repo.commit({
+      '.gocdnext/build.yaml': job('build'),
+      'ci-bundle.yaml': bundle('bundled', 'deploy', 'nightly'),
+    });
+    expect((await server.triggers.configRepos.sync(project.id, both)).status).toBe('applied');
+    expect(await pipelines()).toEqual(['build', 'deploy', 'nightly']);
+
+    // A bundle copied from another project does not replace this one's pipelines.
+    const foreign = repo.commit({ 'ci-bundle.yaml': bundle('elsewhere', 'deploy') });
+    const outcome = await server.triggers.configRepos.sync(project.id, foreign);
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toMatch(/ci-bundle\.yaml declares project "elsewhere".*"bundled"/);
+    expect(await pipelines()).toEqual(['build', 'deploy', 'nightly']);
+  });
+
   it('refuses a bad binding with 400 naming the field, and 404 for a project without one', async () => {
     const bad = await api.call('PUT', '/api/v1/projects/hooked2/config-repo', {
       url: 'file:///x',

@@ -6124,7 +6124,7 @@ export interface operations {
                     branch?: string;
                     /** @description display name of a project created here */
                     name?: string;
-                    /** @description default .gocdnext */
+                    /** @description the folder (default .gocdnext) or one file of pipeline files; ci-bundle.yaml at the repository root, our {project, pipelines} bundle, is read beside it */
                     path?: string;
                     /** @description a duration (default 1m); "" turns polling off */
                     poll_interval?: string;
