@@ -14,7 +14,6 @@
 import {
   type Effect,
   expireGate,
-  type JobResult,
   onJobFinished,
   onJobStarted,
   reassignJob,
@@ -27,7 +26,10 @@ import { newId, nowIso } from '../store/ids.js';
 import { finishJobsByCounts, lockRunsForReports, startJobs } from '../store/job-report-statements.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import type { JobRunsTable } from '../store/schema.js';
+import { type FinishOutcome, type FinishReport, finishedFields } from './finish-report.js';
 import { ReportBatches } from './report-batches.js';
+
+export type { FinishOutcome, FinishReport } from './finish-report.js';
 
 export interface JobTransitionsDeps {
   db: StoreDb;
@@ -37,24 +39,6 @@ export interface JobTransitionsDeps {
   maxTransactions?: number;
   /** Short reports of one tick applied together (default); false applies each on its own (benchmark baseline). */
   batching?: boolean;
-}
-
-export interface FinishReport {
-  status: JobResult;
-  exitCode: number | null;
-  error: string;
-  /** The commit the agent checked out ('' when it never got that far). */
-  commit: string;
-  /** Declared outputs of a successful job (gocdnext's `outputs`), alias → value. */
-  outputs?: Record<string, string>;
-}
-
-export interface FinishOutcome {
-  /** False when the agent no longer holds the job run (its report is ignored). */
-  accepted: boolean;
-  /** The job run's status after the report. */
-  status?: string;
-  startedAt?: string | null;
 }
 
 const ACTIVE = ['queued', 'running'];
@@ -244,10 +228,7 @@ export class JobTransitions {
           agentId,
           runId: runIdHint,
           result: report.status,
-          exitCode: report.exitCode,
-          error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
-          // A matrix cell finishing beside its siblings keeps its outputs, as on the single-report path.
-          outputs: report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
+          ...finishedFields(report),
           commit: report.commit,
         })
         .catch((err) => {
@@ -288,13 +269,12 @@ export class JobTransitions {
           await persistRun(trx, loaded, snapshot);
           status = snapshot.stages.flatMap((s) => s.jobs).find((j) => j.id === jobRunId)?.status ?? status;
         }
+        const fields = finishedFields(report);
         await this.setJob(trx, jobRunId, {
           ...clearLease,
-          exit_code: report.exitCode,
-          error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
-          ...(report.status === 'success' && report.outputs
-            ? { outputs: JSON.stringify(report.outputs) }
-            : {}),
+          exit_code: fields.exitCode,
+          error: fields.error,
+          ...(fields.outputs === null ? {} : { outputs: fields.outputs }),
         });
         await this.pinRevision(trx, loaded.run.id, report.commit);
         return { value: { accepted: true, status, startedAt: job.started_at ?? job.assigned_at }, effects };
@@ -311,11 +291,7 @@ export class JobTransitions {
                   jobRunId,
                   agentId,
                   result: report.status as 'success' | 'canceled',
-                  exitCode: report.exitCode,
-                  error: report.status === 'success' ? null : report.error.slice(0, 2000) || null,
-                  // A job finishing beside running siblings (a matrix cell) keeps its outputs too.
-                  outputs:
-                    report.status === 'success' && report.outputs ? JSON.stringify(report.outputs) : null,
+                  ...finishedFields(report),
                 },
               ],
               runs,

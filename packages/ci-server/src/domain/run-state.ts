@@ -15,8 +15,8 @@
  * the flow above. Once the run has finished, the jobs whose `on` matches its outcome are released and the
  * others skipped; the run's status stays what its own stages decided, whatever the notification jobs do.
  */
-import { matrixKey } from './matrix.js';
-import { notifyMatches } from './notifications.js';
+import { notifyStage, ownStages, settleNotifications, startNotifications } from './notification-stage.js';
+import { currentJobs, identity, isActiveJob, isTerminalJob, release, rollUp } from './run-rows.js';
 import {
   type Effect,
   type JobResult,
@@ -25,41 +25,19 @@ import {
   type RerunJobTransition,
   type RunSnapshot,
   type StageSnapshot,
-  TERMINAL_JOB,
   TERMINAL_RUN,
   type Transition,
   type TransitionError,
 } from './run-types.js';
 
-export const isTerminalJob = (s: JobStatus): boolean => TERMINAL_JOB.includes(s);
-const isActiveJob = (s: JobStatus): boolean => s === 'queued' || s === 'running' || s === 'awaiting_approval';
+export { notifyStage } from './notification-stage.js';
+export { currentJobs, isTerminalJob, rollUp } from './run-rows.js';
 
 function refuse(
   error: TransitionError,
   message: string,
 ): { ok: false; error: TransitionError; message: string } {
   return { ok: false, error, message };
-}
-
-const identity = (row: JobRow): string => `${row.name}\u0000${matrixKey(row.matrix)}`;
-
-/** The current row of every job run of a stage (highest attempt), in the order the job runs first appear. */
-export function currentJobs(stage: StageSnapshot): JobRow[] {
-  const latest = new Map<string, JobRow>();
-  for (const row of stage.jobs) {
-    const prev = latest.get(identity(row));
-    if (!prev || row.attempt > prev.attempt) latest.set(identity(row), row);
-  }
-  const seen = new Set<string>();
-  const out: JobRow[] = [];
-  for (const row of stage.jobs) {
-    const key = identity(row);
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(latest.get(key)!);
-    }
-  }
-  return out;
 }
 
 interface Found {
@@ -87,61 +65,6 @@ function needsState(run: RunSnapshot, row: JobRow): 'ready' | 'blocked' | 'wait'
     if (!rows.every((j) => j.status === 'success')) waiting = true;
   }
   return waiting ? 'wait' : 'ready';
-}
-
-function release(row: JobRow, fx: Effect[]): void {
-  if (row.isGate) {
-    row.status = 'awaiting_approval';
-    fx.push({ kind: 'await-approval', jobId: row.id });
-  } else {
-    row.status = 'queued';
-    fx.push({ kind: 'enqueue', jobId: row.id });
-  }
-}
-
-/** failed > canceled > success; skipped jobs do not count (they follow a failed or canceled need). */
-export function rollUp(statuses: readonly JobStatus[]): 'success' | 'failed' | 'canceled' {
-  if (statuses.includes('failed')) return 'failed';
-  if (statuses.includes('canceled')) return 'canceled';
-  return 'success';
-}
-
-/** The run's notification stage (its last, every job a notification job), if it has one. */
-export function notifyStage(run: RunSnapshot): StageSnapshot | undefined {
-  const last = run.stages.at(-1);
-  return last && last.jobs.length > 0 && last.jobs.every((j) => j.notifyOn !== undefined) ? last : undefined;
-}
-
-/** The stages the run's outcome is made of: all but the notification stage. */
-function ownStages(run: RunSnapshot): StageSnapshot[] {
-  const notify = notifyStage(run);
-  return notify ? run.stages.slice(0, -1) : run.stages;
-}
-
-/** The run just finished: release the notification jobs its outcome fires, skip the others. */
-function startNotifications(run: RunSnapshot, fx: Effect[]): void {
-  const stage = notifyStage(run);
-  if (stage?.status !== 'created') return;
-  let released = false;
-  for (const row of currentJobs(stage)) {
-    if (row.status !== 'created') continue;
-    if (row.notifyOn && notifyMatches(row.notifyOn, run.status)) {
-      release(row, fx);
-      released = true;
-    } else row.status = 'skipped';
-  }
-  stage.status = released ? 'running' : 'skipped';
-  // A canceled run's `on: canceled` jobs must still start: the cancel was for the run's own jobs.
-  if (released) run.cancelRequested = false;
-}
-
-/** The notification stage ends once its jobs have; it never touches the run's status. */
-function settleNotifications(run: RunSnapshot): void {
-  const stage = notifyStage(run);
-  if (stage?.status !== 'running' || !TERMINAL_RUN.includes(run.status)) return;
-  const rows = currentJobs(stage);
-  if (rows.some((r) => !isTerminalJob(r.status))) return;
-  stage.status = rows.every((r) => r.status === 'skipped') ? 'skipped' : rollUp(rows.map((r) => r.status));
 }
 
 /** Releases and skips jobs, finishes stages, starts the next, finishes the run: until nothing moves. */

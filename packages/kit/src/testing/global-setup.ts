@@ -21,7 +21,35 @@ declare module 'vitest' {
   }
 }
 
+/** The servers of this run, started by the first project's setup and stopped by the last one's teardown. */
+interface SharedServices {
+  ready: Promise<{ services: TestServices; stopAll: () => Promise<void> }>;
+  users: number;
+}
+const SHARED = Symbol.for('app.testing.services');
+
+// Vitest calls a global setup once per project (vitest.config.ts has two); every project's setup runs in the
+// main process, so the first starts the servers and the others share them through the global object.
 export default async function setup(project: TestProject) {
+  const holder = globalThis as { [SHARED]?: SharedServices };
+  let shared = holder[SHARED];
+  if (!shared) {
+    shared = { ready: startAll(), users: 0 };
+    holder[SHARED] = shared;
+  }
+  shared.users += 1;
+  const { services, stopAll } = await shared.ready;
+  project.provide('services', services);
+  const mine = shared;
+  return async () => {
+    mine.users -= 1;
+    if (mine.users > 0) return;
+    delete holder[SHARED];
+    await stopAll();
+  };
+}
+
+async function startAll(): Promise<{ services: TestServices; stopAll: () => Promise<void> }> {
   // Every tempDir() of this run goes under one root, removed when the run ends.
   const tmpRoot = mkdtempSync(join(tmpdir(), 'vitest-run-'));
   process.env[TEST_TMP_ROOT_ENV] = tmpRoot;
@@ -41,15 +69,15 @@ export default async function setup(project: TestProject) {
       startRedis().then(track),
       startClickhouse().then(track),
     ]);
-    project.provide('services', {
+    const services = {
       postgresUrl: pgServer.url,
       mariadbUrl: mariadb.url,
       redisUrl: redis.url,
       clickhouseUrl: clickhouse.url,
-    });
+    };
+    return { services, stopAll };
   } catch (err) {
     await stopAll();
     throw err;
   }
-  return stopAll;
 }

@@ -5,44 +5,10 @@
 // value may be null or of several types is declared without a type (`Type.Unknown()`): the black-box tests
 // compare exact bodies, and a schema must never change what a route answers.
 import { type TSchema, Type } from 'typebox';
+import { Any, JsonObject, NullableInteger, NullableString, Open, Rows } from './response-shapes.js';
 
-/**
- * Route option for answers that carry rows or long object lists: serialised by `JSON.stringify`, the schema
- * only documents them. The schema serialiser walks open row objects key by key and was ten times slower
- * (150 ms against 15 ms for a 20,000-row, ten-column body), which `/api/db/query` cannot afford; and it
- * would coerce a cell to a declared type, where a row's cells are the engine's.
- */
-export const rowsAsJson = {
-  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
-} as const;
-
-/** An object with the listed fields and whatever else the route adds (never dropped). */
-export const Open = <P extends Record<string, TSchema>>(properties: P, description?: string) =>
-  Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
-
-/** The portal error body: `{error, code, statusCode}` plus any detail a route adds (approval, guardrail, …). */
-export const errorShape = {
-  type: 'object',
-  properties: { error: { type: 'string' }, code: { type: 'string' } },
-  additionalProperties: true,
-};
-
-/** The error body under each status code a route documents besides its success. */
-export const errorResponses = (...codes: number[]): Record<number, typeof errorShape> =>
-  Object.fromEntries(codes.map((c) => [c, errorShape]));
-
-/** A JSON object whose fields the route's description lists (a shape that varies by engine or provider). */
-export const JsonObject = (description: string) => Open({}, description);
-
-/** A JSON value of any type (a row cell, a plan node, a provider's own report). */
-export const Any = Type.Unknown();
-
-export const Success = Open({ success: Type.Boolean() }, '`{success: true}` and any detail the route adds');
-
-/** An HTML page (the single-page app's index) or a redirect to another page. */
-export const HtmlPage = Type.String({ description: 'text/html: the web UI' });
-export const PlainText = Type.String({ description: 'text/plain' });
-export const Redirect = Type.Null({ description: '302 redirect (Location header)' });
+export * from './governance-responses.js';
+export * from './response-shapes.js';
 
 // ---------- sign-in and session ----------
 
@@ -91,8 +57,6 @@ export const ManagedConnections = Open({
 });
 export const StoredConnections = Open({ connections: Type.Array(Connection) });
 export const StoredConnection = Open({ connection: Connection });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 export const SavedQuery = Open({
   id: Type.String(),
   name: Type.String(),
@@ -133,8 +97,6 @@ export const Pagination = Type.Object({
   totalReturned: Type.Integer(),
   wasLimited: Type.Boolean(),
 });
-/** Rows keep every cell as the provider returned it (a masked cell is its mask). */
-export const Rows = Type.Array(Open({}, 'A row: column name → cell'));
 export const QueryResult = Open({
   rows: Rows,
   fields: Type.Array(Type.String()),
@@ -302,129 +264,3 @@ export const ObjectDetail = Open({
   foreignKeys: Type.Array(ForeignKeySchema),
   definition: Type.Optional(Type.String({ description: 'view or routine source when the engine keeps it' })),
 });
-
-// ---------- governance ----------
-
-const ReviewerMark = Type.Object({ reviewer: Type.String(), at: Type.String() });
-export const ApprovalStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('approved'),
-  Type.Literal('rejected'),
-  Type.Literal('expired'),
-  Type.Literal('withdrawn'),
-]);
-export const Approval = Open({
-  id: Type.String(),
-  datasourceId: Type.String(),
-  datasourceName: Type.String(),
-  requester: Type.String(),
-  statement: Type.String(),
-  route: Type.String(),
-  status: ApprovalStatus,
-  requestedAt: Type.String(),
-  reviewer: Type.Optional(Type.String()),
-  reviewedAt: Type.Optional(Type.String()),
-  windowUntil: Type.Optional(Type.String()),
-  guardrail: Type.Optional(Type.String()),
-  dryRun: Type.Optional(
-    Type.Array(
-      Open(
-        {
-          statement: Type.Integer(),
-          table: Type.String(),
-          touched: Type.Integer(),
-          total: Type.Integer(),
-          reported: Type.Integer(),
-          indirect: Type.Optional(Type.Boolean()),
-          inserted: Type.Optional(Type.Integer()),
-        },
-        'Rows the held write touched in one table during its rolled-back dry run. `touched` counts existing rows updated or deleted of `total` before it ran; `reported` is what the engine reported for the statement (the approved run may report no more). `indirect`: a table the statement does not name, changed by triggers or ON DELETE/UPDATE CASCADE (counted on PostgreSQL only), with `inserted` its new rows',
-      ),
-    ),
-  ),
-  approvals: Type.Optional(Type.Array(ReviewerMark)),
-  approvedBy: Type.Optional(Type.Array(ReviewerMark)),
-  ticket: Type.Optional(Type.String()),
-  note: Type.Optional(Type.String()),
-});
-export const ApprovalList = Open({ approvals: Type.Array(Approval) });
-
-export const ServiceToken = Open(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    role: Type.String(),
-    groups: Type.Array(Type.String()),
-    datasources: Type.Union([Type.Array(Type.String()), Type.Null()], {
-      description: 'null: every datasource the role may use',
-    }),
-    requireApproval: Type.Boolean(),
-    trustedApprovals: Type.Boolean(),
-    created_at: Type.String(),
-    prefix: Type.String(),
-    last_used_at: NullableString,
-  },
-  'A service token (never its secret or hash)',
-);
-export const ServiceTokenList = Open({ tokens: Type.Array(ServiceToken) });
-export const ServiceTokenCreated = Open({
-  token: ServiceToken,
-  secret: Type.String({ description: 'The `pst_…` secret, shown this once' }),
-});
-
-export const FleetHealth = Open({
-  results: Type.Array(
-    Open(
-      {
-        connectionId: Type.Union([Type.String(), Type.Null()]),
-        status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-        latencyMs: Type.Number(),
-        engine: Type.Optional(Type.String()),
-        serverVersion: Type.Optional(Type.String()),
-        error: Type.Optional(Type.String()),
-        code: Type.Optional(Type.String()),
-        privileges: Type.Optional(
-          Type.Array(Type.String(), { description: "the account's privileges beyond what the portal needs" }),
-        ),
-        warning: Type.Optional(Type.String({ description: 'set with privileges: what to do about them' })),
-      },
-      'One connection: `{connectionId, status: ok|error, latencyMs, engine?, serverVersion?, error?, code?, privileges?, warning?}`',
-    ),
-  ),
-});
-
-/** A bot request as its service token sees it (docs/portal-bot.md); fields by state, see the route description. */
-export const BotRecord = Open({
-  id: Type.String(),
-  status: Type.String(),
-  datasourceId: Type.String(),
-  onBehalfOf: Any,
-  createdAt: Type.String(),
-});
-export const BotSubmitted = Open({ execution: BotRecord });
-
-/** A JSON-RPC 2.0 message (MCP over Streamable HTTP answers with JSON, `enableJsonResponse`). */
-export const JsonRpcMessage = Open(
-  { jsonrpc: Type.Literal('2.0'), id: Type.Optional(Any), method: Type.Optional(Type.String()) },
-  'A JSON-RPC 2.0 request, notification or batch member (MCP)',
-);
-
-export const AuditEvent = Open(
-  {
-    id: Type.Optional(Type.String()),
-    type: Type.String(),
-    actor: NullableString,
-    connection: Type.Optional(NullableString),
-    result: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
-    at: Type.String(),
-  },
-  'An audit line: `{type, actor, result, at, …}` (docs/portal-audit.md)',
-);
-export const AuditPage = Open({
-  events: Type.Array(AuditEvent),
-  total: Type.Number(),
-  limit: Type.Number(),
-  offset: Type.Number(),
-  source: Type.Union([Type.Literal('store'), Type.Literal('buffer')]),
-});
-export const AuditWritten = Open({ success: Type.Boolean(), event: AuditEvent });
