@@ -51,6 +51,16 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** The password in a repository URL (decoded), so the job's log masks it; undefined when there is none. */
+export function repositoryPassword(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.password ? decodeURIComponent(u.password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Replaces the URL and its credentials wherever they appear in `text`. */
 export function scrubCredentials(text: string, url: string): string {
   let out = text.split(url).join(redactUrl(url));

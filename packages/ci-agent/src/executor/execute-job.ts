@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { Masker } from '@app/kit';
 import type { JobAssignment } from '../job-spec.js';
 import {
-  type ArtifactUploader,
   type CollectedArtifact,
   collectArtifacts,
   shouldCollectArtifacts,
@@ -16,105 +15,41 @@ import {
 } from './artifacts.js';
 import { type CacheContext, restoreCaches, saveCaches } from './cache.js';
 import { type CacheStore, LocalCacheStore } from './cache-store.js';
-import { checkout } from './checkout.js';
+import { checkout, repositoryPassword } from './checkout.js';
 import { CONTAINER_WORKSPACE, ContainerJob } from './container-job.js';
 import { detectSandbox, ENGINE_TEXT, type EngineName, type EngineSettings, engineFor } from './engine.js';
 import { buildJobEnv, hostEnv } from './environment.js';
+import {
+  ExecutorDrainingError,
+  type ExecutorOptions,
+  type JobCallbacks,
+  type JobPhase,
+  type JobResult,
+  type JobStatus,
+  type RunningJob,
+} from './job-contract.js';
 import { collectTestReports, type TestReport } from './junit.js';
 import { CONTAINER_OUTPUT_DIR, type Place, scriptLaunch, serviceLauncher } from './launches.js';
-import { JobLog, type LogPressure, type LogSink } from './log.js';
-import { type ArtifactDownloader, fetchNeededArtifacts, readOutputs } from './needed-artifacts.js';
+import { JobLog } from './log.js';
+import { fetchNeededArtifacts, readOutputs } from './needed-artifacts.js';
 import { formatDuration, type Launch, type ScriptResult, type ScriptRun, startScript } from './runner.js';
-import { type ServiceEventSink, ServiceGroup } from './services.js';
+import { ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
-export type JobStatus = 'success' | 'failed' | 'canceled';
-
-export type JobPhase =
-  | 'checkout'
-  | 'cache_restore'
-  | 'needed_artifacts'
-  | 'services'
-  | 'script'
-  | 'artifacts'
-  | 'test_reports'
-  | 'cache_save'
-  | 'cleanup';
-
-export interface JobResult {
-  status: JobStatus;
-  /** The script's exit code; null when the script never ran. */
-  exit_code: number | null;
-  /** Why the job did not succeed (masked). */
-  error?: string;
-  test_report?: TestReport;
-  /** Artifacts collected (and uploaded, when an uploader is configured). */
-  artifacts: CollectedArtifact[];
-  /** The commit checked out. */
-  commit?: string;
-  /** Declared outputs of a successful job, alias → value (gocdnext's `outputs`). */
-  outputs?: Record<string, string>;
-  /** The last log `seq` emitted. */
-  log_lines: number;
-  /** The engine that ran the job (absent when none could). */
-  engine?: EngineName;
-  started_at: string;
-  finished_at: string;
-}
-
-export interface ExecutorOptions {
-  /** CI_AGENT_WORKDIR: workspaces live in `<workdir>/jobs`, the local cache in `<workdir>/cache`. */
-  workdir: string;
-  cacheStore?: CacheStore;
-  /** Default uploader; a job may bring its own. Without any, artifacts are collected but not uploaded. */
-  artifactUploader?: ArtifactUploader;
-  /** Keep the workspace of a failed job for inspection (it is still wiped when the same attempt reruns). */
-  keepFailedWorkspaces?: boolean;
-  /** SIGTERM → SIGKILL grace for the script's process group; default 10 s. */
-  killGraceMs?: number;
-  /** SIGTERM → SIGKILL grace for services; default 5 s. */
-  serviceKillGraceMs?: number;
-  /** The agent environment passed through to jobs; default the allow-list of hostEnv(). */
-  baseEnv?: Record<string, string>;
-  /** Longest log line before it is split; default 64 Ki characters. */
-  maxLineChars?: number;
-  /**
-   * The engines (see engine.ts; the agent detects them at start). Default: the sandbox when bubblewrap
-   * works here, no containers, no host jobs.
-   */
-  engines?: EngineSettings;
-}
+export {
+  ExecutorDrainingError,
+  type ExecutorOptions,
+  type JobCallbacks,
+  type JobPhase,
+  type JobResult,
+  type JobStatus,
+  type RunningJob,
+} from './job-contract.js';
 
 let defaultEngines: EngineSettings | undefined;
 function sandboxOnly(): EngineSettings {
   defaultEngines ??= { plain: 'sandbox', sandbox: detectSandbox().sandbox };
   return defaultEngines;
-}
-
-export interface JobCallbacks {
-  onLog: LogSink;
-  /** Back-pressure of the log's consumer: the job's output pauses while it answers a promise. */
-  logPressure?: LogPressure;
-  onServiceEvent?: ServiceEventSink;
-  onPhase?: (phase: JobPhase) => void;
-  artifactUploader?: ArtifactUploader;
-  /** Fetches the artifacts of earlier jobs a job needs (gocdnext's needs_artifacts). */
-  artifactDownloader?: ArtifactDownloader;
-}
-
-export interface RunningJob {
-  jobRunId: string;
-  attempt: number;
-  result: Promise<JobResult>;
-  /** Requests cancellation; the result settles with status `canceled` once everything is stopped. */
-  cancel(reason?: string): void;
-}
-
-export class ExecutorDrainingError extends Error {
-  override name = 'ExecutorDrainingError';
-  constructor() {
-    super('the agent is draining and accepts no new jobs');
-  }
 }
 
 type StopCause = { kind: 'cancel' | 'timeout'; reason: string };
@@ -186,7 +121,7 @@ export class JobExecutor {
     const started = new Date();
     const signal = abort.signal;
     const secretValues = Object.values(job.secrets ?? {});
-    const urlPassword = job.git ? safeUrlPassword(job.git.url) : undefined;
+    const urlPassword = job.git ? repositoryPassword(job.git.url) : undefined;
     if (urlPassword) secretValues.push(urlPassword);
     secretValues.push(...(job.logMasks ?? []));
     const log = new JobLog(cb.onLog, new Masker(secretValues), this.opts.maxLineChars, cb.logPressure);
@@ -459,14 +394,5 @@ export class JobExecutor {
     if (abort.signal.aborted) onAbort();
     else abort.signal.addEventListener('abort', onAbort, { once: true });
     return run.result.finally(() => abort.signal.removeEventListener('abort', onAbort));
-  }
-}
-
-function safeUrlPassword(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.password ? decodeURIComponent(u.password) : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -10,7 +10,7 @@ export {
   layerLine,
   layerViolations,
 } from './import-graph.js';
-export { importsInto, importsOf, moduleFile, sourceFiles, typeOnly } from './layers.js';
+export { filesOver, importsInto, importsOf, moduleFile, sourceFiles, typeOnly } from './layers.js';
 export * from './processes.js';
 export * from './promtool.js';
 export * from './servers.js';

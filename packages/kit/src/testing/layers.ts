@@ -1,5 +1,5 @@
-// House-rule checks on source files themselves: which modules import which. Used by each service's layer
-// test so "arrows point down" is proven, not hoped for.
+// House-rule checks on source files themselves: which modules import which, and which files are too long.
+// Used by each service's house tests so "arrows point down" and "files read whole" are proven, not hoped for.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -10,6 +10,13 @@ export function sourceFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return name.endsWith('.ts') ? [path] : [];
   });
+}
+
+/** The source files under `dir` longer than `maxLines` lines (path relative to `dir`): the house's size rule. */
+export function filesOver(dir: string, maxLines: number): { file: string; lines: number }[] {
+  return sourceFiles(dir)
+    .map((file) => ({ file: relative(dir, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+    .filter((f) => f.lines > maxLines);
 }
 
 /** Every module specifier a file imports or re-exports (static and dynamic). */
