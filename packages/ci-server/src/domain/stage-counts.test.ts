@@ -5,7 +5,7 @@
 // job of a single-stage run.
 import { describe, expect, it } from 'vitest';
 import { GATED, ok, play, type Step, TWO_STAGES } from './run.fixture.js';
-import { onJobFinished } from './run-state.js';
+import { notifyStage, onJobFinished } from './run-state.js';
 import type { JobResult, RunSnapshot } from './run-types.js';
 import { countStage, type FinishFacts, finishByCounts } from './stage-counts.js';
 
@@ -20,6 +20,15 @@ jobs:
   m: { stage: build, script: [x], matrix: { N: ["1", "2", "3"] }, retry: 1 }
 `;
 
+// The run's outcome fires its notification job, which must not decide the run's status again.
+const NOTIFIED = `stages: [build]
+jobs:
+  c: { stage: build, script: [x] }
+notifications:
+  - on: always
+    uses: notify/plugin@v1
+`;
+
 function facts(run: RunSnapshot, jobId: string): FinishFacts {
   const index = run.stages.findIndex((s) => s.jobs.some((j) => j.id === jobId));
   const stage = run.stages[index];
@@ -29,6 +38,7 @@ function facts(run: RunSnapshot, jobId: string): FinishFacts {
     stageStatus: stage.status,
     counts: countStage(stage),
     lastStage: index === run.stages.length - 1,
+    notification: notifyStage(run) === stage,
     cancelRequested: run.cancelRequested === true,
   };
 }
@@ -102,6 +112,11 @@ const moments: [string, string, Step[]][] = [
     ],
   ],
   ['a gate waits', GATED, [['start'], ['run', 'a']]],
+  [
+    'a failed run notifies',
+    NOTIFIED,
+    [['start'], ['run', 'c'], ['finish', 'c', 'failed'], ['run', '_notify_0']],
+  ],
 ];
 
 describe('finish by stage counts agrees with the state machine', () => {
@@ -159,5 +174,14 @@ describe('finish by stage counts agrees with the state machine', () => {
       ['finish', 'm [N=2]', 'success'],
     ]);
     expect(finishByCounts(facts(two, two.stages[0].jobs[2].id), 'success').kind).toBe('full');
+    // The last job of the notification stage: the run stays failed, so the full transition decides.
+    const notified = play(NOTIFIED, [
+      ['start'],
+      ['run', 'c'],
+      ['finish', 'c', 'failed'],
+      ['run', '_notify_0'],
+    ]);
+    expect(notified.status).toBe('failed');
+    expect(finishByCounts(facts(notified, notified.stages[1].jobs[0].id), 'success').kind).toBe('full');
   });
 });

@@ -3,7 +3,7 @@
  * instead of from every job row of the run. The store keeps the counts on each stage row, written with the
  * rows they count (store/job-report-statements.ts), so a report reads the finishing job and its stage's
  * counts only. Whatever the counts cannot decide (a failure that may be retried, a job waiting on needs in
- * the stage, a next stage to start, a report about a job that is not running) is `full`: the caller loads
+ * the stage, a next stage to start, a report about a job that is not running, a notification job) is `full`: the caller loads
  * the run and runs the transition of run-state.ts. stage-counts.test.ts checks every decision against that
  * transition over a table of runs.
  */
@@ -40,6 +40,11 @@ export interface FinishFacts {
   counts: StageCounts;
   /** No stage comes after this one. */
   lastStage: boolean;
+  /**
+   * The stage is the run's notification stage (gocdnext's `notifications`, notification-stage.ts): it runs
+   * after the run finished and never changes the run's status, which the counts cannot honour.
+   */
+  notification: boolean;
   cancelRequested: boolean;
 }
 
@@ -60,7 +65,7 @@ export type FinishByCounts =
 /** What `onJobFinished` would do, from the counts; `full` when they cannot tell. */
 export function finishByCounts(f: FinishFacts, result: JobResult): FinishByCounts {
   // A failure may be retried (a new attempt row); a job waiting on needs may be released or skipped.
-  if (result === 'failed' || f.jobStatus !== 'running' || f.stageStatus !== 'running')
+  if (result === 'failed' || f.jobStatus !== 'running' || f.stageStatus !== 'running' || f.notification)
     return { kind: 'full' };
   if (f.counts.created > 0 || f.counts.active < 1) return { kind: 'full' };
   const counts: StageCounts = {

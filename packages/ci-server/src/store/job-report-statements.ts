@@ -174,6 +174,8 @@ interface Facts {
   run_id: string;
   status: string;
   lease_agent_id: string | null;
+  /** Set on a notification job run (gocdnext's `notifications`); null on every other. */
+  notify_on: string | null;
   started_at: string | null;
   assigned_at: string | null;
   stage_id: string;
@@ -214,6 +216,7 @@ export async function finishJobsByCounts(
       'j.lease_agent_id',
       'j.started_at',
       'j.assigned_at',
+      'j.notify_on',
       's.id as stage_id',
       's.name as stage_name',
       's.status as stage_status',
@@ -259,6 +262,7 @@ export async function finishJobsByCounts(
           canceled: f.canceled_jobs,
         },
         lastStage: Number(f.later_stages) === 0,
+        notification: f.notify_on !== null,
         cancelRequested: run.cancel_requested === 1,
       },
       report.result,
