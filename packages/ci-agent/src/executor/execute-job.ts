@@ -36,15 +36,8 @@ import { formatDuration, type Launch, type ScriptResult, type ScriptRun, startSc
 import { ServiceGroup } from './services.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
-export {
-  ExecutorDrainingError,
-  type ExecutorOptions,
-  type JobCallbacks,
-  type JobPhase,
-  type JobResult,
-  type JobStatus,
-  type RunningJob,
-} from './job-contract.js';
+// The executor's contract is part of its module's face: callers import it from here.
+export * from './job-contract.js';
 
 let defaultEngines: EngineSettings | undefined;
 function sandboxOnly(): EngineSettings {
