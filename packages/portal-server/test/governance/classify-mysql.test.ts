@@ -28,6 +28,21 @@ describe('mysql classification', () => {
     await expectHeld(sql, 'mysql', held);
   });
 
+  it('reads DDL keys and index targets as syntax, and still judges every call near them', async () => {
+    const plain = async (sql: string) =>
+      expect((await classifyScript(sql, 'mysql')).guardrails, sql).not.toContain('unverifiable');
+    const unreadable = async (sql: string) =>
+      expect((await classifyScript(sql, 'mysql')).guardrails, sql).toContain('unverifiable');
+    await plain('CREATE TABLE t (id int, u int, PRIMARY KEY (id), FOREIGN KEY (u) REFERENCES p (id))');
+    await plain('CREATE TABLE t (a int, UNIQUE KEY (a))');
+    await plain('CREATE UNIQUE INDEX ix ON shop.t (a)');
+    // A quoted routine named like the keyword, a call in an index expression, a call in a join condition.
+    await unreadable('SELECT `key`(1)');
+    await unreadable('CREATE INDEX ix ON t ((evil_fn(a)))');
+    await unreadable('SELECT * FROM a JOIN b ON evil_fn(a.x) = b.y');
+    await unreadable('SELECT * FROM a JOIN b ON shop.evil_fn(a.x)');
+  });
+
   it('reads `mariadb` as mysql', async () => {
     await expectHeld('/*! DROP TABLE t */', 'mariadb' as 'mysql', 'drop');
   });

@@ -38,6 +38,16 @@ const NAME_INTRODUCERS = new Set([
   'DICTIONARY',
 ]);
 
+const isWord = (t: Token | undefined, v: string) => t?.kind === 'word' && t.value === v;
+
+/**
+ * `CREATE [UNIQUE] INDEX ix ON t (…)`: the `ON` at `on` introduces the indexed table, whose column list
+ * follows (an expression inside the list is still a call and is judged). `ON` elsewhere (a join condition,
+ * `ON DUPLICATE KEY`) can stand before a call, so only this shape is let through.
+ */
+const onIndexedTable = (tokens: readonly Token[], on: number): boolean =>
+  isWord(tokens[on], 'ON') && isName(tokens[on - 1]) && isWord(tokens[on - 2], 'INDEX');
+
 /** Index of the `)` closing the `(` at `open`, or the last token. */
 function closing(tokens: readonly Token[], open: number): number {
   let d = 0;
@@ -72,6 +82,7 @@ export function callFindings(tokens: readonly Token[], list: SqlAllowlist): Allo
     while (isOp(tokens[s - 1], '.') && isName(tokens[s - 2])) s -= 2;
     const before = tokens[s - 1];
     if (before?.kind === 'word' && NAME_INTRODUCERS.has(before.value)) continue;
+    if (onIndexedTable(tokens, s - 1)) continue;
     // `WITH cte (a, b) AS (…)`: a CTE's column list.
     const close = closing(tokens, k + 1);
     if (
