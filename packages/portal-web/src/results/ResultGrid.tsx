@@ -14,7 +14,7 @@ import {
   type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type CopyFormat, columnType, copyText, jsonOf } from './cells';
 import { writeClipboard } from './clipboard';
 import { type GridColumn, GridRow } from './GridRow';
@@ -107,7 +107,7 @@ export function ResultGrid(props: ResultGridProps) {
     count: shown.length,
     rowHeight: ROW_HEIGHT,
     scrollRef: scroller,
-    overscan: 8,
+    overscan: 4,
   });
 
   const numWidth = Math.max(48, String(rows.length).length * 9 + 20);
@@ -120,6 +120,11 @@ export function ResultGrid(props: ResultGridProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the layout's content
   const gridColumns = useMemo<GridColumn[]>(() => layout, [layoutKey]);
   const totalWidth = numWidth + gridColumns.reduce((s, c) => s + c.width, 0);
+  // Every row (header and body) lays its cells out on this one template: widths live here, not on each cell.
+  const template = {
+    '--vgrid-cols': `${numWidth}px ${gridColumns.map((c) => `${c.width}px`).join(' ')}`,
+    '--vgrid-width': `${totalWidth}px`,
+  } as CSSProperties;
 
   const copy = async (format: CopyFormat) => {
     const picked = selected.size > 0 ? shown.filter((r) => selected.has(r.index)) : shown;
@@ -220,13 +225,16 @@ export function ResultGrid(props: ResultGridProps) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the grid takes focus for Ctrl/Cmd-C and Ctrl/Cmd-A */}
       <div className="vgrid-scroll" ref={scroller} tabIndex={0} data-testid="grid-scroll">
-        <table className="vgrid" aria-label={props.label ?? 'Results'} aria-rowcount={shown.length + 1}>
+        <table
+          className="vgrid"
+          aria-label={props.label ?? 'Results'}
+          aria-rowcount={shown.length + 1}
+          style={template}
+        >
           <thead>
             {table.getHeaderGroups().map((hg) => (
-              <tr key={hg.id} style={{ width: totalWidth }}>
-                <th className="rownum" style={{ width: numWidth }}>
-                  #
-                </th>
+              <tr key={hg.id}>
+                <th className="rownum">#</th>
                 {hg.headers.map((h) => {
                   const type = (h.column.columnDef.meta as { type?: string } | undefined)?.type ?? '';
                   const dir = h.column.getIsSorted();
@@ -235,7 +243,6 @@ export function ResultGrid(props: ResultGridProps) {
                     <th
                       key={h.id}
                       scope="col"
-                      style={{ width: h.getSize() }}
                       aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                       title={`${h.column.id}${type ? ` · ${type}` : ''}${masked ? ' · masked by policy' : ''} — click to sort`}
                     >
@@ -260,7 +267,7 @@ export function ResultGrid(props: ResultGridProps) {
               </tr>
             ))}
           </thead>
-          <tbody style={{ height: virtual.totalSize, width: totalWidth }}>
+          <tbody style={{ height: virtual.totalSize }}>
             {virtual.rows.map((v) => {
               const row = shown[v.index];
               return (
@@ -272,8 +279,6 @@ export function ResultGrid(props: ResultGridProps) {
                   start={v.start}
                   selected={selected.has(row.index)}
                   columns={gridColumns}
-                  numWidth={numWidth}
-                  totalWidth={totalWidth}
                   onPick={onPick}
                   onView={onView}
                 />
