@@ -23,4 +23,11 @@ export { type TabItem, Tabs } from './components/Tabs';
 export { createAppRouter, parsePlainSearch, safeNext, stringifyPlainSearch } from './router/router';
 export { type Shortcut, ShortcutsProvider, useShortcut } from './shortcuts/shortcuts';
 export { type Theme, type ThemeChoice, ThemeProvider, ThemeToggle, useTheme } from './theme/theme';
+export {
+  type RowsVirtualizer,
+  useVirtualRows,
+  type VirtualRow,
+  type VirtualRows,
+  type VirtualRowsOptions,
+} from './virtual/useVirtualRows';
 export { type ListVirtualizer, VirtualList, type VirtualListProps } from './virtual/VirtualList';

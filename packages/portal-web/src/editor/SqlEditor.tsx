@@ -109,6 +109,7 @@ export const SqlEditor = forwardRef<SqlEditorHandle, SqlEditorProps>(function Sq
       value={props.value}
       onChange={props.onChange}
       height="100%"
+      framed={false}
       pack={pack}
       options={{
         placeholder: props.placeholder,

@@ -1,9 +1,9 @@
-// The results grid: TanStack Table for columns (types, resize, sort, filter on the loaded rows) and TanStack
-// Virtual for rows — the DOM holds only the rows in view plus a small overscan, so 100,000 rows scroll as
-// smoothly as 10. Click selects a row (Shift extends, Ctrl/Cmd toggles), Ctrl/Cmd-C copies, a double click
+// The results grid: TanStack Table for columns (types, resize, sort, filter on the loaded rows) and the web
+// kit's useVirtualRows for rows — the DOM holds only the rows in view plus a small overscan, and rows of one
+// fixed height are memoized (GridRow.tsx), so a scrolled frame draws only the rows coming in. Click selects a row (Shift extends, Ctrl/Cmd toggles), Ctrl/Cmd-C copies, a double click
 // opens the value viewer (pretty JSON). NULL is a marker distinct from an empty string; masked values carry
 // the masked style.
-import { Button, Dialog } from '@app/web-kit';
+import { Button, Dialog, useVirtualRows } from '@app/web-kit';
 import {
   type ColumnDef,
   type ColumnSizingState,
@@ -14,10 +14,10 @@ import {
   type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { type CopyFormat, cellView, columnType, copyText, jsonOf } from './cells';
+import { type CSSProperties, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type CopyFormat, columnType, copyText, jsonOf } from './cells';
 import { writeClipboard } from './clipboard';
+import { type GridColumn, GridRow } from './GridRow';
 
 type Row = Record<string, unknown>;
 
@@ -103,15 +103,28 @@ export function ResultGrid(props: ResultGridProps) {
   });
   const shown = table.getRowModel().rows;
 
-  const virtual = useVirtualizer({
+  const virtual = useVirtualRows({
     count: shown.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    rowHeight: ROW_HEIGHT,
+    scrollRef: scroller,
+    overscan: 4,
   });
 
   const numWidth = Math.max(48, String(rows.length).length * 9 + 20);
-  const totalWidth = numWidth + table.getVisibleLeafColumns().reduce((s, c) => s + c.getSize(), 0);
+  // One column list per layout (widths, masking), the same array while only the scroll position changes, so
+  // the memoized rows on screen are left alone.
+  const layout = table
+    .getVisibleLeafColumns()
+    .map((c) => ({ id: c.id, width: c.getSize(), masked: props.masked.has(c.id.toLowerCase()) }));
+  const layoutKey = JSON.stringify(layout);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the layout's content
+  const gridColumns = useMemo<GridColumn[]>(() => layout, [layoutKey]);
+  const totalWidth = numWidth + gridColumns.reduce((s, c) => s + c.width, 0);
+  // Every row (header and body) lays its cells out on this one template: widths live here, not on each cell.
+  const template = {
+    '--vgrid-cols': `${numWidth}px ${gridColumns.map((c) => `${c.width}px`).join(' ')}`,
+    '--vgrid-width': `${totalWidth}px`,
+  } as CSSProperties;
 
   const copy = async (format: CopyFormat) => {
     const picked = selected.size > 0 ? shown.filter((r) => selected.has(r.index)) : shown;
@@ -162,6 +175,13 @@ export function ResultGrid(props: ResultGridProps) {
     }
   };
 
+  // The rows get callbacks that never change (they call the latest `pick`), so a click handler is no reason
+  // to draw a row again.
+  const pickRef = useRef(pick);
+  pickRef.current = pick;
+  const onPick = useCallback<typeof pick>((index, position, e) => pickRef.current(index, position, e), []);
+  const onView = useCallback((field: string, value: unknown) => setViewer({ field, value }), []);
+
   // Keys reach the focused grid through a listener (the scroller is not an input element).
   const keyHandler = useRef(onKey);
   keyHandler.current = onKey;
@@ -205,13 +225,16 @@ export function ResultGrid(props: ResultGridProps) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the grid takes focus for Ctrl/Cmd-C and Ctrl/Cmd-A */}
       <div className="vgrid-scroll" ref={scroller} tabIndex={0} data-testid="grid-scroll">
-        <table className="vgrid" aria-label={props.label ?? 'Results'} aria-rowcount={shown.length + 1}>
+        <table
+          className="vgrid"
+          aria-label={props.label ?? 'Results'}
+          aria-rowcount={shown.length + 1}
+          style={template}
+        >
           <thead>
             {table.getHeaderGroups().map((hg) => (
-              <tr key={hg.id} style={{ width: totalWidth }}>
-                <th className="rownum" style={{ width: numWidth }}>
-                  #
-                </th>
+              <tr key={hg.id}>
+                <th className="rownum">#</th>
                 {hg.headers.map((h) => {
                   const type = (h.column.columnDef.meta as { type?: string } | undefined)?.type ?? '';
                   const dir = h.column.getIsSorted();
@@ -220,7 +243,6 @@ export function ResultGrid(props: ResultGridProps) {
                     <th
                       key={h.id}
                       scope="col"
-                      style={{ width: h.getSize() }}
                       aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : 'none'}
                       title={`${h.column.id}${type ? ` · ${type}` : ''}${masked ? ' · masked by policy' : ''} — click to sort`}
                     >
@@ -245,42 +267,21 @@ export function ResultGrid(props: ResultGridProps) {
               </tr>
             ))}
           </thead>
-          <tbody style={{ height: virtual.getTotalSize(), width: totalWidth }}>
-            {virtual.getVirtualItems().map((v) => {
+          <tbody style={{ height: virtual.totalSize }}>
+            {virtual.rows.map((v) => {
               const row = shown[v.index];
               return (
-                <tr
+                <GridRow
                   key={row.id}
-                  aria-rowindex={v.index + 2}
-                  className={selected.has(row.index) ? 'selected' : undefined}
-                  style={{ transform: `translateY(${v.start}px)`, width: totalWidth }}
-                  onClick={(e) => pick(row.index, v.index, e)}
-                >
-                  <td className="rownum" style={{ width: numWidth }}>
-                    {row.index + 1}
-                  </td>
-                  {row.getVisibleCells().map((c) => {
-                    const value = row.original[c.column.id];
-                    const view = cellView(value, props.masked.has(c.column.id.toLowerCase()));
-                    return (
-                      <td
-                        key={c.id}
-                        className={view.cls}
-                        style={{ width: c.column.getSize() }}
-                        title={
-                          view.cls === 'empty'
-                            ? 'empty string'
-                            : view.cls === 'masked'
-                              ? 'masked by policy'
-                              : undefined
-                        }
-                        onDoubleClick={() => setViewer({ field: c.column.id, value })}
-                      >
-                        {view.text}
-                      </td>
-                    );
-                  })}
-                </tr>
+                  values={row.original}
+                  index={row.index}
+                  position={v.index}
+                  start={v.start}
+                  selected={selected.has(row.index)}
+                  columns={gridColumns}
+                  onPick={onPick}
+                  onView={onView}
+                />
               );
             })}
           </tbody>

@@ -10,9 +10,8 @@
 // caret shows its columns, indexes and foreign keys under it (its description, read when opened). Row counts
 // in the tree are the engine's statistics (PostgreSQL reltuples, MySQL TABLE_ROWS…), so they are marked ≈.
 // Arrow keys, Home and End move through the rows as in a tree widget.
-import { Spinner } from '@app/web-kit';
+import { Spinner, useVirtualRows } from '@app/web-kit';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { apiPost, errorText } from '../lib/api';
 import type { DbObject } from '../lib/types';
@@ -133,10 +132,10 @@ export function ObjectTree(props: {
   });
 
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({
+  const virtual = useVirtualRows({
     count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
+    scrollRef: scroller,
     overscan: 10,
   });
 
@@ -186,7 +185,7 @@ export function ObjectTree(props: {
     e.preventDefault();
     if ('toggle' in action) toggleRow(rows[action.toggle]);
     else {
-      virtual.scrollToIndex(action.focus);
+      virtual.virtualizer.scrollToIndex(action.focus);
       setFocusIndex(action.focus);
     }
   };
@@ -221,8 +220,8 @@ export function ObjectTree(props: {
       )}
       {counts.data && rows.length === 0 && <p className="muted small">No objects.</p>}
       <div className="tree-scroll" ref={scroller} data-testid="tree-scroll">
-        <ul className="tree-root" style={{ height: virtual.getTotalSize() }} onKeyDown={onKeyDown}>
-          {virtual.getVirtualItems().map((item) => {
+        <ul className="tree-root" style={{ height: virtual.totalSize }} onKeyDown={onKeyDown}>
+          {virtual.rows.map((item) => {
             const row = rows[item.index];
             return (
               <li

@@ -35,6 +35,11 @@ export interface MonacoEditorProps {
   /** Accessible name of the editing area. */
   label: string;
   height?: number | string;
+  /**
+   * Whether the kit draws the editor's border (default true). A page that places the editor in a box with its
+   * own border (a resizable pane, tabs above it) passes false, so the frame shows once.
+   */
+  framed?: boolean;
   /** Test id of the editor's box (default `monaco-host`). */
   testId?: string;
   /** Construction options besides the kit's defaults (read once, when the editor is built). */
@@ -57,6 +62,7 @@ export function MonacoEditor({
   readOnly,
   label,
   height = 420,
+  framed = true,
   testId = 'monaco-host',
   options,
   pack,
@@ -159,7 +165,7 @@ export function MonacoEditor({
   }, [markers, state]);
 
   return (
-    <div className="kit-editor" style={{ height }}>
+    <div className={framed ? 'kit-editor' : 'kit-editor kit-editor--bare'} style={{ height }}>
       {state === 'loading' && <Spinner label="Loading editor…" />}
       {state instanceof Error && <ErrorState error={state} title="The editor failed to load" />}
       <div ref={host} className="kit-editor-host" data-testid={testId} />

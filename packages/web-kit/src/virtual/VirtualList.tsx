@@ -1,11 +1,11 @@
-// A virtualized list on @tanstack/react-virtual: only the rows in view (plus `overscan`) are in the DOM, so a
-// list of hundreds of thousands of rows costs what a screenful costs. Rows have a fixed height by default
-// (the fast path: no measuring); pass `measure` for rows whose height varies. The parent gets the virtualizer
-// through `virtualizerRef` to scroll to a row (search hits, line links, follow the tail).
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+// A virtualized list of plain rows on the kit's useVirtualRows: only the rows in view (plus `overscan`) are in
+// the DOM, so a list of hundreds of thousands of rows costs what a screenful costs. Rows have a fixed height by
+// default (the fast path: no measuring); pass `measure` for rows whose height varies. The parent gets the
+// virtualizer through `virtualizerRef` to scroll to a row (search hits, line links, follow the tail).
 import { type ReactNode, type RefObject, type UIEvent, useImperativeHandle, useRef } from 'react';
+import { type RowsVirtualizer, useVirtualRows } from './useVirtualRows';
 
-export type ListVirtualizer = Virtualizer<HTMLDivElement, Element>;
+export type ListVirtualizer = RowsVirtualizer<HTMLDivElement>;
 
 export interface VirtualListProps {
   count: number;
@@ -38,15 +38,8 @@ export function VirtualList({
   virtualizerRef,
 }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan,
-    getItemKey: rowKey,
-  });
+  const { virtualizer, rows, totalSize } = useVirtualRows({ count, rowHeight, scrollRef, overscan, rowKey });
   useImperativeHandle(virtualizerRef, () => virtualizer, [virtualizer]);
-  const items = virtualizer.getVirtualItems();
 
   return (
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is list, log or grid, which all take a label
@@ -58,9 +51,9 @@ export function VirtualList({
       tabIndex={0}
       onScroll={onScroll ? (e) => onScroll(e, virtualizer) : undefined}
     >
-      <div className="kit-vlist-space" style={{ height: virtualizer.getTotalSize() }}>
-        <div className="kit-vlist-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-          {items.map((item) => (
+      <div className="kit-vlist-space" style={{ height: totalSize }}>
+        <div className="kit-vlist-window" style={{ transform: `translateY(${rows[0]?.start ?? 0}px)` }}>
+          {rows.map((item) => (
             <div
               key={item.key}
               data-index={item.index}
