@@ -5,6 +5,7 @@
 // log with a final truncation line, and publishes what it stored to the LogHub after the commit. Replays are
 // read by log-reads.ts.
 import { sql } from 'kysely';
+import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { StoreDb } from '../store/database.js';
 import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
@@ -227,6 +228,7 @@ export class LogStore {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       const inserted = await this.insert(jobRunId, state.runId, chunk);
+      if (logTraceOn) logTrace('commit', jobRunId, chunk[0].seq, chunk[chunk.length - 1].seq);
       stored = stored.concat(inserted);
       this.hub?.publish(state.runId, inserted);
     }
