@@ -531,7 +531,7 @@ export async function run() {
         `| ${r.variant} | ${r.reader} | ${median(r.lines)}${r.reader.startsWith('stored') ? ' batches' : ''} | ${median(r.p50s).toFixed(1)} | ${range(r.p50s)} | ${median(r.p99s).toFixed(1)} | ${range(r.p99s)} | ${(median(r.p99s) / p99(r.variant, READERS[1])).toFixed(2)}× | ${(median(r.p99s) / p99(VARIANTS[1].name, r.reader)).toFixed(2)}× |`,
       );
     console.log(
-      `\nper stage (log-stages.ts; the stages from ship to read on B add up to the other replica's figure), load average ${Math.min(...measured.load).toFixed(1)}–${Math.max(...measured.load).toFixed(1)}`,
+      `\nper stage (log-stages.ts; ship + to A + store + notify + hear + read on B is about the other replica's figure: each stage is exact, they overlap a little where B reads a line on an earlier notice), load average ${Math.min(...measured.load).toFixed(1)}–${Math.max(...measured.load).toFixed(1)}`,
     );
     console.log('| shipping | stage | p50 ms | p50 range | p99 ms | p99 range |');
     console.log('|---|---|---:|---:|---:|---:|');
