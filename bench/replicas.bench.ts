@@ -15,6 +15,8 @@
 //    Reported: the median of the rounds' p50 and p99, with their range.
 // Run with `npm run bench` or `node --import tsx bench/replicas.bench.ts`. BENCH_REPLICA_SECONDS sets the
 // log phase length (default 5), BENCH_REPLICA_ONLY=pickup|logs one part.
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { LogLine } from '../packages/ci-agent/src/executor/log.js';
@@ -24,6 +26,14 @@ import { type ServerProcess, startServerProcess } from '../packages/ci-server/te
 import { freePort } from '../packages/kit/src/index.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
 import { grpcTlsEnv, quantile, simAgent, TOKEN } from './dispatch.bench.js';
+import {
+  type BenchMarks,
+  cpuMsOf,
+  describeStages,
+  STAGES,
+  type Stage,
+  stageLatencies,
+} from './log-stages.js';
 
 const AGENTS = 50;
 const MATRIX = 20;
@@ -187,10 +197,16 @@ async function pickupLayouts(url: string): Promise<PickupRow[]> {
  * Reads the SSE stream of `runId` from `base` until `total` lines arrived or `deadline` (epoch ms) passed;
  * the latency of each line in ms (its text carries its write time).
  */
-async function follow(base: string, runId: string, total: number, deadline: number): Promise<number[]> {
+async function follow(
+  base: string,
+  runId: string,
+  total: number,
+  deadline: number,
+): Promise<{ latencies: number[]; at: Map<string, number> }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
   const latencies: number[] = [];
+  const at = new Map<string, number>();
   try {
     const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, { signal: controller.signal });
     if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
@@ -204,8 +220,10 @@ async function follow(base: string, runId: string, total: number, deadline: numb
       for (const block of blocks) {
         const data = block.split('\n').find((l) => l.startsWith('data: '));
         if (!data) continue;
-        const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(JSON.parse(data.slice(6)).text)?.[1]);
-        if (Number.isFinite(sent)) latencies.push(now - sent);
+        const stamped = STAMP.exec(JSON.parse(data.slice(6)).text);
+        if (!stamped) continue;
+        latencies.push(now - Number(stamped[1]));
+        at.set(`${stamped[3]}#${stamped[2]}`, now);
       }
       if (latencies.length >= total) break;
     }
@@ -215,8 +233,11 @@ async function follow(base: string, runId: string, total: number, deadline: numb
     clearTimeout(timer);
     controller.abort();
   }
-  return latencies;
+  return { latencies, at };
 }
+
+/** A bench line: `t=<print time> line <seq> of job <job run id>`. */
+const STAMP = /^t=(\d+(?:\.\d+)?) line (\d+) of job (\S+)/;
 
 /**
  * An agent speaking the real protocol whose jobs each print RATE lines/s for `seconds` (a hundredth of that
@@ -234,6 +255,9 @@ function printingAgent(
   const held = new Set<string>();
   /** Per batch: from its first line's write to the server's acknowledgement (stored), in ms. */
   const stored: number[] = [];
+  /** What the bench sees of each line and batch, for the per-stage figures (log-stages.ts). */
+  const marks: Pick<BenchMarks, 'printed' | 'sent' | 'acked'> = { printed: new Map(), sent: [], acked: [] };
+  const now = () => performance.timeOrigin + performance.now();
   const conn: AgentConnection = new AgentConnection(
     loadAgentSettings({
       // The replicas serve cleartext gRPC (startServerProcess sets CI_GRPC_TLS=off): say so with the scheme.
@@ -258,9 +282,12 @@ function printingAgent(
         void (async () => {
           await report({ case: 'started', value: {} });
           const shipper = new LogShipper(async (lines) => {
+            const batch = { job: id, first: Number(lines[0].seq), last: Number(lines[lines.length - 1].seq) };
+            marks.sent.push({ ...batch, at: now() });
             const ack = await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o));
             const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
-            stored.push(performance.timeOrigin + performance.now() - sent);
+            marks.acked.push({ ...batch, at: now() });
+            stored.push(now() - sent);
             return Number(ack.ackedSeq);
           });
           await go();
@@ -284,6 +311,7 @@ function printingAgent(
             const stamp = performance.timeOrigin + performance.now();
             const at = new Date().toISOString();
             for (const end = Math.min(total, seq + perTick - 1); seq <= end; seq++) {
+              marks.printed.set(`${id}#${seq}`, stamp);
               const line: LogLine = {
                 seq,
                 stream: 'stdout',
@@ -309,6 +337,7 @@ function printingAgent(
   const running = conn.run();
   return {
     stored,
+    marks,
     ready: () => conn.session(),
     stop: async () => {
       conn.stop();
@@ -318,7 +347,7 @@ function printingAgent(
 }
 
 /** A replica as its own process (`main.ts`), so replicas, writers and readers do not share one event loop. */
-async function replicaProcess(url: string): Promise<ServerProcess & { grpcPort: number }> {
+async function replicaProcess(url: string, trace: string): Promise<ServerProcess & { grpcPort: number }> {
   const grpcPort = await freePort();
   const server = startServerProcess({
     CI_DATA_DIR: tempDir('bench-replica-'),
@@ -329,6 +358,8 @@ async function replicaProcess(url: string): Promise<ServerProcess & { grpcPort: 
     CI_SECRET_KEY: '0'.repeat(64),
     CI_AUTH_ENABLED: 'false',
     LOG_LEVEL: 'warn',
+    // The replica's per-stage trace of log batches and notifications (log-stages.ts reads it).
+    CI_LOG_TRACE_FILE: trace,
   });
   await server.ready(120_000);
   return Object.assign(server, { grpcPort });
@@ -364,14 +395,25 @@ interface LogRow {
   lines: number[];
 }
 
+/** Per variant and stage (log-stages.ts), each round's p50 and p99. */
+interface StageRow {
+  variant: string;
+  stage: Stage;
+  p50s: number[];
+  p99s: number[];
+}
+
 /**
  * LOG_ROUNDS rounds; each round runs every variant once (one run of MATRIX printing jobs through replica A,
  * read at the same time by an SSE client on A and one on B), so a drift in the machine's load touches every
  * variant and reader alike.
  */
-async function logLatency(url: string): Promise<LogRow[]> {
-  const a = await replicaProcess(url);
-  const b = await replicaProcess(url);
+async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageRow[]; load: number[] }> {
+  const traces = tempDir('bench-log-trace-');
+  const traceA = join(traces, 'a.trace');
+  const traceB = join(traces, 'b.trace');
+  const a = await replicaProcess(url, traceA);
+  const b = await replicaProcess(url, traceB);
   let seconds = 1;
   let hold = 0;
   let release!: () => void;
@@ -389,6 +431,11 @@ async function logLatency(url: string): Promise<LogRow[]> {
   const rows: LogRow[] = VARIANTS.flatMap((v) =>
     READERS.map((reader) => ({ variant: v.name, reader, p50s: [], p99s: [], lines: [] })),
   );
+  const stageRows: StageRow[] = VARIANTS.flatMap((v) =>
+    STAGES.map((stage) => ({ variant: v.name, stage, p50s: [], p99s: [] })),
+  );
+  /** The one-minute load average at the start of every measured phase. */
+  const load: number[] = [];
   try {
     await agent.ready();
     await post(a.base, '/api/v1/projects/apply', { yaml: printerBundle });
@@ -406,6 +453,11 @@ async function logLatency(url: string): Promise<LogRow[]> {
       seconds = length;
       hold = VARIANTS[variant].holdMs;
       agent.stored.length = 0;
+      agent.marks.printed.clear();
+      agent.marks.sent.length = 0;
+      agent.marks.acked.length = 0;
+      if (round > 0) load.push(loadavg()[0]);
+      const cpu0 = [cpuMsOf(a.child.pid), cpuMsOf(b.child.pid), cpuMsOf(process.pid)];
       const { run_id } = await post(a.base, `/api/v1/pipelines/${pipelineId}/trigger`, {});
       const total = MATRIX * Math.round(length * RATE);
       const deadline = Date.now() + (length + 30) * 1000;
@@ -414,11 +466,20 @@ async function logLatency(url: string): Promise<LogRow[]> {
       await sleep(500);
       release();
       const [onA, onB] = await Promise.all(readers);
+      const cpu = [cpuMsOf(a.child.pid), cpuMsOf(b.child.pid), cpuMsOf(process.pid)].map(
+        (ms, i) => ((ms - cpu0[i]) * 1000) / total,
+      );
       go = new Promise<void>((r) => {
         release = r;
       });
       if (round === 0) continue; // the warm-up
-      const measured = [agent.stored.slice(), onA, onB];
+      const stages = stageLatencies({ ...agent.marks, onA: onA.at, onB: onB.at }, run_id, traceA, traceB);
+      for (const stage of STAGES) {
+        const row = stageRows[variant * STAGES.length + STAGES.indexOf(stage)];
+        row.p50s.push(quantile(stages[stage], 0.5));
+        row.p99s.push(quantile(stages[stage], 0.99));
+      }
+      const measured = [agent.stored.slice(), onA.latencies, onB.latencies];
       for (const [i, lat] of measured.entries()) {
         const row = rows[variant * READERS.length + i];
         row.p50s.push(quantile(lat, 0.5));
@@ -426,7 +487,7 @@ async function logLatency(url: string): Promise<LogRow[]> {
         row.lines.push(lat.length);
       }
       console.log(
-        `  round ${round} ${VARIANTS[variant].name}: p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA, 0.99).toFixed(1)} ms, B ${quantile(onB, 0.99).toFixed(1)} ms (${onB.length}/${total} lines on B)`,
+        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}`,
       );
     }
   } finally {
@@ -434,7 +495,7 @@ async function logLatency(url: string): Promise<LogRow[]> {
     await b.stop();
     await a.stop();
   }
-  return rows;
+  return { rows, stages: stageRows, load };
 }
 
 export async function run() {
@@ -456,7 +517,8 @@ export async function run() {
     console.log(
       `\nlog latency: ${MATRIX} jobs × ${RATE} lines/s for ${LOG_SECONDS} s, ${LOG_ROUNDS} interleaved rounds`,
     );
-    const logs = await logLatency(pg.url);
+    const measured = await logLatency(pg.url);
+    const logs = measured.rows;
     const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
     const p99 = (variant: string, reader: string) =>
       median(logs.find((r) => r.variant === variant && r.reader === reader)!.p99s);
@@ -468,7 +530,16 @@ export async function run() {
       console.log(
         `| ${r.variant} | ${r.reader} | ${median(r.lines)}${r.reader.startsWith('stored') ? ' batches' : ''} | ${median(r.p50s).toFixed(1)} | ${range(r.p50s)} | ${median(r.p99s).toFixed(1)} | ${range(r.p99s)} | ${(median(r.p99s) / p99(r.variant, READERS[1])).toFixed(2)}× | ${(median(r.p99s) / p99(VARIANTS[1].name, r.reader)).toFixed(2)}× |`,
       );
-    return { pick, logs };
+    console.log(
+      `\nper stage (log-stages.ts; ship + to A + store + notify + hear + read on B is about the other replica's figure: each stage is exact, they overlap a little where B reads a line on an earlier notice), load average ${Math.min(...measured.load).toFixed(1)}–${Math.max(...measured.load).toFixed(1)}`,
+    );
+    console.log('| shipping | stage | p50 ms | p50 range | p99 ms | p99 range |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    for (const r of measured.stages)
+      console.log(
+        `| ${r.variant} | ${r.stage} | ${median(r.p50s).toFixed(1)} | ${range(r.p50s)} | ${median(r.p99s).toFixed(1)} | ${range(r.p99s)} |`,
+      );
+    return { pick, logs, stages: measured.stages };
   } finally {
     await pg.stop();
   }

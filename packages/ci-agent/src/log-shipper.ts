@@ -65,7 +65,8 @@ export class LogShipper {
   private lastSeq = 0;
   private chars = 0;
   private lines = 0;
-  private timer?: NodeJS.Timeout;
+  /** The start of the next round: an immediate after a quiet spell, a timeout for the rest of a linger. */
+  private timer?: { cancel(): void };
   private sending?: Promise<void>;
   /** When the last round of sends started (Date.now()). */
   private lastRound = Number.NEGATIVE_INFINITY;
@@ -146,9 +147,19 @@ export class LogShipper {
       return;
     }
     if (this.pendingCount() >= this.batchLines) this.kick();
-    else if (!this.timer)
-      // After a quiet spell: the next turn of the event loop (the rest of this chunk of output comes along).
-      this.timer = setTimeout(() => this.kick(), Math.max(0, this.lastRound + this.lingerMs - Date.now()));
+    else if (!this.timer) {
+      const left = this.lastRound + this.lingerMs - Date.now();
+      if (left <= 0) {
+        // After a quiet spell: the next turn of the event loop (the rest of this chunk of output comes
+        // along), by setImmediate rather than a timer, which would add at least a millisecond.
+        const immediate = setImmediate(() => this.kick());
+        this.timer = { cancel: () => clearImmediate(immediate) };
+      } else {
+        // A round began less than a linger ago: under volume, this line waits for company.
+        const timeout = setTimeout(() => this.kick(), left);
+        this.timer = { cancel: () => clearTimeout(timeout) };
+      }
+    }
   }
 
   private pendingCount(): number {
@@ -203,7 +214,7 @@ export class LogShipper {
   }
 
   private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     if (this.sending) return;
     this.sending = this.loop().finally(() => {

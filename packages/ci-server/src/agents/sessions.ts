@@ -14,6 +14,7 @@ import type { ActiveJobs } from '../dispatch/active-jobs.js';
 import type { AgentPort, AgentRegistry, ConnectedAgent } from '../dispatch/agent-registry.js';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
+import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { isRevoked } from '../store/agent-identity.js';
 import {
@@ -303,6 +304,8 @@ export class AgentSessions {
   }
 
   async pushLogs(agent: ConnectedAgent, req: LogBatch) {
+    if (logTraceOn && req.lines.length > 0)
+      logTrace('recv', req.jobRunId, String(req.lines[0].seq), String(req.lines[req.lines.length - 1].seq));
     const info = await this.jobFor(agent, req.jobRunId);
     if (req.lines.length > MAX_BATCH_LINES) throw invalid(`at most ${MAX_BATCH_LINES} lines per batch`);
     // Masked again here: the agent masks too, but the server does not rely on it.

@@ -1,16 +1,19 @@
 // The log store: batches of lines from agents go in, ordered replays come out. A line is addressable by
 // (job_run_id, seq) and by its run-wide cursor (`run_seq`). Ingestion is idempotent (a resent batch stores
 // nothing twice), accepts each job's lines strictly in seq order (a batch after a gap is refused up to the
-// gap, and the ack tells the agent where to resume), writes one multi-row statement per batch, caps a job's
+// gap, and the ack tells the agent where to resume), writes one multi-row statement per batch (batches of a
+// run's jobs that arrive while one is being written share the next statement: run-inserts.ts), caps a job's
 // log with a final truncation line, and publishes what it stored to the LogHub after the commit. Replays are
 // read by log-reads.ts.
 import { sql } from 'kysely';
+import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { StoreDb } from '../store/database.js';
 import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
 import { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB } from './limits.js';
 import { readJobLogs, readRunLogs } from './log-reads.js';
 import { cleanText, firstNew, normalize, type Row } from './rows.js';
+import { RunInserts } from './run-inserts.js';
 import type { LogLineInput, StoredLogLine } from './types.js';
 
 export { DEFAULT_MAX_CHARS_PER_JOB, DEFAULT_MAX_LINES_PER_JOB, MAX_LINE_CHARS } from './limits.js';
@@ -75,6 +78,8 @@ export class LogStore {
   /** Per job run: the append in progress, so appends of one job never interleave in this process. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly tailWaiters = new Map<string, Set<() => void>>();
+  /** Writes the rows, grouping concurrent inserts of one run into one statement (run-inserts.ts). */
+  readonly inserts: RunInserts;
 
   constructor(options: LogStoreOptions) {
     this.db = options.db;
@@ -83,6 +88,7 @@ export class LogStore {
     this.archives = options.archives;
     this.maxLines = options.maxLinesPerJob ?? DEFAULT_MAX_LINES_PER_JOB;
     this.maxChars = options.maxCharsPerJob ?? DEFAULT_MAX_CHARS_PER_JOB;
+    this.inserts = new RunInserts(this.db, this.postgres);
   }
 
   /**
@@ -227,6 +233,7 @@ export class LogStore {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       const inserted = await this.insert(jobRunId, state.runId, chunk);
+      if (logTraceOn) logTrace('commit', jobRunId, chunk[0].seq, chunk[chunk.length - 1].seq);
       stored = stored.concat(inserted);
       this.hub?.publish(state.runId, inserted);
     }
@@ -249,67 +256,9 @@ export class LogStore {
     if (set) for (const check of [...set]) check();
   }
 
-  /** Inserts rows of one job run with consecutive cursors taken from the run's head, in one statement. */
-  private async insert(jobRunId: string, runId: string, rows: Row[]): Promise<StoredLogLine[]> {
-    const n = rows.length;
-    let returned: { seq: number; run_seq: number | string | null }[];
-    if (this.postgres) {
-      // One statement: the head row's lock is held until commit, so cursors of one run are handed out in
-      // commit order and a reader that saw cursor c has also seen every committed line below c.
-      const result = await sql<{ seq: number; run_seq: number }>`
-        WITH head AS (
-          INSERT INTO run_log_heads (run_id, last_seq) VALUES (${runId}, ${n})
-          ON CONFLICT (run_id) DO UPDATE SET last_seq = run_log_heads.last_seq + EXCLUDED.last_seq
-          RETURNING last_seq
-        )
-        INSERT INTO log_lines (job_run_id, seq, stream, at, text, run_id, run_seq)
-        SELECT ${jobRunId}, v.seq, v.stream, v.at, v.text, ${runId}, head.last_seq - ${n}::integer + v.ord::integer
-        FROM head, unnest(${rows.map((r) => r.seq)}::integer[], ${rows.map((r) => r.stream)}::text[],
-                          ${rows.map((r) => r.at)}::text[], ${rows.map((r) => r.text)}::text[])
-             WITH ORDINALITY AS v(seq, stream, at, text, ord)
-        ON CONFLICT (job_run_id, seq) DO NOTHING
-        RETURNING seq, run_seq`.execute(this.db);
-      returned = result.rows;
-    } else {
-      // SQLite has one writer at a time: the transaction alone keeps cursor order equal to commit order.
-      returned = await this.db.transaction().execute(async (trx) => {
-        const head = await sql<{ last_seq: number }>`
-          INSERT INTO run_log_heads (run_id, last_seq) VALUES (${runId}, ${n})
-          ON CONFLICT (run_id) DO UPDATE SET last_seq = last_seq + excluded.last_seq
-          RETURNING last_seq`.execute(trx);
-        const base = Number(head.rows[0].last_seq) - n;
-        return trx
-          .insertInto('log_lines')
-          .values(
-            rows.map((r, i) => ({
-              job_run_id: jobRunId,
-              seq: r.seq,
-              stream: r.stream,
-              at: r.at,
-              text: r.text,
-              run_id: runId,
-              run_seq: base + i + 1,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['job_run_id', 'seq']).doNothing())
-          .returning(['seq', 'run_seq'])
-          .execute();
-      });
-    }
-    const bySeq = new Map(rows.map((r) => [r.seq, r]));
-    return returned
-      .map((r) => {
-        const row = bySeq.get(Number(r.seq))!;
-        return {
-          cursor: Number(r.run_seq),
-          job_run_id: jobRunId,
-          seq: row.seq,
-          stream: row.stream,
-          at: row.at,
-          text: row.text,
-        };
-      })
-      .sort((a, b) => a.cursor - b.cursor);
+  /** Inserts rows of one job run with consecutive cursors from the run's head (group commit: run-inserts.ts). */
+  private insert(jobRunId: string, runId: string, rows: Row[]): Promise<StoredLogLine[]> {
+    return this.inserts.insert(jobRunId, runId, rows);
   }
 
   private async state(jobRunId: string, refresh = false): Promise<JobLogState> {

@@ -2,14 +2,17 @@
 // acted on at once by all of them: run changes (jobs queued, agents to stop, runs finished) go out on
 // `ci_run_changes` and come back in as `remote` run events (the dispatcher claims the queued jobs for its
 // own agents — the claim stays the store's conditional UPDATE, so a notification only wakes, it never
-// decides); stored log lines go out on `ci_log_lines` as the run id only, and wake this replica's followers
-// of that run to read the store. Notifications are hints: after the listening connection (re)connects, the
+// decides); stored log lines go out on `ci_log_lines` as the run id only (at once after a quiet spell,
+// gathered while a send is in flight: notify-coalescer.ts), and wake this replica's followers of that run to
+// read the store. Notifications are hints: after the listening connection (re)connects, the
 // dispatcher resyncs and every follower re-reads, because what was sent meanwhile is lost. SQLite runs one
 // server and has none of this (server.ts creates it only for PostgreSQL).
 import { randomUUID } from 'node:crypto';
 import type { Effect } from '../domain/index.js';
 import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { LogHub } from '../logs/hub.js';
+import { logTrace, logTraceOn } from './log-trace.js';
+import { NotifyCoalescer } from './notify-coalescer.js';
 import { MAX_PAYLOAD_BYTES, PgNotifier } from './pg-notifier.js';
 
 export const RUN_CHANNEL = 'ci_run_changes';
@@ -38,9 +41,8 @@ export class ReplicaSignals {
   /** This process among the replicas (its own notifications come back to it and are skipped). */
   readonly id = randomUUID();
   private readonly notifier: PgNotifier;
-  /** Runs with lines stored since the last flush: one notification per run per turn of the event loop. */
-  private readonly storedRuns = new Set<string>();
-  private flushing = false;
+  /** Runs with lines stored: announced at once when idle, gathered while a round of sends is in flight. */
+  private readonly storedRuns = new NotifyCoalescer((runs) => this.sendLogRuns(runs));
   private started = false;
   readonly stats = { sent: 0, received: 0, reconnects: 0 };
 
@@ -91,7 +93,7 @@ export class ReplicaSignals {
     let size = 0;
     const flush = () => {
       if (batch.length === 0) return;
-      this.send(RUN_CHANNEL, JSON.stringify({ from: this.id, runId: change.runId, effects: batch }));
+      void this.send(RUN_CHANNEL, JSON.stringify({ from: this.id, runId: change.runId, effects: batch }));
       batch = [];
       size = 0;
     };
@@ -106,21 +108,23 @@ export class ReplicaSignals {
 
   private announceLines(runId: string): void {
     if (!this.started) return;
-    this.storedRuns.add(runId);
-    if (this.flushing) return;
-    this.flushing = true;
-    setImmediate(() => {
-      this.flushing = false;
-      const runs = [...this.storedRuns];
-      this.storedRuns.clear();
-      for (const id of runs) this.send(LOG_CHANNEL, `${this.id} ${id}`);
-    });
+    this.storedRuns.announce(runId);
   }
 
-  private send(channel: string, payload: string): void {
+  private async sendLogRuns(runs: string[]): Promise<void> {
+    if (!this.started) return;
+    await Promise.all(
+      runs.map((id) => {
+        if (logTraceOn) logTrace('notify', id);
+        return this.send(LOG_CHANNEL, `${this.id} ${id}`);
+      }),
+    );
+  }
+
+  private send(channel: string, payload: string): Promise<void> {
     this.stats.sent++;
     // A notification that cannot be sent (database down) is covered by the periodic resync and reads.
-    this.notifier.send(channel, payload).catch(() => undefined);
+    return this.notifier.send(channel, payload).catch(() => undefined);
   }
 
   private receive(channel: string, payload: string): void {
@@ -128,6 +132,7 @@ export class ReplicaSignals {
       const [from, runId] = payload.split(' ');
       if (from === this.id || !runId) return;
       this.stats.received++;
+      if (logTraceOn) logTrace('heard', runId);
       this.options.hub.storedElsewhere(runId);
       return;
     }

@@ -1,0 +1,33 @@
+// A benchmark's view into where a log line's time goes between the agent and a follower on another replica
+// (bench/replicas.bench.ts): when `CI_LOG_TRACE_FILE` names a file, the stages of each log batch and of each
+// notification are appended to it, one line per event: `<stage> <epoch ms> <fields…>`. Off (the default) it
+// costs one boolean test per batch. Stages, in the order a line passes them:
+//   recv   <job run> <first seq> <last seq>   PushLogs reached the handler (agents/sessions.ts)
+//   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/store.ts), before publish
+//   notify <run>                              this replica sends the run's NOTIFY (replica-signals.ts)
+//   heard  <run>                              this replica heard another replica's NOTIFY for the run
+// Batches of events are written once per turn of the event loop, so tracing does not add a write per batch.
+import { openSync, write } from 'node:fs';
+
+const file = process.env.CI_LOG_TRACE_FILE;
+let pending: string[] = [];
+let scheduled = false;
+
+/** True when the trace is on (the callers skip building the event otherwise). */
+export const logTraceOn = file !== undefined && file !== '';
+/** Opened once: opening the file per write cost the traced process more than the stages it measures. */
+const fd = logTraceOn ? openSync(file as string, 'a') : -1;
+
+/** Records one event (see the stages above) with the current time. */
+export function logTrace(stage: string, ...fields: (string | number)[]): void {
+  if (!logTraceOn) return;
+  pending.push(`${stage} ${(performance.timeOrigin + performance.now()).toFixed(2)} ${fields.join(' ')}\n`);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    const text = pending.join('');
+    pending = [];
+    write(fd, text, () => undefined);
+  });
+}
