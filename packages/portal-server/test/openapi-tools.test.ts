@@ -1,6 +1,7 @@
 // The portal's OpenAPI description as outside tools see it: @apidevtools/swagger-parser validates it,
 // Redocly's recommended rules report no error, every protected operation documents 401 and 403 with the
-// error body, and real answers of every status this test provokes match the described schemas (ajv).
+// error body, and real answers of every status this test provokes match the described schemas (ajv), health and monitoring
+// readings and a script's statements among them.
 import { lintOpenApi, protectedWithoutAuthErrors, ResponseRecorder } from '@app/kit/testing/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalServer } from '../src/index.js';
@@ -49,6 +50,17 @@ describe('the portal OpenAPI description with outside tools', () => {
     await call('GET', '/api/storage/queries', user);
     await call('DELETE', `/api/storage/queries/${saved.json().query.id}`, user);
     await call('POST', '/api/v1/executions', {}, { sql: 'select 1' }); // 401
+    // Readings and a script on a connection of the user's own: their described fields are what they answer.
+    const lite = { connection: { id: 'duck', name: 'duck', type: 'duckdb', database: ':memory:' } };
+    const health = await call('POST', '/api/db/health', user, lite);
+    expect(health.json()).toMatchObject({ cacheHitRatio: 'n/a', slowQueries: [], activeSessions: [] });
+    expect((await call('POST', '/api/db/monitoring', admin, lite)).statusCode).toBe(200);
+    expect((await call('POST', '/api/db/profile', user, lite)).json()).toMatchObject({ engine: 'duckdb' });
+    const script = await call('POST', '/api/db/multi-query', user, {
+      ...lite,
+      sql: 'select 1 as a; select b from nowhere',
+    });
+    expect(script.json().statements.map((s: { status: string }) => s.status)).toEqual(['done', 'failed']);
 
     expect(recorder.problems).toEqual([]);
     expect(recorder.sortedStatuses()).toEqual([200, 201, 400, 401, 403, 404]);

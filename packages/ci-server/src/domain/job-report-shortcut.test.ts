@@ -9,15 +9,9 @@ import {
   startIsOneStatement,
   startTouchesOnlyTheJob,
 } from './job-report-shortcut.js';
-import { GATED, ok, play, type Step, TWO_STAGES } from './run.fixture.js';
+import { GATED, MATRIX, MATRIX_AND_NEEDS_MOMENTS, type Moment, ok, play } from './run.fixture.js';
 import { currentJobs, isTerminalJob, onJobFinished, onJobStarted } from './run-state.js';
 import type { JobResult, RunSnapshot } from './run-types.js';
-
-const MATRIX = `stages: [build, test]
-jobs:
-  m: { stage: build, script: [x], matrix: { N: ["1", "2", "3"] }, retry: 1 }
-  t: { stage: test, script: [x] }
-`;
 
 function facts(run: RunSnapshot, jobId: string): JobReportFacts {
   const stage = run.stages.find((s) => s.jobs.some((j) => j.id === jobId))!;
@@ -43,45 +37,10 @@ function onlyJob(run: RunSnapshot, jobId: string, status: string): RunSnapshot {
   return copy;
 }
 
-const moments: [string, string, Step[]][] = [
+const moments: Moment[] = [
   ['matrix started', MATRIX, [['start']]],
-  ['matrix, one running', MATRIX, [['start'], ['run', 'm [N=1]']]],
   ['matrix, two running', MATRIX, [['start'], ['run', 'm [N=1]'], ['run', 'm [N=2]']]],
-  ['matrix, all running', MATRIX, [['start'], ['run', 'm [N=1]'], ['run', 'm [N=2]'], ['run', 'm [N=3]']]],
-  [
-    'matrix, two done',
-    MATRIX,
-    [
-      ['start'],
-      ['run', 'm [N=1]'],
-      ['run', 'm [N=2]'],
-      ['run', 'm [N=3]'],
-      ['finish', 'm [N=1]', 'success'],
-      ['finish', 'm [N=2]', 'canceled'],
-    ],
-  ],
-  ['matrix, retried', MATRIX, [['start'], ['run', 'm [N=1]'], ['run', 'm [N=2]'], ['retry', 'm [N=1]']]],
-  ['matrix, cancel under way', MATRIX, [['start'], ['run', 'm [N=1]'], ['run', 'm [N=2]'], ['cancel']]],
-  ['needs in a stage', TWO_STAGES, [['start'], ['run', 'a'], ['run', 'c']]],
-  [
-    'needs met',
-    TWO_STAGES,
-    [['start'], ['run', 'a'], ['run', 'c'], ['finish', 'a', 'success'], ['run', 'b']],
-  ],
-  [
-    'next stage',
-    TWO_STAGES,
-    [
-      ['start'],
-      ['run', 'a'],
-      ['run', 'c'],
-      ['finish', 'a', 'success'],
-      ['run', 'b'],
-      ['finish', 'b', 'success'],
-      ['finish', 'c', 'success'],
-      ['run', 't'],
-    ],
-  ],
+  ...MATRIX_AND_NEEDS_MOMENTS,
   ['a gate waits', GATED, [['start'], ['run', 'a'], ['finish', 'a', 'success']]],
 ];
 

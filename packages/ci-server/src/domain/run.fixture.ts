@@ -115,3 +115,59 @@ jobs:
   gate: { stage: deploy, approval: { required: 2 } }
   ship: { stage: deploy, script: [x], needs: [gate] }
 `;
+
+/** A three-way matrix build (one retry each) before a test stage. */
+export const MATRIX = `stages: [build, test]
+jobs:
+  m: { stage: build, script: [x], matrix: { N: ["1", "2", "3"] }, retry: 1 }
+  t: { stage: test, script: [x] }
+`;
+
+/** The display names of the first `n` matrix jobs of MATRIX: `m [N=1]`, … */
+export const matrixJobs = (n: number) => Array.from({ length: n }, (_, i) => `m [N=${i + 1}]`);
+/** A step starting each named job. */
+export const running = (names: string[]): Step[] => names.map((n) => ['run', n] as Step);
+
+/** A named moment of a run: the pipeline and the steps played to reach it. */
+export type Moment = [string, string, Step[]];
+
+/**
+ * Moments of a matrix stage and of a stage with needs, shared by the tests that check a shortcut of the
+ * store (job reports, stage counts) against the full transition in each of them.
+ */
+export const MATRIX_AND_NEEDS_MOMENTS: Moment[] = [
+  ['matrix, one running', MATRIX, [['start'], ['run', 'm [N=1]']]],
+  ['matrix, all running', MATRIX, [['start'], ...running(matrixJobs(3))]],
+  [
+    'matrix, two done',
+    MATRIX,
+    [
+      ['start'],
+      ...running(matrixJobs(3)),
+      ['finish', 'm [N=1]', 'success'],
+      ['finish', 'm [N=2]', 'canceled'],
+    ],
+  ],
+  ['matrix, retried', MATRIX, [['start'], ...running(matrixJobs(2)), ['retry', 'm [N=1]']]],
+  ['matrix, cancel under way', MATRIX, [['start'], ...running(matrixJobs(2)), ['cancel']]],
+  ['needs in a stage', TWO_STAGES, [['start'], ['run', 'a'], ['run', 'c']]],
+  [
+    'needs met',
+    TWO_STAGES,
+    [['start'], ['run', 'a'], ['run', 'c'], ['finish', 'a', 'success'], ['run', 'b']],
+  ],
+  [
+    'next stage',
+    TWO_STAGES,
+    [
+      ['start'],
+      ['run', 'a'],
+      ['run', 'c'],
+      ['finish', 'a', 'success'],
+      ['run', 'b'],
+      ['finish', 'b', 'success'],
+      ['finish', 'c', 'success'],
+      ['run', 't'],
+    ],
+  ],
+];

@@ -4,16 +4,19 @@
 // and nothing else. And it does decide the common cases: a matrix job beside running siblings, and the last
 // job of a single-stage run.
 import { describe, expect, it } from 'vitest';
-import { GATED, ok, play, type Step, TWO_STAGES } from './run.fixture.js';
+import {
+  matrixJobs as all,
+  GATED,
+  MATRIX,
+  MATRIX_AND_NEEDS_MOMENTS,
+  type Moment,
+  ok,
+  play,
+  running,
+} from './run.fixture.js';
 import { notifyStage, onJobFinished } from './run-state.js';
 import type { JobResult, RunSnapshot } from './run-types.js';
 import { countStage, type FinishFacts, finishByCounts } from './stage-counts.js';
-
-const MATRIX = `stages: [build, test]
-jobs:
-  m: { stage: build, script: [x], matrix: { N: ["1", "2", "3"] }, retry: 1 }
-  t: { stage: test, script: [x] }
-`;
 
 const ONE_STAGE = `stages: [build]
 jobs:
@@ -49,19 +52,8 @@ const state = (run: RunSnapshot): RunSnapshot => {
   return structuredClone(rest);
 };
 
-const all = (n: number) => Array.from({ length: n }, (_, i) => `m [N=${i + 1}]`);
-const running = (names: string[]): Step[] => names.map((n) => ['run', n] as Step);
-
-const moments: [string, string, Step[]][] = [
-  ['matrix, one running', MATRIX, [['start'], ['run', 'm [N=1]']]],
-  ['matrix, all running', MATRIX, [['start'], ...running(all(3))]],
-  [
-    'matrix, two done',
-    MATRIX,
-    [['start'], ...running(all(3)), ['finish', 'm [N=1]', 'success'], ['finish', 'm [N=2]', 'canceled']],
-  ],
-  ['matrix, retried', MATRIX, [['start'], ...running(all(2)), ['retry', 'm [N=1]']]],
-  ['matrix, cancel under way', MATRIX, [['start'], ...running(all(2)), ['cancel']]],
+const moments: Moment[] = [
+  ...MATRIX_AND_NEEDS_MOMENTS,
   ['one stage, all running', ONE_STAGE, [['start'], ...running(all(3))]],
   [
     'one stage, last running',
@@ -91,26 +83,6 @@ const moments: [string, string, Step[]][] = [
     [['start'], ...running(all(3)), ['retry', 'm [N=1]'], ['run', 'm [N=1]']],
   ],
   ['one stage, cancel under way', ONE_STAGE, [['start'], ...running(all(3)), ['cancel']]],
-  ['needs in a stage', TWO_STAGES, [['start'], ['run', 'a'], ['run', 'c']]],
-  [
-    'needs met',
-    TWO_STAGES,
-    [['start'], ['run', 'a'], ['run', 'c'], ['finish', 'a', 'success'], ['run', 'b']],
-  ],
-  [
-    'next stage',
-    TWO_STAGES,
-    [
-      ['start'],
-      ['run', 'a'],
-      ['run', 'c'],
-      ['finish', 'a', 'success'],
-      ['run', 'b'],
-      ['finish', 'b', 'success'],
-      ['finish', 'c', 'success'],
-      ['run', 't'],
-    ],
-  ],
   ['a gate waits', GATED, [['start'], ['run', 'a']]],
   [
     'a failed run notifies',

@@ -9,14 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
   type Api,
-  api,
   atHead,
   type E2eServer,
   HOST_ENGINE,
   makeRepo,
-  startAgent,
-  startServer,
-  waitForAgents,
+  startServerWithAgent,
+  stopServerWithAgent,
 } from './harness.js';
 
 let ci: E2eServer;
@@ -24,16 +22,10 @@ let client: Api;
 let agent: AgentProcess;
 
 beforeAll(async () => {
-  ci = await startServer();
-  client = api(ci.base);
-  agent = startAgent(ci.grpcPort, 'control-a', { capacity: 4, extra: HOST_ENGINE });
-  await waitForAgents(ci.server, ['control-a']);
+  ({ ci, client, agent } = await startServerWithAgent('control-a', { capacity: 4, extra: HOST_ENGINE }));
 }, 60_000);
 
-afterAll(async () => {
-  await agent?.stop();
-  await ci?.server.close();
-});
+afterAll(() => stopServerWithAgent({ ci, agent }));
 
 const alive = (pid: number) => {
   try {

@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
   type Api,
-  api,
   atHead,
   type E2eServer,
   makeRepo,
-  startAgent,
-  startServer,
-  waitForAgents,
+  startServerWithAgent,
+  stopServerWithAgent,
 } from './harness.js';
 
 const SECRET = 'npm-tok-3f9a1c77e2';
@@ -26,16 +24,10 @@ let client: Api;
 let agent: AgentProcess;
 
 beforeAll(async () => {
-  ci = await startServer();
-  client = api(ci.base);
-  agent = startAgent(ci.grpcPort, 'fork-agent', { capacity: 1 });
-  await waitForAgents(ci.server, ['fork-agent']);
+  ({ ci, client, agent } = await startServerWithAgent('fork-agent', { capacity: 1 }));
 }, 60_000);
 
-afterAll(async () => {
-  await agent?.stop();
-  await ci?.server.close();
-});
+afterAll(() => stopServerWithAgent({ ci, agent }));
 
 /** GitHub's recorded pull_request payload pointed at `url`, from fork `fork`, at commit `sha`. */
 function forkPullRequest(url: string, sha: string, fork: string): string {

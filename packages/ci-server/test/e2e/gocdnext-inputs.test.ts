@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
   type Api,
-  api,
   atHead,
   type E2eServer,
   makeRepo,
-  startAgent,
-  startServer,
-  waitForAgents,
+  startServerWithAgent,
+  stopServerWithAgent,
 } from './harness.js';
 
 let ci: E2eServer;
@@ -23,15 +21,9 @@ let client: Api;
 let agent: AgentProcess;
 
 beforeAll(async () => {
-  ci = await startServer();
-  client = api(ci.base);
-  agent = startAgent(ci.grpcPort, 'gocd-inputs', { capacity: 2 });
-  await waitForAgents(ci.server, ['gocd-inputs']);
-});
-afterAll(async () => {
-  await agent?.stop();
-  await ci?.server.close();
-});
+  ({ ci, client, agent } = await startServerWithAgent('gocd-inputs', { capacity: 2 }));
+}, 60_000);
+afterAll(() => stopServerWithAgent({ ci, agent }));
 
 const logOf = (run: any, job?: string) =>
   client

@@ -225,6 +225,31 @@ export async function waitForAgents(server: CiServer, names: string[]): Promise<
   });
 }
 
+/** A server with one agent connected to it and an API client: how most e2e files begin. */
+export interface ServerWithAgent {
+  ci: E2eServer;
+  client: Api;
+  agent: AgentProcess;
+}
+
+/** Starts a server, then agent `name` on it, and waits until the agent is connected. */
+export async function startServerWithAgent(
+  name: string,
+  agent: Parameters<typeof startAgent>[2] = {},
+  server: Parameters<typeof startServer>[0] = {},
+): Promise<ServerWithAgent> {
+  const ci = await startServer(server);
+  const started = startAgent(ci.grpcPort, name, agent);
+  await waitForAgents(ci.server, [name]);
+  return { ci, client: api(ci.base), agent: started };
+}
+
+/** Stops the agent, then its server (either may be missing when the start failed). */
+export async function stopServerWithAgent(s: Partial<ServerWithAgent>): Promise<void> {
+  await s.agent?.stop();
+  await s.ci?.server.close();
+}
+
 // ---------------------------------------------------------------- API
 
 export interface Api {

@@ -10,12 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
   type Api,
-  api,
   type E2eServer,
   makeRepo,
-  startAgent,
-  startServer,
-  waitForAgents,
+  startServerWithAgent,
+  stopServerWithAgent,
 } from './harness.js';
 
 let ci: E2eServer;
@@ -23,15 +21,9 @@ let client: Api;
 let agent: AgentProcess;
 
 beforeAll(async () => {
-  ci = await startServer();
-  client = api(ci.base);
-  agent = startAgent(ci.grpcPort, 'as-code', { capacity: 2 });
-  await waitForAgents(ci.server, ['as-code']);
-});
-afterAll(async () => {
-  await agent?.stop();
-  await ci?.server.close();
-});
+  ({ ci, client, agent } = await startServerWithAgent('as-code', { capacity: 2 }));
+}, 60_000);
+afterAll(() => stopServerWithAgent({ ci, agent }));
 
 function commit(dir: string, files: Record<string, string>, message: string): string {
   const env = {

@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, enc } from '../api/client';
 import { QueryView } from './QueryView';
-import { ErrorNote } from './ui';
+import { ErrorNote, InlineField } from './ui';
 
 interface Channel {
   kind: string;
@@ -110,8 +110,7 @@ function AddChannel(props: { busy: boolean; onAdd(c: Channel): Promise<void> }) 
       }}
     >
       <div className="row wrap">
-        <label className="inline">
-          Channel
+        <InlineField label="Channel">
           <select value={kind} onChange={(e) => setKind(e.target.value)}>
             {KINDS.map((k) => (
               <option key={k.id} value={k.id}>
@@ -119,16 +118,15 @@ function AddChannel(props: { busy: boolean; onAdd(c: Channel): Promise<void> }) 
               </option>
             ))}
           </select>
-        </label>
-        <label className="inline grow">
-          {kind === 'email' ? 'Address' : 'URL'}
+        </InlineField>
+        <InlineField label={kind === 'email' ? 'Address' : 'URL'} grow>
           <input
             value={target}
             onChange={(e) => setTarget(e.target.value)}
             placeholder={shape.placeholder}
             autoComplete="off"
           />
-        </label>
+        </InlineField>
       </div>
       <fieldset>
         <legend>Events</legend>

@@ -13,7 +13,7 @@ import { materialText } from '../lib/materials';
 import { CommitStatusSettings } from './CommitStatusSettings';
 import { ProjectNotifications } from './NotificationDeliveries';
 import { QueryView } from './QueryView';
-import { ErrorNote, InlineForm, Time } from './ui';
+import { ErrorNote, InlineField, InlineForm, Time } from './ui';
 
 const SCM_HOSTS = [
   { id: 'github', label: 'GitHub' },
@@ -203,24 +203,22 @@ function SettingsForms({ slug, settings }: { slug: string; settings: Settings })
   return (
     <div className="stack">
       <InlineForm label="Poll interval" onSubmit={() => poll.mutate()}>
-        <label className="inline">
-          Polling
+        <InlineField label="Polling">
           <select value={pollMode} onChange={(e) => setPollMode(e.target.value)}>
             <option value="materials">as each material says</option>
             <option value="every">every</option>
             <option value="off">never (webhooks only)</option>
           </select>
-        </label>
+        </InlineField>
         {pollMode === 'every' && (
-          <label className="inline">
-            Interval
+          <InlineField label="Interval">
             <input
               value={pollEvery}
               onChange={(e) => setPollEvery(e.target.value)}
               placeholder="5m"
               size={8}
             />
-          </label>
+          </InlineField>
         )}
         <Button type="submit" busy={poll.isPending}>
           Save polling
@@ -228,24 +226,22 @@ function SettingsForms({ slug, settings }: { slug: string; settings: Settings })
       </InlineForm>
       <ErrorNote error={poll.error} title="Polling was not changed" />
       <InlineForm label="Log archive" onSubmit={() => archive.mutate()}>
-        <label className="inline">
-          Log archive
+        <InlineField label="Log archive">
           <select value={archiveMode} onChange={(e) => setArchiveMode(e.target.value)}>
             <option value="default">the server's setting</option>
             <option value="after">archive after</option>
             <option value="off">never</option>
           </select>
-        </label>
+        </InlineField>
         {archiveMode === 'after' && (
-          <label className="inline">
-            Delay
+          <InlineField label="Delay">
             <input
               value={archiveAfter}
               onChange={(e) => setArchiveAfter(e.target.value)}
               placeholder="30d"
               size={8}
             />
-          </label>
+          </InlineField>
         )}
         <Button type="submit" busy={archive.isPending}>
           Save log archive

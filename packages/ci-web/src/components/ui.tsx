@@ -158,6 +158,20 @@ export function InlineForm(props: { onSubmit(): void; label?: string; children: 
   );
 }
 
+/**
+ * One field of a settings form: its words, then the control (input, select) they name; `grow` lets a long
+ * value (a URL, a key) take the row's free width. A label wrapping its control needs no ids to be found.
+ */
+export function InlineField(props: { label: ReactNode; grow?: boolean; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is among the children, which the label wraps
+    <label className={props.grow ? 'inline grow' : 'inline'}>
+      {props.label}
+      {props.children}
+    </label>
+  );
+}
+
 /** One term and its value in a `<dl className="facts">` list. */
 export function Fact({ k, v }: { k: string; v: string }) {
   return (

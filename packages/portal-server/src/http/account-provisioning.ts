@@ -2,6 +2,7 @@
 // previews the least-privilege accounts and their statements (passwords masked), POST …/account runs them.
 // The work lives in src/provisioning/ (docs/portal-seed-and-accounts.md).
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { toHttpError } from '../providers/errors.js';
 import { parseAccountBody } from '../provisioning/request.js';
 import type { AccountService } from '../provisioning/service.js';
@@ -12,45 +13,45 @@ export interface AccountRouteDeps {
   accounts: AccountService;
 }
 
-const statementShape = {
-  type: 'object',
-  properties: {
-    shown: { type: 'string' },
-    purpose: { type: 'string' },
-    optional: { type: 'boolean' },
-    account: { type: 'string' },
-    outcome: { type: 'string', enum: ['ran', 'refused', 'skipped'] },
-    error: { type: 'string' },
-  },
-};
+// The answer's fields as provisioning/types.ts keeps them; closed objects but the inventory, which stays open.
+const str = Type.String();
+const statementShape = Type.Object({
+  shown: Type.String({ description: 'passwords replaced by ********' }),
+  purpose: str,
+  optional: Type.Optional(Type.Boolean({ description: 'a refusal does not stop the run' })),
+  account: str,
+  outcome: Type.Optional(Type.Union([Type.Literal('ran'), Type.Literal('refused'), Type.Literal('skipped')])),
+  error: Type.Optional(str),
+});
 
-const answerShape = {
-  type: 'object',
-  properties: {
-    inventory: { type: 'object', additionalProperties: true },
-    plan: {
-      type: 'object',
-      properties: {
-        roleName: { type: 'string' },
-        agentRoleName: { type: 'string' },
-        statements: { type: 'array', items: statementShape },
-        blockers: { type: 'array', items: { type: 'string' } },
-      },
+const answerShape = Type.Object({
+  inventory: Type.Object(
+    {
+      engine: str,
+      database: str,
+      connectedAs: Type.String({ description: 'the account the statements run as' }),
+      canCreateRoles: Type.Boolean(),
+      schemas: Type.Array(Type.Object({ name: str, exists: Type.Boolean() })),
+      existingAccounts: Type.Array(str, { description: 'planned accounts that exist (password reset)' }),
     },
-    destination: {
-      type: 'object',
-      properties: {
-        kind: { type: 'string' },
-        path: { type: 'string' },
-        version: { type: 'integer' },
-        reason: { type: 'string' },
-      },
-    },
-    completed: { type: 'boolean' },
-    error: { type: 'string' },
-    code: { type: 'string' },
-  },
-};
+    { additionalProperties: true },
+  ),
+  plan: Type.Object({
+    roleName: str,
+    agentRoleName: Type.Optional(str),
+    statements: Type.Array(statementShape),
+    blockers: Type.Array(str),
+  }),
+  destination: Type.Object({
+    kind: Type.Union([Type.Literal('vault'), Type.Literal('none')]),
+    path: Type.Optional(str),
+    version: Type.Optional(Type.Integer()),
+    reason: Type.Optional(str),
+  }),
+  completed: Type.Optional(Type.Boolean({ description: 'the run: every required statement ran' })),
+  error: Type.Optional(str),
+  code: Type.Optional(str),
+});
 
 const params = { type: 'object', properties: { id: { type: 'string', maxLength: 200 } }, required: ['id'] };
 const bodyDoc =

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { audit, auditConnection } from '../execution/audit-lines.js';
 import type { QueryDeps } from '../execution/contracts.js';
 import { resolveTarget } from '../execution/target.js';
@@ -20,11 +20,12 @@ import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 import {
   Cancelled,
+  ConnectionProfile,
   ConnectionTest,
   Disconnected,
   HealthReading,
-  JsonObject,
   MaintenanceResult,
+  MonitoringReading,
   PoolStats,
   ProviderMeta,
   rowsAsJson,
@@ -186,15 +187,17 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     },
   );
 
+  // Sent by JSON.stringify: an engine's counters and ids pass on as the engine keeps them, the schema documents.
   const readOn = (
     route: string,
     admin: boolean,
     description: string,
+    answer: TSchema,
     read: (p: Provider) => Promise<unknown>,
   ) =>
     app.post(
       route,
-      { schema: connectionBody(description, JsonObject(description)), preValidation: strictBody },
+      { schema: connectionBody(description, answer), preValidation: strictBody, ...rowsAsJson },
       async (request) => {
         const session = await sessionFor(deps, request);
         if (admin) requireAdminRole(session);
@@ -210,12 +213,14 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     true,
     'Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). ' +
       'Where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) also `locks: [{pid, blockedBy: [pid], lockType, mode, relation, user, query, waitingMs}]`.',
+    MonitoringReading,
     (p) => p.catalog.monitoring(),
   );
   readOn(
     '/api/db/profile',
     false,
     'The connection profile: `{engine, serverVersion, currentUser?, currentDatabase?, currentSchema?}`.',
+    ConnectionProfile,
     (p) => p.catalog.profile(),
   );
 
@@ -301,6 +306,7 @@ export function registerConnectionOperationRoutes(app: FastifyInstance, deps: Qu
     '/api/db/health',
     {
       preValidation: strictBody,
+      ...rowsAsJson,
       schema: connectionBody(
         'Health reading of a connection (session required; 401 JSON without): `{activeConnections, databaseSize, cacheHitRatio, slowQueries: [{query, calls, avgTime}], ' +
           'activeSessions: [{pid, user, database, state, query, duration}]}`. Embedded engines answer cacheHitRatio "n/a" and empty lists. ' +

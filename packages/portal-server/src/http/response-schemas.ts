@@ -109,7 +109,18 @@ export const QueryResult = Open({
 });
 export const ScriptResult = Open({
   executedCount: Type.Integer(),
-  statements: Type.Array(JsonObject('One statement: `{sql, success, rows?, fields?, rowCount?, error?, …}`')),
+  statements: Type.Array(
+    Open({
+      index: Type.Integer(),
+      status: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
+      rowCount: Type.Number(),
+      fields: Type.Optional(Type.Array(Type.String())),
+      rows: Type.Optional(Rows),
+      truncated: Type.Optional(Type.Boolean({ description: 'more rows than a script statement returns' })),
+      durationMs: Type.Number(),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
 });
 export const TransactionAnswer = JsonObject(
   '`{transactionId, status}` for begin/commit/rollback, a statement result for `query`',
@@ -208,9 +219,55 @@ export const MaintenanceResult = Open({
   rowCount: Type.Number(),
   executionTime: Type.Number(),
 });
-export const HealthReading = JsonObject(
-  'A connection health reading: `{activeConnections, databaseSize, cacheHitRatio, slowQueries, activeSessions}`',
+// Health and monitoring readings are sent by `JSON.stringify` (rowsAsJson): the schemas only describe them,
+// so an engine's session id stays the number or text it keeps.
+const healthFields = {
+  activeConnections: Type.Number(),
+  databaseSize: Type.String({ description: 'as people read it (42 MB)' }),
+  cacheHitRatio: Type.String({ description: 'a percentage, or "n/a" where the engine keeps none' }),
+  slowQueries: Type.Array(Open({ query: Type.String(), calls: Type.Number(), avgTime: Type.Number() })),
+  activeSessions: Type.Array(
+    Open({
+      pid: Type.Union([Type.Number(), Type.String()], {
+        description: 'the session id (`target` of the cancel and kill maintenance operations)',
+      }),
+      user: Type.String(),
+      database: Type.String(),
+      state: Type.String(),
+      query: Type.String(),
+      duration: Type.Number({ description: 'milliseconds' }),
+    }),
+  ),
+};
+export const HealthReading = Open(healthFields, 'A connection health reading (providers/types.ts)');
+export const LockWait = Open({
+  pid: Type.Number(),
+  blockedBy: Type.Array(Type.Number(), { description: 'the sessions holding the lock' }),
+  lockType: Type.String(),
+  mode: Type.String(),
+  relation: Type.String(),
+  user: Type.String(),
+  query: Type.String(),
+  waitingMs: Type.Number(),
+});
+export const MonitoringReading = Open(
+  {
+    ...healthFields,
+    locks: Type.Optional(
+      Type.Array(LockWait, {
+        description: 'where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB)',
+      }),
+    ),
+  },
+  "The health reading plus the engine's own counters (numbers, text, or an object of them: waiting locks, uptime, max connections, …)",
 );
+export const ConnectionProfile = Open({
+  engine: Type.String(),
+  serverVersion: Type.String(),
+  currentUser: Type.Optional(Type.String()),
+  currentDatabase: Type.Optional(Type.String()),
+  currentSchema: Type.Optional(Type.String()),
+});
 export const PoolStats = Open({ pools: Type.Array(JsonObject('A connection pool')) });
 
 // ---------- objects ----------

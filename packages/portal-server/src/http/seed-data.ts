@@ -3,6 +3,7 @@
 // The work lives in src/seed/ (docs/portal-seed-and-accounts.md).
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { toHttpError } from '../providers/errors.js';
 import { parsePlanBody, parseRunBody } from '../seed/request.js';
 import type { SeedService } from '../seed/service.js';
@@ -15,64 +16,48 @@ export interface SeedDataRouteDeps {
   seed: SeedService | undefined;
 }
 
-const tableShape = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    target: { type: 'integer' },
-    inserted: { type: 'integer' },
-    status: { type: 'string', enum: ['pending', 'running', 'done', 'failed', 'lost'] },
-    error: { type: 'string' },
-  },
-};
+// Closed objects: the route answers exactly these fields (seed/types.ts), and the generated UI types with them.
+const str = Type.String();
+const tableShape = Type.Object({
+  name: str,
+  target: Type.Integer({ description: 'rows the run meant to insert' }),
+  inserted: Type.Integer(),
+  status: Type.Union(['pending', 'running', 'done', 'failed', 'lost'].map((v) => Type.Literal(v))),
+  error: Type.Optional(str),
+});
 
-const runShape = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    status: { type: 'string', enum: ['queued', 'running', 'done', 'failed'] },
-    mode: { type: 'string', enum: ['generate', 'copy'] },
-    datasourceId: { type: 'string' },
-    schema: { type: 'string' },
-    sourceName: { type: 'string' },
-    tables: { type: 'array', items: tableShape },
-    error: { type: 'string' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-    finishedAt: { type: 'string' },
-  },
-};
+const runShape = Type.Object({
+  id: str,
+  status: Type.Union(['queued', 'running', 'done', 'failed'].map((v) => Type.Literal(v))),
+  mode: Type.Union([Type.Literal('generate'), Type.Literal('copy')]),
+  datasourceId: str,
+  schema: str,
+  sourceName: Type.Optional(str),
+  tables: Type.Array(tableShape),
+  error: Type.Optional(str),
+  createdAt: str,
+  updatedAt: str,
+  finishedAt: Type.Optional(str),
+});
+const runAnswer = Type.Object({ run: runShape });
 
-const planShape = {
-  type: 'object',
-  properties: {
-    schema: { type: 'string' },
-    tables: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          columns: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                name: { type: 'string' },
-                type: { type: 'string' },
-                nullable: { type: 'boolean' },
-              },
-            },
-          },
-          dependsOn: { type: 'array', items: { type: 'string' } },
-          rows: { type: 'integer' },
-          deferredKeys: { type: 'array', items: { type: 'string' } },
-        },
-      },
-    },
-    notes: { type: 'array', items: { type: 'string' } },
-  },
-};
+const planShape = Type.Object({
+  schema: str,
+  tables: Type.Array(
+    Type.Object({
+      name: str,
+      columns: Type.Array(Type.Object({ name: str, type: str, nullable: Type.Boolean() })),
+      dependsOn: Type.Array(str, { description: 'tables filled first' }),
+      rows: Type.Integer(),
+      deferredKeys: Type.Optional(
+        Type.Array(str, {
+          description: 'foreign keys filled by an update once their parent is (cycle breaks)',
+        }),
+      ),
+    }),
+  ),
+  notes: Type.Array(str),
+});
 
 function publicRun(run: SeedRun) {
   const { jobId: _job, actor: _actor, sourceId: _source, ...rest } = run;
@@ -124,7 +109,7 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
         description: `Administrators only. Body \`{datasourceId, schema?, counts?, ratios?, mode? (generate|copy), sourceDatasourceId?, truncate?}\`. Answers 202 \`{run}\` queued; the studio's job runner or a worker runs it. 409 while a run is queued or running on the datasource. Copy mode: 400 without sourceDatasourceId, 403 a source of another engine, 404 unknown source. ${common} Audited \`data_seed\`.`,
         body: { type: 'object', additionalProperties: true },
         response: {
-          202: { type: 'object', properties: { run: runShape } },
+          202: runAnswer,
           ...errorResponses(400, 403, 404, 409),
         },
       },
@@ -150,7 +135,7 @@ export function registerSeedDataRoutes(app: FastifyInstance, deps: SeedDataRoute
         description:
           'Administrators only. Answers `{run:{id, status, mode, sourceName?, tables:[{name, target, inserted, status, error?}]}}`; a run whose job was lost ends failed with every unfinished table marked `lost`. 404 unknown id.',
         params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] },
-        response: { 200: { type: 'object', properties: { run: runShape } }, ...errorResponses(404) },
+        response: { 200: runAnswer, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -3,30 +3,11 @@
 // path; preview every statement with its purpose (passwords masked) and the blockers; then create the
 // accounts and see each statement's outcome. Generated passwords go to the vault only.
 import { type FormEvent, useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+import { type Answer as ApiAnswer, ApiError, apiPost, errorText } from '../lib/api';
 import { DatasourceSelect, useSqlFamilyDatasources } from './SqlFamilyDatasources';
 
-interface Statement {
-  shown: string;
-  purpose: string;
-  optional?: boolean;
-  account: string;
-  outcome?: 'ran' | 'refused' | 'skipped';
-  error?: string;
-}
-interface Answer {
-  inventory: {
-    database: string;
-    connectedAs: string;
-    canCreateRoles: boolean;
-    existingAccounts: string[];
-    schemas: Array<{ name: string; exists: boolean }>;
-  };
-  plan: { roleName: string; agentRoleName?: string; statements: Statement[]; blockers: string[] };
-  destination: { kind: string; path?: string; version?: number; reason?: string };
-  completed?: boolean;
-  error?: string;
-}
+/** The plan or the run's outcome (a 409 carries the same body), from the server's OpenAPI description. */
+type Answer = ApiAnswer<'/api/admin/datasources/{id}/account', 'post'>;
 
 export function AccountProvisioning() {
   const candidates = useSqlFamilyDatasources();
@@ -58,8 +39,12 @@ export function AccountProvisioning() {
     setBusy(true);
     setProblem(null);
     try {
-      const path = `/api/admin/datasources/${encodeURIComponent(chosen)}/account${run ? '' : '/plan'}`;
-      setAnswer(await api<Answer>(path, { body: body() }));
+      const params = { params: { id: chosen } };
+      setAnswer(
+        run
+          ? await apiPost('/api/admin/datasources/{id}/account', body(), params)
+          : await apiPost('/api/admin/datasources/{id}/account/plan', body(), params),
+      );
       setRanOnce(run);
     } catch (err) {
       // A 409 carries the statements with their outcomes (stopped at a refusal or blocker).

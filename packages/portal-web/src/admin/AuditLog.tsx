@@ -3,9 +3,9 @@
 import { Button } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, Fragment, useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { apiGet, errorText } from '../lib/api';
 import { useManagedConnections } from '../lib/connections';
-import type { AuditEvent, AuditPage } from '../lib/types';
+import type { AuditEvent } from '../lib/types';
 
 const PAGE = 50;
 const SHOWN = new Set(['id', 'type', 'actor', 'connection', 'connectionName', 'result', 'at']);
@@ -58,7 +58,7 @@ export function AuditLog() {
   const page = useQuery({
     queryKey: ['audit', filters, offset],
     queryFn: () =>
-      api<AuditPage>('/api/admin/audit', {
+      apiGet('/api/admin/audit', {
         query: {
           type: filters.type.trim(),
           actor: filters.actor.trim(),

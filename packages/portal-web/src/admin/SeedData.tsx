@@ -2,36 +2,12 @@
 // order, parents, rows per table — editable — and how cycles were broken), queue a run in generate or copy
 // mode, then follow its per-table progress until it is done or failed.
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, errorText } from '../lib/api';
+import { type Answer, apiGet, apiPost, errorText } from '../lib/api';
 import { DatasourceSelect, useSqlFamilyDatasources } from './SqlFamilyDatasources';
 
-interface PlanTable {
-  name: string;
-  columns: Array<{ name: string; type: string; nullable: boolean }>;
-  dependsOn: string[];
-  rows: number;
-  deferredKeys?: string[];
-}
-interface Plan {
-  schema: string;
-  tables: PlanTable[];
-  notes: string[];
-}
-interface RunTable {
-  name: string;
-  target: number;
-  inserted: number;
-  status: string;
-  error?: string;
-}
-interface Run {
-  id: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  mode: string;
-  sourceName?: string;
-  tables: RunTable[];
-  error?: string;
-}
+/** The plan preview and a run, as the server's OpenAPI description gives them. */
+type Plan = Answer<'/api/admin/seed-data/plan', 'post'>;
+type Run = Answer<'/api/admin/seed-data/{id}'>['run'];
 
 function RunProgress({ runId }: { runId: string }) {
   const [run, setRun] = useState<Run | null>(null);
@@ -41,7 +17,7 @@ function RunProgress({ runId }: { runId: string }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        const r = (await api<{ run: Run }>(`/api/admin/seed-data/${encodeURIComponent(runId)}`)).run;
+        const r = (await apiGet('/api/admin/seed-data/{id}', { params: { id: runId } })).run;
         if (stop) return;
         setRun(r);
         if (r.status === 'queued' || r.status === 'running') timer = setTimeout(poll, 1000);
@@ -118,7 +94,7 @@ export function SeedData() {
     setBusy(true);
     setProblem(null);
     try {
-      const p = await api<Plan>('/api/admin/seed-data/plan', { body: base() });
+      const p = await apiPost('/api/admin/seed-data/plan', base());
       setPlan(p);
       setCounts(Object.fromEntries(p.tables.map((t) => [t.name, t.rows])));
     } catch (err) {
@@ -132,13 +108,11 @@ export function SeedData() {
     setBusy(true);
     setProblem(null);
     try {
-      const r = await api<{ run: Run }>('/api/admin/seed-data/run', {
-        body: {
-          ...base(),
-          mode,
-          truncate,
-          ...(mode === 'copy' ? { sourceDatasourceId: sourceId } : { counts }),
-        },
+      const r = await apiPost('/api/admin/seed-data/run', {
+        ...base(),
+        mode,
+        truncate,
+        ...(mode === 'copy' ? { sourceDatasourceId: sourceId } : { counts }),
       });
       setRunId(r.run.id);
     } catch (err) {

@@ -4,18 +4,14 @@
 // the run's answer statement read-only and can put it in the editor. Only managed datasources have an agent.
 import { Button } from '@app/web-kit';
 import { useRef, useState } from 'react';
-import { api, errorFromBody, errorText } from '../lib/api';
+import { type Answer, apiPost, errorFromBody, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
 import { readEventStream, type StreamEvent } from './sse';
 
 const WORKFLOWS = ['investigation', 'planning', 'operations', 'performance', 'data-quality'] as const;
 
-interface HandoverResult {
-  statement: string;
-  fields: string[];
-  rows: Array<Record<string, unknown>>;
-  rowCount: number;
-}
+/** The run's answer statement replayed read-only, from the server's OpenAPI description. */
+type HandoverResult = Answer<'/api/agent/runs/{runId}/handover', 'post'>;
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
@@ -159,11 +155,9 @@ export function AgentPanel({
 
   const suggest = () =>
     guarded(async () => {
-      const r = await api<{ workflow: (typeof WORKFLOWS)[number] }>('/api/agent/classify', {
-        method: 'POST',
-        body: { objective },
-      });
-      setWorkflow(r.workflow);
+      const r = await apiPost('/api/agent/classify', { objective });
+      const suggested = WORKFLOWS.find((w) => w === r.workflow);
+      if (suggested) setWorkflow(suggested);
     });
 
   const start = () =>
@@ -185,10 +179,7 @@ export function AgentPanel({
 
   const drive = () =>
     guarded(async () => {
-      await api('/api/agent/drive', {
-        method: 'POST',
-        body: { credential, instruction: followUp || undefined },
-      });
+      await apiPost('/api/agent/drive', { credential, instruction: followUp || undefined });
       setFollowUp('');
       const res = await fetch(`/api/agent/runs/${runId}/events`, {
         credentials: 'same-origin',
@@ -199,9 +190,7 @@ export function AgentPanel({
 
   const handOver = () =>
     guarded(async () => {
-      setHandover(
-        await api<HandoverResult>(`/api/agent/runs/${runId}/handover`, { method: 'POST', body: {} }),
-      );
+      setHandover(await apiPost('/api/agent/runs/{runId}/handover', {}, { params: { runId: runId ?? '' } }));
     });
 
   const hasStatement = events.some((e) => e.event === 'result');

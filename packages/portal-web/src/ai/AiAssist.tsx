@@ -3,14 +3,11 @@
 // the classifier, never by the model). Hidden when AI is not configured.
 import { Button } from '@app/web-kit';
 import { useState } from 'react';
-import { ApiError, api, errorText } from '../lib/api';
+import { type Answer, ApiError, apiPost, errorText } from '../lib/api';
 import type { Connection } from '../lib/types';
 
-interface Verdict {
-  isWrite: boolean;
-  guardrails: string[];
-  statements: Array<{ index: number; statementType: string; doubtful: boolean }>;
-}
+/** The server's classification of the statement (never the model's), from its OpenAPI description. */
+type Verdict = Answer<'/api/ai/explain', 'post'>['classification'];
 
 type State =
   | { kind: 'idle' }
@@ -28,10 +25,7 @@ export function AiAssist({ connection, sql }: { connection: Connection; sql: str
       const body = connection.managed
         ? { sql, connectionId: connection.id }
         : { sql, dialect: connection.type };
-      const r = await api<{ text: string; classification: Verdict }>(`/api/ai/${feature}`, {
-        method: 'POST',
-        body,
-      });
+      const r = await apiPost(feature === 'explain' ? '/api/ai/explain' : '/api/ai/query-safety', body);
       setState({ kind: 'answer', feature, text: r.text, verdict: r.classification });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'AI_NOT_CONFIGURED') setOff(true);

@@ -17,7 +17,7 @@ import {
 } from '@xyflow/react';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { useEffect } from 'react';
-import { api, errorText } from '../lib/api';
+import { apiPost, errorText } from '../lib/api';
 import type { DbObject, ObjectDetail } from '../lib/types';
 import { type ErTable, erModel } from './erModel';
 
@@ -37,11 +37,7 @@ async function describeAll(
   const worker = async () => {
     for (let o = queue.shift(); o; o = queue.shift()) {
       try {
-        out.push(
-          await api<ObjectDetail>('/api/db/objects/describe', {
-            body: { connection: descriptor, path: o.path },
-          }),
-        );
+        out.push(await apiPost('/api/db/objects/describe', { connection: descriptor, path: o.path }));
       } catch {
         // A table that cannot be described (hidden meanwhile, dropped) is left out of the picture.
       }

@@ -10,6 +10,7 @@ import {
   duration,
   type LockWait,
   type SessionAction,
+  type SessionId,
   type SessionRow,
 } from './reading';
 
@@ -23,13 +24,13 @@ export function SessionsTable(props: {
   actions: SessionAction[];
   onChanged(): void;
 }) {
-  const [asking, setAsking] = useState<{ pid: number; action: SessionAction } | null>(null);
+  const [asking, setAsking] = useState<{ pid: SessionId; action: SessionAction } | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ text: string; failed: boolean } | null>(null);
-  const waiting = new Map((props.locks ?? []).map((l) => [l.pid, l]));
-  const blocking = new Set((props.locks ?? []).flatMap((l) => l.blockedBy));
+  const waiting = new Map<SessionId, LockWait>((props.locks ?? []).map((l) => [l.pid, l]));
+  const blocking = new Set<SessionId>((props.locks ?? []).flatMap((l) => l.blockedBy));
 
-  const act = async (pid: number, action: SessionAction) => {
+  const act = async (pid: SessionId, action: SessionAction) => {
     setBusy(true);
     try {
       const result = await controlSession(props.descriptor, action, pid);

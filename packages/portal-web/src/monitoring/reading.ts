@@ -2,39 +2,15 @@
 // `POST /api/db/monitoring` — the health reading plus the engine's counters and lock waits; everyone else the
 // health reading of `POST /api/db/health`), session control through `POST /api/db/maintenance` (`cancel` /
 // `kill` with the session id; the server checks the role and audits), and the wording the page shows.
-import { type Answer, api, apiPost } from '../lib/api';
+import { type Answer, apiPost } from '../lib/api';
 
-export interface SessionRow {
-  pid: number;
-  user: string;
-  database: string;
-  state: string;
-  query: string;
-  duration: number;
-}
-
-export interface LockWait {
-  pid: number;
-  blockedBy: number[];
-  lockType: string;
-  mode: string;
-  relation: string;
-  user: string;
-  query: string;
-  waitingMs: number;
-}
-
-export interface Reading {
-  activeConnections: number;
-  databaseSize: string;
-  cacheHitRatio: string;
-  slowQueries: { query: string; calls: number; avgTime: number }[];
-  activeSessions: SessionRow[];
-  /** Present where the engine reports lock waits (administrators' reading only). */
-  locks?: LockWait[];
-  /** Engine counters of the administrators' reading (numbers, text, or a `status` object of numbers). */
-  [counter: string]: unknown;
-}
+/** The administrators' reading (`POST /api/db/monitoring`); the health reading is the same without locks
+ *  and counters (`POST /api/db/health`). Generated from the server's OpenAPI description. */
+export type Reading = Answer<'/api/db/monitoring', 'post'>;
+export type SessionRow = Reading['activeSessions'][number];
+/** A session id: a number on PostgreSQL and MySQL/MariaDB, text on engines that name sessions. */
+export type SessionId = SessionRow['pid'];
+export type LockWait = NonNullable<Reading['locks']>[number];
 
 /** Fields of the reading that are lists or shown elsewhere, not counters. */
 const NOT_COUNTERS = new Set([
@@ -47,7 +23,7 @@ const NOT_COUNTERS = new Set([
 ]);
 
 export function readMonitoring(descriptor: Record<string, unknown>, admin: boolean): Promise<Reading> {
-  return api<Reading>(admin ? '/api/db/monitoring' : '/api/db/health', { body: { connection: descriptor } });
+  return apiPost(admin ? '/api/db/monitoring' : '/api/db/health', { connection: descriptor });
 }
 
 export type SessionAction = 'cancel' | 'kill';
@@ -58,13 +34,13 @@ export type ActionResult = Pick<Answer<'/api/db/maintenance', 'post'>, 'rows'>;
 export function controlSession(
   descriptor: Record<string, unknown>,
   action: SessionAction,
-  pid: number,
+  pid: SessionId,
 ): Promise<ActionResult> {
   return apiPost('/api/db/maintenance', { connection: descriptor, type: action, target: String(pid) });
 }
 
 /** What the engine said after a cancel or kill: PostgreSQL answers false when no such session ran. */
-export function actionOutcome(action: SessionAction, pid: number, result: ActionResult): string {
+export function actionOutcome(action: SessionAction, pid: SessionId, result: ActionResult): string {
   const first = result.rows[0];
   const answered = first ? Object.values(first)[0] : undefined;
   if (answered === false) return `No session ${pid} was found to ${action === 'kill' ? 'end' : 'cancel'}.`;

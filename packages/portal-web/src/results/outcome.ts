@@ -1,18 +1,10 @@
 // What a run produced, as the results area shows it, and how an API failure becomes words a person acts on:
 // a title, the engine's or the policy's message, and what to do next.
-import { ApiError, errorText } from '../lib/api';
+import { type Answer, ApiError, errorText } from '../lib/api';
 import type { Approval, QueryResult } from '../lib/types';
 
-export interface ScriptStatement {
-  index: number;
-  status: 'done' | 'failed';
-  rowCount?: number;
-  fields?: string[];
-  rows?: Record<string, unknown>[];
-  durationMs: number;
-  error?: string;
-  truncated?: boolean;
-}
+/** One statement of a script's answer (`POST /api/db/multi-query`), from the server's OpenAPI description. */
+export type ScriptStatement = Answer<'/api/db/multi-query', 'post'>['statements'][number];
 
 export type Outcome =
   | { kind: 'result'; sql: string; result: QueryResult; rows: Record<string, unknown>[] }

@@ -3,8 +3,8 @@
 // of the object into the editor.
 import { Button, Spinner } from '@app/web-kit';
 import { useQuery } from '@tanstack/react-query';
-import { api, errorText } from '../lib/api';
-import type { DbObject, ObjectDetail } from '../lib/types';
+import { apiPost, errorText } from '../lib/api';
+import type { DbObject } from '../lib/types';
 import { ddlOf } from './ddl';
 
 function show(v: unknown): string {
@@ -27,10 +27,7 @@ export function ObjectDetailPanel(props: {
   const { object } = props;
   const detail = useQuery({
     queryKey: ['describe', props.connectionKey, object.path],
-    queryFn: () =>
-      api<ObjectDetail>('/api/db/objects/describe', {
-        body: { connection: props.descriptor, path: object.path },
-      }),
+    queryFn: () => apiPost('/api/db/objects/describe', { connection: props.descriptor, path: object.path }),
     staleTime: 60_000,
   });
   const d = detail.data;

@@ -5,9 +5,7 @@ import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CompletionSource } from '../editor/completion';
 import { objectLookup } from '../editor/objectLookup';
-import { api } from '../lib/api';
-import type { DbObject, ObjectDetail } from '../lib/types';
-import type { KindCount } from './objectTreeRows';
+import { apiPost } from '../lib/api';
 
 export function useQueryCompletion(props: {
   qc: QueryClient;
@@ -18,8 +16,7 @@ export function useQueryCompletion(props: {
   // The containers come from the per-kind counts the object tree reads too (same key, one request).
   const counts = useQuery({
     queryKey: ['objects', props.connectionKey, 'counts'],
-    queryFn: () =>
-      api<{ counts: KindCount[] }>('/api/db/objects/counts', { body: { connection: props.descriptor } }),
+    queryFn: () => apiPost('/api/db/objects/counts', { connection: props.descriptor }),
     staleTime: 60_000,
   });
   // One path per container (counts come per kind), worked out when the counts change, not on every render.
@@ -32,15 +29,11 @@ export function useQueryCompletion(props: {
   // One lookup per mounted panel: the workspace keys this panel by connection, so its cache is per connection.
   const [lookup] = useState(() =>
     objectLookup({
-      list: (body) =>
-        api<{ objects: DbObject[]; truncated?: boolean }>('/api/db/objects/list', {
-          body: { connection: props.descriptor, ...body },
-        }),
+      list: (body) => apiPost('/api/db/objects/list', { connection: props.descriptor, ...body }),
       describe: (path) =>
         qc.fetchQuery({
           queryKey: ['describe', props.connectionKey, path],
-          queryFn: () =>
-            api<ObjectDetail>('/api/db/objects/describe', { body: { connection: props.descriptor, path } }),
+          queryFn: () => apiPost('/api/db/objects/describe', { connection: props.descriptor, path }),
           staleTime: 60_000,
         }),
       containers: () => containers.current,

@@ -1,9 +1,7 @@
 // The calls behind Run, Explain and paging, kept out of the panel: one statement through /api/db/query with
 // an explicit page size (so the answer says whether the server paged it), several through
 // /api/db/multi-query with per-statement results, and plain-text parameters turned into JSON values.
-import { api } from '../lib/api';
-import type { QueryResult } from '../lib/types';
-import type { ScriptStatement } from '../results/outcome';
+import { apiPost } from '../lib/api';
 
 /** Rows asked for per page. */
 export const PAGE = 500;
@@ -53,24 +51,20 @@ export function runQuery(
   queryId: string,
   page: { offset?: number; all?: boolean } = {},
 ) {
-  return api<QueryResult>('/api/db/query', {
-    body: {
-      ...common(b),
-      sql,
-      queryId,
-      options: page.all
-        ? { unlimited: true, offset: page.offset ?? 0 }
-        : { limit: PAGE, offset: page.offset ?? 0 },
-    },
+  return apiPost('/api/db/query', {
+    ...common(b),
+    sql,
+    queryId,
+    options: page.all
+      ? { unlimited: true, offset: page.offset ?? 0 }
+      : { limit: PAGE, offset: page.offset ?? 0 },
   });
 }
 
 export function runExplain(b: RunBase, sql: string, mode: 'estimate' | 'analyze') {
-  return api<QueryResult>('/api/db/query', { body: { ...common(b), sql, explain: { mode } } });
+  return apiPost('/api/db/query', { ...common(b), sql, explain: { mode } });
 }
 
 export function runScript(b: RunBase, sql: string) {
-  return api<{ executedCount: number; statements: ScriptStatement[] }>('/api/db/multi-query', {
-    body: { ...common(b), sql },
-  });
+  return apiPost('/api/db/multi-query', { ...common(b), sql });
 }

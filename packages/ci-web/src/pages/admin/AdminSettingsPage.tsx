@@ -11,7 +11,7 @@ import type { Role } from '../../api/types';
 import { QueryView } from '../../components/QueryView';
 import { RoleSelect } from '../../components/RoleSelect';
 import { SecretForm, SecretsTable } from '../../components/Secrets';
-import { ErrorNote, InlineForm, PageHeader, Time } from '../../components/ui';
+import { ErrorNote, InlineField, InlineForm, PageHeader, Time } from '../../components/ui';
 import { navigate, useLocation } from '../../lib/router';
 import { IdentityProviders } from './IdentityProviders';
 import { Retention } from './RetentionSettings';
@@ -134,10 +134,9 @@ function ServiceAccountsTab() {
   return (
     <>
       <InlineForm onSubmit={() => create.mutate()} label="Create a service account">
-        <label className="inline">
-          Name
+        <InlineField label="Name">
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="deploy-bot" />
-        </label>
+        </InlineField>
         <RoleSelect label="Role" value={role} onChange={setRole} />
         <Button type="submit" variant="primary" busy={create.isPending} disabled={!name.trim()}>
           Create service account

@@ -8,7 +8,7 @@ import type { AuthProviders } from '../../api/schema';
 import type { Role } from '../../api/types';
 import { QueryView } from '../../components/QueryView';
 import { RoleSelect } from '../../components/RoleSelect';
-import { ErrorNote } from '../../components/ui';
+import { ErrorNote, InlineField } from '../../components/ui';
 
 export function IdentityProviders() {
   const client = useQueryClient();
@@ -75,32 +75,26 @@ function ProviderForm({ onCreated }: { onCreated(): void }) {
     >
       <h3>Add an OpenID Connect provider</h3>
       <div className="row wrap">
-        <label className="inline">
-          Name (in the callback URL)
+        <InlineField label="Name (in the callback URL)">
           <input {...field('name')} placeholder="corp-sso" />
-        </label>
-        <label className="inline grow">
-          Button text
+        </InlineField>
+        <InlineField label="Button text" grow>
           <input {...field('display')} placeholder="Corporate SSO" />
-        </label>
-        <label className="inline grow">
-          Issuer URL
+        </InlineField>
+        <InlineField label="Issuer URL" grow>
           <input {...field('issuer')} placeholder="https://login.example.com/realms/ci" />
-        </label>
+        </InlineField>
       </div>
       <div className="row wrap">
-        <label className="inline grow">
-          Client id
+        <InlineField label="Client id" grow>
           <input {...field('client_id')} autoComplete="off" />
-        </label>
-        <label className="inline grow">
-          Client secret
+        </InlineField>
+        <InlineField label="Client secret" grow>
           <input type="password" {...field('client_secret')} autoComplete="new-password" />
-        </label>
-        <label className="inline">
-          Role claim
+        </InlineField>
+        <InlineField label="Role claim">
           <input {...field('role_claim')} placeholder="groups" />
-        </label>
+        </InlineField>
         <RoleSelect label="Default role" value={role} onChange={setRole} />
       </div>
       <div className="row">

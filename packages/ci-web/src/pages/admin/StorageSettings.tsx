@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { api } from '../../api/client';
 import type { StorageSettings } from '../../api/schema';
 import { QueryView } from '../../components/QueryView';
-import { ErrorNote, Fact } from '../../components/ui';
+import { ErrorNote, Fact, InlineField } from '../../components/ui';
 
 export function Storage() {
   const q = useQuery({
@@ -85,46 +85,38 @@ function StorageForm({ current }: { current: StorageSettings }) {
         save.mutate();
       }}
     >
-      <label className="inline">
-        Backend
+      <InlineField label="Backend">
         <select value={backend} onChange={(e) => setBackend(e.target.value as 'local' | 's3')}>
           <option value="local">Filesystem folder</option>
           <option value="s3">S3-compatible bucket</option>
         </select>
-      </label>
+      </InlineField>
       {backend === 'local' ? (
-        <label className="inline">
-          Folder (absolute path)
+        <InlineField label="Folder (absolute path)">
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/var/lib/ci/artifacts" />
-        </label>
+        </InlineField>
       ) : (
         <div className="row wrap">
-          <label className="inline grow">
-            Bucket
+          <InlineField label="Bucket" grow>
             <input value={bucket} onChange={(e) => setBucket(e.target.value)} placeholder="ci-artifacts" />
-          </label>
-          <label className="inline grow">
-            Endpoint (empty for AWS)
+          </InlineField>
+          <InlineField label="Endpoint (empty for AWS)" grow>
             <input
               value={endpoint}
               onChange={(e) => setEndpoint(e.target.value)}
               placeholder="https://s3.example.internal:9000"
             />
-          </label>
-          <label className="inline">
-            Region
+          </InlineField>
+          <InlineField label="Region">
             <input value={region} onChange={(e) => setRegion(e.target.value)} placeholder="us-east-1" />
-          </label>
-          <label className="inline">
-            Key prefix
+          </InlineField>
+          <InlineField label="Key prefix">
             <input value={prefix} onChange={(e) => setPrefix(e.target.value)} placeholder="ci/" />
-          </label>
-          <label className="inline grow">
-            Access key id
+          </InlineField>
+          <InlineField label="Access key id" grow>
             <input value={keyId} onChange={(e) => setKeyId(e.target.value)} autoComplete="off" />
-          </label>
-          <label className="inline grow">
-            Secret access key
+          </InlineField>
+          <InlineField label="Secret access key" grow>
             <input
               type="password"
               value={secret}
@@ -132,7 +124,7 @@ function StorageForm({ current }: { current: StorageSettings }) {
               autoComplete="new-password"
               placeholder={s3?.secret_access_key_set ? 'stored; leave empty to keep' : ''}
             />
-          </label>
+          </InlineField>
           <label className="inline checkbox">
             <input type="checkbox" checked={pathStyle} onChange={(e) => setPathStyle(e.target.checked)} />
             Path-style addressing (most self-hosted servers)

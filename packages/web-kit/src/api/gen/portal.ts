@@ -1752,29 +1752,43 @@ export interface operations {
                 content: {
                     "application/json": {
                         code?: string;
+                        /** @description the run: every required statement ran */
                         completed?: boolean;
-                        destination?: {
-                            kind?: string;
+                        destination: {
+                            kind: "vault" | "none";
                             path?: string;
                             reason?: string;
                             version?: number;
                         };
                         error?: string;
-                        inventory?: {
+                        inventory: {
+                            canCreateRoles: boolean;
+                            /** @description the account the statements run as */
+                            connectedAs: string;
+                            database: string;
+                            engine: string;
+                            /** @description planned accounts that exist (password reset) */
+                            existingAccounts: string[];
+                            schemas: {
+                                exists: boolean;
+                                name: string;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
-                        plan?: {
+                        plan: {
                             agentRoleName?: string;
-                            blockers?: string[];
-                            roleName?: string;
-                            statements?: {
-                                account?: string;
+                            blockers: string[];
+                            roleName: string;
+                            statements: {
+                                account: string;
                                 error?: string;
+                                /** @description a refusal does not stop the run */
                                 optional?: boolean;
-                                /** @enum {string} */
                                 outcome?: "ran" | "refused" | "skipped";
-                                purpose?: string;
-                                shown?: string;
+                                purpose: string;
+                                /** @description passwords replaced by ******** */
+                                shown: string;
                             }[];
                         };
                     };
@@ -1844,29 +1858,43 @@ export interface operations {
                 content: {
                     "application/json": {
                         code?: string;
+                        /** @description the run: every required statement ran */
                         completed?: boolean;
-                        destination?: {
-                            kind?: string;
+                        destination: {
+                            kind: "vault" | "none";
                             path?: string;
                             reason?: string;
                             version?: number;
                         };
                         error?: string;
-                        inventory?: {
+                        inventory: {
+                            canCreateRoles: boolean;
+                            /** @description the account the statements run as */
+                            connectedAs: string;
+                            database: string;
+                            engine: string;
+                            /** @description planned accounts that exist (password reset) */
+                            existingAccounts: string[];
+                            schemas: {
+                                exists: boolean;
+                                name: string;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
-                        plan?: {
+                        plan: {
                             agentRoleName?: string;
-                            blockers?: string[];
-                            roleName?: string;
-                            statements?: {
-                                account?: string;
+                            blockers: string[];
+                            roleName: string;
+                            statements: {
+                                account: string;
                                 error?: string;
+                                /** @description a refusal does not stop the run */
                                 optional?: boolean;
-                                /** @enum {string} */
                                 outcome?: "ran" | "refused" | "skipped";
-                                purpose?: string;
-                                shown?: string;
+                                purpose: string;
+                                /** @description passwords replaced by ******** */
+                                shown: string;
                             }[];
                         };
                     };
@@ -1913,29 +1941,43 @@ export interface operations {
                 content: {
                     "application/json": {
                         code?: string;
+                        /** @description the run: every required statement ran */
                         completed?: boolean;
-                        destination?: {
-                            kind?: string;
+                        destination: {
+                            kind: "vault" | "none";
                             path?: string;
                             reason?: string;
                             version?: number;
                         };
                         error?: string;
-                        inventory?: {
+                        inventory: {
+                            canCreateRoles: boolean;
+                            /** @description the account the statements run as */
+                            connectedAs: string;
+                            database: string;
+                            engine: string;
+                            /** @description planned accounts that exist (password reset) */
+                            existingAccounts: string[];
+                            schemas: {
+                                exists: boolean;
+                                name: string;
+                            }[];
+                        } & {
                             [key: string]: unknown;
                         };
-                        plan?: {
+                        plan: {
                             agentRoleName?: string;
-                            blockers?: string[];
-                            roleName?: string;
-                            statements?: {
-                                account?: string;
+                            blockers: string[];
+                            roleName: string;
+                            statements: {
+                                account: string;
                                 error?: string;
+                                /** @description a refusal does not stop the run */
                                 optional?: boolean;
-                                /** @enum {string} */
                                 outcome?: "ran" | "refused" | "skipped";
-                                purpose?: string;
-                                shown?: string;
+                                purpose: string;
+                                /** @description passwords replaced by ******** */
+                                shown: string;
                             }[];
                         };
                     };
@@ -2105,27 +2147,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run?: {
-                            createdAt?: string;
-                            datasourceId?: string;
+                        run: {
+                            createdAt: string;
+                            datasourceId: string;
                             error?: string;
                             finishedAt?: string;
-                            id?: string;
-                            /** @enum {string} */
-                            mode?: "generate" | "copy";
-                            schema?: string;
+                            id: string;
+                            mode: "generate" | "copy";
+                            schema: string;
                             sourceName?: string;
-                            /** @enum {string} */
-                            status?: "queued" | "running" | "done" | "failed";
-                            tables?: {
+                            status: "queued" | "running" | "done" | "failed";
+                            tables: {
                                 error?: string;
-                                inserted?: number;
-                                name?: string;
-                                /** @enum {string} */
-                                status?: "pending" | "running" | "done" | "failed" | "lost";
-                                target?: number;
+                                inserted: number;
+                                name: string;
+                                status: "pending" | "running" | "done" | "failed" | "lost";
+                                /** @description rows the run meant to insert */
+                                target: number;
                             }[];
-                            updatedAt?: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -2196,18 +2236,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        notes?: string[];
-                        schema?: string;
-                        tables?: {
-                            columns?: {
-                                name?: string;
-                                nullable?: boolean;
-                                type?: string;
+                        notes: string[];
+                        schema: string;
+                        tables: {
+                            columns: {
+                                name: string;
+                                nullable: boolean;
+                                type: string;
                             }[];
+                            /** @description foreign keys filled by an update once their parent is (cycle breaks) */
                             deferredKeys?: string[];
-                            dependsOn?: string[];
-                            name?: string;
-                            rows?: number;
+                            /** @description tables filled first */
+                            dependsOn: string[];
+                            name: string;
+                            rows: number;
                         }[];
                     };
                 };
@@ -2292,27 +2334,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        run?: {
-                            createdAt?: string;
-                            datasourceId?: string;
+                        run: {
+                            createdAt: string;
+                            datasourceId: string;
                             error?: string;
                             finishedAt?: string;
-                            id?: string;
-                            /** @enum {string} */
-                            mode?: "generate" | "copy";
-                            schema?: string;
+                            id: string;
+                            mode: "generate" | "copy";
+                            schema: string;
                             sourceName?: string;
-                            /** @enum {string} */
-                            status?: "queued" | "running" | "done" | "failed";
-                            tables?: {
+                            status: "queued" | "running" | "done" | "failed";
+                            tables: {
                                 error?: string;
-                                inserted?: number;
-                                name?: string;
-                                /** @enum {string} */
-                                status?: "pending" | "running" | "done" | "failed" | "lost";
-                                target?: number;
+                                inserted: number;
+                                name: string;
+                                status: "pending" | "running" | "done" | "failed" | "lost";
+                                /** @description rows the run meant to insert */
+                                target: number;
                             }[];
-                            updatedAt?: string;
+                            updatedAt: string;
                         };
                     };
                 };
@@ -3935,14 +3975,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The artifact of the run’s answer statement */
+            /** @description The run’s answer statement replayed read-only: its artifact (masked, at most 200 rows) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        correlationId: string;
+                        durationMs: number;
+                        fields: string[];
+                        rowCount: number;
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
                         runId: string;
+                        statement: string;
+                        truncated: boolean;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4274,8 +4323,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The server's verdict `{dialect, isWrite, transactionControl, guardrails, statements}` (never the model's) */
+                        /** @description The server's verdict (never the model's) */
                         classification: {
+                            /** @description the engine grammar the statement was read with */
+                            dialect: string;
+                            guardrails: string[];
+                            /** @description any statement writes (a doubtful one counts as a write) */
+                            isWrite: boolean;
+                            statements: ({
+                                /** @description the parser was unsure; counted as a write */
+                                doubtful: boolean;
+                                index: number;
+                                kind: "read" | "write";
+                                objects: string[];
+                                statementType: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            transactionControl: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                         text: string;
@@ -4442,8 +4508,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The server's verdict `{dialect, isWrite, transactionControl, guardrails, statements}` (never the model's) */
+                        /** @description The server's verdict (never the model's) */
                         classification: {
+                            /** @description the engine grammar the statement was read with */
+                            dialect: string;
+                            guardrails: string[];
+                            /** @description any statement writes (a doubtful one counts as a write) */
+                            isWrite: boolean;
+                            statements: ({
+                                /** @description the parser was unsure; counted as a write */
+                                doubtful: boolean;
+                                index: number;
+                                kind: "read" | "write";
+                                objects: string[];
+                                statementType: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            transactionControl: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                         text: string;
@@ -6019,13 +6102,38 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A connection health reading: `{activeConnections, databaseSize, cacheHitRatio, slowQueries, activeSessions}` */
+            /** @description A connection health reading (providers/types.ts) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        activeConnections: number;
+                        activeSessions: ({
+                            database: string;
+                            /** @description milliseconds */
+                            duration: number;
+                            /** @description the session id (`target` of the cancel and kill maintenance operations) */
+                            pid: number | string;
+                            query: string;
+                            state: string;
+                            user: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description a percentage, or "n/a" where the engine keeps none */
+                        cacheHitRatio: string;
+                        /** @description as people read it (42 MB) */
+                        databaseSize: string;
+                        slowQueries: ({
+                            avgTime: number;
+                            calls: number;
+                            query: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -6704,13 +6812,52 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Administrators: the health reading plus engine counters (waiting locks, uptime, max connections, … as the engine keeps them). Where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) also `locks: [{pid, blockedBy: [pid], lockType, mode, relation, user, query, waitingMs}]`. */
+            /** @description The health reading plus the engine's own counters (numbers, text, or an object of them: waiting locks, uptime, max connections, …) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        activeConnections: number;
+                        activeSessions: ({
+                            database: string;
+                            /** @description milliseconds */
+                            duration: number;
+                            /** @description the session id (`target` of the cancel and kill maintenance operations) */
+                            pid: number | string;
+                            query: string;
+                            state: string;
+                            user: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description a percentage, or "n/a" where the engine keeps none */
+                        cacheHitRatio: string;
+                        /** @description as people read it (42 MB) */
+                        databaseSize: string;
+                        /** @description where the engine reports lock waits (PostgreSQL, MySQL/MariaDB InnoDB) */
+                        locks?: ({
+                            /** @description the sessions holding the lock */
+                            blockedBy: number[];
+                            lockType: string;
+                            mode: string;
+                            pid: number;
+                            query: string;
+                            relation: string;
+                            user: string;
+                            waitingMs: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        slowQueries: ({
+                            avgTime: number;
+                            calls: number;
+                            query: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
                         [key: string]: unknown;
                     };
                 };
@@ -6861,9 +7008,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         executedCount: number;
-                        statements: {
+                        statements: ({
+                            durationMs: number;
+                            error?: string;
+                            fields?: string[];
+                            index: number;
+                            rowCount: number;
+                            rows?: {
+                                [key: string]: unknown;
+                            }[];
+                            status: "done" | "failed";
+                            /** @description more rows than a script statement returns */
+                            truncated?: boolean;
+                        } & {
                             [key: string]: unknown;
-                        }[];
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -7828,13 +7987,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The connection profile: `{engine, serverVersion, currentUser?, currentDatabase?, currentSchema?}`. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        currentDatabase?: string;
+                        currentSchema?: string;
+                        currentUser?: string;
+                        engine: string;
+                        serverVersion: string;
+                    } & {
                         [key: string]: unknown;
                     };
                 };
