@@ -3,9 +3,9 @@
 // and referential actions refused; SQLite's changes that need a table rebuild refused with the reason.
 import { describe, expect, it } from 'vitest';
 import { engineFor } from '../../src/providers/registry.js';
+import { alterTableStatements } from '../../src/sql/table-alter.js';
 import {
   type AlterChange,
-  alterTableStatements,
   createTableStatements,
   DesignError,
   type TableDesign,
