@@ -57,8 +57,8 @@ export interface TableDesignRules {
   addColumnWord?: string;
   /** ADD COLUMN cannot add NOT NULL without a non-null default, nor an expression default (SQLite). */
   addColumnLimited?: boolean;
-  /** ADD COLUMN takes no NOT NULL (DuckDB): the reason. */
-  addColumnNoConstraints?: string;
+  /** ADD COLUMN takes no NOT NULL (DuckDB): the column is added, then SET NOT NULL in a second statement. */
+  addColumnNotNullApart?: boolean;
   /** An index name carries the schema and CREATE INDEX … ON names the bare table (SQLite). */
   indexSchemaOnName?: boolean;
   /** The index name carries the schema and the table is qualified too (Oracle: an index is a schema object). */

@@ -63,9 +63,12 @@ export function alterTableStatements(d: Dialect, path: readonly string[], change
           if (c.default && 'expression' in c.default)
             throw new DesignError(`${REBUILD}: add column ${c.name} with a literal default.`);
         }
-        if (rules.addColumnNoConstraints && c.nullable === false)
-          throw new DesignError(`${rules.addColumnNoConstraints} (column ${c.name})`);
-        out.push(alter(`${rules.addColumnWord ?? 'ADD COLUMN'} ${columnSql(d, c)}`));
+        const add = rules.addColumnWord ?? 'ADD COLUMN';
+        if (rules.addColumnNotNullApart && c.nullable === false) {
+          // Existing rows take the default first; without one, SET NOT NULL fails on them (rolled back).
+          out.push(alter(`${add} ${columnSql(d, { ...c, nullable: true })}`));
+          out.push(alter(`ALTER COLUMN ${q(d, checkName(c.name, 'Column'))} SET NOT NULL`));
+        } else out.push(alter(`${add} ${columnSql(d, c)}`));
         break;
       }
       case 'dropColumn':
