@@ -8027,6 +8027,11 @@ export interface operations {
                                 keywords: string[];
                                 /** @description the Monaco language the editor colours the text with */
                                 language: string;
+                                /** @description how the dialect quotes an identifier: open, the name with each close doubled, close (`"`/`"`, `` ` ``/`` ` ``, `[`/`]`) */
+                                quote: {
+                                    close: string;
+                                    open: string;
+                                };
                                 /** @description sql: statements (a script may hold several); json: one JSON request; command: one command line */
                                 request: "sql" | "json" | "command";
                                 /** @description the dialect's dbgate-query-splitter options: the editor splits a script where the server does */
