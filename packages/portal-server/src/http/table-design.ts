@@ -166,11 +166,12 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
       schema: connectionBody(
         'The table designer: `{connection, path, create?: {columns: [{name, type, nullable?, default?}], primaryKey?, indexes?: [{name, columns, unique?}], foreignKeys?: [{name?, columns, referencedPath, referencedColumns, onDelete?, onUpdate?}]}, ' +
           'alter?: [{op: renameTable|addColumn|dropColumn|renameColumn|alterColumn|addPrimaryKey|addIndex|dropIndex|addForeignKey|dropForeignKey, …}], preview?, ticket?}` with exactly one of create and alter ' +
-          '(`path`: [container, name] of the table). The server writes the DDL for the engine (PostgreSQL, MySQL/MariaDB, SQLite/libSQL; other engines 400 UNSUPPORTED): names are checked and quoted, ' +
+          '(`path`: [container, name] of the table). The server writes the DDL for the engine (PostgreSQL, MySQL/MariaDB, SQLite/libSQL, DuckDB, SQL Server, Oracle; other engines 400 UNSUPPORTED): names are checked and quoted, ' +
           "a type must be one of provider-meta's `columnTypes` (optionally `(n)` or `(p,s)`), a default is `{literal}` or `{expression}` from " +
-          `${DEFAULT_EXPRESSIONS.join(', ')}; anything else is 400 BAD_DESIGN. SQLite changes that need a table rebuild (a column's type, nullability or default, the primary key, foreign keys) are 400 with the reason. ` +
+          `${DEFAULT_EXPRESSIONS.join(', ')} (those the engine has: provider-meta \`defaultExpressions\`); anything else, and what the engine cannot do, is 400 BAD_DESIGN with the reason. ` +
+          "SQLite changes its ALTER TABLE cannot make (a column's type, nullability or default, keys, dropping a column a key or index uses) become one table-rebuild script (foreign keys off, BEGIN, new table, rows copied, old dropped, new renamed, indexes and triggers again, PRAGMA foreign_key_check, COMMIT), run as one unit: a failure, or a row from foreign_key_check (400 FOREIGN_KEY_CHECK), leaves the table as it was. " +
           '`preview: true` answers the statements without running them. Otherwise they run governed like typed SQL (a DDL statement is a write: a read-only datasource refuses it, write approval answers 403 APPROVAL_REQUIRED ' +
-          'holding the statements, and the same description sent again runs once approved); audit per statement. PostgreSQL and SQLite run them in one transaction; MySQL/MariaDB commit each DDL statement, so a failure stops the batch and what ran stays.',
+          'holding the statements, and the same description sent again runs once approved); audit per statement. PostgreSQL, SQLite, DuckDB and SQL Server run them in one transaction; MySQL/MariaDB and Oracle commit each DDL statement, so a failure stops the batch and what ran stays.',
         DesignAnswer,
         {
           path: PathSchema,
