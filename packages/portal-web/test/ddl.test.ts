@@ -1,8 +1,17 @@
 // The describe panel's DDL (pure): the engine's own source when it gives one, otherwise a CREATE TABLE
-// rebuilt from the described columns, keys and indexes, quoted the engine's way.
+// rebuilt from the described columns, keys and indexes, quoted the engine's way — the way provider-meta
+// answers it (`editor.quote`, taken here from the server's own editorMeta), checked against the server's quoting.
 import { describe, expect, it } from 'vitest';
+import { editorMeta } from '../../portal-server/src/providers/editor-facts.js';
+import { ENGINES, engineFor } from '../../portal-server/src/providers/registry.js';
 import type { ObjectDetail } from '../src/lib/types';
-import { ddlOf, qualifiedName, quoteIdentifier } from '../src/workspace/ddl';
+import { ddlOf, type Naming, qualifiedName, quoteIdentifier } from '../src/workspace/ddl';
+
+/** An engine's naming facts as provider-meta answers them. */
+const meta = (engine: string): Naming => {
+  const f = engineFor(engine);
+  return { fileBased: f.fileBased === true, editor: editorMeta(f) };
+};
 
 const ORDERS: ObjectDetail = {
   object: { path: ['shop', 'orders'], name: 'orders', kind: 'table' },
@@ -30,14 +39,24 @@ const ORDERS: ObjectDetail = {
 
 describe('ddl', () => {
   it('quotes identifiers the engine way, doubling the quote', () => {
-    expect(quoteIdentifier('postgres', 'we"ird')).toBe('"we""ird"');
-    expect(quoteIdentifier('mysql', 'we`ird')).toBe('`we``ird`');
-    expect(qualifiedName('sqlite', { path: ['main', 't'], name: 't' })).toBe('"t"');
-    expect(qualifiedName('postgres', { path: ['s', 't'], name: 't' })).toBe('"s"."t"');
+    expect(quoteIdentifier(meta('postgres'), 'we"ird')).toBe('"we""ird"');
+    expect(quoteIdentifier(meta('mysql'), 'we`ird')).toBe('`we``ird`');
+    expect(quoteIdentifier(meta('mssql'), 'we]ird')).toBe('[we]]ird]');
+    expect(qualifiedName(meta('sqlite'), { path: ['main', 't'], name: 't' })).toBe('"t"');
+    expect(qualifiedName(meta('postgres'), { path: ['s', 't'], name: 't' })).toBe('"s"."t"');
+    expect(qualifiedName(meta('postgres'), { path: ['main', 't'], name: 't' })).toBe('"main"."t"');
+  });
+
+  it("quotes every engine's names as the server does", () => {
+    for (const e of ENGINES) {
+      const f = engineFor(e.engine);
+      for (const name of ['plain', 'we"ird', 'we`ird', 'we]ird', 'a[b'])
+        expect(quoteIdentifier(meta(e.engine), name), `${e.engine} ${name}`).toBe(f.sqlDialect.quote(name));
+    }
   });
 
   it('rebuilds a CREATE TABLE with its keys and the indexes the key does not imply', () => {
-    expect(ddlOf('postgres', ORDERS)).toEqual({
+    expect(ddlOf(meta('postgres'), ORDERS)).toEqual({
       rebuilt: true,
       text: [
         'CREATE TABLE "shop"."orders" (',
@@ -75,7 +94,7 @@ describe('ddl', () => {
         },
       ],
     };
-    expect(ddlOf('sqlite', d)?.text).toBe(
+    expect(ddlOf(meta('sqlite'), d)?.text).toBe(
       'CREATE TABLE "lines" (\n  "a" INT,\n  "b" INT,\n  CONSTRAINT "fk_lines_0" FOREIGN KEY ("a", "b") REFERENCES "heads" ("x", "y")\n);',
     );
   });
@@ -88,9 +107,13 @@ describe('ddl', () => {
       foreignKeys: [],
       definition: 'CREATE VIEW v AS SELECT 1 AS a',
     };
-    expect(ddlOf('postgres', view)).toEqual({ text: 'CREATE VIEW v AS SELECT 1 AS a', rebuilt: false });
-    expect(ddlOf('redis', { ...ORDERS, object: { ...ORDERS.object, kind: 'hash' } })).toBeUndefined();
-    expect(ddlOf('mongodb', { ...ORDERS, object: { ...ORDERS.object, kind: 'collection' } })).toBeUndefined();
-    expect(ddlOf('postgres', { ...ORDERS, object: { ...ORDERS.object, kind: 'view' } })).toBeUndefined();
+    expect(ddlOf(meta('postgres'), view)).toEqual({ text: 'CREATE VIEW v AS SELECT 1 AS a', rebuilt: false });
+    expect(ddlOf(meta('redis'), { ...ORDERS, object: { ...ORDERS.object, kind: 'hash' } })).toBeUndefined();
+    expect(
+      ddlOf(meta('mongodb'), { ...ORDERS, object: { ...ORDERS.object, kind: 'collection' } }),
+    ).toBeUndefined();
+    expect(
+      ddlOf(meta('postgres'), { ...ORDERS, object: { ...ORDERS.object, kind: 'view' } }),
+    ).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import { ProviderError, toHttpError } from '../providers/errors.js';
 import { connectionIdentity } from '../providers/identity.js';
 import { ENGINES, engineFor } from '../providers/registry.js';
 import type { Provider, ProviderFactory } from '../providers/types.js';
-import { DEFAULT_EXPRESSIONS } from '../sql/table-ddl.js';
+import { defaultExpressionsOf } from '../sql/table-ddl.js';
 import { connectionBody, connectionSchema, DB_ERRORS } from './connection-schema.js';
 import { parseQueryId, requireAdminRole, sessionFor, strictBody } from './request-input.js';
 import {
@@ -339,5 +339,5 @@ function connectionFailure(err: unknown): HttpError {
 function designerMeta(f: ProviderFactory) {
   const rules = f.sqlDialect?.tableDesign;
   if (!f.capabilities.supportsCreateTable || !rules) return {};
-  return { columnTypes: [...rules.columnTypes], defaultExpressions: [...DEFAULT_EXPRESSIONS] };
+  return { columnTypes: [...rules.columnTypes], defaultExpressions: defaultExpressionsOf(rules) };
 }

@@ -185,6 +185,13 @@ export const EditorMeta = Type.Object(
       description:
         "the dialect's dbgate-query-splitter options: the editor splits a script where the server does",
     }),
+    quote: Type.Object(
+      { open: Type.String(), close: Type.String() },
+      {
+        description:
+          'how the dialect quotes an identifier: open, the name with each close doubled, close (`"`/`"`, `` ` ``/`` ` ``, `[`/`]`)',
+      },
+    ),
   },
   { description: "what the web editor needs of the engine's text (providers/editor-facts.ts)" },
 );

@@ -3,8 +3,11 @@
 // for preview, and otherwise runs it through executeGoverned like typed SQL: classification (DDL is a write),
 // policy (a read-only datasource refuses it, write approval holds it: 403 APPROVAL_REQUIRED carries the
 // request, and the same description sent again inside the approval window runs), audit per statement.
-// PostgreSQL and SQLite run the statements in one transaction (their DDL is transactional); MySQL/MariaDB
-// commit each DDL statement implicitly, so the batch stops at the first failure and what ran stays.
+// Engines with transactional DDL (PostgreSQL, SQLite, DuckDB, SQL Server) run the statements in one
+// transaction; MySQL/MariaDB and Oracle commit each DDL statement implicitly, so the batch stops at the first
+// failure and what ran stays. A script with its own transaction (SQLite's table rebuild: foreign keys are
+// switched off outside it) runs as written, its checks (PRAGMA foreign_key_check) failing it on any row,
+// and any failure inside rolls the whole script back.
 
 import { HttpError, notFound } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
@@ -14,9 +17,11 @@ import type { QueryDeps } from '../execution/contracts.js';
 import { executeGoverned } from '../execution/pipeline.js';
 import { executionContext, type ResolvedTarget, resolveTarget, splitChecked } from '../execution/target.js';
 import { toHttpError } from '../providers/errors.js';
+import type { ParamValue } from '../providers/types.js';
+import type { DdlScript } from '../sql/dialect.js';
+import { alterTableScript } from '../sql/table-alter.js';
 import {
   type AlterChange,
-  alterTableStatements,
   createTableStatements,
   DEFAULT_EXPRESSIONS,
   DesignError,
@@ -161,11 +166,12 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
       schema: connectionBody(
         'The table designer: `{connection, path, create?: {columns: [{name, type, nullable?, default?}], primaryKey?, indexes?: [{name, columns, unique?}], foreignKeys?: [{name?, columns, referencedPath, referencedColumns, onDelete?, onUpdate?}]}, ' +
           'alter?: [{op: renameTable|addColumn|dropColumn|renameColumn|alterColumn|addPrimaryKey|addIndex|dropIndex|addForeignKey|dropForeignKey, …}], preview?, ticket?}` with exactly one of create and alter ' +
-          '(`path`: [container, name] of the table). The server writes the DDL for the engine (PostgreSQL, MySQL/MariaDB, SQLite/libSQL; other engines 400 UNSUPPORTED): names are checked and quoted, ' +
+          '(`path`: [container, name] of the table). The server writes the DDL for the engine (PostgreSQL, MySQL/MariaDB, SQLite/libSQL, DuckDB, SQL Server, Oracle; other engines 400 UNSUPPORTED): names are checked and quoted, ' +
           "a type must be one of provider-meta's `columnTypes` (optionally `(n)` or `(p,s)`), a default is `{literal}` or `{expression}` from " +
-          `${DEFAULT_EXPRESSIONS.join(', ')}; anything else is 400 BAD_DESIGN. SQLite changes that need a table rebuild (a column's type, nullability or default, the primary key, foreign keys) are 400 with the reason. ` +
+          `${DEFAULT_EXPRESSIONS.join(', ')} (those the engine has: provider-meta \`defaultExpressions\`); anything else, and what the engine cannot do, is 400 BAD_DESIGN with the reason. ` +
+          "SQLite changes its ALTER TABLE cannot make (a column's type, nullability or default, keys, dropping a column a key or index uses) become one table-rebuild script (foreign keys off, BEGIN, new table, rows copied, old dropped, new renamed, indexes and triggers again, PRAGMA foreign_key_check, COMMIT), run as one unit: a failure, or a row from foreign_key_check (400 FOREIGN_KEY_CHECK), leaves the table as it was. " +
           '`preview: true` answers the statements without running them. Otherwise they run governed like typed SQL (a DDL statement is a write: a read-only datasource refuses it, write approval answers 403 APPROVAL_REQUIRED ' +
-          'holding the statements, and the same description sent again runs once approved); audit per statement. PostgreSQL and SQLite run them in one transaction; MySQL/MariaDB commit each DDL statement, so a failure stops the batch and what ran stays.',
+          'holding the statements, and the same description sent again runs once approved); audit per statement. PostgreSQL, SQLite, DuckDB and SQL Server run them in one transaction; MySQL/MariaDB and Oracle commit each DDL statement, so a failure stops the batch and what ran stays.',
         DesignAnswer,
         {
           path: PathSchema,
@@ -188,10 +194,10 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
       const { dialect, rules } = designerOf(target);
       const ctx = executionContext(session, target, 'objects', [], [], undefined);
       if (!deps.governance.isObjectVisible(ctx, path)) throw notFound('Unknown object');
-      let texts: string[];
+      let script: DdlScript;
       try {
         if (body.create !== undefined)
-          texts = createTableStatements(dialect, path, body.create as TableDesign);
+          script = { statements: createTableStatements(dialect, path, body.create as TableDesign) };
         else {
           const changes = body.alter as AlterChange[];
           changes.forEach((c, i) => {
@@ -207,19 +213,39 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
               throw toHttpError(err);
             });
           if (!detail || detail.columns.length === 0) throw notFound(`Unknown table ${path.join('.')}`);
-          texts = alterTableStatements(dialect, path, changes);
+          // An engine that rebuilds tables reads the table as it stands from its catalog first.
+          const rebuild = rules.rebuild;
+          const current = rebuild
+            ? await deps.providers
+                .use(target.descriptor, (p) =>
+                  rebuild.read(
+                    async (sql, params) =>
+                      (await p.query(sql, params as ParamValue[], { maxRows: 10_000 })).rows,
+                    path,
+                  ),
+                )
+                .catch((err) => {
+                  throw toHttpError(err);
+                })
+            : undefined;
+          script = alterTableScript(dialect, path, changes, current);
         }
       } catch (err) {
         if (err instanceof DesignError) throw new HttpError(400, err.message, 'BAD_DESIGN');
         throw err;
       }
+      const texts = script.statements;
       if (body.preview === true) return { statements: texts, applied: false };
-      const sql = texts.map((t) => `${t};`).join('\n');
+      // A script with its own BEGIN … COMMIT (the rebuild) has them run by the session, like the route's own
+      // transaction: governance sees the statements that do the work, which the request cannot hold.
+      const own = script.ownTransaction;
+      const work = texts.filter((_, i) => i !== own?.begin && i !== own?.commit);
+      const sql = work.map((t) => `${t};`).join('\n');
       const statements = splitChecked(target, sql);
-      if (statements.length !== texts.length)
+      if (statements.length !== work.length)
         throw new HttpError(400, 'The generated DDL did not split as built', 'BAD_REQUEST');
-      // MySQL/MariaDB end a transaction at every DDL statement: no BEGIN there.
-      const transactional = rules.transactionalDdl;
+      // MySQL/MariaDB and Oracle end a transaction at every DDL statement: no BEGIN there.
+      const transactional = rules.transactionalDdl && !own;
       return executeGoverned(deps, {
         principal: session,
         route: 'transaction',
@@ -235,15 +261,34 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
         run: async (exec) => {
           const s = await exec.openSession();
           let open = false;
+          let index = 0;
           try {
             if (transactional) {
               await s.begin();
               open = true;
             }
-            for (const [index, statement] of statements.entries()) {
-              const line = { statement: boundedStatement(statement), statementIndex: index };
+            for (const [at, text] of texts.entries()) {
+              if (at === own?.begin) {
+                await s.begin();
+                open = true;
+                continue;
+              }
+              if (at === own?.commit) {
+                await s.commit();
+                open = false;
+                continue;
+              }
+              const statement = statements[index];
+              const line = { statement: boundedStatement(statement), statementIndex: index++ };
+              const check = script.checks?.includes(at) === true;
               try {
-                await s.query(statement, [], { maxRows: 0 });
+                const r = await s.query(statement, [], { maxRows: check ? 20 : 0 });
+                if (check && r.rows.length > 0)
+                  throw new HttpError(
+                    400,
+                    `The change breaks foreign keys (${r.rows.length}${r.truncated ? '+' : ''} row(s) from ${text}): nothing was changed`,
+                    'FOREIGN_KEY_CHECK',
+                  );
               } catch (err) {
                 const e = toHttpError(err);
                 await exec.audit({ ...line, result: 'failure', error: e.message, errorCode: e.code });
@@ -254,6 +299,8 @@ export function registerTableDesignRoutes(app: FastifyInstance, deps: QueryDeps)
             if (open) await s.commit();
             open = false;
           } finally {
+            // Rolled back whole; a connection setting the script changed (foreign_keys) ends with the
+            // session, which is closed here.
             if (open) await s.rollback().catch(() => undefined);
             await s.close();
           }

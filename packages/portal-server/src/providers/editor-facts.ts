@@ -82,10 +82,20 @@ export function sqlEditor(language: EditorLanguage = 'sql', formatter = 'sql'): 
   return { request: 'sql', language, formatter, keywords: SQL_KEYWORDS };
 }
 
-/** The `editor` of an engine as provider-meta answers it: the facts above and the dialect's splitter options. */
+/**
+ * The `editor` of an engine as provider-meta answers it: the facts above, the dialect's splitter options, and
+ * its identifier quotes (read off the dialect's own quoting: `"x"`, `` `x` ``, `[x]`), so the UI quotes a name
+ * as the server does (the closing quote doubled inside).
+ */
 export function editorMeta(f: {
   readonly editor: EditorFacts;
-  readonly sqlDialect: { readonly splitter: SplitterOptions };
+  readonly sqlDialect: { readonly splitter: SplitterOptions; quote(identifier: string): string };
 }) {
-  return { ...f.editor, keywords: [...f.editor.keywords], splitter: { ...f.sqlDialect.splitter } };
+  const quoted = f.sqlDialect.quote('x');
+  return {
+    ...f.editor,
+    keywords: [...f.editor.keywords],
+    splitter: { ...f.sqlDialect.splitter },
+    quote: { open: quoted[0], close: quoted[quoted.length - 1] },
+  };
 }

@@ -1,11 +1,11 @@
-// The table designer's DDL (issue 30 item 3): CREATE TABLE (columns, primary key, foreign keys, then its
-// indexes) and ALTER TABLE changes, built from a JSON description for PostgreSQL, MySQL/MariaDB and SQLite.
-// Pure: no I/O. Nothing a request carries reaches the text unchecked: names are validated and quoted in the
+// The table designer's DDL (issue 30 item 3): the checks and writers of its parts (names, types, defaults,
+// columns, foreign keys, indexes) and CREATE TABLE, built from a JSON description; ALTER TABLE is
+// table-alter.ts. Engine-neutral and pure: no I/O. Nothing a request carries reaches the text unchecked: names are validated and quoted in the
 // dialect's way, a type must be one of the engine's `columnTypes` (optionally with a length or precision),
 // a default is a literal (quoted) or one of DEFAULT_EXPRESSIONS, referential actions come from a closed list.
-// What differs between dialects (index and foreign-key forms, how a column changes, which changes need
-// SQLite's table rebuild) is read from the dialect's `tableDesign` rules in its engine descriptor; a change
-// that needs a rebuild is refused with the reason (DesignError → 400).
+// What differs between engines (index and foreign-key forms, defaults, how a column changes, what is
+// refused and why) is read from the dialect's `tableDesign` rules, which each engine's folder holds
+// (providers/<engine>/table-design.ts); a refusal is a DesignError → 400 BAD_DESIGN with the reason.
 import type { SqlDialect as Dialect, TableDesignRules } from './dialect.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
 
@@ -17,7 +17,7 @@ export function designRules(d: Dialect): TableDesignRules | undefined {
   return d.tableDesign;
 }
 
-function rulesOf(d: Dialect): TableDesignRules {
+export function rulesOf(d: Dialect): TableDesignRules {
   const rules = designRules(d);
   if (!rules) throw new DesignError(`The table designer does not write ${d.name} DDL`);
   return rules;
@@ -97,14 +97,24 @@ export function checkType(type: unknown, types: readonly string[], column: strin
   return m[2] === undefined ? listed : `${listed}(${m[2]}${m[3] === undefined ? '' : `,${m[3]}`})`;
 }
 
-function defaultSql(d: Dialect, def: ColumnDefault, column: string): string {
+/** The default expressions an engine accepts (those its rules do not refuse). */
+export function defaultExpressionsOf(rules: TableDesignRules): string[] {
+  return DEFAULT_EXPRESSIONS.filter((e) => rules.defaultExpressions?.[e] !== null);
+}
+
+export function defaultSql(d: Dialect, def: ColumnDefault, column: string): string {
+  const rules = rulesOf(d);
   if ('expression' in def) {
     if (!(DEFAULT_EXPRESSIONS as readonly string[]).includes(def.expression))
       throw new DesignError(
-        `The default of column ${column} must be a literal or one of ${DEFAULT_EXPRESSIONS.join(', ')}`,
+        `The default of column ${column} must be a literal or one of ${defaultExpressionsOf(rules).join(', ')}`,
       );
+    const written = rules.defaultExpressions?.[def.expression];
+    if (written === null)
+      throw new DesignError(`${d.name} has no ${def.expression}: column ${column} cannot default to it`);
+    if (written !== undefined) return written;
     // MariaDB/MySQL take other expressions than CURRENT_TIMESTAMP only in parentheses.
-    return rulesOf(d).parenthesizedDefaults && def.expression !== 'CURRENT_TIMESTAMP'
+    return rules.parenthesizedDefaults && def.expression !== 'CURRENT_TIMESTAMP'
       ? `(${def.expression})`
       : def.expression;
   }
@@ -115,12 +125,12 @@ function defaultSql(d: Dialect, def: ColumnDefault, column: string): string {
     if (!Number.isFinite(v)) throw new DesignError(`The default of column ${column} is not a finite number`);
     return String(v);
   }
-  if (typeof v === 'string') return quoteLiteral(d, v);
+  if (typeof v === 'string') return `${rules.nationalStrings ? 'N' : ''}${quoteLiteral(d, v)}`;
   throw new DesignError(`The default of column ${column} must be a string, number, boolean or null`);
 }
 
-const q = (d: Dialect, name: string) => quoteIdent(d, name);
-const list = (d: Dialect, names: string[], what: string) => {
+export const q = (d: Dialect, name: string) => quoteIdent(d, name);
+export const list = (d: Dialect, names: string[], what: string) => {
   if (!Array.isArray(names) || names.length === 0 || names.length > 32)
     throw new DesignError(`${what} needs 1 to 32 columns`);
   return names.map((n) => q(d, checkName(n, 'Column'))).join(', ');
@@ -133,23 +143,33 @@ export function tableName(d: Dialect, path: readonly string[]): string {
   return path.map((p, i) => q(d, i === path.length - 1 ? checkName(p, 'Table') : p)).join('.');
 }
 
-function columnSql(d: Dialect, c: ColumnDesign): string {
+export function columnSql(d: Dialect, c: ColumnDesign): string {
   const name = checkName(c.name, 'Column');
-  let out = `${q(d, name)} ${checkType(c.type, rulesOf(d).columnTypes, name)}`;
-  if (c.nullable === false) out += ' NOT NULL';
-  if (c.default) out += ` DEFAULT ${defaultSql(d, c.default, name)}`;
-  return out;
+  const notNull = c.nullable === false ? ' NOT NULL' : '';
+  const def = c.default ? ` DEFAULT ${defaultSql(d, c.default, name)}` : '';
+  const type = checkType(c.type, rulesOf(d).columnTypes, name);
+  return `${q(d, name)} ${type}${rulesOf(d).defaultFirst ? def + notNull : notNull + def}`;
 }
 
-function action(v: string | undefined, what: string): string {
+function action(d: Dialect, v: string | undefined, what: 'ON DELETE' | 'ON UPDATE'): string {
   if (v === undefined) return '';
   const up = v.toUpperCase();
   if (!(FK_ACTIONS as readonly string[]).includes(up))
     throw new DesignError(`${what} must be one of ${FK_ACTIONS.join(', ')}`);
+  const allowed = rulesOf(d).fkActions?.[what === 'ON DELETE' ? 'onDelete' : 'onUpdate'];
+  // NO ACTION is every engine's behaviour without a clause: written as nothing where the engine lacks it.
+  if (allowed && !allowed.includes(up)) {
+    if (up === 'NO ACTION') return '';
+    throw new DesignError(
+      allowed.length
+        ? `${d.name} takes ${what} ${allowed.join(' or ')} only, not ${up}`
+        : `${d.name} has no ${what} clause (${up})`,
+    );
+  }
   return ` ${what} ${up}`;
 }
 
-function foreignKeySql(d: Dialect, fk: ForeignKeyDesign): string {
+export function foreignKeySql(d: Dialect, fk: ForeignKeyDesign): string {
   if (!Array.isArray(fk.referencedPath) || fk.referencedPath.length === 0)
     throw new DesignError('A foreign key needs the referenced table');
   if (fk.columns?.length !== fk.referencedColumns?.length)
@@ -161,21 +181,25 @@ function foreignKeySql(d: Dialect, fk: ForeignKeyDesign): string {
     : tableName(d, fk.referencedPath);
   return (
     `${name}FOREIGN KEY (${list(d, fk.columns, 'A foreign key')}) REFERENCES ${ref} (${list(d, fk.referencedColumns, 'A foreign key')})` +
-    action(fk.onDelete, 'ON DELETE') +
-    action(fk.onUpdate, 'ON UPDATE')
+    action(d, fk.onDelete, 'ON DELETE') +
+    action(d, fk.onUpdate, 'ON UPDATE')
   );
 }
 
-function createIndexSql(d: Dialect, path: readonly string[], ix: IndexDesign): string {
-  const name = q(d, checkName(ix.name, 'Index'));
+/** The index name with the schema where the engine puts it there (SQLite, Oracle). */
+export function indexName(d: Dialect, path: readonly string[], index: string): string {
+  const rules = rulesOf(d);
+  const name = q(d, checkName(index, 'Index'));
+  const onName = rules.indexSchemaOnName || rules.indexQualified;
+  return onName && path.length === 2 ? `${q(d, path[0])}.${name}` : name;
+}
+
+export function createIndexSql(d: Dialect, path: readonly string[], ix: IndexDesign): string {
   const unique = ix.unique ? 'UNIQUE ' : '';
   const cols = list(d, ix.columns, 'An index');
   // SQLite puts the schema on the index name and never on the table; the others name the table fully.
-  if (rulesOf(d).indexSchemaOnName) {
-    const schema = path.length === 2 ? `${q(d, path[0])}.` : '';
-    return `CREATE ${unique}INDEX ${schema}${name} ON ${q(d, checkName(path.at(-1), 'Table'))} (${cols})`;
-  }
-  return `CREATE ${unique}INDEX ${name} ON ${tableName(d, path)} (${cols})`;
+  const table = rulesOf(d).indexSchemaOnName ? q(d, checkName(path.at(-1), 'Table')) : tableName(d, path);
+  return `CREATE ${unique}INDEX ${indexName(d, path, ix.name)} ON ${table} (${cols})`;
 }
 
 /** CREATE TABLE with its constraints, then one CREATE INDEX per index. */
@@ -204,103 +228,5 @@ export function createTableStatements(d: Dialect, path: readonly string[], desig
     known(ix.columns, `Index ${ix.name}`);
     out.push(createIndexSql(d, path, ix));
   }
-  return out;
-}
-
-/** Why SQLite cannot make a change in place (its ALTER TABLE renames, adds and drops columns only). */
-const REBUILD =
-  'SQLite cannot make this change with ALTER TABLE: it needs a table rebuild (a new table, the rows copied, the old one dropped and the new one renamed), which the designer does not run. Write the rebuild as SQL in the editor, or';
-
-/** One statement per change, in the order given. */
-export function alterTableStatements(d: Dialect, path: readonly string[], changes: AlterChange[]): string[] {
-  const rules = rulesOf(d);
-  if (!Array.isArray(changes) || changes.length === 0) throw new DesignError('No change to make');
-  const table = tableName(d, path);
-  const alter = (rest: string) => `ALTER TABLE ${table} ${rest}`;
-  const out: string[] = [];
-  for (const ch of changes) {
-    switch (ch.op) {
-      case 'renameTable':
-        out.push(alter(`RENAME TO ${q(d, checkName(ch.to, 'Table'))}`));
-        break;
-      case 'addColumn': {
-        const c = ch.column;
-        if (rules.addColumnLimited) {
-          if (c.nullable === false && (!c.default || ('literal' in c.default && c.default.literal === null)))
-            throw new DesignError(`${REBUILD} give the new NOT NULL column ${c.name} a default.`);
-          if (c.default && 'expression' in c.default)
-            throw new DesignError(`${REBUILD} add column ${c.name} with a literal default.`);
-        }
-        out.push(alter(`ADD COLUMN ${columnSql(d, c)}`));
-        break;
-      }
-      case 'dropColumn':
-        out.push(alter(`DROP COLUMN ${q(d, checkName(ch.name, 'Column'))}`));
-        break;
-      case 'renameColumn':
-        out.push(
-          alter(`RENAME COLUMN ${q(d, checkName(ch.name, 'Column'))} TO ${q(d, checkName(ch.to, 'Column'))}`),
-        );
-        break;
-      case 'alterColumn':
-        out.push(...alterColumn(d, table, ch));
-        break;
-      case 'addPrimaryKey':
-        if (rules.keysNeedRebuild) throw new DesignError(`${REBUILD} keep the primary key as it is.`);
-        out.push(alter(`ADD PRIMARY KEY (${list(d, ch.columns, 'The primary key')})`));
-        break;
-      case 'addIndex':
-        out.push(createIndexSql(d, path, ch.index));
-        break;
-      case 'dropIndex': {
-        const name = q(d, checkName(ch.name, 'Index'));
-        if (rules.dropIndexOnTable) out.push(`DROP INDEX ${name} ON ${table}`);
-        else out.push(`DROP INDEX ${path.length === 2 ? `${q(d, path[0])}.` : ''}${name}`);
-        break;
-      }
-      case 'addForeignKey':
-        if (rules.keysNeedRebuild)
-          throw new DesignError(`${REBUILD} declare foreign keys when creating the table.`);
-        out.push(alter(`ADD ${foreignKeySql(d, ch.foreignKey)}`));
-        break;
-      case 'dropForeignKey': {
-        if (rules.keysNeedRebuild) throw new DesignError(`${REBUILD} keep the foreign key.`);
-        const name = q(d, checkName(ch.name, 'Foreign key'));
-        out.push(alter(`DROP ${rules.dropForeignKey} ${name}`));
-        break;
-      }
-      default:
-        throw new DesignError(`Unknown change ${JSON.stringify((ch as { op?: unknown }).op)}`);
-    }
-  }
-  return out;
-}
-
-function alterColumn(d: Dialect, table: string, ch: Extract<AlterChange, { op: 'alterColumn' }>): string[] {
-  const rules = rulesOf(d);
-  const name = q(d, checkName(ch.name, 'Column'));
-  if (ch.column?.name !== ch.name) throw new DesignError('Rename a column with renameColumn, then alter it');
-  const changed = Array.isArray(ch.changed) ? ch.changed : [];
-  if (changed.length === 0) throw new DesignError(`Nothing to change on column ${ch.name}`);
-  if (rules.alterColumn === 'rebuild')
-    throw new DesignError(
-      `${REBUILD} leave the ${changed.join(', ')} of column ${ch.name} as it is (or drop and add the column).`,
-    );
-  // MySQL/MariaDB restate the whole column: MODIFY takes the type, nullability and default together.
-  if (rules.alterColumn === 'modify')
-    return [`ALTER TABLE ${table} MODIFY COLUMN ${columnSql(d, ch.column)}`];
-  const out: string[] = [];
-  const col = (rest: string) => `ALTER TABLE ${table} ALTER COLUMN ${name} ${rest}`;
-  if (changed.includes('type')) {
-    const type = checkType(ch.column.type, rules.columnTypes, ch.name);
-    // USING converts the existing values the way an explicit cast would (text to integer, …).
-    out.push(col(`TYPE ${type} USING ${name}::${type}`));
-  }
-  if (changed.includes('nullable'))
-    out.push(col(ch.column.nullable === false ? 'SET NOT NULL' : 'DROP NOT NULL'));
-  if (changed.includes('default'))
-    out.push(
-      col(ch.column.default ? `SET DEFAULT ${defaultSql(d, ch.column.default, ch.name)}` : 'DROP DEFAULT'),
-    );
   return out;
 }

@@ -2,7 +2,8 @@
 // from the database file itself: a table designed (columns, a default expression, a foreign key, an index),
 // its DDL shown before anything runs, run, and found in the object tree with its columns and keys as child
 // nodes; DDL typed in the editor shows up in the tree without a manual refresh; a foreign-key cell of the
-// designed table opens the referenced row; and on a datasource with write approval the designed DDL waits
+// designed table opens the referenced row; a column change SQLite makes only by rebuilding the table is
+// shown as the rebuild script, held by the drop guardrail until approved, and keeps the rows; and on a datasource with write approval the designed DDL waits
 // until an administrator approves it from another browser, then runs on the requester's page.
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
@@ -46,7 +47,10 @@ describe('portal web UI: table designer', () => {
     return tree;
   };
 
-  it('designs a table, shows its DDL, runs it, and finds it in the tree and in the database', async () => {
+  // A long browser flow: on a loaded machine it takes most of the default 30 s.
+  it('designs a table, shows its DDL, runs it, and finds it in the tree and in the database', {
+    timeout: 90_000,
+  }, async () => {
     const tree = await openMain(user, /^Sales/);
     await tree.getByRole('button', { name: 'Create a table in main' }).click();
     const d = await visible(user.getByRole('region', { name: 'Table designer' }));
@@ -134,6 +138,50 @@ describe('portal web UI: table designer', () => {
     await visible(customers.getByText('1–1 of 1 rows'));
     expect(await customers.locator('tbody tr').first().textContent()).toContain('Grace Hopper');
     await ui.screenshot(user, 'table-designer-foreign-key');
+  });
+
+  it('changes a column SQLite cannot alter in place through a table rebuild, keeping its rows', {
+    timeout: 90_000,
+  }, async () => {
+    const tree = user.getByRole('region', { name: 'Objects' });
+    await tree.getByRole('button', { name: 'shipments', exact: true }).click();
+    await (await visible(user.getByRole('button', { name: 'Design table' }))).click();
+    const d = await visible(user.getByRole('region', { name: 'Table designer' }));
+    await visible(d.getByLabel('Column 3 name'));
+    expect(await d.getByLabel('Column 3 name').inputValue()).toBe('sent');
+    await d.getByLabel('Column 3 nullable').uncheck();
+    await d.getByRole('button', { name: 'Show DDL' }).click();
+    const ddl = (await (await visible(d.getByTestId('designer-ddl'))).textContent()) ?? '';
+    expect(ddl).toContain('PRAGMA foreign_keys = OFF;\nBEGIN;\nCREATE TABLE "main"."shipments__rebuilt" (');
+    expect(ddl).toContain('"sent" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP');
+    expect(ddl).toContain('PRAGMA foreign_key_check;\nCOMMIT;');
+    await ui.screenshot(user, 'table-designer-rebuild');
+    await d.getByRole('button', { name: 'Run DDL' }).click();
+    // The rebuild drops the old table: the datasource's drop guardrail holds it for a reviewer.
+    const notice = await visible(d.getByRole('alert', { name: 'Approval required' }));
+    expect(await notice.textContent()).toContain('drop guardrail');
+    const id = ((await notice.getByTestId('approval-id').textContent()) ?? '').trim();
+    expect(
+      read(ui.files.sales, "select \"notnull\" from pragma_table_info('shipments') where name = 'sent'"),
+    ).toEqual([{ notnull: 0 }]);
+    await admin.goto('/approvals');
+    const card = await visible(admin.getByRole('article', { name: `Request ${id}` }));
+    expect(await card.textContent()).toContain('CREATE TABLE "main"."shipments__rebuilt"');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await visible(card.locator('.badge.status-approved'));
+    await visible(user.getByRole('region', { name: 'Object shipments' }), 20_000);
+    expect(
+      read(
+        ui.files.sales,
+        "select name, \"notnull\" from pragma_table_info('shipments') where name = 'sent'",
+      ),
+    ).toEqual([{ name: 'sent', notnull: 1 }]);
+    expect(read(ui.files.sales, 'select id, customer_id from shipments')).toEqual([
+      { id: 1, customer_id: 2 },
+    ]);
+    expect(
+      read(ui.files.sales, "select name from pragma_index_list('shipments') where origin = 'c'"),
+    ).toEqual([{ name: 'shipments_customer' }]);
   });
 
   it('holds designed DDL on a datasource with write approval and runs it once an administrator approves', async () => {

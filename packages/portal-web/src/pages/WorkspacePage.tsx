@@ -12,7 +12,7 @@ import {
 } from '../lib/connections';
 import { useEngines } from '../lib/engines';
 import { Link } from '../lib/router';
-import type { Connection, DbObject, SessionUser } from '../lib/types';
+import type { Connection, DbObject, EngineMeta, SessionUser } from '../lib/types';
 import { TableBrowser } from '../table/TableBrowser';
 import { TableDesigner } from '../table/TableDesigner';
 import { ConnectionsPanel, EnvBadge } from '../workspace/ConnectionsPanel';
@@ -26,7 +26,7 @@ const ErDiagram = lazy(() => import('../er/ErDiagram'));
 const SELECTED_KEY = 'portal.workspace.selected';
 
 /** A generated SELECT of an object (or the engine's request form for the non-SQL engines). */
-function selectOf(c: Connection, o: DbObject): string {
+function selectOf(c: Connection, o: DbObject, engine: EngineMeta | undefined): string {
   if (c.type === 'mongodb')
     return JSON.stringify({ collection: o.name, operation: 'find', filter: {} }, null, 2);
   if (c.type === 'redis' || c.type === 'leveldb')
@@ -37,7 +37,8 @@ function selectOf(c: Connection, o: DbObject): string {
     const ks = [c.database ?? '', ...o.path].map(tick).join('.');
     return `SELECT META(d).id AS __id, d.* FROM ${ks} AS d`;
   }
-  return `SELECT * FROM ${qualifiedName(c.type, o)}`;
+  // The engine list arrives before a user can pick an object; until then the name is left bare.
+  return `SELECT * FROM ${engine ? qualifiedName(engine, o) : o.name}`;
 }
 
 export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'light' | 'dark' }) {
@@ -148,12 +149,12 @@ export function WorkspacePage({ user, theme }: { user: SessionUser; theme: 'ligh
             )}
             {openObject && descriptor && (
               <ObjectDetailPanel
-                engine={connection.type}
+                engine={engineMeta}
                 connectionKey={connectionKey}
                 descriptor={descriptor}
                 object={openObject}
                 onClose={() => setOpenObject(null)}
-                onQuery={(o) => setRequest({ sql: selectOf(connection, o), nonce: Date.now() })}
+                onQuery={(o) => setRequest({ sql: selectOf(connection, o, engineMeta), nonce: Date.now() })}
                 onBrowse={
                   browsable
                     ? (o) => {

@@ -2,13 +2,16 @@
 // `/api/db/objects/describe` — columns (name, a type from the engine's list, nullability, default, primary
 // key), indexes and foreign keys. "Show DDL" asks the server for the statements it will run (`preview`);
 // "Run" runs them governed like typed SQL: a held request waits here and runs once approved, as the table
-// browser's edits do. After a run the object tree and the table's description are read again.
+// browser's edits do. After a run the object tree and the table's description are read again. The three
+// lists share one row editor (DesignRows.tsx); on SQLite a change ALTER TABLE cannot make comes back as the
+// server's table-rebuild script, shown like any other DDL.
 import { Button, LoadingState } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
 import { ApiError, api, apiPost, errorText } from '../lib/api';
 import type { Approval, DbObject, EngineMeta, ObjectDetail } from '../lib/types';
+import { DesignRows, type RowField } from './DesignRows';
 import {
   alterChanges,
   type ColumnRow,
@@ -16,11 +19,47 @@ import {
   type DesignState,
   designFromDetail,
   emptyColumn,
+  type ForeignKeyRow,
+  type IndexRow,
   newDesign,
   newId,
 } from './tableDesign';
 
-const ACTIONS = ['', 'CASCADE', 'SET NULL', 'RESTRICT', 'NO ACTION'];
+const ACTIONS = ['', 'CASCADE', 'SET NULL', 'RESTRICT', 'NO ACTION'].map((a) => ({
+  value: a,
+  label: a ? `ON DELETE ${a}` : 'on delete: default',
+}));
+
+/** A column's fields; the key box is fixed where the table has a key already, and a key column is NOT NULL. */
+function columnFields(expressions: readonly string[], keyFixed: boolean): RowField<ColumnRow>[] {
+  return [
+    { key: 'name', label: 'name' },
+    { key: 'type', label: 'type', list: 'designer-types', placeholder: 'type, e.g. varchar(50)' },
+    { key: 'nullable', label: 'nullable', header: 'Null', kind: 'checkbox' },
+    { key: 'defaultText', label: 'default', placeholder: expressions[0] ?? '' },
+    {
+      key: 'primary',
+      label: 'primary key',
+      header: 'Key',
+      kind: 'checkbox',
+      disabled: keyFixed,
+      title: keyFixed ? 'The existing primary key is kept' : undefined,
+      patch: (v, c) => ({ primary: v === true, nullable: v === true ? false : c.nullable }),
+    },
+  ];
+}
+const INDEX_FIELDS: RowField<IndexRow>[] = [
+  { key: 'name', label: 'name', placeholder: 'name' },
+  { key: 'columns', label: 'columns', placeholder: 'columns, comma separated' },
+  { key: 'unique', label: 'unique', kind: 'checkbox' },
+];
+const FK_FIELDS: RowField<ForeignKeyRow>[] = [
+  { key: 'name', label: 'name', placeholder: 'name (optional)' },
+  { key: 'column', label: 'column', placeholder: 'column' },
+  { key: 'refTable', label: 'referenced table', header: '→ Table', placeholder: 'table' },
+  { key: 'refColumn', label: 'referenced column', header: 'Column', placeholder: 'column' },
+  { key: 'onDelete', label: 'on delete', header: 'On delete', kind: 'select', options: ACTIONS },
+];
 
 export function TableDesigner(props: {
   engine: EngineMeta;
@@ -72,8 +111,6 @@ export function TableDesigner(props: {
     setDdl(null);
     setOutcome(null);
   };
-  const setColumn = (id: string, patch: Partial<ColumnRow>) =>
-    change({ columns: s.columns.map((c) => (c.id === id ? { ...c, ...patch } : c)) });
   const path = [...props.container, (props.object?.name ?? s.name).trim()];
   const body = () =>
     props.object
@@ -145,202 +182,32 @@ export function TableDesigner(props: {
         ))}
       </datalist>
       <h3>Columns</h3>
-      <table className="grid compact" aria-label="Designed columns">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Type</th>
-            <th>Null</th>
-            <th>Default</th>
-            <th>Key</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {s.columns.map((c, i) => (
-            <tr key={c.id}>
-              <td>
-                <input
-                  aria-label={`Column ${i + 1} name`}
-                  value={c.name}
-                  onChange={(e) => setColumn(c.id, { name: e.target.value })}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Column ${i + 1} type`}
-                  list="designer-types"
-                  value={c.type}
-                  placeholder="type, e.g. varchar(50)"
-                  onChange={(e) => setColumn(c.id, { type: e.target.value })}
-                />
-              </td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Column ${i + 1} nullable`}
-                  checked={c.nullable}
-                  onChange={(e) => setColumn(c.id, { nullable: e.target.checked })}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Column ${i + 1} default`}
-                  value={c.defaultText}
-                  placeholder={expressions[0] ?? ''}
-                  onChange={(e) => setColumn(c.id, { defaultText: e.target.value })}
-                />
-              </td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Column ${i + 1} primary key`}
-                  checked={c.primary}
-                  disabled={keyFixed}
-                  title={keyFixed ? 'The existing primary key is kept' : undefined}
-                  onChange={(e) =>
-                    setColumn(c.id, {
-                      primary: e.target.checked,
-                      nullable: e.target.checked ? false : c.nullable,
-                    })
-                  }
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="icon-btn"
-                  aria-label={`Remove column ${i + 1}`}
-                  onClick={() => change({ columns: s.columns.filter((x) => x.id !== c.id) })}
-                >
-                  ✕
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Button size="sm" onClick={() => change({ columns: [...s.columns, emptyColumn()] })}>
-        Add column
-      </Button>
+      <DesignRows
+        what="Column"
+        caption="Designed columns"
+        rows={s.columns}
+        fields={columnFields(expressions, keyFixed)}
+        onChange={(columns) => change({ columns })}
+        newRow={emptyColumn}
+      />
       <h3>Indexes</h3>
-      {s.indexes.map((ix, i) => (
-        <div className="designer-line" key={ix.id}>
-          <input
-            aria-label={`Index ${i + 1} name`}
-            placeholder="name"
-            value={ix.name}
-            onChange={(e) =>
-              change({ indexes: s.indexes.map((x) => (x.id === ix.id ? { ...x, name: e.target.value } : x)) })
-            }
-          />
-          <input
-            aria-label={`Index ${i + 1} columns`}
-            placeholder="columns, comma separated"
-            value={ix.columns}
-            onChange={(e) =>
-              change({
-                indexes: s.indexes.map((x) => (x.id === ix.id ? { ...x, columns: e.target.value } : x)),
-              })
-            }
-          />
-          <label>
-            <input
-              type="checkbox"
-              aria-label={`Index ${i + 1} unique`}
-              checked={ix.unique}
-              onChange={(e) =>
-                change({
-                  indexes: s.indexes.map((x) => (x.id === ix.id ? { ...x, unique: e.target.checked } : x)),
-                })
-              }
-            />
-            unique
-          </label>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label={`Remove index ${i + 1}`}
-            onClick={() => change({ indexes: s.indexes.filter((x) => x.id !== ix.id) })}
-          >
-            ✕
-          </button>
-        </div>
-      ))}
-      <Button
-        size="sm"
-        onClick={() =>
-          change({ indexes: [...s.indexes, { id: newId(), name: '', columns: '', unique: false }] })
-        }
-      >
-        Add index
-      </Button>
+      <DesignRows
+        what="Index"
+        caption="Designed indexes"
+        rows={s.indexes}
+        fields={INDEX_FIELDS}
+        onChange={(indexes) => change({ indexes })}
+        newRow={() => ({ id: newId(), name: '', columns: '', unique: false })}
+      />
       <h3>Foreign keys</h3>
-      {s.foreignKeys.map((f, i) => {
-        const set = (patch: Partial<typeof f>) =>
-          change({ foreignKeys: s.foreignKeys.map((x) => (x.id === f.id ? { ...x, ...patch } : x)) });
-        return (
-          <div className="designer-line" key={f.id}>
-            <input
-              aria-label={`Foreign key ${i + 1} name`}
-              placeholder="name (optional)"
-              value={f.name}
-              onChange={(e) => set({ name: e.target.value })}
-            />
-            <input
-              aria-label={`Foreign key ${i + 1} column`}
-              placeholder="column"
-              value={f.column}
-              onChange={(e) => set({ column: e.target.value })}
-            />
-            <span aria-hidden="true">→</span>
-            <input
-              aria-label={`Foreign key ${i + 1} referenced table`}
-              placeholder="table"
-              value={f.refTable}
-              onChange={(e) => set({ refTable: e.target.value })}
-            />
-            <input
-              aria-label={`Foreign key ${i + 1} referenced column`}
-              placeholder="column"
-              value={f.refColumn}
-              onChange={(e) => set({ refColumn: e.target.value })}
-            />
-            <select
-              aria-label={`Foreign key ${i + 1} on delete`}
-              value={f.onDelete}
-              onChange={(e) => set({ onDelete: e.target.value })}
-            >
-              {ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {a ? `ON DELETE ${a}` : 'on delete: default'}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label={`Remove foreign key ${i + 1}`}
-              onClick={() => change({ foreignKeys: s.foreignKeys.filter((x) => x.id !== f.id) })}
-            >
-              ✕
-            </button>
-          </div>
-        );
-      })}
-      <Button
-        size="sm"
-        onClick={() =>
-          change({
-            foreignKeys: [
-              ...s.foreignKeys,
-              { id: newId(), name: '', column: '', refTable: '', refColumn: '', onDelete: '' },
-            ],
-          })
-        }
-      >
-        Add foreign key
-      </Button>
+      <DesignRows
+        what="Foreign key"
+        caption="Designed foreign keys"
+        rows={s.foreignKeys}
+        fields={FK_FIELDS}
+        onChange={(foreignKeys) => change({ foreignKeys })}
+        newRow={() => ({ id: newId(), name: '', column: '', refTable: '', refColumn: '', onDelete: '' })}
+      />
       {outcome && (
         <div
           className={`alert ${outcome.kind === 'ok' ? 'alert-success' : 'alert-error'}`}

@@ -4,7 +4,7 @@
 import { Button, Spinner } from '@app/web-kit';
 import { useQuery } from '@tanstack/react-query';
 import { apiPost, errorText } from '../lib/api';
-import type { DbObject } from '../lib/types';
+import type { DbObject, EngineMeta } from '../lib/types';
 import { ddlOf } from './ddl';
 
 function show(v: unknown): string {
@@ -13,7 +13,8 @@ function show(v: unknown): string {
 }
 
 export function ObjectDetailPanel(props: {
-  engine: string;
+  /** The engine's provider-meta entry (its quoting); undefined until the engine list has arrived. */
+  engine: EngineMeta | undefined;
   connectionKey: string;
   descriptor: Record<string, unknown>;
   object: DbObject;
@@ -31,7 +32,7 @@ export function ObjectDetailPanel(props: {
     staleTime: 60_000,
   });
   const d = detail.data;
-  const ddl = d ? ddlOf(props.engine, d) : undefined;
+  const ddl = d && props.engine ? ddlOf(props.engine, d) : undefined;
   return (
     <section className="detail card" aria-label={`Object ${object.name}`}>
       <div className="section-head">

@@ -1,25 +1,32 @@
-// Identifier quoting per engine and the DDL tab of a described table. The object surface returns the
+// Identifier quoting and the DDL tab of a described table. How an engine quotes a name comes from
+// provider-meta (`editor.quote`, read off the server's own dialect): the UI keeps no per-engine copy. The object surface returns the
 // engine's own source only for views and routines (`definition`); for a table of a SQL engine the DDL is
 // rebuilt from the described columns, primary key, foreign keys and indexes, as DbGate and DataGrip show
 // it — a reading aid (engine-specific options such as storage parameters are not in the catalog shape).
-import type { DbObject, ObjectDetail } from '../lib/types';
+import type { DbObject, EngineMeta, ObjectDetail } from '../lib/types';
 
-/** MySQL-family engines, ClickHouse and OpenSearch quote with backticks; the others with double quotes. */
-export function quoteIdentifier(engine: string, name: string): string {
-  const q = engine === 'mysql' || engine === 'clickhouse' || engine === 'opensearch' ? '`' : '"';
-  return `${q}${name.split(q).join(q + q)}${q}`;
+/** What naming needs of an engine (its provider-meta entry). */
+export type Naming = Pick<EngineMeta, 'fileBased'> & { editor: Pick<EngineMeta['editor'], 'quote'> };
+
+/** A name in the engine's quotes, the closing quote doubled inside (`"a""b"`, `` `a``b` ``, `[a]]b]`). */
+export function quoteIdentifier(engine: Naming, name: string): string {
+  const { open, close } = engine.editor.quote;
+  return `${open}${name.split(close).join(close + close)}${close}`;
 }
 
-/** An object's qualified name; SQLite's only container ("main") is left out to keep statements short. */
-export function qualifiedName(engine: string, o: Pick<DbObject, 'path' | 'name'>): string {
-  const parts = engine === 'sqlite' || engine === 'libsql' ? [o.name] : o.path;
+/**
+ * An object's qualified name; a file database's default schema (`main`: SQLite, DuckDB) is left out to keep
+ * statements short.
+ */
+export function qualifiedName(engine: Naming, o: Pick<DbObject, 'path' | 'name'>): string {
+  const parts = engine.fileBased && o.path.length === 2 && o.path[0] === 'main' ? [o.name] : o.path;
   return parts.map((p) => quoteIdentifier(engine, p)).join('.');
 }
 
 const isTable = (kind: string) => /table/i.test(kind) && !/view/i.test(kind);
 
 /** The DDL to show for a described object: the engine's own source, or a CREATE TABLE rebuilt from it. */
-export function ddlOf(engine: string, d: ObjectDetail): { text: string; rebuilt: boolean } | undefined {
+export function ddlOf(engine: Naming, d: ObjectDetail): { text: string; rebuilt: boolean } | undefined {
   if (d.definition) return { text: d.definition, rebuilt: false };
   // Only SQL engines describe objects of a table kind (documents are collections, keys have their types).
   if (!isTable(d.object.kind) || d.columns.length === 0) return undefined;

@@ -8,6 +8,7 @@ import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { duckdbAllowlist } from './allowlist.js';
+import { duckdbTableDesign } from './table-design.js';
 
 export const duckdbCapabilities: Capabilities = {
   supportsExplain: true,
@@ -47,6 +48,7 @@ export const duckdbEngine: EngineDescriptor<'duckdb', 'duckdb'> = {
   },
   sqlDialect: {
     name: 'duckdb',
+    tableDesign: duckdbTableDesign,
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

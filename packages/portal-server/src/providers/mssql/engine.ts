@@ -6,6 +6,7 @@ import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { mssqlCapabilities } from './statements.js';
+import { mssqlTableDesign } from './table-design.js';
 
 export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   engine: 'mssql',
@@ -27,6 +28,7 @@ export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
   capabilities: mssqlCapabilities,
   sqlDialect: {
     name: 'mssql',
+    tableDesign: mssqlTableDesign,
     // T-SQL scripts separate batches with GO and statements with semicolons.
     splitter: {
       ...mssqlSplitterOptions,

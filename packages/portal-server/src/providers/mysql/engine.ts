@@ -8,7 +8,7 @@ import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { mysqlAllowlist, mysqlReading } from './allowlist.js';
-import { mysqlColumnTypes } from './column-types.js';
+import { mysqlTableDesign } from './table-design.js';
 
 export const mysqlCapabilities: Capabilities = {
   supportsExplain: true,
@@ -66,14 +66,7 @@ export const mysqlEngine: EngineDescriptor<'mysql', 'mysql'> = {
   capabilities: mysqlCapabilities,
   sqlDialect: {
     name: 'mysql',
-    tableDesign: {
-      columnTypes: mysqlColumnTypes,
-      transactionalDdl: false,
-      alterColumn: 'modify',
-      dropIndexOnTable: true,
-      dropForeignKey: 'FOREIGN KEY',
-      parenthesizedDefaults: true,
-    },
+    tableDesign: mysqlTableDesign,
     // Routine bodies (BEGIN … END) stay one statement even without a DELIMITER line.
     splitter: { ...mysqlSplitterOptions, skipSeparatorBeginEnd: true },
     parser: { kind: 'nsp', database: 'mariadb' },

@@ -6,6 +6,7 @@ import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { oracleCapabilities } from './statements.js';
+import { oracleTableDesign } from './table-design.js';
 
 export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   engine: 'oracle',
@@ -28,6 +29,7 @@ export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
   capabilities: oracleCapabilities,
   sqlDialect: {
     name: 'oracle',
+    tableDesign: oracleTableDesign,
     splitter: { ...oracleSplitterOptions, skipSeparatorBeginEnd: true },
     // A failed parse means no limit is injected and the driver-level cap still bounds the rows.
     parser: { kind: 'nsp', database: 'db2' },

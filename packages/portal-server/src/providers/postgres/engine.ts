@@ -8,7 +8,7 @@ import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import type { Capabilities } from '../types.js';
 import { postgresAllowlist } from './allowlist.js';
-import { postgresColumnTypes } from './column-types.js';
+import { postgresTableDesign } from './table-design.js';
 
 export const postgresCapabilities: Capabilities = {
   supportsExplain: true,
@@ -58,12 +58,7 @@ export const postgresEngine: EngineDescriptor<'postgres', 'postgres'> = {
   capabilities: postgresCapabilities,
   sqlDialect: {
     name: 'postgres',
-    tableDesign: {
-      columnTypes: postgresColumnTypes,
-      transactionalDdl: true,
-      alterColumn: 'parts',
-      dropForeignKey: 'CONSTRAINT',
-    },
+    tableDesign: postgresTableDesign,
     splitter: postgreSplitterOptions,
     parser: { kind: 'libpg' },
     quote: quoteStyles.double,

@@ -6,9 +6,9 @@ import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { configError } from '../errors.js';
 import { sqliteAllowlist } from './allowlist.js';
-import { sqliteColumnTypes } from './column-types.js';
 import { sqliteDialect } from './dialect.js';
 import { sqliteFamilyCapabilities, sqliteGuard } from './provider.js';
+import { sqliteTableDesign } from './table-design.js';
 
 export const sqliteCapabilities = sqliteFamilyCapabilities([
   { type: 'vacuum', targetRequired: false, description: 'VACUUM (rebuild the file, reclaim space)' },
@@ -37,19 +37,6 @@ export const sqliteEngine: EngineDescriptor<'sqlite', 'sqlite'> = {
   },
   localFile: (conn, embeddedDir) => embeddedPath(conn.database, embeddedDir, true),
   guardStatement: sqliteGuard,
-  // libSQL speaks the same dialect; the designer is offered (and tested) on SQLite files.
-  sqlDialect: {
-    ...sqliteDialect,
-    tableDesign: {
-      columnTypes: sqliteColumnTypes,
-      transactionalDdl: true,
-      alterColumn: 'rebuild',
-      keysNeedRebuild: true,
-      addColumnLimited: true,
-      indexSchemaOnName: true,
-      bareReferences: true,
-      dropForeignKey: 'CONSTRAINT',
-    },
-  },
+  sqlDialect: { ...sqliteDialect, tableDesign: sqliteTableDesign },
   create: async (conn, ctx) => (await import('./index.js')).createProvider(conn, ctx),
 };

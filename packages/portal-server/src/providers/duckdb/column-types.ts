@@ -1,0 +1,33 @@
+// The column types the table designer offers on DuckDB (provider-meta `columnTypes`): its built-in scalar
+// types and their common aliases. Nested types (LIST, STRUCT, MAP, UNION) are left out: their member lists
+// would be free text inside the type.
+export const duckdbColumnTypes: readonly string[] = [
+  'INTEGER',
+  'BIGINT',
+  'SMALLINT',
+  'TINYINT',
+  'HUGEINT',
+  'UINTEGER',
+  'UBIGINT',
+  'USMALLINT',
+  'UTINYINT',
+  'DECIMAL',
+  'NUMERIC',
+  'DOUBLE',
+  'REAL',
+  'FLOAT',
+  'BOOLEAN',
+  'VARCHAR',
+  'TEXT',
+  'BLOB',
+  'DATE',
+  'TIME',
+  'TIMESTAMP',
+  'TIMESTAMPTZ',
+  'TIMESTAMP WITH TIME ZONE',
+  'INTERVAL',
+  'UUID',
+  'JSON',
+  'INT',
+  'BOOL',
+];
