@@ -18,6 +18,7 @@
 // per job — what bounds its rate — is not mixed with its simulated clients'.
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,7 +47,11 @@ const RUNS = Math.ceil(JOBS / MATRIX);
 /** Runs of the paced phase (it is slow by design: half the burst rate). */
 const PACED_RUNS = Math.min(RUNS, Number(process.env.BENCH_PACED_RUNS ?? 10));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Runs a burst triggers at once (BENCH_TRIGGERS). */
+const TRIGGERS = Number(process.env.BENCH_TRIGGERS ?? 8);
 type Mode = 'batched' | 'baseline';
+/** `BENCH_MODES=batched` (or `baseline`) measures one side only (no ratio then). */
+const MODES = (process.env.BENCH_MODES ?? 'baseline,batched').split(',');
 /** Server settings naming the same transport as the simulated agents. */
 export const grpcTlsEnv = (): Record<string, string> => (GRPC_TLS ? {} : { CI_GRPC_TLS: 'off' });
 
@@ -55,6 +60,7 @@ export const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
 };
 
+const PG_PORT = /:(\d+)\//;
 /** Epoch milliseconds, comparable with the agents' process. */
 const clock = () => performance.timeOrigin + performance.now();
 
@@ -129,6 +135,8 @@ interface Phase {
   serverCpuMs: number;
   /** CPU of the simulated agents' process per job, ms (their gRPC and TLS clients). */
   agentsCpuMs: number;
+  /** CPU of PostgreSQL per job, ms (NaN on SQLite, which is in the server's process). */
+  postgresCpuMs: number;
   /** Reports the agents could not deliver (their jobs went back through the lease sweeper). */
   failures: number;
 }
@@ -147,6 +155,63 @@ const minus = (a: DriverCounts, b: DriverCounts): DriverCounts => ({
 
 const fmt = (c: DriverCounts, postgres: boolean) =>
   `${postgres ? c.roundTrips.toFixed(1) : '–'} / ${c.statements.toFixed(1)} / ${c.transactions.toFixed(1)}`;
+
+/**
+ * `BENCH_PROFILE=<dir>`: a CPU profile of the control plane's process during the burst only (no start-up,
+ * no module loading), written as `<dir>/dispatch-<store>-<mode>.cpuprofile` by the returned function.
+ */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/**
+ * CPU ms spent so far by the PostgreSQL listening on `port` (this machine's own: startPostgres), from /proc:
+ * the postmaster and its live backends, plus the children it has reaped (a closed pool's backends).
+ * Undefined where /proc cannot tell.
+ */
+function postgresCpuMs(port: string): number | undefined {
+  const ticks = (fields: string[], from: number, n: number) =>
+    fields.slice(from, from + n).reduce((sum, f) => sum + Number(f), 0);
+  const stat = (pid: string) => {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is [0], ppid [1], utime [11] …
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  };
+  try {
+    const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    const master = pids.find((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return argv[0]?.endsWith('postgres') && argv[argv.indexOf('-p') + 1] === port;
+      } catch {
+        return false;
+      }
+    });
+    if (!master) return undefined;
+    // utime, stime, cutime, cstime (clock ticks of 10 ms).
+    let total = ticks(stat(master), 11, 4);
+    for (const pid of pids) {
+      try {
+        const f = stat(pid);
+        if (f[1] === master) total += ticks(f, 11, 2);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return total * 10;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Runs that have finished (their `run-finished` effect), heard from the server's creation on. */
 interface RunWatch {
@@ -178,6 +243,8 @@ async function phase(
   runs = RUNS,
   earlier: readonly string[] = [],
 ): Promise<Phase> {
+  const pgPort =
+    server.database.dialect === 'postgres' ? PG_PORT.exec(server.database.displayUrl)?.[1] : undefined;
   const runnable = new Map<string, number>();
   const triggered = new Set<string>(earlier);
   const finished = watch.finished;
@@ -197,13 +264,21 @@ async function phase(
   server.events.on('change', onChange);
   const before = snapshotCounts();
   const cpu0 = process.cpuUsage();
+  const pgCpu0 = pgPort ? postgresCpuMs(pgPort) : undefined;
   const t0 = performance.now();
   try {
-    for (let i = 0; i < runs; i++) {
-      const wait = t0 + i * gapMs - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      triggered.add((await server.runs.trigger(pipelineId, {}, 'bench')).run_id);
-    }
+    // A burst triggers its runs TRIGGERS at a time: one after another, creating the runs (about ten round
+    // trips each) became slower than dispatching their jobs, and the burst measured the triggering.
+    let next = 0;
+    const trigger = async () => {
+      while (next < runs) {
+        const i = next++;
+        const wait = t0 + i * gapMs - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        triggered.add((await server.runs.trigger(pipelineId, {}, 'bench')).run_id);
+      }
+    };
+    await Promise.all(Array.from({ length: gapMs > 0 ? 1 : TRIGGERS }, trigger));
     triggering = false;
     check();
     await done;
@@ -213,6 +288,7 @@ async function phase(
   }
   const counted = countsSince(before);
   const cpu = process.cpuUsage(cpu0);
+  const pgCpu1 = pgPort ? postgresCpuMs(pgPort) : undefined;
   const collected = await agents.collect();
   const assigned = new Map(collected.assigned);
   const seconds = (Math.max(...assigned.values()) - Math.min(...runnable.values())) / 1000;
@@ -227,6 +303,8 @@ async function phase(
     perJob: perJob(counted, runnable.size),
     serverCpuMs: (cpu.user + cpu.system) / 1000 / runnable.size,
     agentsCpuMs: collected.cpuMs / runnable.size,
+    postgresCpuMs:
+      pgCpu0 !== undefined && pgCpu1 !== undefined ? (pgCpu1 - pgCpu0) / runnable.size : Number.NaN,
     failures: collected.failures.count,
   };
 }
@@ -285,7 +363,9 @@ async function benchStore(store: string, url: string, mode: Mode) {
     await agents.start(grpcPort, `sim-${mode}`);
     await phase(server, watch, pipelineId, agents, 0, RUNS, early); // warm-up, the 10 runs above included
     shapes.clear();
+    const profiling = process.env.BENCH_PROFILE ? await startProfile() : undefined;
     const burst = await phase(server, watch, pipelineId, agents, 0);
+    if (profiling) await profiling(`${process.env.BENCH_PROFILE}/dispatch-${store}-${mode}.cpuprofile`);
     if (process.env.BENCH_SHAPES)
       for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25))
         console.log(`${(n / burst.jobs).toFixed(3)}/job  ${shape}`);
@@ -323,7 +403,9 @@ export async function run() {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which mode goes first, so a change in the machine's load touches both alike.
-      const modes: Mode[] = round % 2 === 0 ? ['baseline', 'batched'] : ['batched', 'baseline'];
+      const modes = (round % 2 === 0 ? ['baseline', 'batched'] : ['batched', 'baseline']).filter((m) =>
+        MODES.includes(m),
+      ) as Mode[];
       for (const mode of modes)
         for (const store of STORES) {
           const url =
@@ -335,7 +417,8 @@ export async function run() {
           console.log(
             `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
               `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
-              `CPU ms/job server ${r.burst.serverCpuMs.toFixed(2)}, agents ${r.burst.agentsCpuMs.toFixed(2)} (burst)` +
+              `CPU ms/job server ${r.burst.serverCpuMs.toFixed(2)}, agents ${r.burst.agentsCpuMs.toFixed(2)}, ` +
+              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)} (burst)` +
               (r.burst.failures + r.paced.failures > 0
                 ? `, ${r.burst.failures + r.paced.failures} reports failed`
                 : ''),
@@ -368,9 +451,9 @@ export async function run() {
   console.log(
     '\nPer job in the burst: CPU ms of each process (median, range) and, at the driver, round trips / statements / transactions\n' +
       '(median of rounds; SQLite has no round trips). "The rest" is claim, start, finish and heartbeats (creating the run subtracted).\n' +
-      '\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | whole burst | creating the run | the rest | paced phase, the rest |',
+      '\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | whole burst | creating the run | the rest | paced phase, the rest |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const store of STORES)
     for (const mode of ['baseline', 'batched'] as const) {
       const rs = pick(store, mode);
@@ -378,9 +461,10 @@ export async function run() {
       const pgStore = store === 'postgres';
       const server = rs.map((r) => r.burst.serverCpuMs);
       const agents = rs.map((r) => r.burst.agentsCpuMs);
+      const pgCpu = rs.map((r) => r.burst.postgresCpuMs);
       const batched = median(pick(store, 'batched').map((r) => r.burst.serverCpuMs));
       console.log(
-        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
+        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
       );
     }
   return summary;
