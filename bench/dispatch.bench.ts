@@ -18,7 +18,6 @@
 // per job — what bounds its rate — is not mixed with its simulated clients'.
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +33,7 @@ import {
   shapes,
   snapshotCounts,
 } from './driver-counts.js';
+import { postgresCpuMs, startProfile } from './process-cpu.js';
 
 export { GRPC_TLS, simAgent, TOKEN } from './dispatch-agents.js';
 
@@ -155,63 +155,6 @@ const minus = (a: DriverCounts, b: DriverCounts): DriverCounts => ({
 
 const fmt = (c: DriverCounts, postgres: boolean) =>
   `${postgres ? c.roundTrips.toFixed(1) : '–'} / ${c.statements.toFixed(1)} / ${c.transactions.toFixed(1)}`;
-
-/**
- * `BENCH_PROFILE=<dir>`: a CPU profile of the control plane's process during the burst only (no start-up,
- * no module loading), written as `<dir>/dispatch-<store>-<mode>.cpuprofile` by the returned function.
- */
-async function startProfile(): Promise<(file: string) => Promise<void>> {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
-
-/**
- * CPU ms spent so far by the PostgreSQL listening on `port` (this machine's own: startPostgres), from /proc:
- * the postmaster and its live backends, plus the children it has reaped (a closed pool's backends).
- * Undefined where /proc cannot tell.
- */
-function postgresCpuMs(port: string): number | undefined {
-  const ticks = (fields: string[], from: number, n: number) =>
-    fields.slice(from, from + n).reduce((sum, f) => sum + Number(f), 0);
-  const stat = (pid: string) => {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is [0], ppid [1], utime [11] …
-    return text.slice(text.lastIndexOf(')') + 2).split(' ');
-  };
-  try {
-    const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-    const master = pids.find((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return argv[0]?.endsWith('postgres') && argv[argv.indexOf('-p') + 1] === port;
-      } catch {
-        return false;
-      }
-    });
-    if (!master) return undefined;
-    // utime, stime, cutime, cstime (clock ticks of 10 ms).
-    let total = ticks(stat(master), 11, 4);
-    for (const pid of pids) {
-      try {
-        const f = stat(pid);
-        if (f[1] === master) total += ticks(f, 11, 2);
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    return total * 10;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Runs that have finished (their `run-finished` effect), heard from the server's creation on. */
 interface RunWatch {
