@@ -1,5 +1,5 @@
-// Benchmark: dispatch. 50 simulated agents (in-process gRPC clients speaking the real protocol over
-// loopback HTTP/2, capacity 4 each) take 2,000 trivial jobs (100 runs of a 20-way matrix) and report each one
+// Benchmark: dispatch. 50 simulated agents (gRPC clients speaking the real protocol over loopback HTTP/2,
+// capacity 4 each, in a process of their own: bench/dispatch-agents.ts) take 2,000 trivial jobs (100 runs of a 20-way matrix) and report each one
 // started and finished at once. Figures: jobs/s for a burst of all runs, and the pickup latency from
 // "runnable" (the commit that queued the job, seen on RunEvents) to "assigned" (the agent received it),
 // p50/p99, both in the burst (which includes waiting for a free slot) and at a steady offered load of half
@@ -13,22 +13,29 @@
 // (`dispatchBatching: false`: one statement per start, one transaction per finish, a claim per freed slot),
 // in alternating order, each on a fresh server and database; reported are the medians of the rounds with
 // their range and the load average during each round, since the machine's load moves the rates a lot.
+// CPU per job is printed for each process: the control plane's (this process: server, triggering, the
+// benchmark's light bookkeeping) and the agents' (their gRPC and TLS clients), so the control plane's cost
+// per job — what bounds its rate — is not mixed with its simulated clients'.
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
 import { claimJob } from '../packages/ci-server/src/store/agent-leases.js';
 import type { StoreDb } from '../packages/ci-server/src/store/database.js';
 import { createPostgresDatabase, startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
+import { GRPC_TLS, TOKEN } from './dispatch-agents.js';
 import {
   countsSince,
   type DriverCounts,
   installDriverCounts,
   shapes,
   snapshotCounts,
-  uncounted,
 } from './driver-counts.js';
+import { postgresCpuMs, startProfile } from './process-cpu.js';
+
+export { GRPC_TLS, simAgent, TOKEN } from './dispatch-agents.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
@@ -40,10 +47,11 @@ const RUNS = Math.ceil(JOBS / MATRIX);
 /** Runs of the paced phase (it is slow by design: half the burst rate). */
 const PACED_RUNS = Math.min(RUNS, Number(process.env.BENCH_PACED_RUNS ?? 10));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Runs a burst triggers at once (BENCH_TRIGGERS). */
+const TRIGGERS = Number(process.env.BENCH_TRIGGERS ?? 8);
 type Mode = 'batched' | 'baseline';
-export const TOKEN = 'bench-dispatch-token';
-/** gRPC over TLS, as deployed by default; `BENCH_GRPC_TLS=off` measures the cleartext port instead. */
-export const GRPC_TLS = process.env.BENCH_GRPC_TLS !== 'off';
+/** `BENCH_MODES=batched` (or `baseline`) measures one side only (no ratio then). */
+const MODES = (process.env.BENCH_MODES ?? 'baseline,batched').split(',');
 /** Server settings naming the same transport as the simulated agents. */
 export const grpcTlsEnv = (): Record<string, string> => (GRPC_TLS ? {} : { CI_GRPC_TLS: 'off' });
 
@@ -51,6 +59,10 @@ export const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
 };
+
+const PG_PORT = /:(\d+)\//;
+/** Epoch milliseconds, comparable with the agents' process. */
+const clock = () => performance.timeOrigin + performance.now();
 
 const PIPELINE = `project: { slug: dispatchbench, name: Dispatch bench }
 pipelines:
@@ -66,47 +78,50 @@ pipelines:
           N: [${Array.from({ length: MATRIX }, (_, i) => `"${i}"`).join(', ')}]
 `;
 
-/** An agent that reports every assignment started and finished as soon as it arrives. */
-export function simAgent(grpcPort: number, name: string, assigned: Map<string, number>) {
-  const conn = new AgentConnection(
-    loadAgentSettings({
-      // No scheme: TLS, the certificate pinned on first use; http://: the cleartext port.
-      CI_SERVER: `${GRPC_TLS ? '' : 'http://'}127.0.0.1:${grpcPort}`,
-      CI_AGENT_TOKEN: TOKEN,
-      CI_AGENT_NAME: name,
-      CI_AGENT_CAPACITY: String(CAPACITY),
-    }),
-    {
-      onServerMessage: (m) => {
-        if (m.kind.case !== 'assignment') return;
-        const id = m.kind.value.jobRunId;
-        assigned.set(id, performance.now());
-        held.add(id);
-        void (async () => {
-          await conn.call((o) =>
-            conn.client.reportJob({ jobRunId: id, kind: { case: 'started', value: {} } }, o),
-          );
-          await conn.call((o) =>
-            conn.client.reportJob(
-              { jobRunId: id, kind: { case: 'finished', value: { status: 'success', hasExitCode: true } } },
-              o,
-            ),
-          );
-          held.delete(id);
-        })();
-      },
-    },
-  );
-  const held = new Set<string>();
-  conn.runningJobIds = () => [...held];
-  const running = conn.run();
-  return {
-    ready: () => conn.session(),
-    stop: async () => {
-      conn.stop();
-      await running;
-    },
-  };
+interface Collected {
+  assigned: [string, number][];
+  failures: { count: number; last: string };
+  cpuMs: number;
+}
+
+/** The simulated agents in a process of their own (bench/dispatch-agents.ts). */
+class AgentsProcess {
+  private readonly child: ChildProcess;
+  private readonly replies: { resolve(m: any): void; reject(err: Error): void }[] = [];
+
+  constructor() {
+    this.child = fork(fileURLToPath(new URL('./dispatch-agents.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (m) => this.replies.shift()?.resolve(m));
+    this.child.on('exit', (code) => {
+      for (const r of this.replies.splice(0)) r.reject(new Error(`the agents' process exited (${code})`));
+    });
+  }
+
+  private ask<T>(m: object): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.replies.push({ resolve, reject });
+      this.child.send(m);
+    });
+  }
+
+  start(grpcPort: number, prefix: string): Promise<unknown> {
+    return this.ask({ start: { grpcPort, agents: AGENTS, capacity: CAPACITY, prefix } });
+  }
+
+  /** Assignment times and CPU since the last collect. */
+  collect(): Promise<Collected> {
+    return this.ask({ collect: true });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = once(this.child, 'exit');
+    this.child.send({ stop: true });
+    await exited;
+  }
 }
 
 interface Phase {
@@ -116,11 +131,14 @@ interface Phase {
   p99: number;
   /** What the server sent its database during the phase (triggering included), per job. */
   perJob: DriverCounts;
-  /**
-   * CPU of this process per job, ms (user + system): the control plane and the simulated agents' gRPC
-   * clients together, since they share the process; PostgreSQL's own CPU is not in it.
-   */
-  cpuMsPerJob: number;
+  /** CPU of the control plane's process per job, ms (user + system; PostgreSQL's own CPU is not in it). */
+  serverCpuMs: number;
+  /** CPU of the simulated agents' process per job, ms (their gRPC and TLS clients). */
+  agentsCpuMs: number;
+  /** CPU of PostgreSQL per job, ms (NaN on SQLite, which is in the server's process). */
+  postgresCpuMs: number;
+  /** Reports the agents could not deliver (their jobs went back through the lease sweeper). */
+  failures: number;
 }
 
 const perJob = (c: DriverCounts, jobs: number): DriverCounts => ({
@@ -138,56 +156,99 @@ const minus = (a: DriverCounts, b: DriverCounts): DriverCounts => ({
 const fmt = (c: DriverCounts, postgres: boolean) =>
   `${postgres ? c.roundTrips.toFixed(1) : '–'} / ${c.statements.toFixed(1)} / ${c.transactions.toFixed(1)}`;
 
-/** Queued or running job runs left (the benchmark's own read: not counted). */
-const busyJobs = (server: CiServer) =>
-  uncounted(() =>
-    server.database.db
-      .selectFrom('job_runs')
-      .select('id')
-      .where('status', 'in', ['queued', 'running'])
-      .limit(1)
-      .execute(),
-  );
+/** Runs that have finished (their `run-finished` effect), heard from the server's creation on. */
+interface RunWatch {
+  finished: Set<string>;
+  onFinished(): void;
+}
 
+function watchRuns(server: CiServer): RunWatch {
+  const watch: RunWatch = { finished: new Set(), onFinished: () => undefined };
+  server.events.on('change', (change: { runId: string; effects: { kind: string }[] }) => {
+    if (!change.effects.some((e) => e.kind === 'run-finished')) return;
+    watch.finished.add(change.runId);
+    watch.onFinished();
+  });
+  return watch;
+}
+
+/**
+ * Triggers `runs` runs `gapMs` apart and waits until every one has finished (its `run-finished` effect, so
+ * the benchmark itself sends the database nothing while it waits); the agents' process then hands over when
+ * each job reached it.
+ */
 async function phase(
   server: CiServer,
+  watch: RunWatch,
   pipelineId: string,
-  assigned: Map<string, number>,
+  agents: AgentsProcess,
   gapMs: number,
   runs = RUNS,
+  earlier: readonly string[] = [],
 ): Promise<Phase> {
+  const pgPort =
+    server.database.dialect === 'postgres' ? PG_PORT.exec(server.database.displayUrl)?.[1] : undefined;
   const runnable = new Map<string, number>();
-  const onChange = (change: { effects: { kind: string; jobId?: string }[] }) => {
-    const now = performance.now();
+  const triggered = new Set<string>(earlier);
+  const finished = watch.finished;
+  let triggering = true;
+  let allFinished: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    allFinished = resolve;
+  });
+  const check = () => {
+    if (!triggering && [...triggered].every((id) => finished.has(id))) allFinished();
+  };
+  const onChange = (change: { runId: string; effects: { kind: string; jobId?: string }[] }) => {
+    const now = clock();
     for (const e of change.effects) if (e.kind === 'enqueue' && e.jobId) runnable.set(e.jobId, now);
   };
+  watch.onFinished = check;
   server.events.on('change', onChange);
-  assigned.clear();
   const before = snapshotCounts();
   const cpu0 = process.cpuUsage();
+  const pgCpu0 = pgPort ? postgresCpuMs(pgPort) : undefined;
   const t0 = performance.now();
-  for (let i = 0; i < runs; i++) {
-    const next = t0 + i * gapMs;
-    const wait = next - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    await server.runs.trigger(pipelineId, {}, 'bench');
+  try {
+    // A burst triggers its runs TRIGGERS at a time: one after another, creating the runs (about ten round
+    // trips each) became slower than dispatching their jobs, and the burst measured the triggering.
+    let next = 0;
+    const trigger = async () => {
+      while (next < runs) {
+        const i = next++;
+        const wait = t0 + i * gapMs - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        triggered.add((await server.runs.trigger(pipelineId, {}, 'bench')).run_id);
+      }
+    };
+    await Promise.all(Array.from({ length: gapMs > 0 ? 1 : TRIGGERS }, trigger));
+    triggering = false;
+    check();
+    await done;
+  } finally {
+    server.events.off('change', onChange);
+    watch.onFinished = () => undefined;
   }
-  while (assigned.size < runnable.size || runnable.size < runs * MATRIX)
-    await new Promise((r) => setTimeout(r, 5));
-  // Every run finished: the next phase starts from idle agents.
-  while ((await busyJobs(server)).length > 0) await new Promise((r) => setTimeout(r, 5));
   const counted = countsSince(before);
   const cpu = process.cpuUsage(cpu0);
+  const pgCpu1 = pgPort ? postgresCpuMs(pgPort) : undefined;
+  const collected = await agents.collect();
+  const assigned = new Map(collected.assigned);
   const seconds = (Math.max(...assigned.values()) - Math.min(...runnable.values())) / 1000;
-  server.events.off('change', onChange);
   const latencies = [...runnable].map(([id, t]) => (assigned.get(id) ?? Number.NaN) - t);
+  if (collected.failures.count > 0)
+    console.log(`  ${collected.failures.count} reports failed so far; last: ${collected.failures.last}`);
   return {
     jobs: runnable.size,
     seconds,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     perJob: perJob(counted, runnable.size),
-    cpuMsPerJob: (cpu.user + cpu.system) / 1000 / runnable.size,
+    serverCpuMs: (cpu.user + cpu.system) / 1000 / runnable.size,
+    agentsCpuMs: collected.cpuMs / runnable.size,
+    postgresCpuMs:
+      pgCpu0 !== undefined && pgCpu1 !== undefined ? (pgCpu1 - pgCpu0) / runnable.size : Number.NaN,
+    failures: collected.failures.count,
   };
 }
 
@@ -223,7 +284,8 @@ async function benchStore(store: string, url: string, mode: Mode) {
   });
   const server = await createCiServer(settings, { logger: false, dispatchBatching: mode === 'batched' });
   const load0 = loadavg()[0];
-  const agents: ReturnType<typeof simAgent>[] = [];
+  const watch = watchRuns(server);
+  const agents = new AgentsProcess();
   try {
     const { grpcPort } = await server.listen();
     const applied = await server.app.inject({
@@ -238,25 +300,26 @@ async function benchStore(store: string, url: string, mode: Mode) {
     // What creating a run costs (the trigger, and the dispatcher learning its jobs), measured before any agent
     // is connected so no claim mixes in; the agents take these jobs during the warm-up.
     const created = snapshotCounts();
-    for (let i = 0; i < 10; i++) await server.runs.trigger(pipelineId, {}, 'bench');
+    const early: string[] = [];
+    for (let i = 0; i < 10; i++) early.push((await server.runs.trigger(pipelineId, {}, 'bench')).run_id);
     const createPerJob = perJob(countsSince(created), 10 * MATRIX);
-    const assigned = new Map<string, number>();
-    for (let i = 0; i < AGENTS; i++) agents.push(simAgent(grpcPort, `sim-${i}`, assigned));
-    await Promise.all(agents.map((a) => a.ready()));
-    await phase(server, pipelineId, assigned, 0); // warm-up
+    await agents.start(grpcPort, `sim-${mode}`);
+    await phase(server, watch, pipelineId, agents, 0, RUNS, early); // warm-up, the 10 runs above included
     shapes.clear();
-    const burst = await phase(server, pipelineId, assigned, 0);
+    const profiling = process.env.BENCH_PROFILE ? await startProfile() : undefined;
+    const burst = await phase(server, watch, pipelineId, agents, 0);
+    if (profiling) await profiling(`${process.env.BENCH_PROFILE}/dispatch-${store}-${mode}.cpuprofile`);
     if (process.env.BENCH_SHAPES)
       for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25))
         console.log(`${(n / burst.jobs).toFixed(3)}/job  ${shape}`);
     const rate = burst.jobs / burst.seconds;
     // Half the burst rate, offered as one run of MATRIX jobs every gap.
-    const paced = await phase(server, pipelineId, assigned, (MATRIX / (rate / 2)) * 1000, PACED_RUNS);
+    const paced = await phase(server, watch, pipelineId, agents, (MATRIX / (rate / 2)) * 1000, PACED_RUNS);
     const claimMs = await claimBaseline(server, pipelineId);
     const load = (load0 + loadavg()[0]) / 2;
     return { store, mode, burst, rate, paced, pacedRate: rate / 2, claimMs, createPerJob, load };
   } finally {
-    await Promise.all(agents.map((a) => a.stop()));
+    await agents.stop();
     await server.close();
   }
 }
@@ -266,6 +329,12 @@ const range = (xs: number[], digits = 0) =>
   `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 type Result = Awaited<ReturnType<typeof benchStore>>;
+
+const med = (cs: DriverCounts[]): DriverCounts => ({
+  roundTrips: median(cs.map((c) => c.roundTrips)),
+  statements: median(cs.map((c) => c.statements)),
+  transactions: median(cs.map((c) => c.transactions)),
+});
 
 export async function run() {
   installDriverCounts();
@@ -277,23 +346,32 @@ export async function run() {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which mode goes first, so a change in the machine's load touches both alike.
-      const modes: Mode[] = round % 2 === 0 ? ['baseline', 'batched'] : ['batched', 'baseline'];
-      for (const mode of modes) {
-        if (STORES.includes('sqlite'))
-          results.push(await benchStore('sqlite', `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`, mode));
-        if (pg)
-          results.push(await benchStore('postgres', await createPostgresDatabase(pg.url, 'dispatch'), mode));
-        const r = results[results.length - 1];
-        console.log(
-          `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
-            `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
-            `CPU ${r.burst.cpuMsPerJob.toFixed(2)} ms/job (burst, this process)`,
-        );
-      }
+      const modes = (round % 2 === 0 ? ['baseline', 'batched'] : ['batched', 'baseline']).filter((m) =>
+        MODES.includes(m),
+      ) as Mode[];
+      for (const mode of modes)
+        for (const store of STORES) {
+          const url =
+            store === 'postgres' && pg
+              ? await createPostgresDatabase(pg.url, 'dispatch')
+              : `sqlite:${tempDir('bench-dispatch-sqlite-')}/ci.db`;
+          const r = await benchStore(store, url, mode);
+          results.push(r);
+          console.log(
+            `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
+              `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
+              `CPU ms/job server ${r.burst.serverCpuMs.toFixed(2)}, agents ${r.burst.agentsCpuMs.toFixed(2)}, ` +
+              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)} (burst)` +
+              (r.burst.failures + r.paced.failures > 0
+                ? `, ${r.burst.failures + r.paced.failures} reports failed`
+                : ''),
+          );
+        }
     }
   } finally {
     await pg?.stop();
   }
+  const pick = (store: string, mode: Mode) => results.filter((r) => r.store === store && r.mode === mode);
   console.log(
     '\n| store | mode | burst jobs/s (median, range) | × baseline | burst p50 / p99 ms | pickup p50 / p99 ms (paced) | claim UPDATE p50 ms | load avg |',
   );
@@ -301,12 +379,10 @@ export async function run() {
   const summary: { store: string; mode: Mode; rate: number }[] = [];
   for (const store of STORES)
     for (const mode of ['baseline', 'batched'] as const) {
-      const rs = results.filter((r) => r.store === store && r.mode === mode);
+      const rs = pick(store, mode);
       if (rs.length === 0) continue;
       const rates = rs.map((r) => r.rate);
-      const base = median(
-        results.filter((r) => r.store === store && r.mode === 'baseline').map((r) => r.rate),
-      );
+      const base = median(pick(store, 'baseline').map((r) => r.rate));
       summary.push({ store, mode, rate: median(rates) });
       console.log(
         `| ${store} | ${mode} | ${median(rates).toFixed(0)} (${range(rates)}) | ${(median(rates) / base).toFixed(2)}× | ${median(rs.map((r) => r.burst.p50)).toFixed(0)} / ${median(rs.map((r) => r.burst.p99)).toFixed(0)} | ${median(rs.map((r) => r.paced.p50)).toFixed(1)} / ${median(rs.map((r) => r.paced.p99)).toFixed(1)} (p99 ${range(rs.map((r) => r.paced.p99))}) | ${median(rs.map((r) => r.claimMs)).toFixed(3)} | ${range(
@@ -316,22 +392,22 @@ export async function run() {
       );
     }
   console.log(
-    '\nPer job, at the driver (round trips / statements / transactions, median of rounds; SQLite has no round trips):\n' +
-      '\n| store | mode | whole burst | creating the run | claim, start, finish (the rest) | paced phase, the rest |',
+    '\nPer job in the burst: CPU ms of each process (median, range) and, at the driver, round trips / statements / transactions\n' +
+      '(median of rounds; SQLite has no round trips). "The rest" is claim, start, finish and heartbeats (creating the run subtracted).\n' +
+      '\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | whole burst | creating the run | the rest | paced phase, the rest |',
   );
-  console.log('|---|---|---:|---:|---:|---:|');
-  const med = (cs: DriverCounts[]): DriverCounts => ({
-    roundTrips: median(cs.map((c) => c.roundTrips)),
-    statements: median(cs.map((c) => c.statements)),
-    transactions: median(cs.map((c) => c.transactions)),
-  });
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const store of STORES)
     for (const mode of ['baseline', 'batched'] as const) {
-      const rs = results.filter((r) => r.store === store && r.mode === mode);
+      const rs = pick(store, mode);
       if (rs.length === 0) continue;
       const pgStore = store === 'postgres';
+      const server = rs.map((r) => r.burst.serverCpuMs);
+      const agents = rs.map((r) => r.burst.agentsCpuMs);
+      const pgCpu = rs.map((r) => r.burst.postgresCpuMs);
+      const batched = median(pick(store, 'batched').map((r) => r.burst.serverCpuMs));
       console.log(
-        `| ${store} | ${mode} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
+        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
       );
     }
   return summary;

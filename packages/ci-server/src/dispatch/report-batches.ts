@@ -47,7 +47,13 @@ interface Waiting<R, T> {
 export class ReportBatches {
   private starts: Waiting<StartReport, boolean>[] = [];
   private finishes: Waiting<BatchedFinish, AppliedFinish | undefined>[] = [];
+  /** The jobs of the waiting reports (`starts`, `finishes`). */
+  private readonly startIds = new Set<string>();
+  private readonly finishIds = new Set<string>();
   private scheduled = false;
+  /** A batch of each kind is in flight at most: what arrives meanwhile waits for it and goes as the next. */
+  private startsInFlight = false;
+  private finishesInFlight = false;
   /** Reports applied in batches, and batches sent (tests and benchmarks read them). */
   readonly stats = { starts: 0, finishes: 0, batches: 0 };
 
@@ -56,7 +62,8 @@ export class ReportBatches {
   /** Applies the start with the others of this tick; false when it needs the full transition. */
   start(report: StartReport): Promise<boolean> {
     // The same job twice in one batch (a repeated report) would be judged on the row before both.
-    if (this.starts.some((w) => w.report.jobRunId === report.jobRunId)) return Promise.resolve(false);
+    if (this.startIds.has(report.jobRunId)) return Promise.resolve(false);
+    this.startIds.add(report.jobRunId);
     return new Promise((resolve, reject) => {
       this.starts.push({ report, resolve, reject });
       this.schedule();
@@ -65,7 +72,8 @@ export class ReportBatches {
 
   /** Applies the finish with the others of this tick; undefined when it needs the full transition. */
   finish(report: BatchedFinish): Promise<AppliedFinish | undefined> {
-    if (this.finishes.some((w) => w.report.jobRunId === report.jobRunId)) return Promise.resolve(undefined);
+    if (this.finishIds.has(report.jobRunId)) return Promise.resolve(undefined);
+    this.finishIds.add(report.jobRunId);
     return new Promise((resolve, reject) => {
       this.finishes.push({ report, resolve, reject });
       this.schedule();
@@ -77,13 +85,37 @@ export class ReportBatches {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      const starts = this.starts;
-      const finishes = this.finishes;
-      this.starts = [];
-      this.finishes = [];
-      void this.applyStarts(starts);
-      void this.applyFinishes(finishes);
+      this.flush();
     });
+  }
+
+  /**
+   * Sends what waits, of each kind whose previous batch has come back. One batch in flight per kind: a new
+   * batch every tick while the last is still on the wire would each take a pooled connection (and the
+   * finishes' batches would queue on one another's run locks), leaving the claims and triggers waiting
+   * for connections; waiting instead makes the next batch larger.
+   */
+  private flush(): void {
+    if (!this.startsInFlight && this.starts.length > 0) {
+      const starts = this.starts;
+      this.starts = [];
+      this.startIds.clear();
+      this.startsInFlight = true;
+      void this.applyStarts(starts).finally(() => {
+        this.startsInFlight = false;
+        if (this.starts.length > 0) this.schedule();
+      });
+    }
+    if (!this.finishesInFlight && this.finishes.length > 0) {
+      const finishes = this.finishes;
+      this.finishes = [];
+      this.finishIds.clear();
+      this.finishesInFlight = true;
+      void this.applyFinishes(finishes).finally(() => {
+        this.finishesInFlight = false;
+        if (this.finishes.length > 0) this.schedule();
+      });
+    }
   }
 
   private async applyStarts(batch: Waiting<StartReport, boolean>[]): Promise<void> {
