@@ -58,11 +58,17 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         'finished run that has no line after that cursor answers 204, so a standard EventSource stops ' +
         'reconnecting. When the stream cannot continue (the database is ' +
         'unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending ' +
-        'cleanly: reconnect with `Last-Event-ID`.',
+        "cleanly: reconnect with `Last-Event-ID`. A client whose `Accept-Encoding` accepts gzip (browsers' " +
+        'EventSource does) gets the same stream with `Content-Encoding: gzip`, flushed after every write so ' +
+        'each event can be decoded as it arrives; other clients get it unencoded. Responses carry ' +
+        '`Vary: Accept-Encoding`.',
       params: IdParams,
       querystring: Type.Object({}, { additionalProperties: false }),
       headers: Type.Object({
         'last-event-id': Type.Optional(Type.String({ description: 'the id of the last event received' })),
+        'accept-encoding': Type.Optional(
+          Type.String({ description: 'with `gzip` (not `q=0`), the stream is sent gzip-encoded' }),
+        ),
       }),
       response: {
         200: {
