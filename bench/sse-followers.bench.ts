@@ -177,12 +177,20 @@ async function followedRound(
   const ready = new Promise<void>((r) => {
     readyResolve = r;
   });
+  // The report line is the end of the measurement: the child's own exit can lag (with a thousand gunzip
+  // streams it once hung in process.exit for minutes), so it is stopped once it has reported.
+  let reportedResolve: () => void = () => undefined;
+  const reported = new Promise<void>((r) => {
+    reportedResolve = r;
+  });
   child.stdout.on('data', (chunk: string) => {
     for (const l of chunk.split('\n').filter(Boolean)) {
       lines.push(l);
       if (l === 'ready') readyResolve();
+      if (l.startsWith('{')) reportedResolve();
     }
   });
+  child.on('exit', () => reportedResolve());
   await ready;
   const hub = server.execution.hub;
   while (hub.subscriberCount(runId) < FOLLOWERS) await new Promise((r) => setTimeout(r, 20));
@@ -190,12 +198,14 @@ async function followedRound(
   const encodes0 = hub.encoder.encodes;
   const compressions0 = hub.encoder.compressions;
   const reads0 = hub.storeReads;
-  // Listening before the push: the last follower may have every line before the push's promise settles.
-  const exited = once(child, 'exit');
   const cpu1 = process.cpuUsage();
   const rate = await push(server, followed);
-  await exited;
+  await reported;
   const cpu = process.cpuUsage(cpu1);
+  if (child.exitCode === null) {
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
   const report = JSON.parse(lines.find((l) => l.startsWith('{')) ?? '{"min":0,"max":0,"bytes":0}');
   // Followers end with the run: finish it so they let go of the hub (its ring and subscriptions).
   await server.database.db.updateTable('runs').set({ status: 'canceled' }).where('id', '=', runId).execute();
