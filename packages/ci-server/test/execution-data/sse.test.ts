@@ -167,8 +167,12 @@ describe.each(STORES)('log stream on %s', (kind) => {
       const { runId, compile } = await f.newRun();
       const logs = f.server.execution.logs;
       const followers = await Promise.all(
-        Array.from({ length: 20 }, async () => {
-          const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`);
+        Array.from({ length: 20 }, async (_, i) => {
+          // fetch asks for gzip: half the followers take the gzip stream, half the plain one.
+          const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, {
+            headers: i % 2 ? { 'accept-encoding': 'identity' } : {},
+          });
+          expect(res.headers.get('content-encoding')).toBe(i % 2 ? null : 'gzip');
           return { reader: res.body!.getReader(), state: { text: '' }, count: logCounter() };
         }),
       );
