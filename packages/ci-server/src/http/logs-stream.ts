@@ -6,11 +6,14 @@
 // every line the client already holds (its Last-Event-ID is at or past the last cursor) answers 204, which
 // tells EventSource to stop for good. A slow reader only slows itself: its socket holds at most one write
 // past its high-water mark, its live buffer overflows and it continues by its cursor from the hub's ring of
-// encoded batches, then from the store.
+// encoded batches, then from the store. A client that accepts gzip (browsers' EventSource does) gets the same
+// text gzip-encoded, each batch deflated once for every such follower (logs/sse-body.ts).
 import { badRequest, notFound } from '@app/kit';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
+import { gzipSseBody, plainSseBody } from '../logs/sse-body.js';
+import { acceptsGzip } from '../logs/sse-gzip.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import type { StoreDb } from '../store/database.js';
 import { runStatusOf } from '../store/lookups.js';
@@ -55,11 +58,17 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         'finished run that has no line after that cursor answers 204, so a standard EventSource stops ' +
         'reconnecting. When the stream cannot continue (the database is ' +
         'unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending ' +
-        'cleanly: reconnect with `Last-Event-ID`.',
+        "cleanly: reconnect with `Last-Event-ID`. A client whose `Accept-Encoding` accepts gzip (browsers' " +
+        'EventSource does) gets the same stream with `Content-Encoding: gzip`, flushed after every write so ' +
+        'each event can be decoded as it arrives; other clients get it unencoded. Responses carry ' +
+        '`Vary: Accept-Encoding`.',
       params: IdParams,
       querystring: Type.Object({}, { additionalProperties: false }),
       headers: Type.Object({
         'last-event-id': Type.Optional(Type.String({ description: 'the id of the last event received' })),
+        'accept-encoding': Type.Optional(
+          Type.String({ description: 'with `gzip` (not `q=0`), the stream is sent gzip-encoded' }),
+        ),
       }),
       response: {
         200: {
@@ -89,6 +98,9 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         if (rest.length === 0) return reply.code(204).send(null);
       }
 
+      const body = acceptsGzip(request.headers['accept-encoding'])
+        ? gzipSseBody(data.hub.encoder)
+        : plainSseBody(data.hub.encoder);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -97,8 +109,10 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         'cache-control': 'no-cache, no-transform',
         'x-accel-buffering': 'no',
         connection: 'keep-alive',
+        vary: 'Accept-Encoding',
+        ...(body.contentEncoding ? { 'content-encoding': body.contentEncoding } : {}),
       });
-      res.write('retry: 3000\n\n');
+      res.write(body.start());
       const abort = new AbortController();
       res.on('close', () => abort.abort());
       let blocked = false;
@@ -110,7 +124,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
       };
       let lastCursor = after;
       const keepAlive = setInterval(() => {
-        if (!blocked && !res.writableEnded) res.write(': keep-alive\n\n');
+        if (!blocked && !res.writableEnded) res.write(body.keepAlive());
       }, keepAliveMs);
       try {
         for await (const batch of followRunLogs({
@@ -134,7 +148,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           if (batch.length > 0) lastCursor = batch[batch.length - 1].cursor;
           // Live lines reach every follower as the hub's shared batches (and followers at one cursor share
           // store pages): the encoder makes each batch's bytes once and every socket writes them as they are.
-          if (!res.write(data.hub.encoder.encode(batch))) {
+          if (!res.write(body.batch(batch))) {
             uncork();
             // The reader is slow: wait for it (live lines pile up in the hub and overflow to the ring).
             blocked = true;
@@ -154,7 +168,9 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           // The follower ended because the run is terminal and its tail was sent: say so, with the last
           // cursor as the id, so the client's reconnect (if it makes one) carries it and is answered 204.
           const final = (await runStatusOf(db, runId)) ?? 'canceled';
-          res.write(`event: end\nid: ${lastCursor}\ndata: ${JSON.stringify({ status: final })}\n\n`);
+          res.write(
+            body.end(`event: end\nid: ${lastCursor}\ndata: ${JSON.stringify({ status: final })}\n\n`),
+          );
         }
       } catch (err) {
         request.log.warn({ err, runId }, 'log stream ended by an error');
@@ -163,7 +179,9 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
         // reconnects with Last-Event-ID.
         if (!res.writableEnded && !res.destroyed) {
           res.write(
-            `event: error\ndata: ${JSON.stringify({ error: 'the log store is unavailable; reconnect to resume' })}\n\n`,
+            body.event(
+              `event: error\ndata: ${JSON.stringify({ error: 'the log store is unavailable; reconnect to resume' })}\n\n`,
+            ),
           );
           res.destroy();
         }

@@ -4,8 +4,9 @@
 // cannot prove it has every line after the cursor (it overflowed, or cursors jump — lines written by another
 // server replica, a resent duplicate), the follower catches up from the hub's ring of recent batches, and
 // only when the ring cannot prove it either, from the store from its cursor. Wakes are coalesced: a follower
-// that just yielded waits `coalesceMs` before taking again, so a busy run costs each follower at most one
-// write per period while a line after a quiet spell goes out at once. Lines another replica stored are
+// that just yielded waits for the hub's next `coalesceMs` beat before taking again (one timer for all
+// followers), so a busy run costs each follower at most one write per period while a line after a quiet
+// spell goes out at once. Lines another replica stored are
 // announced by a `stored` wake (PostgreSQL NOTIFY, replicas/); a periodic read covers what no notification
 // announced (SQLite has none; a listener reconnecting may have missed some). Store pages come through the
 // hub's shared reads: the followers one notification wakes, all at the same cursor, cost one read and one
@@ -115,7 +116,8 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
       if (why === 'data' && coalesceMs > 0) {
         // More lines right after a write: let them gather, one write for the lot.
         const since = Date.now() - lastYield;
-        if (since < coalesceMs) await new Promise((r) => setTimeout(r, coalesceMs - since));
+        // The hub's shared beat, not a timer per follower: every follower of the run writes on it.
+        if (since < coalesceMs) await hub.tick(coalesceMs);
       }
       if (why === 'stored') {
         // Another replica stored lines (NOTIFY): read them now rather than at the next periodic check.

@@ -8,6 +8,7 @@
 // turn into a thousand store replays or encodings. With many followers the hub wakes them a chunk per turn
 // of the event loop, so fan-out never starves the ingestion that feeds it.
 import { chainAfter, Ring } from './ring.js';
+import { SharedTimers } from './shared-timers.js';
 import { type LogBatch, SseEncoder } from './sse-encoding.js';
 import type { StoredLogLine } from './types.js';
 
@@ -45,12 +46,17 @@ export class LogSubscription {
   private signaled = false;
   /** Lines were stored elsewhere since the last wait: the next `wait()` answers `stored` at once. */
   private storedElsewhere = false;
+  /** Ends a wait at its deadline: one function per subscription, in the hub's shared timer of the period. */
+  private readonly expire = () => {
+    this.resolveWaiter('timeout');
+  };
 
   constructor(
     readonly runId: string,
     private readonly capacity: number,
     private readonly capacityBytes: number,
     private readonly onClose: (s: LogSubscription) => void,
+    private readonly timers: SharedTimers = new SharedTimers(),
   ) {}
 
   /** Called by the hub with the batch's encoded size; never blocks and never copies the batch. */
@@ -122,14 +128,13 @@ export class LogSubscription {
     }
     if (this.pending) return Promise.resolve('data');
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = undefined;
-        resolve('timeout');
-      }, timeoutMs);
+      // The deadline is the hub's timer of this period, shared by every follower waiting with it (a
+      // follower's wait may so end a little early: it then checks the store a little early).
       this.waiter = (why) => {
-        clearTimeout(timer);
+        if (why !== 'timeout') this.timers.remove(timeoutMs, this.expire);
         resolve(why);
       };
+      this.timers.add(timeoutMs, this.expire);
     });
   }
 
@@ -201,6 +206,8 @@ export class LogHub {
   private readonly subscriberBytes: number;
   private readonly sharedReadMs: number;
   readonly encoder: SseEncoder;
+  /** The timers followers wait with: one per period for all of them, not one per follower and wait. */
+  private readonly timers = new SharedTimers();
   /** Store reads made for followers (each shared by every follower asking the same while nothing changed). */
   storeReads = 0;
 
@@ -225,12 +232,18 @@ export class LogHub {
     capacity = DEFAULT_SUBSCRIBER_CAPACITY,
     capacityBytes = this.subscriberBytes,
   ): LogSubscription {
-    const sub = new LogSubscription(runId, capacity, capacityBytes, (s) => {
-      const run = this.runs.get(runId);
-      run?.subs.delete(s);
-      // Nobody follows the run any more: its recent lines are the store's business again.
-      if (run && run.subs.size === 0) this.runs.delete(runId);
-    });
+    const sub = new LogSubscription(
+      runId,
+      capacity,
+      capacityBytes,
+      (s) => {
+        const run = this.runs.get(runId);
+        run?.subs.delete(s);
+        // Nobody follows the run any more: its recent lines are the store's business again.
+        if (run && run.subs.size === 0) this.runs.delete(runId);
+      },
+      this.timers,
+    );
     let run = this.runs.get(runId);
     if (!run) {
       run = { subs: new Set(), ring: new Ring(), queue: [], handingOut: false, reads: new Map() };
@@ -282,6 +295,14 @@ export class LogHub {
       else run.handingOut = false;
     };
     step();
+  }
+
+  /**
+   * Resolves at the next beat of the hub's shared `ms` timer (within `ms`): how a follower waits out the
+   * rest of its coalescing period, on the same beat as every other follower, without a timer of its own.
+   */
+  tick(ms: number): Promise<void> {
+    return new Promise((resolve) => this.timers.add(ms, resolve));
   }
 
   /**

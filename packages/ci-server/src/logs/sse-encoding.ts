@@ -3,7 +3,9 @@
 // thousand followers write the same bytes and nobody concatenates strings or counts bytes per follower. A
 // batch cut from another (a follower whose cursor falls inside it) is a view into the other's Buffer at the
 // byte offset of its first line, never a second encoding. `encodes` counts real encodings (tests assert one
-// per batch; the benchmark prints it).
+// per batch; the benchmark prints it). For followers that accept gzip, each batch (or view) is also
+// deflated once into a chunk they all write (`gzip`, sse-gzip.ts); `compressions` counts those.
+import { type GzipChunk, gzipChunk } from './sse-gzip.js';
 import type { StoredLogLine } from './types.js';
 import { toLogLineJson } from './types.js';
 
@@ -19,6 +21,8 @@ interface Encoded {
   bytes: Buffer;
   /** Byte offset of each line's event in `bytes` (length: lines + 1, the last is the total). */
   offsets: Uint32Array;
+  /** The gzip chunks of the batch from its line `from` on (0: the whole batch), made on first use. */
+  gzip?: Map<number, GzipChunk>;
 }
 
 // Batches cut from a shared one (hub.ts's chainAfter records them): the parent and the first line kept.
@@ -38,6 +42,8 @@ export class SseEncoder {
   encodes = 0;
   /** Lines encoded so far. */
   lines = 0;
+  /** gzip chunks made so far (each batch, or view of one, once however many followers take it). */
+  compressions = 0;
   private readonly cache = new WeakMap<LogBatch, Encoded>();
 
   constructor(private readonly event: (line: StoredLogLine) => string = sseLogEvent) {}
@@ -50,6 +56,21 @@ export class SseEncoder {
       return whole.bytes.subarray(whole.offsets[cut.from]);
     }
     return this.encoded(batch).bytes;
+  }
+
+  /** The batch's events as one shared gzip chunk: deflated on first use, the same chunk afterwards. */
+  gzip(batch: LogBatch): GzipChunk {
+    const cut = suffixes.get(batch);
+    const whole = this.encoded(cut ? cut.parent : batch);
+    const from = cut ? cut.from : 0;
+    whole.gzip ??= new Map();
+    let chunk = whole.gzip.get(from);
+    if (chunk === undefined) {
+      chunk = gzipChunk(from === 0 ? whole.bytes : whole.bytes.subarray(whole.offsets[from]));
+      whole.gzip.set(from, chunk);
+      this.compressions++;
+    }
+    return chunk;
   }
 
   /** Bytes of the batch's events (encodes it if it was not yet). */

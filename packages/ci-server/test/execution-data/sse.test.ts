@@ -9,28 +9,44 @@ import { registerLogStreamRoute } from '../../src/http/logs-stream.js';
 import { STORES } from '../api-helpers.js';
 import { type DataFixture, lines, parseSse, startDataFixture } from './fixture.js';
 
-/** Reads an SSE response incrementally; `until` decides when enough text arrived. */
+/** Reads an SSE response incrementally; `until` decides when enough text arrived (`piece`: the newest). */
 async function readUntil(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   state: { text: string },
-  until: (text: string) => boolean,
+  until: (text: string, piece: string) => boolean,
 ): Promise<boolean> {
   const decoder = new TextDecoder();
-  while (!until(state.text)) {
+  let piece = '';
+  while (!until(state.text, piece)) {
     const { done, value } = await reader.read();
     if (done) return false;
-    state.text += decoder.decode(value, { stream: true });
+    piece = decoder.decode(value, { stream: true });
+    state.text += piece;
   }
   return true;
 }
 
-const logEvents = (text: string) => parseSse(text).filter((e) => e.event === 'log');
-/** Complete `log` events in text that may end mid-event (without parsing the unfinished one). */
-const completeLogEvents = (text: string) =>
-  text
-    .split('\n\n')
-    .slice(0, -1)
-    .filter((b) => b.startsWith('event: log')).length;
+/** The `log` events of the complete events in `text` (a gzip stream's pieces may end mid-event). */
+const logEvents = (text: string) =>
+  parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).filter((e) => e.event === 'log');
+/**
+ * Counts complete `log` events from the pieces of a stream as they arrive, scanning only the unfinished
+ * event and the new piece (a big stream comes in many pieces; rescanning all of it each time is quadratic).
+ */
+function logCounter(): (piece: string) => number {
+  let pending = '';
+  let count = 0;
+  return (piece) => {
+    pending += piece;
+    let at = 0;
+    for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n', at)) {
+      if (pending.startsWith('event: log', at)) count++;
+      at = end + 2;
+    }
+    pending = pending.slice(at);
+    return count;
+  };
+}
 
 describe.each(STORES)('log stream on %s', (kind) => {
   let f: DataFixture;
@@ -151,9 +167,13 @@ describe.each(STORES)('log stream on %s', (kind) => {
       const { runId, compile } = await f.newRun();
       const logs = f.server.execution.logs;
       const followers = await Promise.all(
-        Array.from({ length: 20 }, async () => {
-          const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`);
-          return { reader: res.body!.getReader(), state: { text: '' } };
+        Array.from({ length: 20 }, async (_, i) => {
+          // fetch asks for gzip: half the followers take the gzip stream, half the plain one.
+          const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, {
+            headers: i % 2 ? { 'accept-encoding': 'identity' } : {},
+          });
+          expect(res.headers.get('content-encoding')).toBe(i % 2 ? null : 'gzip');
+          return { reader: res.body!.getReader(), state: { text: '' }, count: logCounter() };
         }),
       );
       while (f.server.execution.hub.subscriberCount(runId) < followers.length)
@@ -167,11 +187,9 @@ describe.each(STORES)('log stream on %s', (kind) => {
           lines(25, 1 + i * 25).map((l) => ({ ...l, text: `${l.text} ${pad}` })),
         );
       const expected = Array.from({ length: 500 }, (_, i) => i + 1);
-      for (const { reader, state } of followers) {
-        expect(await readUntil(reader, state, (t) => completeLogEvents(t) >= 500)).toBe(true);
-        expect(
-          logEvents(state.text.slice(0, state.text.lastIndexOf('\n\n') + 2)).map((e) => Number(e.id)),
-        ).toEqual(expected);
+      for (const { reader, state, count } of followers) {
+        expect(await readUntil(reader, state, (_, piece) => count(piece) >= 500)).toBe(true);
+        expect(logEvents(state.text).map((e) => Number(e.id))).toEqual(expected);
       }
       await f.finishRun(runId);
       for (const { reader, state } of followers)

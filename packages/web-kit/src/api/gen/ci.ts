@@ -1540,7 +1540,7 @@ export interface paths {
         };
         /**
          * Follow a run's log (Server-Sent Events)
-         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it); its last event is `event: end` with `id:` the last cursor and `data:` `{"status": <the run's terminal status>}`. A request with `Last-Event-ID` for a finished run that has no line after that cursor answers 204, so a standard EventSource stops reconnecting. When the stream cannot continue (the database is unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending cleanly: reconnect with `Last-Event-ID`.
+         * @description Each event is `event: log`, `id: <cursor>` and `data:` one LogLine JSON (`job_run_id`, its alias `job_id`, `seq`, `stream`, `at`, `text`). Lines come in the order they were stored; each job run's lines in `seq` order. Send `Last-Event-ID: <cursor>` to resume after that event. Keep-alives are SSE comments every 15 s. The stream ends once the run is terminal and every stored line was sent (at once for a finished run, after replaying it); its last event is `event: end` with `id:` the last cursor and `data:` `{"status": <the run's terminal status>}`. A request with `Last-Event-ID` for a finished run that has no line after that cursor answers 204, so a standard EventSource stops reconnecting. When the stream cannot continue (the database is unavailable) it sends `event: error` with `{error}` and drops the connection instead of ending cleanly: reconnect with `Last-Event-ID`. A client whose `Accept-Encoding` accepts gzip (browsers' EventSource does) gets the same stream with `Content-Encoding: gzip`, flushed after every write so each event can be decoded as it arrives; other clients get it unencoded. Responses carry `Vary: Accept-Encoding`.
          *
          *     Minimum access: viewer.
          */
@@ -8660,6 +8660,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description with `gzip` (not `q=0`), the stream is sent gzip-encoded */
+                "accept-encoding"?: string;
                 /** @description the id of the last event received */
                 "last-event-id"?: string;
             };
