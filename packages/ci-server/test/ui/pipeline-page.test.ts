@@ -92,7 +92,7 @@ describe('the pipeline page', () => {
     expect((await admin.post(`/api/v1/pipelines/${deploy}/trigger`)).status).toBe(201);
     await page.goto('/projects/pp/pipelines/build');
     const table = page.getByRole('table', { name: 'Runs' });
-    await table.getByRole('link', { name: 'build #21' }).waitFor();
+    await table.getByRole('link', { name: 'build #21', exact: true }).waitFor();
     const links = await table.getByRole('link').allTextContents();
     expect(links).toHaveLength(20);
     expect(links[0]).toBe('build #21');
@@ -103,7 +103,8 @@ describe('the pipeline page', () => {
     await shot(page, 'pipeline-page.png');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL(/\/projects\/pp\/pipelines\/build\?offset=20$/);
-    await table.getByRole('link', { name: 'build #1' }).waitFor();
+    // Exact: until the second page arrives the table still lists #10–#19, which a substring match of 'build #1' finds.
+    await table.getByRole('link', { name: 'build #1', exact: true }).waitFor();
     expect(await table.getByRole('link').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Trigger build' }).click();
