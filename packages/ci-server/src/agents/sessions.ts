@@ -304,9 +304,10 @@ export class AgentSessions {
   }
 
   async pushLogs(agent: ConnectedAgent, req: LogBatch) {
+    const info = await this.jobFor(agent, req.jobRunId);
+    // Traced only once the batch is known to be this agent's (the id checked, the job held).
     if (logTraceOn && req.lines.length > 0)
       logTrace('recv', req.jobRunId, String(req.lines[0].seq), String(req.lines[req.lines.length - 1].seq));
-    const info = await this.jobFor(agent, req.jobRunId);
     if (req.lines.length > MAX_BATCH_LINES) throw invalid(`at most ${MAX_BATCH_LINES} lines per batch`);
     // Masked again here: the agent masks too, but the server does not rely on it.
     const result = await this.deps.data.logs.appendLogBatch(info.ref.jobRunId, req.lines, {

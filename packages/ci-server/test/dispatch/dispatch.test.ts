@@ -246,6 +246,13 @@ describe.each(STORES)('dispatch on %s', (kind) => {
         { headers: { 'x-agent-session': await other.conn.session() } },
       ),
     ).rejects.toThrow(/not assigned to this agent/);
+    // The effect, in the store: no line of the refused batch was kept for the job another agent could hold.
+    const kept = await s.server.database.db
+      .selectFrom('log_lines')
+      .select('seq')
+      .where('job_run_id', '=', row.id)
+      .execute();
+    expect(kept).toEqual([]);
     await expect(
       holder.conn.client.reportJob(
         { jobRunId: row.id, kind: { case: 'started', value: {} } },
