@@ -43,27 +43,36 @@ const agents: AgentProcess[] = [];
 /** How far B's trigger clock is ahead of the real one. */
 let bClockAheadMs = 0;
 
-/** Every firing of the `ticker` schedule (one row per fire time) and the cron runs of its pipeline. */
+/**
+ * Every firing of the `ticker` schedule (one row per fire time) and the cron runs of its pipeline, read in
+ * one snapshot: a firing committed between two separate reads (A's last COMMIT can land after its SIGKILL)
+ * would show as a run without its firing.
+ */
 async function cronFirings(pipelineId: string) {
   const database = openDatabase(url);
   try {
-    const firings = await database.db
-      .selectFrom('cron_firings')
-      .select(['fire_at', 'run_ids'])
-      .where('schedule_key', 'like', `material:${pipelineId}:%`)
-      .orderBy('fire_at')
-      .execute();
-    const runs = await database.db
-      .selectFrom('runs')
-      .select('id')
-      .where('pipeline_id', '=', pipelineId)
-      .where('cause', '=', 'cron')
-      .execute();
-    return {
-      fireAts: firings.map((f: { fire_at: string }) => f.fire_at),
-      runIds: firings.flatMap((f: { run_ids: string }) => JSON.parse(f.run_ids) as string[]).sort(),
-      cronRuns: runs.map((r: { id: string }) => r.id).sort(),
-    };
+    return await database.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx: typeof database.db) => {
+        const firings = await trx
+          .selectFrom('cron_firings')
+          .select(['fire_at', 'run_ids'])
+          .where('schedule_key', 'like', `material:${pipelineId}:%`)
+          .orderBy('fire_at')
+          .execute();
+        const runs = await trx
+          .selectFrom('runs')
+          .select('id')
+          .where('pipeline_id', '=', pipelineId)
+          .where('cause', '=', 'cron')
+          .execute();
+        return {
+          fireAts: firings.map((f: { fire_at: string }) => f.fire_at),
+          runIds: firings.flatMap((f: { run_ids: string }) => JSON.parse(f.run_ids) as string[]).sort(),
+          cronRuns: runs.map((r: { id: string }) => r.id).sort(),
+        };
+      });
   } finally {
     await database.close();
   }
