@@ -40,12 +40,14 @@ export type Stage = (typeof STAGES)[number];
 interface Trace {
   recv: BatchMark[];
   commit: BatchMark[];
+  /** Per run: the times of its INSERT statements. */
+  insert: Map<string, number[]>;
   notify: Map<string, number[]>;
   heard: Map<string, number[]>;
 }
 
 function readTrace(path: string): Trace {
-  const t: Trace = { recv: [], commit: [], notify: new Map(), heard: new Map() };
+  const t: Trace = { recv: [], commit: [], insert: new Map(), notify: new Map(), heard: new Map() };
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -56,7 +58,7 @@ function readTrace(path: string): Trace {
     const [stage, at, a, b, c] = line.split(' ');
     if (stage === 'recv' || stage === 'commit')
       t[stage].push({ job: a, first: Number(b), last: Number(c), at: Number(at) });
-    else if (stage === 'notify' || stage === 'heard') {
+    else if (stage === 'notify' || stage === 'heard' || stage === 'insert') {
       const list = t[stage].get(a) ?? [];
       list.push(Number(at));
       t[stage].set(a, list);
@@ -144,6 +146,21 @@ export function stageLatencies(
     add('A SSE', c, marks.onA.get(key));
   }
   return out;
+}
+
+/** What replica A did for run `runId`: PushLogs calls received, INSERT statements, NOTIFYs sent. */
+export function replicaCounts(
+  marks: Pick<BenchMarks, 'sent'>,
+  runId: string,
+  traceA: string,
+): { calls: number; inserts: number; notifies: number } {
+  const a = readTrace(traceA);
+  const jobs = new Set(marks.sent.map((m) => m.job));
+  return {
+    calls: a.recv.filter((r) => jobs.has(r.job)).length,
+    inserts: a.insert.get(runId)?.length ?? 0,
+    notifies: a.notify.get(runId)?.length ?? 0,
+  };
 }
 
 /** One line of p50/p99 per stage, for the round's log. */

@@ -30,6 +30,7 @@ import {
   type BenchMarks,
   cpuMsOf,
   describeStages,
+  replicaCounts,
   STAGES,
   type Stage,
   stageLatencies,
@@ -50,6 +51,13 @@ const LOG_SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 5);
 const RATE = Number(process.env.BENCH_REPLICA_RATE ?? 100);
 /** Rounds of the log phase; each runs every shipper variant once. */
 const LOG_ROUNDS = Number(process.env.BENCH_REPLICA_LOG_ROUNDS ?? 3);
+/**
+ * BENCH_REPLICA_PROFILE=<dir>: replica A writes a CPU profile of the measured phases there (one per variant,
+ * cpu-profile-preload.cjs), for `node --cpu-prof`'s view of where A's time per batch goes.
+ */
+const PROFILE_DIR = process.env.BENCH_REPLICA_PROFILE;
+/** BENCH_REPLICA_VARIANTS=now|before: one shipping variant only (default both). */
+const ONLY_VARIANT = process.env.BENCH_REPLICA_VARIANTS;
 
 const bundle = (name: string) => `project: { slug: ${name}, name: ${name} }
 pipelines:
@@ -347,7 +355,11 @@ function printingAgent(
 }
 
 /** A replica as its own process (`main.ts`), so replicas, writers and readers do not share one event loop. */
-async function replicaProcess(url: string, trace: string): Promise<ServerProcess & { grpcPort: number }> {
+async function replicaProcess(
+  url: string,
+  trace: string,
+  profileDir?: string,
+): Promise<ServerProcess & { grpcPort: number }> {
   const grpcPort = await freePort();
   const server = startServerProcess({
     CI_DATA_DIR: tempDir('bench-replica-'),
@@ -360,6 +372,12 @@ async function replicaProcess(url: string, trace: string): Promise<ServerProcess
     LOG_LEVEL: 'warn',
     // The replica's per-stage trace of log batches and notifications (log-stages.ts reads it).
     CI_LOG_TRACE_FILE: trace,
+    ...(profileDir
+      ? {
+          NODE_OPTIONS: `--require ${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+          BENCH_CPU_PROFILE_DIR: profileDir,
+        }
+      : {}),
   });
   await server.ready(120_000);
   return Object.assign(server, { grpcPort });
@@ -377,8 +395,8 @@ async function post(base: string, path: string, body: unknown): Promise<{ run_id
 
 /** One variant of the agent's shipping, measured in every round of the log phase. */
 const VARIANTS = [
-  { name: 'shipper now (sparse lines at once, 25 ms linger under volume)', holdMs: 0 },
-  { name: 'before: a batch 200 ms after its first line', holdMs: 200 },
+  { key: 'now', name: 'shipper now (sparse lines at once, 25 ms linger under volume)', holdMs: 0 },
+  { key: 'before', name: 'before: a batch 200 ms after its first line', holdMs: 200 },
 ] as const;
 
 const READERS = [
@@ -412,7 +430,7 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
   const traces = tempDir('bench-log-trace-');
   const traceA = join(traces, 'a.trace');
   const traceB = join(traces, 'b.trace');
-  const a = await replicaProcess(url, traceA);
+  const a = await replicaProcess(url, traceA, PROFILE_DIR);
   const b = await replicaProcess(url, traceB);
   let seconds = 1;
   let hold = 0;
@@ -448,7 +466,8 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
     ];
     for (let round = 1; round <= LOG_ROUNDS; round++)
       for (let variant = 0; variant < VARIANTS.length; variant++)
-        phases.push({ round, variant, length: LOG_SECONDS });
+        if (!ONLY_VARIANT || VARIANTS[variant].key === ONLY_VARIANT)
+          phases.push({ round, variant, length: LOG_SECONDS });
     for (const { round, variant, length } of phases) {
       seconds = length;
       hold = VARIANTS[variant].holdMs;
@@ -464,8 +483,11 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
       const readers = [follow(a.base, run_id, total, deadline), follow(b.base, run_id, total, deadline)];
       // Both streams are open (they answer at once with what is stored: nothing yet) before lines are made.
       await sleep(500);
+      const profiling = PROFILE_DIR !== undefined && round > 0;
+      if (profiling) a.child.kill('SIGUSR2');
       release();
       const [onA, onB] = await Promise.all(readers);
+      if (profiling) a.child.kill('SIGUSR2');
       const cpu = [cpuMsOf(a.child.pid), cpuMsOf(b.child.pid), cpuMsOf(process.pid)].map(
         (ms, i) => ((ms - cpu0[i]) * 1000) / total,
       );
@@ -473,7 +495,10 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
         release = r;
       });
       if (round === 0) continue; // the warm-up
+      // The replicas write their trace every 50 ms (log-trace.ts): let the last events of the phase land.
+      await sleep(200);
       const stages = stageLatencies({ ...agent.marks, onA: onA.at, onB: onB.at }, run_id, traceA, traceB);
+      const counts = replicaCounts(agent.marks, run_id, traceA);
       for (const stage of STAGES) {
         const row = stageRows[variant * STAGES.length + STAGES.indexOf(stage)];
         row.p50s.push(quantile(stages[stage], 0.5));
@@ -487,7 +512,7 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
         row.lines.push(lat.length);
       }
       console.log(
-        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}`,
+        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}; on A: ${counts.calls} PushLogs, ${counts.inserts} INSERTs, ${counts.notifies} NOTIFYs`,
       );
     }
   } finally {
@@ -526,7 +551,7 @@ export async function run() {
       '\n| shipping | reader | lines (median) | p50 ms | p50 range | p99 ms | p99 range | p99 / same replica | p99 / before |',
     );
     console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const r of logs)
+    for (const r of logs.filter((r) => r.p50s.length > 0))
       console.log(
         `| ${r.variant} | ${r.reader} | ${median(r.lines)}${r.reader.startsWith('stored') ? ' batches' : ''} | ${median(r.p50s).toFixed(1)} | ${range(r.p50s)} | ${median(r.p99s).toFixed(1)} | ${range(r.p99s)} | ${(median(r.p99s) / p99(r.variant, READERS[1])).toFixed(2)}× | ${(median(r.p99s) / p99(VARIANTS[1].name, r.reader)).toFixed(2)}× |`,
       );
@@ -535,7 +560,7 @@ export async function run() {
     );
     console.log('| shipping | stage | p50 ms | p50 range | p99 ms | p99 range |');
     console.log('|---|---|---:|---:|---:|---:|');
-    for (const r of measured.stages)
+    for (const r of measured.stages.filter((r) => r.p50s.length > 0))
       console.log(
         `| ${r.variant} | ${r.stage} | ${median(r.p50s).toFixed(1)} | ${range(r.p50s)} | ${median(r.p99s).toFixed(1)} | ${range(r.p99s)} |`,
       );

@@ -8,6 +8,7 @@
 // group that fails is retried one insert at a time, so one job's bad batch cannot fail the others'.
 // SQLite has one writer at a time anyway: each insert is its own transaction there.
 import { sql } from 'kysely';
+import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { StoreDb } from '../store/database.js';
 import type { Row } from './rows.js';
 import type { StoredLogLine } from './types.js';
@@ -95,6 +96,7 @@ export class RunInserts {
         all.push(r);
       }
     const n = all.length;
+    if (logTraceOn) logTrace('insert', runId, entries.length, n);
     const result = await sql<{ job_run_id: string; seq: number; run_seq: number }>`
       WITH head AS (
         INSERT INTO run_log_heads (run_id, last_seq) VALUES (${runId}, ${n})

@@ -3,13 +3,17 @@
 // notification are appended to it, one line per event: `<stage> <epoch ms> <fields…>`. Off (the default) it
 // costs one boolean test per batch. Stages, in the order a line passes them:
 //   recv   <job run> <first seq> <last seq>   PushLogs reached the handler (agents/sessions.ts)
+//   insert <run> <batches> <lines>            one INSERT statement of log lines is sent (logs/run-inserts.ts)
 //   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/store.ts), before publish
 //   notify <run>                              this replica sends the run's NOTIFY (replica-signals.ts)
 //   heard  <run>                              this replica heard another replica's NOTIFY for the run
-// Batches of events are written once per turn of the event loop, so tracing does not add a write per batch.
-import { openSync, write } from 'node:fs';
+// Events are written at most every 50 ms (and at exit): one write per turn of the event loop still cost the
+// traced replica about a write per batch, CPU its own figures then counted as the pipeline's.
+import { openSync, write, writeSync } from 'node:fs';
 
 const file = process.env.CI_LOG_TRACE_FILE;
+/** How long events gather before they are written (the benchmark reads the file after a longer pause). */
+export const TRACE_FLUSH_MS = 50;
 let pending: string[] = [];
 let scheduled = false;
 
@@ -17,6 +21,10 @@ let scheduled = false;
 export const logTraceOn = file !== undefined && file !== '';
 /** Opened once: opening the file per write cost the traced process more than the stages it measures. */
 const fd = logTraceOn ? openSync(file as string, 'a') : -1;
+if (logTraceOn)
+  process.once('exit', () => {
+    if (pending.length > 0) writeSync(fd, pending.join(''));
+  });
 
 /** Records one event (see the stages above) with the current time. */
 export function logTrace(stage: string, ...fields: (string | number)[]): void {
@@ -24,10 +32,10 @@ export function logTrace(stage: string, ...fields: (string | number)[]): void {
   pending.push(`${stage} ${(performance.timeOrigin + performance.now()).toFixed(2)} ${fields.join(' ')}\n`);
   if (scheduled) return;
   scheduled = true;
-  setImmediate(() => {
+  setTimeout(() => {
     scheduled = false;
     const text = pending.join('');
     pending = [];
     write(fd, text, () => undefined);
-  });
+  }, TRACE_FLUSH_MS).unref();
 }
