@@ -1,12 +1,11 @@
 // The log store: batches of lines from agents go in, ordered replays come out. A line is addressable by
 // (job_run_id, seq) and by its run-wide cursor (`run_seq`). Ingestion is idempotent (a resent batch stores
 // nothing twice), accepts each job's lines strictly in seq order (a batch after a gap is refused up to the
-// gap, and the ack tells the agent where to resume), writes one multi-row statement per batch (batches of a
-// run's jobs that arrive while one is being written share the next statement: run-inserts.ts), caps a job's
-// log with a final truncation line, and publishes what it stored to the LogHub after the commit. Replays are
-// read by log-reads.ts.
+// gap, and the ack tells the agent where to resume), writes the batches that arrive in one turn of the event
+// loop, of any jobs and runs, in one multi-row statement (run-inserts.ts), caps a job's log with a final
+// truncation line, and publishes what it stored to the LogHub after the commit, once per run and statement
+// (run-inserts.ts). Replays are read by log-reads.ts.
 import { sql } from 'kysely';
-import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { StoreDb } from '../store/database.js';
 import type { ArchivedLogs } from './archived-logs.js';
 import type { LogHub } from './hub.js';
@@ -78,7 +77,7 @@ export class LogStore {
   /** Per job run: the append in progress, so appends of one job never interleave in this process. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly tailWaiters = new Map<string, Set<() => void>>();
-  /** Writes the rows, grouping concurrent inserts of one run into one statement (run-inserts.ts). */
+  /** Writes the rows: one statement per turn for the batches of every run, then publishes (run-inserts.ts). */
   readonly inserts: RunInserts;
 
   constructor(options: LogStoreOptions) {
@@ -88,7 +87,12 @@ export class LogStore {
     this.archives = options.archives;
     this.maxLines = options.maxLinesPerJob ?? DEFAULT_MAX_LINES_PER_JOB;
     this.maxChars = options.maxCharsPerJob ?? DEFAULT_MAX_CHARS_PER_JOB;
-    this.inserts = new RunInserts(this.db, this.postgres);
+    const hub = this.hub;
+    this.inserts = new RunInserts(
+      this.db,
+      this.postgres,
+      hub ? (runId, lines) => hub.publish(runId, lines) : undefined,
+    );
   }
 
   /**
@@ -132,7 +136,7 @@ export class LogStore {
           .executeTakeFirst();
         const seq = Math.min(0, Number(low?.low ?? 0)) - 1;
         const row: Row = { seq, stream: 'system', at: new Date().toISOString(), text: cleanText(text) };
-        this.hub?.publish(runId, await this.insert(jobRunId, runId, [row]));
+        await this.insert(jobRunId, runId, [row]);
       });
     this.chains.set(jobRunId, next);
     void next
@@ -233,9 +237,7 @@ export class LogStore {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       const inserted = await this.insert(jobRunId, state.runId, chunk);
-      if (logTraceOn) logTrace('commit', jobRunId, chunk[0].seq, chunk[chunk.length - 1].seq);
       stored = stored.concat(inserted);
-      this.hub?.publish(state.runId, inserted);
     }
     state.acked = acked;
     state.lines = lines + (truncated ? 1 : 0);
@@ -256,7 +258,10 @@ export class LogStore {
     if (set) for (const check of [...set]) check();
   }
 
-  /** Inserts rows of one job run with consecutive cursors from the run's head (group commit: run-inserts.ts). */
+  /**
+   * Inserts rows of one job run with consecutive cursors from the run's head, and publishes them after the
+   * commit (group commit: run-inserts.ts).
+   */
   private insert(jobRunId: string, runId: string, rows: Row[]): Promise<StoredLogLine[]> {
     return this.inserts.insert(jobRunId, runId, rows);
   }

@@ -4,7 +4,7 @@
 // costs one boolean test per batch. Stages, in the order a line passes them:
 //   recv   <job run> <first seq> <last seq>   PushLogs reached the handler (agents/sessions.ts)
 //   insert <run> <batches> <lines>            one INSERT statement of log lines is sent (logs/run-inserts.ts)
-//   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/store.ts), before publish
+//   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/run-inserts.ts), before publish
 //   notify <run>                              this replica sends the run's NOTIFY (replica-signals.ts)
 //   heard  <run>                              this replica heard another replica's NOTIFY for the run
 // Events are written at most every 50 ms (and at exit): one write per turn of the event loop still cost the

@@ -107,6 +107,16 @@ export class PgNotifier {
     await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
+  /**
+   * Sends one notification per payload on `channel` in one statement (one round trip, one commit; each is
+   * delivered on its own, so a listener sees exactly what `send` would have sent).
+   */
+  async sendMany(channel: string, payloads: string[]): Promise<void> {
+    if (payloads.length === 1) return this.send(channel, payloads[0]);
+    if (payloads.length === 0) return;
+    await this.pool.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);

@@ -3,8 +3,8 @@
 // `ci_run_changes` and come back in as `remote` run events (the dispatcher claims the queued jobs for its
 // own agents — the claim stays the store's conditional UPDATE, so a notification only wakes, it never
 // decides); stored log lines go out on `ci_log_lines` as the run id only (at once after a quiet spell,
-// gathered while a send is in flight: notify-coalescer.ts), and wake this replica's followers of that run to
-// read the store. Notifications are hints: after the listening connection (re)connects, the
+// gathered while a send is in flight: notify-coalescer.ts; the runs of one round in one statement), and wake
+// the other replicas' followers of that run to read the store. Notifications are hints: after the listening connection (re)connects, the
 // dispatcher resyncs and every follower re-reads, because what was sent meanwhile is lost. SQLite runs one
 // server and has none of this (server.ts creates it only for PostgreSQL).
 import { randomUUID } from 'node:crypto';
@@ -44,7 +44,8 @@ export class ReplicaSignals {
   /** Runs with lines stored: announced at once when idle, gathered while a round of sends is in flight. */
   private readonly storedRuns = new NotifyCoalescer((runs) => this.sendLogRuns(runs));
   private started = false;
-  readonly stats = { sent: 0, received: 0, reconnects: 0 };
+  /** `logRounds`: statements that sent stored-lines notifications (each for every run of its round). */
+  readonly stats = { sent: 0, received: 0, reconnects: 0, logRounds: 0 };
 
   constructor(private readonly options: ReplicaSignalsOptions) {
     let first = true;
@@ -111,14 +112,18 @@ export class ReplicaSignals {
     this.storedRuns.announce(runId);
   }
 
+  /** One statement for the round: a notification per run (what a replica of any version understands). */
   private async sendLogRuns(runs: string[]): Promise<void> {
     if (!this.started) return;
-    await Promise.all(
-      runs.map((id) => {
-        if (logTraceOn) logTrace('notify', id);
-        return this.send(LOG_CHANNEL, `${this.id} ${id}`);
-      }),
-    );
+    if (logTraceOn) for (const id of runs) logTrace('notify', id);
+    this.stats.sent += runs.length;
+    this.stats.logRounds++;
+    await this.notifier
+      .sendMany(
+        LOG_CHANNEL,
+        runs.map((id) => `${this.id} ${id}`),
+      )
+      .catch(() => undefined);
   }
 
   private send(channel: string, payload: string): Promise<void> {

@@ -101,4 +101,50 @@ describe('live logs across replicas', () => {
     await a.server.execution.logs.appendLogBatch(compile, lines(3, 3));
     expect(await reading).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5']);
   }, 120_000);
+
+  it('lines of two runs stored in one turn: one INSERT, one NOTIFY statement, and B hears both runs', async () => {
+    const api = client(a.server);
+    const pipelines = await applyAndGetPipelines(api, 'notify-two', [PIPELINE]);
+    const compileOf = async () => {
+      const trigger = await api.post(`/api/v1/pipelines/${pipelines.build}/trigger`);
+      expect(trigger.status).toBe(201);
+      const runId = trigger.body.run_id as string;
+      const job = await a.server.database.db
+        .selectFrom('job_runs')
+        .select('id')
+        .where('run_id', '=', runId)
+        .where('name', '=', 'compile')
+        .executeTakeFirstOrThrow();
+      return { runId, job: job.id };
+    };
+    const x = await compileOf();
+    const y = await compileOf();
+    const logs = a.server.execution.logs;
+    const signals = a.server.replicas!;
+    // Which runs B hears of (B's replica signals wake its hub's followers of each).
+    const heard = new Set<string>();
+    const hub = b.server.execution.hub;
+    const original = hub.storedElsewhere.bind(hub);
+    hub.storedElsewhere = (runId?: string) => {
+      if (runId) heard.add(runId);
+      original(runId);
+    };
+    // Each job's first batch reads its state from the store; the next ones go straight to the insert.
+    await Promise.all([logs.appendLogBatch(x.job, lines(1)), logs.appendLogBatch(y.job, lines(1))]);
+    await waitFor(async () => heard.has(x.runId) && heard.has(y.runId), {
+      what: 'first notices',
+      timeoutMs: LONG,
+    });
+    heard.clear();
+    const inserts = logs.inserts.stats.statements;
+    const rounds = signals.stats.logRounds;
+    await Promise.all([logs.appendLogBatch(x.job, lines(2, 2)), logs.appendLogBatch(y.job, lines(2, 2))]);
+    expect(logs.inserts.stats.statements - inserts).toBe(1);
+    await waitFor(async () => heard.has(x.runId) && heard.has(y.runId), {
+      what: 'both runs on B',
+      timeoutMs: LONG,
+    });
+    expect(signals.stats.logRounds - rounds).toBe(1);
+    hub.storedElsewhere = original;
+  }, 120_000);
 });
