@@ -1,8 +1,12 @@
 // Ships one job run's log lines to the control plane, promptly when they are sparse and in batches only
 // under volume (Nagle's rule, not a fixed delay): a line written after a quiet spell leaves on the next turn
 // of the event loop (with whatever else that chunk of output held), so a reader sees it within a round trip;
-// while lines keep coming, a new round of sends starts at most every `lingerMs` (25 ms) unless a full batch
-// (2,000 lines) is waiting, so a busy job costs the server tens of messages a second, not one per line.
+// while lines keep coming, a new round of sends starts at most once per `lingerMs` (25 ms) unless a full
+// batch (2,000 lines) is waiting, so a busy job costs the server tens of messages a second, not one per line.
+// Those rounds start on the ticks of one clock shared by every shipper of the process (multiples of
+// `lingerMs` of Date.now()), so the busy jobs of an agent send together: their batches reach the control
+// plane in one turn of its event loop and are written in one statement and announced in one notification
+// (ci-server logs/run-inserts.ts), instead of each job's rounds drifting on its own phase.
 // A round sends up to 4 consecutive batches at once. The server answers with the highest seq it has stored;
 // lines up to it are dropped, the rest are sent again (after a failure, with backoff), so a server restart
 // loses nothing the agent still holds. A batch that overtook its predecessor is refused up to the gap and
@@ -29,8 +33,9 @@ export type SendBatch = (lines: ShippedLine[]) => Promise<number>;
 export interface ShipperOptions {
   batchLines?: number;
   /**
-   * While lines keep coming, the least time between the starts of two rounds of sends (default 25 ms); a
-   * line after a quiet spell that long leaves at once. The most a line waits for company.
+   * While lines keep coming, rounds of sends start at most once per this period, on its ticks (multiples of
+   * it on the process's clock, shared by every shipper; default 25 ms); a line written once the tick after
+   * the last round has passed leaves at once. The most a line waits for company.
    */
   lingerMs?: number;
   /** Batches sent at once (default 4). */
@@ -91,7 +96,7 @@ export class LogShipper {
     private readonly options: ShipperOptions = {},
   ) {
     this.batchLines = options.batchLines ?? 2_000;
-    this.lingerMs = options.lingerMs ?? 25;
+    this.lingerMs = Math.max(1, options.lingerMs ?? 25);
     this.maxLines = options.maxLines ?? 100_000;
     this.maxChars = options.maxChars ?? 32 * 1024 * 1024;
     this.inFlight = Math.max(1, options.inFlight ?? 4);
@@ -148,18 +153,26 @@ export class LogShipper {
     }
     if (this.pendingCount() >= this.batchLines) this.kick();
     else if (!this.timer) {
-      const left = this.lastRound + this.lingerMs - Date.now();
+      const left = this.nextTick() - Date.now();
       if (left <= 0) {
         // After a quiet spell: the next turn of the event loop (the rest of this chunk of output comes
         // along), by setImmediate rather than a timer, which would add at least a millisecond.
         const immediate = setImmediate(() => this.kick());
         this.timer = { cancel: () => clearImmediate(immediate) };
       } else {
-        // A round began less than a linger ago: under volume, this line waits for company.
+        // A round began since the last tick: under volume, this line waits for company until the next.
         const timeout = setTimeout(() => this.kick(), left);
         this.timer = { cancel: () => clearTimeout(timeout) };
       }
     }
+  }
+
+  /**
+   * When the next round may start: the first tick of the shared clock after the last round began. Every
+   * shipper of the process uses the same ticks, so the rounds of busy jobs start in the same timer turn.
+   */
+  private nextTick(): number {
+    return (Math.floor(this.lastRound / this.lingerMs) + 1) * this.lingerMs;
   }
 
   private pendingCount(): number {
@@ -244,8 +257,8 @@ export class LogShipper {
   private async loop(): Promise<void> {
     while (this.entries.length > 0 && !this.abandoned) {
       // Lines came while the last round was in flight: under volume, let them gather into fuller batches
-      // (until `lingerMs` after that round began), unless a full batch is waiting or a flush asks.
-      const left = this.lastRound + this.lingerMs - Date.now();
+      // (until the next tick after that round began), unless a full batch is waiting or a flush asks.
+      const left = this.nextTick() - Date.now();
       if (left > 0 && !this.urgent && this.pendingCount() < this.batchLines) {
         await this.linger(left);
         if (this.abandoned) break;

@@ -1,6 +1,6 @@
 // The agent's log shipper against a stand-in of PushLogs that stores like the server does (contiguous seqs,
 // answers the highest stored): a sparse line leaves at once and lines that keep coming gather for at most the
-// linger period (on a fake clock), batches of at most 2,000 lines, several in flight (also out of order),
+// linger period, the busy jobs' rounds starting on the same ticks (on a fake clock), batches of at most 2,000 lines, several in flight (also out of order),
 // resend after failures without loss or duplicates, back-pressure past the high-water mark, and a bounded
 // buffer whose overflow keeps the seqs contiguous.
 import { DROPPED_NOTE, LogShipper, type ShippedLine } from '@app/ci-agent';
@@ -90,6 +90,8 @@ describe('log shipper', () => {
   describe('when it sends (fake clock: what leaves at which moment, never a real wait)', () => {
     beforeEach(() => {
       vi.useFakeTimers();
+      // On a tick of the shipper's shared clock (a multiple of 25 ms and of 60 s).
+      vi.setSystemTime(1_700_000_040_000);
     });
     afterEach(() => {
       vi.useRealTimers();
@@ -150,6 +152,39 @@ describe('log shipper', () => {
       s.answer();
       await shipper.flush();
       expect(shipper.acknowledged).toBe(6);
+    });
+
+    it("starts the rounds of every busy job on the same ticks, whatever each job's phase", async () => {
+      const s = heldStore();
+      const one = new LogShipper(s.send, { lingerMs: 25 });
+      const two = new LogShipper(s.send, { lingerMs: 25 });
+      // Job one starts printing on a tick, job two 7 ms later: each first line leaves at once.
+      one.push(line(1));
+      await vi.advanceTimersByTimeAsync(7);
+      two.push(line(1, 'two 1'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(s.sent).toEqual([[1], [1]]);
+      s.answer();
+      s.answer();
+      // Both keep printing, each on its own phase (one at ticks + 9, 18; two at + 11, 20).
+      await vi.advanceTimersByTimeAsync(2);
+      one.push(line(2));
+      await vi.advanceTimersByTimeAsync(2);
+      two.push(line(2, 'two 2'));
+      await vi.advanceTimersByTimeAsync(7);
+      one.push(line(3));
+      await vi.advanceTimersByTimeAsync(2);
+      two.push(line(3, 'two 3'));
+      // Until the next tick (25 ms after job one's first round, 18 after job two's) nothing leaves…
+      await vi.advanceTimersByTimeAsync(4);
+      expect(s.sent).toHaveLength(2);
+      // …and on it both rounds leave together, in the same turn.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(s.sent).toEqual([[1], [1], [2, 3], [2, 3]]);
+      s.answer();
+      s.answer();
+      await Promise.all([one.flush(), two.flush()]);
+      expect([one.acknowledged, two.acknowledged]).toEqual([3, 3]);
     });
 
     it('does not linger when a full batch is waiting, nor when flushed', async () => {
