@@ -105,14 +105,16 @@ export class LogStore {
     lines: readonly LogLineInput[],
     options: AppendOptions = {},
   ): Promise<AppendResult> {
-    const previous = this.chains.get(jobRunId) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => this.append(jobRunId, lines, options));
+    // Usually nothing of the job is in progress (its agent waits for each answer): start at once, without
+    // the promise hops of a chain; otherwise after the append in progress, whatever its outcome.
+    const previous = this.chains.get(jobRunId);
+    const run = () => this.append(jobRunId, lines, options);
+    const next = previous ? previous.then(run, run) : run();
     this.chains.set(jobRunId, next);
-    void next
-      .catch(() => {})
-      .finally(() => {
-        if (this.chains.get(jobRunId) === next) this.chains.delete(jobRunId);
-      });
+    const done = () => {
+      if (this.chains.get(jobRunId) === next) this.chains.delete(jobRunId);
+    };
+    next.then(done, done);
     return next;
   }
 
@@ -204,7 +206,8 @@ export class LogStore {
     input: readonly LogLineInput[],
     options: AppendOptions,
   ): Promise<AppendResult> {
-    let state = await this.state(jobRunId);
+    // The cached state without an await (the common case: every batch after a job's first).
+    let state = this.states.get(jobRunId) ?? (await this.state(jobRunId));
     const sorted = normalize(input);
     if (state.truncated) return this.acknowledgeDropped(jobRunId, state, sorted);
     // A first line beyond acked+1 may mean another replica stored the lines in between: look once.
