@@ -13,8 +13,12 @@
 //    each round runs the shipper as it is and, as a second baseline, the batching it replaced (the bench
 //    holds each line until 200 ms after the first line of its batch, then hands the lot over at once).
 //    Reported: the median of the rounds' p50 and p99, with their range.
+//    Each round also prints the per-stage latencies (log-stages.ts), each process's CPU per 1,000 lines, and
+//    what A did for the run: PushLogs calls, INSERT statements, NOTIFYs.
 // Run with `npm run bench` or `node --import tsx bench/replicas.bench.ts`. BENCH_REPLICA_SECONDS sets the
-// log phase length (default 5), BENCH_REPLICA_ONLY=pickup|logs one part.
+// log phase length (default 5), BENCH_REPLICA_ONLY=pickup|logs one part, BENCH_REPLICA_RATE the lines per
+// second per job, BENCH_REPLICA_LOG_ROUNDS the rounds, BENCH_REPLICA_VARIANTS=now|before one shipping
+// variant, BENCH_REPLICA_PROFILE=<dir> a CPU profile and query counts of A per measured phase.
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
