@@ -1,7 +1,18 @@
 // The one way the UI talks to the server: the web kit's client with CI's `{error}` shape (same-origin fetch,
 // session cookie, the browser's Origin header for the server's CSRF check). A 401 from any call but the
 // session probe means the session ended; App.tsx sends the user to sign-in.
-import { ApiError, createApiClient, queryString, type RequestOptions } from '@app/web-kit';
+// `apiGet`/`apiPost`/`apiPut`/`apiDelete` take a route of the generated API types (`@app/web-kit/api/ci`,
+// `npm run gen:api -w packages/web-kit`) and answer what that route's OpenAPI description says it answers,
+// so no page types a response by hand (test/house/response-types.test.ts keeps it so).
+import {
+  ApiError,
+  createApiClient,
+  pathOf,
+  queryString,
+  type RequestOptions,
+  type ResponseOf,
+} from '@app/web-kit';
+import type { paths } from '@app/web-kit/api/ci';
 
 export { ApiError };
 
@@ -19,15 +30,51 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-export function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return client.request<T>(path, options);
+type Verb = 'get' | 'post' | 'put' | 'delete';
+/** The routes of the control plane's API that take `method`. */
+export type RouteOf<M extends Verb> = {
+  [P in keyof paths]: paths[P] extends Record<M, { responses: unknown }> ? P : never;
+}[keyof paths];
+/** The JSON `M P` answers (its first 2xx), from the generated API types. */
+export type Answer<P extends keyof paths, M extends Verb = 'get'> = ResponseOf<paths, P, M>;
+
+/** Options of a typed call: `params` fill the route's `{name}` placeholders, `query` the query string. */
+export type CallOptions = Omit<RequestOptions, 'method' | 'body'> & {
+  params?: Record<string, string | number>;
+};
+
+function call<M extends Verb, P extends RouteOf<M>>(
+  method: M,
+  route: P,
+  body: unknown,
+  options: CallOptions,
+) {
+  const { params, ...rest } = options;
+  const path = params ? pathOf(route, params) : route;
+  const verb = method.toUpperCase() as NonNullable<RequestOptions['method']>;
+  return client.request<Answer<P, M>>(path, { ...rest, method: verb, body });
 }
 
+/** `GET route`, answered as the route's generated response type. */
+export const apiGet = <P extends RouteOf<'get'>>(route: P, options: CallOptions = {}) =>
+  call('get', route, undefined, options);
+/** `POST route` with a JSON body, answered as the route's generated response type. */
+export const apiPost = <P extends RouteOf<'post'>>(route: P, body?: unknown, options: CallOptions = {}) =>
+  call('post', route, body, options);
+/** `PUT route` with a JSON body, answered as the route's generated response type. */
+export const apiPut = <P extends RouteOf<'put'>>(route: P, body: unknown, options: CallOptions = {}) =>
+  call('put', route, body, options);
+/** `DELETE route`, answered as the route's generated response type. */
+export const apiDelete = <P extends RouteOf<'delete'>>(route: P, options: CallOptions = {}) =>
+  call('delete', route, undefined, options);
+
+/** Calls whose answer the page does not read (a delete, an action's `{ok}`): untyped on purpose. */
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => client.get<T>(path, options),
-  post: <T>(path: string, body?: unknown) => client.post<T>(path, body),
-  put: <T>(path: string, body?: unknown) => client.put<T>(path, body),
-  del: <T = void>(path: string) => client.del<T>(path),
+  get: (path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    client.get<unknown>(path, options),
+  post: (path: string, body?: unknown) => client.post<unknown>(path, body),
+  put: (path: string, body?: unknown) => client.put<unknown>(path, body),
+  del: (path: string) => client.del<void>(path),
 };
 
 /** A query string from the defined, non-empty values. */
