@@ -7,10 +7,11 @@
 import {
   ApiError,
   createApiClient,
-  pathOf,
+  type RouteOf as KitRouteOf,
   queryString,
   type RequestOptions,
   type ResponseOf,
+  typedCalls,
 } from '@app/web-kit';
 import type { paths } from '@app/web-kit/api/ci';
 
@@ -30,43 +31,16 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-type Verb = 'get' | 'post' | 'put' | 'delete';
 /** The routes of the control plane's API that take `method`. */
-export type RouteOf<M extends Verb> = {
-  [P in keyof paths]: paths[P] extends Record<M, { responses: unknown }> ? P : never;
-}[keyof paths];
+export type RouteOf<M extends 'get' | 'post' | 'put' | 'delete'> = KitRouteOf<paths, M>;
 /** The JSON `M P` answers (its first 2xx), from the generated API types. */
-export type Answer<P extends keyof paths, M extends Verb = 'get'> = ResponseOf<paths, P, M>;
+export type Answer<P extends keyof paths, M extends string = 'get'> = ResponseOf<paths, P, M>;
 
-/** Options of a typed call: `params` fill the route's `{name}` placeholders, `query` the query string. */
-export type CallOptions = Omit<RequestOptions, 'method' | 'body'> & {
-  params?: Record<string, string | number>;
-};
-
-function call<M extends Verb, P extends RouteOf<M>>(
-  method: M,
-  route: P,
-  body: unknown,
-  options: CallOptions,
-) {
-  const { params, ...rest } = options;
-  const path = params ? pathOf(route, params) : route;
-  const verb = method.toUpperCase() as NonNullable<RequestOptions['method']>;
-  return client.request<Answer<P, M>>(path, { ...rest, method: verb, body });
-}
-
-/** `GET route`, answered as the route's generated response type. */
-export const apiGet = <P extends RouteOf<'get'>>(route: P, options: CallOptions = {}) =>
-  call('get', route, undefined, options);
-/** `POST route` with a JSON body, answered as the route's generated response type. */
-export const apiPost = <P extends RouteOf<'post'>>(route: P, body?: unknown, options: CallOptions = {}) =>
-  call('post', route, body, options);
-/** `PUT route` with a JSON body, answered as the route's generated response type. */
-export const apiPut = <P extends RouteOf<'put'>>(route: P, body: unknown, options: CallOptions = {}) =>
-  call('put', route, body, options);
-/** `DELETE route`, answered as the route's generated response type. */
-export const apiDelete = <P extends RouteOf<'delete'>>(route: P, options: CallOptions = {}) =>
-  call('delete', route, undefined, options);
+/** `apiGet(route, {params, query, …})` and the others: the answer typed by the route (web-kit's typedCalls). */
+export const { apiGet, apiPost, apiPut, apiDelete } = typedCalls<
+  paths,
+  Omit<RequestOptions, 'method' | 'body'>
+>((path, method, body, options) => client.request(path, { ...options, method, body }));
 
 /** Calls whose answer the page does not read (a delete, an action's `{ok}`): untyped on purpose. */
 export const api = {

@@ -3,16 +3,15 @@
 // (`apiGet`/`apiPost`/`apiPut`/`apiDelete`, src/api/client.ts) and gets that route's answer; a call where the
 // caller states the answer's type itself (`api.get<T>(…)`, `client.request<T>(…)`) and a bare `fetch(` are
 // kept to the places listed here, each with its reason, so a new hand-typed answer fails here.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linesMatching, sourceTexts, unneededExceptions } from '@app/kit/testing/source-rules';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Files that may pass an answer's type themselves. */
 const TYPED_BY_CALLER = new Set([
-  'api/client.ts', // the typed calls' own plumbing: it passes the route's generated answer type
+  'api/client.ts', // the client's plumbing: the untyped calls pass `unknown`, the typed ones their route's answer
 ]);
 
 /** Files that may call `fetch(` themselves: answers that are not the API's JSON. */
@@ -20,24 +19,7 @@ const OWN_FETCH = new Set([
   'pages/ApplyPage.tsx', // the pipeline bundle's JSON Schema for the editor, a document rather than an answer
 ]);
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-const files = sources(SRC).map((path) => ({ name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
-
-/** `file:line` of each line matching `pattern` in files outside `allowed`. */
-function offenders(pattern: RegExp, allowed: Set<string>): string[] {
-  return files
-    .filter((f) => !allowed.has(f.name))
-    .flatMap((f) =>
-      f.text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${f.name}:${i + 1}`] : [])),
-    );
-}
+const files = sourceTexts(SRC);
 
 /** `api.get<…>(`, `.post<…>(` on a line of its own, `request<…>(` — but not a generic's declaration. */
 const CALLER_TYPED = /(?:\bapi\s*)?\.(?:get|post|put|patch|del|request)<|\brequest<(?!T>\()/;
@@ -56,18 +38,13 @@ describe('ci-web response types', () => {
 
   it('types every answer from its route, but in the listed files', () => {
     expect(files.length).toBeGreaterThan(40);
-    expect(offenders(CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
-    expect(offenders(BARE_FETCH, OWN_FETCH)).toEqual([]);
+    expect(linesMatching(files, CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
+    expect(linesMatching(files, BARE_FETCH, OWN_FETCH)).toEqual([]);
   });
 
   it('keeps the allow-lists honest: each listed file still needs its exception', () => {
-    const uses = (name: string, pattern: RegExp) =>
-      files
-        .find((f) => f.name === name)
-        ?.text.split('\n')
-        .some((l) => pattern.test(l)) ?? false;
-    expect([...TYPED_BY_CALLER].filter((n) => !uses(n, CALLER_TYPED))).toEqual([]);
-    expect([...OWN_FETCH].filter((n) => !uses(n, BARE_FETCH))).toEqual([]);
+    expect(unneededExceptions(files, CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
+    expect(unneededExceptions(files, BARE_FETCH, OWN_FETCH)).toEqual([]);
   });
 
   it('hand-writes no answer in api/types.ts: its object shapes are generated aliases', () => {
