@@ -13,7 +13,16 @@ export {
   type RequestOptions,
   readError,
 } from './api/client';
-export { type BodyOf, pathOf, type QueryOf, type ResponseOf } from './api/typed';
+export {
+  type BodyOf,
+  pathOf,
+  type QueryOf,
+  type ResponseOf,
+  type RouteOf,
+  type Send,
+  type TypedOptions,
+  typedCalls,
+} from './api/typed';
 export { Badge, StatusBadge, statusTone, type Tone } from './components/Badge';
 export { Button, type ButtonProps, type ButtonVariant } from './components/Button';
 export { Dialog, type DialogProps } from './components/Dialog';

@@ -1,28 +1,19 @@
-// Browser tests of the CI web UI as a user would use it, at 1280×720: apply a bundle in the Monaco editor
-// (with the preview of what changes), trigger a run, watch a live log of 200,000 lines (ANSI colours,
-// sections, search, line links, follow), approve a gate that shows its description and approvals, re-run only
-// the failed jobs, and read a test report with a flaky test. Screenshots go to test-artifacts/ci-web/
-// (gitignored) to be looked at. Jobs are moved by the store functions the agents' job reports use.
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import {
   ADMIN_PASSWORD,
+  adminPage,
   apiSession,
   BUNDLE,
   fillEditor,
   nav,
-  openPage,
-  signIn,
+  shot,
+  shotOnFailure,
   startUi,
   type UiEnv,
   type UiPage,
 } from './harness.js';
 
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
 const LINES = 200_000;
 
 let env: UiEnv;
@@ -30,11 +21,9 @@ let admin: Awaited<ReturnType<typeof apiSession>>;
 let ui: UiPage;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   env = await startUi();
   admin = await apiSession(env, 'admin', ADMIN_PASSWORD);
-  ui = await openPage(env, { width: 1280, height: 720 });
-  await signIn(ui.page, 'admin', ADMIN_PASSWORD);
+  ui = await adminPage(env);
 });
 
 afterAll(async () => {
@@ -42,18 +31,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, name) });
-
-// A failed step leaves a picture of what the page showed.
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && ui)
-    await ui.page
-      .screenshot({
-        path: join(SHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`),
-        fullPage: true,
-      })
-      .catch(() => {});
-});
+shotOnFailure(() => ui);
 
 async function pipelineIds(): Promise<Record<string, string>> {
   const project = await admin.get('/api/v1/projects/webshop');

@@ -1,8 +1,12 @@
 // Browser-test harness: a real control plane (SQLite, authentication on, a known administrator) listening on
 // a free loopback port and serving the built web UI, the system Chromium driven by playwright-core, and
 // helpers to sign in through the form and to call the API as a given user.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '@app/kit/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterEach } from 'vitest';
 import { type CiServer, createCiServer, loadCiSettings } from '../../src/index.js';
 import { ensureWebBuilt } from './build-web.js';
 
@@ -99,6 +103,34 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor(WAIT);
+}
+
+/** A page of its own, signed in as the administrator (the start of most browser tests). */
+export async function adminPage(
+  env: UiEnv,
+  viewport: { width: number; height: number } = { width: 1280, height: 720 },
+): Promise<UiPage> {
+  const ui = await openPage(env, viewport);
+  await signIn(ui.page, 'admin', ADMIN_PASSWORD);
+  return ui;
+}
+
+/** Where the browser tests leave their screenshots: test-artifacts/ci-web at the repository root. */
+export const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
+
+/** Saves a screenshot of `page` as `name` in SHOTS. */
+export async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, name), fullPage });
+}
+
+/** After each failed test, a full-page picture of what the page (`ui()`, once opened) showed. */
+export function shotOnFailure(ui: () => UiPage | undefined): void {
+  afterEach(async (ctx) => {
+    const page = ui()?.page;
+    if (ctx.task.result?.state === 'fail' && page)
+      await shot(page, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`, true).catch(() => {});
+  });
 }
 
 /**

@@ -1,31 +1,21 @@
-// Browser tests of the CI web UI's overview pages: the runs list (filters kept in the address, a pipeline
-// chosen within a project, live updates while the page is open, durations ticking, empty and error states),
-// the project page (pipelines with their latest runs, triggers, settings with the notification history) and
-// the value-stream map laid out by elkjs with the revision that flowed, and the agents page. One server and
-// one browser for the file; jobs are moved by the store functions the agents' job reports use
-// (test/core/agent-sim.ts). Screenshots go to test-artifacts/ci-web/ (gitignored), light and dark.
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/store/ids.js';
 import { jobsOf, startJob } from '../core/agent-sim.js';
 import { makeRepo, type Repo } from '../e2e/harness.js';
 import {
   ADMIN_PASSWORD,
+  adminPage,
   apiSession,
   BUNDLE,
   nav,
-  openPage,
-  signIn,
+  shot,
+  shotOnFailure,
   startUi,
   type UiEnv,
   type UiPage,
   WAIT,
 } from './harness.js';
-
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
 
 const docsBundle = (repo: Repo) => `project:
   slug: docs
@@ -48,7 +38,6 @@ let repo: Repo;
 const pipelines: Record<string, string> = {};
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   env = await startUi();
   admin = await apiSession(env, 'admin', ADMIN_PASSWORD);
   repo = makeRepo({ 'index.md': '# docs\n' });
@@ -62,8 +51,7 @@ beforeAll(async () => {
   // anywhere), which gives the notification history a deterministic row.
   const channels = [{ kind: 'email', target: 'ops@example.test', events: ['run.started'] }];
   expect((await admin.put('/api/v1/projects/docs/notifications', { channels })).status).toBe(200);
-  ui = await openPage(env, { width: 1280, height: 720 });
-  await signIn(ui.page, 'admin', ADMIN_PASSWORD);
+  ui = await adminPage(env);
 });
 
 afterAll(async () => {
@@ -71,17 +59,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, name) });
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && ui)
-    await ui.page
-      .screenshot({
-        path: join(SHOTS, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`),
-        fullPage: true,
-      })
-      .catch(() => {});
-});
+shotOnFailure(() => ui);
 
 async function trigger(pipeline: string): Promise<string> {
   // The docs pipeline runs the repository's head commit by id (no branch lookup needed).

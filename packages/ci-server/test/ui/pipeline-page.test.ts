@@ -5,16 +5,13 @@
 // repository in words and turns it off; a push whose repository definition did not apply starts runs whose
 // page says so with the error. Effects are checked through the API. Screenshots go to test-artifacts/ci-web/.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../e2e/harness.js';
 import { fixture, sendWebhook } from '../triggers/helpers.js';
-import { ADMIN_PASSWORD, apiSession, openPage, signIn, startUi, type UiEnv, type UiPage } from './harness.js';
+import { ADMIN_PASSWORD, adminPage, apiSession, shot, startUi, type UiEnv, type UiPage } from './harness.js';
 
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
 const BUNDLE = `project: {slug: pp, name: Pipeline pages}
 pipelines:
   - name: build
@@ -42,24 +39,20 @@ let build: string;
 let deploy: string;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   env = await startUi();
   admin = await apiSession(env, 'admin', ADMIN_PASSWORD);
   expect((await admin.post('/api/v1/projects/apply', { yaml: BUNDLE })).status).toBe(200);
   const ids = (await admin.get('/api/v1/projects/pp')).body.pipelines as { name: string; id: string }[];
   build = ids.find((p) => p.name === 'build')!.id;
   deploy = ids.find((p) => p.name === 'deploy')!.id;
-  ui = await openPage(env, { width: 1280, height: 900 });
+  ui = await adminPage(env, { width: 1280, height: 900 });
   await ui.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.base });
-  await signIn(ui.page, 'admin', ADMIN_PASSWORD);
 });
 
 afterAll(async () => {
   expect(ui?.problems ?? []).toEqual([]);
   await env?.close();
 });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, name), fullPage: true });
 
 describe('the pipeline page', () => {
   it('opens from the project page and shows the definition', async () => {
@@ -100,7 +93,7 @@ describe('the pipeline page', () => {
     expect(links.every((l) => l.startsWith('build #'))).toBe(true);
     expect(await page.getByRole('navigation', { name: 'Pages' }).textContent()).toContain('1–20 of 21');
     expect(await table.getByRole('row').nth(1).textContent()).toContain('b20');
-    await shot(page, 'pipeline-page.png');
+    await shot(page, 'pipeline-page.png', true);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL(/\/projects\/pp\/pipelines\/build\?offset=20$/);
     // Exact: until the second page arrives the table still lists #10–#19, which a substring match of 'build #1' finds.
@@ -141,10 +134,10 @@ describe('the pipeline page', () => {
     await page.getByLabel('Branch').fill('release/1');
     expect(await page.getByLabel('Markdown').inputValue()).toContain('badge.svg?branch=release%2F1');
     await page.getByRole('heading', { name: 'Status badge' }).scrollIntoViewIfNeeded();
-    await shot(page, 'pipeline-badge.png');
+    await shot(page, 'pipeline-badge.png', true);
     // A narrow window: looked at in the screenshot (tables scroll inside their panel, nothing overlaps).
     await page.setViewportSize({ width: 760, height: 900 });
-    await shot(page, 'pipeline-page-narrow.png');
+    await shot(page, 'pipeline-page-narrow.png', true);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
@@ -194,7 +187,7 @@ describe('commit status settings', () => {
     // The token field is emptied after saving, and the page never shows the token.
     expect(await form.getByLabel(/^Token/).inputValue()).toBe('');
     expect(await page.content()).not.toContain(TOKEN);
-    await shot(page, 'commit-status-settings.png');
+    await shot(page, 'commit-status-settings.png', true);
 
     // Saving again without a token keeps the stored one; an edit clears the "Saved." of the last save.
     await form.getByText('Saved.').waitFor();
@@ -267,6 +260,6 @@ describe('a pushed definition that did not apply', () => {
     expect(await page.getByRole('link', { name: 'ci', exact: true }).getAttribute('href')).toBe(
       '/projects/coded/pipelines/ci',
     );
-    await shot(page, 'run-definition-not-applied.png');
+    await shot(page, 'run-definition-not-applied.png', true);
   });
 });

@@ -4,26 +4,23 @@
 // approval" instead of "running". Screenshots go to test-artifacts/ci-web/ (gitignored) to be looked at.
 // Jobs are moved by the store functions the agents' job reports use.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { waitFor } from '@app/kit';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishJob, jobsOf, startJob } from '../core/agent-sim.js';
 import { makeRepo } from '../e2e/harness.js';
 import {
   ADMIN_PASSWORD,
+  adminPage,
   apiSession,
   nav,
-  openPage,
-  signIn,
+  shot,
   startUi,
   type UiEnv,
   type UiPage,
 } from './harness.js';
 
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/ci-web');
 const BUNDLE = `project: {slug: flow, name: Flow}
 pipelines:
   - name: ship
@@ -42,20 +39,16 @@ let admin: Awaited<ReturnType<typeof apiSession>>;
 let ui: UiPage;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   env = await startUi();
   admin = await apiSession(env, 'admin', ADMIN_PASSWORD);
   expect((await admin.post('/api/v1/projects/apply', { yaml: BUNDLE })).status).toBe(200);
-  ui = await openPage(env, { width: 1280, height: 720 });
-  await signIn(ui.page, 'admin', ADMIN_PASSWORD);
+  ui = await adminPage(env);
 });
 
 afterAll(async () => {
   expect(ui?.problems ?? []).toEqual([]);
   await env?.close();
 });
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, name) });
 
 /** Commits `files` to the repository in `dir`; the new commit's id. */
 function commit(dir: string, files: Record<string, string>, message: string): string {

@@ -1,86 +1,21 @@
-// Wire shapes of the control-plane API the UI reads (spec decisions.md and the server's OpenAPI document).
-// Shapes the generated types cover (@app/web-kit/api/ci) are aliases of them; the rest list only the fields
-// the UI uses (the server may send more).
+// Wire shapes of the control-plane API the UI reads, as aliases of the types generated from the server's
+// OpenAPI description (@app/web-kit/api/ci, `npm run gen:api -w packages/web-kit`); hand-written here are
+// only the UI's own shapes (the role list, run statuses, a user with its role narrowed) and the parts of a
+// material the description leaves open.
 import type { ResponseOf } from '@app/web-kit';
 import type { paths } from '@app/web-kit/api/ci';
 
 export type Role = 'viewer' | 'maintainer' | 'admin';
 
-/** A user as the admin pages read it (the generated type says `role: string`; the UI narrows it). */
-export interface User {
-  id: string;
-  username: string;
-  email: string | null;
-  role: Role;
-  created_at: string;
-}
-
-export interface Provider {
-  name: string;
-  display: string;
-}
+/** A user as the pages read it: the generated answer of `/api/v1/me`, its `role` (a string in the API's
+ * description) narrowed to the roles the server gives. */
+export type User = Omit<ResponseOf<paths, '/api/v1/me'>, 'role'> & { role: Role };
+/** A user as an answer carries it, read as a `User` (the server gives only the three roles). */
+export const asUser = (u: ResponseOf<paths, '/api/v1/me'>): User => u as User;
 
 export type RunStatus = 'queued' | 'running' | 'success' | 'failed' | 'canceled';
 export const RUN_STATUSES: RunStatus[] = ['queued', 'running', 'success', 'failed', 'canceled'];
 export const TERMINAL: string[] = ['success', 'failed', 'canceled'];
-
-export interface Material {
-  kind: string;
-  fingerprint: string;
-  git?: { url: string; branch?: string };
-  upstream?: { pipeline: string; stage?: string; status?: string };
-  cron?: { expression: string };
-}
-
-export interface PipelineEntry {
-  id: string;
-  name: string;
-  stages: string[];
-  /** Declared parameters with their defaults (older servers send none). */
-  parameters?: Record<string, string>;
-  materials: Material[];
-  latest_run: RunSummary | null;
-}
-
-export interface VsmNode {
-  id: string;
-  kind: 'git' | 'pipeline' | string;
-  url?: string;
-  branch?: string;
-  latest_modification?: { revision: string; author: string | null; message: string | null } | null;
-  pipeline_id?: string;
-  name?: string;
-  stages?: string[];
-  has_services?: boolean;
-  crons?: string[];
-  latest_run?: RunSummary | null;
-}
-
-export interface VsmEdge {
-  from: string;
-  to: string;
-  kind: string;
-  stage?: string;
-  status?: string;
-}
-
-export interface TestTotals {
-  tests: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-  duration_s: number;
-}
-
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target: string | null;
-  details: Record<string, unknown>;
-}
 
 // ---------- generated from the control plane's OpenAPI description ----------
 export type Project = ResponseOf<paths, '/api/v1/projects'>['projects'][number];
@@ -99,3 +34,14 @@ export type TestCase = RunTests['cases'][number];
 export type Artifact = ResponseOf<paths, '/api/v1/runs/{id}/artifacts'>['artifacts'][number];
 export type ApiToken = ResponseOf<paths, '/api/v1/account/api-tokens'>['tokens'][number];
 export type Secret = ResponseOf<paths, '/api/v1/projects/{slug}/secrets'>['secrets'][number];
+export type Provider = ResponseOf<paths, '/auth/providers'>['providers'][number];
+export type PipelineEntry = ProjectDetail['pipelines'][number];
+/** A material: the generated `{kind, fingerprint}` plus what the API describes only as "as in the YAML". */
+export type Material = PipelineEntry['materials'][number] & {
+  git?: { url: string; branch?: string };
+  upstream?: { pipeline: string; stage?: string; status?: string };
+  cron?: { expression: string };
+};
+export type Vsm = ResponseOf<paths, '/api/v1/projects/{slug}/vsm'>;
+export type VsmNode = Vsm['nodes'][number];
+export type VsmEdge = Vsm['edges'][number];

@@ -1,8 +1,7 @@
 // A run's artifacts with download links. The links are signed and live about five minutes, so the list is
 // fetched with `download=true` and refreshed well within that time.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
-import type { Artifact } from '../api/types';
+import { apiGet } from '../api/client';
 import { TERMINAL } from '../api/types';
 import { bytes } from '../lib/format';
 import { Empty, ErrorNote, StatusBadge } from './ui';
@@ -13,7 +12,8 @@ export function ArtifactsPanel({ runId, status }: { runId: string; status: strin
     // Keyed by the run's status: reports and artifacts arrive as jobs end, so each change refetches.
     queryKey: ['artifacts', runId, status],
     placeholderData: keepPreviousData,
-    queryFn: () => api.get<{ artifacts: Artifact[] }>(`/api/v1/runs/${runId}/artifacts?download=true`),
+    queryFn: () =>
+      apiGet('/api/v1/runs/{id}/artifacts', { params: { id: runId }, query: { download: true } }),
     refetchInterval: active ? 5000 : 3 * 60_000,
     staleTime: 60_000,
   });

@@ -6,21 +6,12 @@
 import { Button } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../api/client';
+import { type Answer, api, apiGet, apiPut, enc } from '../api/client';
 import { QueryView } from './QueryView';
 import { ConfirmButton, ErrorNote, Notice, Time } from './ui';
 
-type Host = 'github' | 'gitlab' | 'bitbucket';
-
-interface CommitStatus {
-  host: Host | null;
-  api_url: string | null;
-  repository: string | null;
-  username: string | null;
-  context_prefix: string;
-  has_token: boolean;
-  updated_at: string | null;
-}
+type CommitStatus = Answer<'/api/v1/projects/{slug}/commit-status'>;
+type Host = NonNullable<CommitStatus['host']>;
 
 const HOSTS: { id: Host; label: string; api: string; repo: string }[] = [
   { id: 'github', label: 'GitHub', api: 'https://api.github.com', repo: 'owner/name' },
@@ -32,7 +23,7 @@ const hostOf = (id: Host | null) => HOSTS.find((h) => h.id === id);
 export function CommitStatusSettings({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   const q = useQuery({
     queryKey: ['commit-status', slug],
-    queryFn: () => api.get<CommitStatus>(`/api/v1/projects/${enc(slug)}/commit-status`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}/commit-status', { params: { slug } }),
   });
   return (
     <QueryView query={q}>
@@ -102,14 +93,18 @@ function CommitStatusForm({ slug, status: s }: { slug: string; status: CommitSta
   const refresh = () => client.invalidateQueries({ queryKey: ['commit-status', slug] });
   const save = useMutation({
     mutationFn: () =>
-      api.put<CommitStatus>(path, {
-        host,
-        api_url: apiUrl.trim() || null,
-        repository: repository.trim() || null,
-        username: host === 'bitbucket' ? username.trim() || null : null,
-        context_prefix: prefix.trim() || undefined,
-        ...(token !== '' ? { token } : {}),
-      }),
+      apiPut(
+        '/api/v1/projects/{slug}/commit-status',
+        {
+          host,
+          api_url: apiUrl.trim() || null,
+          repository: repository.trim() || null,
+          username: host === 'bitbucket' ? username.trim() || null : null,
+          context_prefix: prefix.trim() || undefined,
+          ...(token !== '' ? { token } : {}),
+        },
+        { params: { slug } },
+      ),
     onSuccess: (saved) => {
       client.setQueryData(['commit-status', slug], saved);
       setToken('');

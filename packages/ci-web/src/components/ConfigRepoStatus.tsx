@@ -3,24 +3,14 @@
 // problem's file and line, the commit that failed and the one still in force. Nothing for a project that is
 // not bound (404).
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, api, enc } from '../api/client';
+import { ApiError, apiGet } from '../api/client';
 import { shortSha } from '../lib/format';
-
-interface ConfigRepo {
-  url: string;
-  branch: string;
-  path: string;
-  status: 'pending' | 'applied' | 'failed';
-  error: string | null;
-  applied_revision: string | null;
-  checked_revision: string | null;
-}
 
 export function ConfigRepoStatus({ slug }: { slug: string }) {
   const repo = useQuery({
     queryKey: ['config-repo', slug],
     queryFn: () =>
-      api.get<ConfigRepo>(`/api/v1/projects/${enc(slug)}/config-repo`).catch((err) => {
+      apiGet('/api/v1/projects/{slug}/config-repo', { params: { slug } }).catch((err) => {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
       }),

@@ -5,22 +5,16 @@
 import { Button } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../api/client';
+import { type Answer, apiGet, apiPut } from '../api/client';
 import { QueryView } from './QueryView';
 import { ErrorNote, InlineField } from './ui';
 
-interface Channel {
-  kind: string;
-  target: string;
-  events: string[];
-}
-interface Channels {
-  channels: Channel[];
-  redacted: boolean;
-}
+type Channel = Answer<'/api/v1/projects/{slug}/notifications'>['channels'][number];
+type Kind = Channel['kind'];
+type ChannelEvent = Channel['events'][number];
 
 /** The events a channel can want, with the words a person reads (the server's NOTIFICATION_EVENTS). */
-const EVENTS: { id: string; label: string }[] = [
+const EVENTS: { id: ChannelEvent; label: string }[] = [
   { id: 'run.started', label: 'run started' },
   { id: 'run.succeeded', label: 'succeeded' },
   { id: 'run.failed', label: 'failed' },
@@ -28,7 +22,7 @@ const EVENTS: { id: string; label: string }[] = [
   { id: 'run.fixed', label: 'fixed (first success after a failure)' },
   { id: 'gate.waiting', label: 'gate waiting' },
 ];
-const KINDS = [
+const KINDS: { id: Kind; label: string; placeholder: string }[] = [
   { id: 'chat', label: 'Chat (incoming webhook)', placeholder: 'https://hooks.slack.com/services/…' },
   { id: 'webhook', label: 'Webhook (signed JSON)', placeholder: 'https://deploy.example.com/ci-events' },
   { id: 'email', label: 'Email', placeholder: 'team@example.com' },
@@ -39,11 +33,11 @@ export function NotificationChannels({ slug, canEdit }: { slug: string; canEdit:
   const key = ['notifications', slug];
   const q = useQuery({
     queryKey: key,
-    queryFn: () => api.get<Channels>(`/api/v1/projects/${enc(slug)}/notifications`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}/notifications', { params: { slug } }),
   });
   const put = useMutation({
     mutationFn: (channels: Channel[]) =>
-      api.put<Channels>(`/api/v1/projects/${enc(slug)}/notifications`, { channels }),
+      apiPut('/api/v1/projects/{slug}/notifications', { channels }, { params: { slug } }),
     onSuccess: (d) => client.setQueryData(key, d),
   });
   return (
@@ -91,10 +85,10 @@ export function NotificationChannels({ slug, canEdit }: { slug: string; canEdit:
 }
 
 function AddChannel(props: { busy: boolean; onAdd(c: Channel): Promise<void> }) {
-  const [kind, setKind] = useState('chat');
+  const [kind, setKind] = useState<Kind>('chat');
   const [target, setTarget] = useState('');
-  const [events, setEvents] = useState<string[]>(['run.failed', 'run.fixed']);
-  const toggle = (id: string, on: boolean) =>
+  const [events, setEvents] = useState<ChannelEvent[]>(['run.failed', 'run.fixed']);
+  const toggle = (id: ChannelEvent, on: boolean) =>
     setEvents((now) => EVENTS.map((e) => e.id).filter((e) => (e === id ? on : now.includes(e))));
   const shape = KINDS.find((k) => k.id === kind) ?? KINDS[0];
   return (
@@ -111,7 +105,7 @@ function AddChannel(props: { busy: boolean; onAdd(c: Channel): Promise<void> }) 
     >
       <div className="row wrap">
         <InlineField label="Channel">
-          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+          <select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
             {KINDS.map((k) => (
               <option key={k.id} value={k.id}>
                 {k.label}

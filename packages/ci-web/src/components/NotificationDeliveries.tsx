@@ -3,8 +3,6 @@
 // pending (the next attempt's time), delivered, or failed with the receiver's status and the last error —
 // newest first, filtered by outcome, paged, refreshed every 10 s.
 import { EmptyState } from '@app/web-kit';
-import { enc } from '../api/client';
-import type { NotificationDeliveries as Deliveries } from '../api/schema';
 import { usePagedList } from '../lib/paged-list';
 import { Link } from '../lib/router';
 import { FilterSelect } from './FilterSelect';
@@ -18,9 +16,10 @@ const LIMIT = 20;
 const OUTCOMES = ['pending', 'delivered', 'failed'].map((s) => ({ value: s, label: s }));
 
 export function NotificationDeliveries({ slug }: { slug: string }) {
-  const { list, filters, setFilter, setOffset } = usePagedList<Deliveries, { status: string }>({
+  const { list, filters, setFilter, setOffset } = usePagedList({
     key: ['notification-deliveries', slug],
-    path: `/api/v1/projects/${enc(slug)}/notifications/deliveries`,
+    route: '/api/v1/projects/{slug}/notifications/deliveries',
+    params: { slug },
     limit: LIMIT,
     initial: { status: '' },
     refetchMs: 10_000,

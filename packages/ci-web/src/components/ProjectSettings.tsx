@@ -6,7 +6,7 @@
 import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../api/client';
+import { type Answer, api, apiGet, enc } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { bytes } from '../lib/format';
 import { materialText } from '../lib/materials';
@@ -21,21 +21,10 @@ const SCM_HOSTS = [
   { id: 'bitbucket', label: 'Bitbucket' },
 ];
 
-interface Crons {
-  crons: { id: string; name: string; expression: string; enabled: boolean; next_run_at: string | null }[];
-}
-interface Caches {
-  caches: { id: string; key: string; size_bytes: number; last_used_at: string }[];
-  total: number;
-}
-interface ArchiveSetting {
-  enabled: boolean;
-  after: string;
-  after_days: number;
-}
+/** The settings tab's two answers together. */
 interface Settings {
-  poll: { interval: string | null };
-  archive: { effective: ArchiveSetting; override: ArchiveSetting | null };
+  poll: Answer<'/api/v1/projects/{slug}/poll-interval'>;
+  archive: Answer<'/api/v1/projects/{slug}/log-archive'>;
 }
 
 export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; canEdit: boolean }) {
@@ -70,7 +59,7 @@ export function ProjectSettings({ project, canEdit }: { project: ProjectDetail; 
 function Triggers({ project }: { project: ProjectDetail }) {
   const crons = useQuery({
     queryKey: ['crons', project.slug],
-    queryFn: () => api.get<Crons>(`/api/v1/projects/${enc(project.slug)}/crons`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}/crons', { params: { slug: project.slug } }),
   });
   const origin = window.location.origin;
   return (
@@ -122,10 +111,9 @@ function SettingsView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   const q = useQuery({
     queryKey: ['project-settings', slug],
     queryFn: async (): Promise<Settings> => {
-      const base = `/api/v1/projects/${enc(slug)}`;
       const [poll, archive] = await Promise.all([
-        api.get<Settings['poll']>(`${base}/poll-interval`),
-        api.get<Settings['archive']>(`${base}/log-archive`),
+        apiGet('/api/v1/projects/{slug}/poll-interval', { params: { slug } }),
+        apiGet('/api/v1/projects/{slug}/log-archive', { params: { slug } }),
       ]);
       return { poll, archive };
     },
@@ -256,7 +244,8 @@ function CachesView({ slug, canEdit }: { slug: string; canEdit: boolean }) {
   const client = useQueryClient();
   const q = useQuery({
     queryKey: ['caches', slug],
-    queryFn: () => api.get<Caches>(`/api/v1/projects/${enc(slug)}/caches?limit=100&offset=0`),
+    queryFn: () =>
+      apiGet('/api/v1/projects/{slug}/caches', { params: { slug }, query: { limit: 100, offset: 0 } }),
   });
   const del = useMutation({
     mutationFn: (id: string) => api.del(`/api/v1/projects/${enc(slug)}/caches/${enc(id)}`),

@@ -2,8 +2,7 @@
 // to set one (a new name or a replacement value) and delete buttons with a confirmation step.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../api/client';
-import type { Secret } from '../api/types';
+import { api, apiGet, apiPost, enc } from '../api/client';
 import { SecretForm, SecretsTable } from './Secrets';
 import { ConfirmButton, Empty, ErrorNote, Loading, Notice } from './ui';
 
@@ -12,14 +11,15 @@ export function SecretsPanel({ slug }: { slug: string }) {
   const key = ['secrets', slug];
   const secrets = useQuery({
     queryKey: key,
-    queryFn: () => api.get<{ secrets: Secret[] }>(`/api/v1/projects/${enc(slug)}/secrets`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}/secrets', { params: { slug } }),
   });
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const put = useMutation({
-    mutationFn: () => api.post<Secret>(`/api/v1/projects/${enc(slug)}/secrets`, { name: name.trim(), value }),
+    mutationFn: () =>
+      apiPost('/api/v1/projects/{slug}/secrets', { name: name.trim(), value }, { params: { slug } }),
     onSuccess: (s) => {
       setSaved(s.name);
       setName('');

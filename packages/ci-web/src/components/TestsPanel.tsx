@@ -3,8 +3,8 @@
 // pipeline's recent runs — a test that both passed and failed there is marked flaky.
 import { Badge } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, query } from '../api/client';
-import type { RunDetail, RunPage, RunTests } from '../api/types';
+import { apiGet } from '../api/client';
+import type { RunDetail, RunTests } from '../api/types';
 import { TERMINAL } from '../api/types';
 import { seconds } from '../lib/format';
 import { Link } from '../lib/router';
@@ -31,15 +31,15 @@ interface HistoryEntry {
 
 /** Each test's outcomes in the pipeline's recent runs (newest first), this run excluded. */
 async function testHistory(run: RunDetail): Promise<Map<string, HistoryEntry[]>> {
-  const page = await api.get<RunPage>(
-    `/api/v1/runs${query({ pipeline: run.pipeline_id, limit: HISTORY_RUNS + 1, offset: 0 })}`,
-  );
+  const page = await apiGet('/api/v1/runs', {
+    query: { pipeline: run.pipeline_id, limit: HISTORY_RUNS + 1, offset: 0 },
+  });
   // Running runs count too: their finished jobs' reports are final.
   const earlier = page.runs.filter((r) => r.id !== run.id).slice(0, HISTORY_RUNS);
   const reports = await Promise.all(
     earlier.map(async (r) => ({
       run: r,
-      report: await api.get<RunTests>(`/api/v1/runs/${r.id}/tests?limit=${CASES}`),
+      report: await apiGet('/api/v1/runs/{id}/tests', { params: { id: r.id }, query: { limit: CASES } }),
     })),
   );
   const out = new Map<string, HistoryEntry[]>();
@@ -77,7 +77,7 @@ export function TestsPanel({ run }: { run: RunDetail }) {
     // Keyed by the run's status: reports arrive as jobs end, so each change refetches.
     queryKey: ['tests', run.id, run.status],
     placeholderData: keepPreviousData,
-    queryFn: () => api.get<RunTests>(`/api/v1/runs/${run.id}/tests?limit=${CASES}`),
+    queryFn: () => apiGet('/api/v1/runs/{id}/tests', { params: { id: run.id }, query: { limit: CASES } }),
     refetchInterval: active ? 5000 : false,
   });
   const hasTests = Boolean(tests.data && tests.data.tests > 0);

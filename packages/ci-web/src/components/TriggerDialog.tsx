@@ -3,7 +3,7 @@
 // `parameters:` block by the server, then POST /api/v1/pipelines/{id}/trigger and go to the new run.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/client';
+import { apiPost } from '../api/client';
 import { navigate } from '../lib/router';
 import { runHref } from './RunsTable';
 import { ErrorNote, Modal } from './ui';
@@ -35,10 +35,7 @@ export function TriggerDialog(props: {
       const body: { git_ref?: string; parameters?: Record<string, string> } = {};
       if (gitRef.trim()) body.git_ref = gitRef.trim();
       if (Object.keys(parameters).length > 0) body.parameters = parameters;
-      return api.post<{ run_id: string; counter: number }>(
-        `/api/v1/pipelines/${props.pipeline.id}/trigger`,
-        body,
-      );
+      return apiPost('/api/v1/pipelines/{id}/trigger', body, { params: { id: props.pipeline.id } });
     },
     onSuccess: (result) => {
       client.invalidateQueries({ queryKey: ['project', props.slug] });

@@ -4,8 +4,8 @@
 // 204, which stops EventSource by itself); the stream is closed at `end`, and any other interruption checks
 // the run's status. Listeners are told at most once per animation frame however many lines arrived.
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { api } from '../api/client';
-import { type RunDetail, TERMINAL } from '../api/types';
+import { apiGet } from '../api/client';
+import { TERMINAL } from '../api/types';
 import { JobLogBuffer } from './log-buffer';
 
 export type StreamState = 'connecting' | 'live' | 'ended' | 'failed';
@@ -81,8 +81,7 @@ export function useRunLogs(runId: string, runStatus: string): RunLogs {
         setState('failed');
         return;
       }
-      api
-        .get<RunDetail>(`/api/v1/runs/${encodeURIComponent(runId)}?logs=0`)
+      apiGet('/api/v1/runs/{id}', { params: { id: runId }, query: { logs: 0 } })
         .then((r) => {
           if (closed) return;
           if (TERMINAL.includes(r.status)) {

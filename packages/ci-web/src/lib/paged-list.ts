@@ -3,7 +3,7 @@
 // screen while the next one loads. The webhook and notification histories and the agents page use it.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, query } from '../api/client';
+import { type Answer, apiGet, type RouteOf } from '../api/client';
 
 export interface Paged {
   total: number;
@@ -11,9 +11,14 @@ export interface Paged {
   offset: number;
 }
 
-export function usePagedList<T extends Paged, F extends Record<string, string>>(options: {
+/** The GET routes that answer a page. */
+type PagedRoute = { [P in RouteOf<'get'>]: Answer<P> extends Paged ? P : never }[RouteOf<'get'>];
+
+export function usePagedList<P extends PagedRoute, F extends Record<string, string>>(options: {
   key: readonly unknown[];
-  path: string;
+  route: P;
+  /** The route's `{name}` placeholders. */
+  params?: Record<string, string>;
   limit: number;
   initial: F;
   refetchMs?: number;
@@ -28,7 +33,11 @@ export function usePagedList<T extends Paged, F extends Record<string, string>>(
   const params = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v || undefined]));
   const list = useQuery({
     queryKey: [...options.key, filters, offset],
-    queryFn: () => api.get<T>(`${options.path}${query({ ...params, limit: options.limit, offset })}`),
+    queryFn: () =>
+      apiGet(options.route, {
+        params: options.params,
+        query: { ...params, limit: options.limit, offset },
+      }),
     placeholderData: keepPreviousData,
     refetchInterval: options.refetchMs,
   });

@@ -1,8 +1,8 @@
 // Who is signed in: `GET /api/v1/me` as a query (null when signed out), role helpers that decide which
 // actions a page shows (the server enforces them anyway), and sign-in / sign-out.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, request } from '../api/client';
-import type { Role, User } from '../api/types';
+import { ApiError, api, apiGet } from '../api/client';
+import { asUser, type Role, type User } from '../api/types';
 
 const ORDER: Role[] = ['viewer', 'maintainer', 'admin'];
 /** The id `/api/v1/me` answers when the server runs with CI_AUTH_ENABLED=false. */
@@ -12,7 +12,7 @@ export const ME_KEY = ['me'] as const;
 
 export async function fetchMe(): Promise<User | null> {
   try {
-    return await request<User>('/api/v1/me', { quiet401: true });
+    return asUser(await apiGet('/api/v1/me', { quiet401: true }));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;

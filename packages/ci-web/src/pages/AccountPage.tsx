@@ -2,8 +2,7 @@
 // create (the secret is shown once, right after creation), list and revoke.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api } from '../api/client';
-import type { ApiToken } from '../api/types';
+import { api, apiGet, apiPost } from '../api/client';
 import { Empty, ErrorNote, Notice, PageHeader, Time } from '../components/ui';
 import { useSession } from '../lib/session';
 
@@ -106,7 +105,7 @@ function TokensPanel() {
   const client = useQueryClient();
   const tokens = useQuery({
     queryKey: ['api-tokens'],
-    queryFn: () => api.get<{ tokens: ApiToken[] }>('/api/v1/account/api-tokens'),
+    queryFn: () => apiGet('/api/v1/account/api-tokens'),
   });
   const [name, setName] = useState('');
   const [days, setDays] = useState(0);
@@ -114,7 +113,7 @@ function TokensPanel() {
   const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: () =>
-      api.post<ApiToken & { secret: string }>('/api/v1/account/api-tokens', {
+      apiPost('/api/v1/account/api-tokens', {
         name: name.trim(),
         expires_at: days ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
       }),

@@ -7,8 +7,7 @@
 import { EmptyState } from '@app/web-kit';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../api/client';
-import type { AgentList } from '../api/schema';
+import { apiGet, apiPost } from '../api/client';
 import { PagedQueryView } from '../components/QueryView';
 import { runHref } from '../components/RunsTable';
 import { ConfirmButton, ErrorNote, Notice, PageHeader, StatusBadge } from '../components/ui';
@@ -24,7 +23,7 @@ export function AgentsPage() {
   const [offset, setOffset] = useState(0);
   const agents = useQuery({
     queryKey: ['agents', offset],
-    queryFn: () => api.get<AgentList>(`/api/v1/agents?limit=${LIMIT}&offset=${offset}`),
+    queryFn: () => apiGet('/api/v1/agents', { query: { limit: LIMIT, offset } }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
@@ -33,8 +32,7 @@ export function AgentsPage() {
   const isAdmin = useSession().can('admin');
   const [confirming, setConfirming] = useState<string | null>(null);
   const revoke = useMutation({
-    mutationFn: (id: string) =>
-      api.post<{ name: string; requeued_job_runs: number }>(`/api/v1/admin/agents/${enc(id)}/revoke`),
+    mutationFn: (id: string) => apiPost('/api/v1/admin/agents/{id}/revoke', undefined, { params: { id } }),
     onSuccess: () => {
       setConfirming(null);
       client.invalidateQueries({ queryKey: ['agents'] });
@@ -44,8 +42,7 @@ export function AgentsPage() {
   // with their own credentials.
   const [askingRotate, setAskingRotate] = useState(false);
   const rotate = useMutation({
-    mutationFn: () =>
-      api.post<{ token: string; rotated_at: string }>('/api/v1/admin/agents/registration-token'),
+    mutationFn: () => apiPost('/api/v1/admin/agents/registration-token'),
     onSuccess: () => setAskingRotate(false),
   });
   // "last seen" and the running jobs' durations move between refreshes.

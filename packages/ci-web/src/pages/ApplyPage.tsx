@@ -6,7 +6,7 @@ import { Button, Dialog, useShortcut } from '@app/web-kit';
 import { type EditorMarker, MonacoEditor, type MonacoModule } from '@app/web-kit/monaco';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { ApiError, api, enc } from '../api/client';
+import { ApiError, apiGet, apiPost } from '../api/client';
 import type { ProjectDetail } from '../api/types';
 import { ErrorNote, Notice, PageHeader } from '../components/ui';
 import { type ApplyPlan, type CurrentProject, planApply, readBundle } from '../lib/bundle-diff';
@@ -17,17 +17,12 @@ import { EXAMPLE } from './apply-example';
 const MODEL = 'file:///bundle.yaml';
 const SCHEMA = '/api/v1/schema/pipeline-bundle.json';
 
-interface ApplyResult {
-  project_slug: string;
-  pipelines_applied: number;
-}
-
 type Editor = Parameters<NonNullable<Parameters<typeof MonacoEditor>[0]['onReady']>>[0];
 
 async function currentProject(slug: string): Promise<CurrentProject | null> {
   let project: ProjectDetail;
   try {
-    project = await api.get<ProjectDetail>(`/api/v1/projects/${enc(slug)}`);
+    project = await apiGet('/api/v1/projects/{slug}', { params: { slug } });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -35,7 +30,7 @@ async function currentProject(slug: string): Promise<CurrentProject | null> {
   const pipelines = await Promise.all(
     project.pipelines.map(async (p) => ({
       name: p.name,
-      yaml: (await api.get<{ yaml: string }>(`/api/v1/pipelines/${enc(p.id)}/yaml`)).yaml,
+      yaml: (await apiGet('/api/v1/pipelines/{id}/yaml', { params: { id: p.id } })).yaml,
     })),
   );
   return { name: project.name, description: project.description, pipelines };
@@ -49,7 +44,7 @@ export function ApplyPage() {
   const [plan, setPlan] = useState<ApplyPlan | null>(null);
   const editor = useRef<Editor | null>(null);
   const apply = useMutation({
-    mutationFn: (text: string) => api.post<ApplyResult>('/api/v1/projects/apply', { yaml: text }),
+    mutationFn: (text: string) => apiPost('/api/v1/projects/apply', { yaml: text }),
     onSuccess: (result) => {
       setPlan(null);
       client.invalidateQueries({ queryKey: ['projects'] });

@@ -2,8 +2,8 @@
 // identity provider, each a link to /auth/login/{name} that comes back to the page the user wanted.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, enc, query, request } from '../api/client';
-import type { Provider, User } from '../api/types';
+import { apiGet, apiPost, enc, query } from '../api/client';
+import { asUser } from '../api/types';
 import { ErrorNote, Loading } from '../components/ui';
 import { navigate, safeNext, useLocation } from '../lib/router';
 import { ME_KEY } from '../lib/session';
@@ -14,7 +14,7 @@ export function LoginPage() {
   const client = useQueryClient();
   const providers = useQuery({
     queryKey: ['auth-providers'],
-    queryFn: () => api.get<{ providers: Provider[] }>('/auth/providers'),
+    queryFn: () => apiGet('/auth/providers'),
   });
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -26,11 +26,7 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const user = await request<User>('/auth/login/local', {
-        method: 'POST',
-        body: { username, password },
-        quiet401: true,
-      });
+      const user = asUser(await apiPost('/auth/login/local', { username, password }, { quiet401: true }));
       client.clear();
       client.setQueryData(ME_KEY, user);
       navigate(next, { replace: true });

@@ -5,8 +5,7 @@
 import { EmptyState, ErrorState, LoadingState } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc, query } from '../api/client';
-import type { ProjectDetail, RunPage } from '../api/types';
+import { apiGet, enc, query } from '../api/client';
 import { BadgeSnippet } from '../components/BadgeSnippet';
 import { PipelineDefinition } from '../components/PipelineDefinition';
 import { RunsTable } from '../components/RunsTable';
@@ -25,13 +24,13 @@ export function PipelinePage({ slug, name }: { slug: string; name: string }) {
   const [triggering, setTriggering] = useState(false);
   const project = useQuery({
     queryKey: ['project', slug],
-    queryFn: () => api.get<ProjectDetail>(`/api/v1/projects/${enc(slug)}`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}', { params: { slug } }),
     refetchInterval: 15_000,
   });
   const pipeline = project.data?.pipelines.find((p) => p.name === name);
   const runs = useQuery({
     queryKey: ['runs', { pipeline: pipeline?.id, offset }],
-    queryFn: () => api.get<RunPage>(`/api/v1/runs${query({ pipeline: pipeline!.id, limit: LIMIT, offset })}`),
+    queryFn: () => apiGet('/api/v1/runs', { query: { pipeline: pipeline!.id, limit: LIMIT, offset } }),
     enabled: pipeline !== undefined,
     placeholderData: keepPreviousData,
     // Runs still going change by the second; a finished history only grows when something new starts.

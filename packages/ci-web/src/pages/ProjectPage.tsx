@@ -2,8 +2,8 @@
 // recent runs and (for maintainers) its secrets and a delete button.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { api, enc } from '../api/client';
-import type { PipelineEntry, ProjectDetail, VsmEdge, VsmNode } from '../api/types';
+import { api, apiGet, apiPost, enc } from '../api/client';
+import type { PipelineEntry, ProjectDetail } from '../api/types';
 import { ConfigRepoStatus } from '../components/ConfigRepoStatus';
 import { ProjectSettings } from '../components/ProjectSettings';
 import { RunStateBadge } from '../components/RunState';
@@ -26,18 +26,18 @@ export function ProjectPage({ slug }: { slug: string }) {
     d?.recent_runs.some((r) => r.status === 'queued' || r.status === 'running') ?? false;
   const project = useQuery({
     queryKey: ['project', slug],
-    queryFn: () => api.get<ProjectDetail>(`/api/v1/projects/${enc(slug)}`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}', { params: { slug } }),
     refetchInterval: (q) => (active(q.state.data) ? 3000 : 15_000),
   });
   const vsm = useQuery({
     queryKey: ['vsm', slug],
-    queryFn: () => api.get<{ nodes: VsmNode[]; edges: VsmEdge[] }>(`/api/v1/projects/${enc(slug)}/vsm`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}/vsm', { params: { slug } }),
     refetchInterval: 15_000,
   });
   const [triggering, setTriggering] = useState<PipelineEntry | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const runAll = useMutation({
-    mutationFn: () => api.post<{ run_ids: string[] }>(`/api/v1/projects/${enc(slug)}/run-all`),
+    mutationFn: () => apiPost('/api/v1/projects/{slug}/run-all', undefined, { params: { slug } }),
     onSuccess: () => {
       client.invalidateQueries({ queryKey: ['project', slug] });
       client.invalidateQueries({ queryKey: ['vsm', slug] });

@@ -1,7 +1,6 @@
 // The projects the user may see, with a link to each project and (for maintainers) to applying a bundle.
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
-import type { Project } from '../api/types';
+import { apiGet } from '../api/client';
 import { Empty, ErrorNote, Loading, PageHeader, Time } from '../components/ui';
 import { Link } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -10,7 +9,7 @@ export function ProjectsPage() {
   const { can } = useSession();
   const projects = useQuery({
     queryKey: ['projects'],
-    queryFn: () => api.get<{ projects: Project[] }>('/api/v1/projects'),
+    queryFn: () => apiGet('/api/v1/projects'),
   });
   const list = projects.data?.projects ?? [];
   return (

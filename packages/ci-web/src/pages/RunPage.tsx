@@ -5,7 +5,7 @@
 import { Button, LoadingState, useShortcut } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { api } from '../api/client';
+import { api, apiGet, apiPost } from '../api/client';
 import { type RunDetail, TERMINAL } from '../api/types';
 import { ArtifactsPanel } from '../components/ArtifactsPanel';
 import { ForkApproval } from '../components/ForkApproval';
@@ -41,7 +41,7 @@ export function RunPage({ id }: { id: string }) {
   const client = useQueryClient();
   const run = useQuery({
     queryKey: ['run', id],
-    queryFn: () => api.get<RunDetail>(`/api/v1/runs/${encodeURIComponent(id)}?logs=0`),
+    queryFn: () => apiGet('/api/v1/runs/{id}', { params: { id }, query: { logs: 0 } }),
     refetchInterval: (q) => (q.state.data && TERMINAL.includes(q.state.data.status) ? false : 2000),
   });
   const refresh = () => {
@@ -50,7 +50,7 @@ export function RunPage({ id }: { id: string }) {
   };
   const cancel = useMutation({ mutationFn: () => api.post(`/api/v1/runs/${id}/cancel`), onSuccess: refresh });
   const rerun = useMutation({
-    mutationFn: () => api.post<{ run_id: string }>(`/api/v1/runs/${id}/rerun`),
+    mutationFn: () => apiPost('/api/v1/runs/{id}/rerun', undefined, { params: { id } }),
     onSuccess: (r) => {
       client.invalidateQueries({ queryKey: ['runs'] });
       navigate(runHref(r.run_id));

@@ -4,8 +4,8 @@
 // the durations of running runs tick every second in between.
 import { EmptyState, ErrorState, LoadingState } from '@app/web-kit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, enc, query } from '../api/client';
-import { type Project, type ProjectDetail, RUN_STATUSES, type RunPage } from '../api/types';
+import { apiGet, query } from '../api/client';
+import { RUN_STATUSES } from '../api/types';
 import { FilterSelect } from '../components/FilterSelect';
 import { RunsTable } from '../components/RunsTable';
 import { PageHeader, Pager } from '../components/ui';
@@ -23,19 +23,19 @@ export function RunsPage() {
   const filters = { status, project, pipeline, limit: LIMIT, offset };
   const runs = useQuery({
     queryKey: ['runs', filters],
-    queryFn: () => api.get<RunPage>(`/api/v1/runs${query(filters)}`),
+    queryFn: () => apiGet('/api/v1/runs', { query: filters }),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
     retry: false,
   });
   const projects = useQuery({
     queryKey: ['projects'],
-    queryFn: () => api.get<{ projects: Project[] }>('/api/v1/projects'),
+    queryFn: () => apiGet('/api/v1/projects'),
   });
   // The pipeline choice needs a project: its pipelines come from the project's detail.
   const detail = useQuery({
     queryKey: ['project', project],
-    queryFn: () => api.get<ProjectDetail>(`/api/v1/projects/${enc(project)}`),
+    queryFn: () => apiGet('/api/v1/projects/{slug}', { params: { slug: project } }),
     enabled: project !== '',
   });
   const set = (patch: Partial<typeof filters>) => {

@@ -38,8 +38,8 @@ export const AgentRunAnswer = Open({
   events: Type.Optional(Type.String({ description: 'the run’s event-stream address' })),
 });
 export const AgentCancelled = Open({ runId: Type.String(), cancelled: Type.Boolean() });
-/** One statement result of an agent run (masked, at most 200 rows). */
-export const AgentArtifact = Open({
+/** One statement result of an agent run (masked, at most 200 rows): the artifact and the handover both. */
+const artifact = {
   correlationId: Type.String(),
   statement: Type.String(),
   fields: Type.Array(Type.String()),
@@ -47,18 +47,10 @@ export const AgentArtifact = Open({
   rowCount: Type.Number(),
   truncated: Type.Boolean(),
   durationMs: Type.Number(),
-});
+};
+export const AgentArtifact = Open(artifact);
 export const AgentHandover = Open(
-  {
-    runId: Type.String(),
-    correlationId: Type.String(),
-    statement: Type.String(),
-    fields: Type.Array(Type.String()),
-    rows: Rows,
-    rowCount: Type.Number(),
-    truncated: Type.Boolean(),
-    durationMs: Type.Number(),
-  },
+  { runId: Type.String(), ...artifact },
   'The run’s answer statement replayed read-only: its artifact (masked, at most 200 rows)',
 );
 export const EventStream = Type.String({ description: 'text/event-stream: the run’s events' });

@@ -5,6 +5,7 @@
 import type { ColumnChange, DdlScript, SqlDialect as Dialect } from './dialect.js';
 import {
   type AlterChange,
+  type ColumnDesign,
   checkName,
   checkType,
   columnSql,
@@ -15,12 +16,37 @@ import {
   list,
   q,
   rulesOf,
+  schemaPrefix,
   tableName,
 } from './table-ddl.js';
 
 /** Why SQLite cannot make a change in place (its ALTER TABLE renames, adds and drops columns only). */
 export const REBUILD =
   'SQLite cannot make this change with ALTER TABLE: it needs a table rebuild (a new table, the rows copied, the old one dropped and the new one renamed)';
+
+/**
+ * What an engine whose ADD COLUMN is limited (SQLite) cannot add in place: a NOT NULL column without a
+ * default (existing rows would have no value), or a column defaulting to an expression. The in-place
+ * statements refuse it; SQLite's rebuild takes it as a reason to rebuild.
+ */
+export function addColumnLimit(
+  c: ColumnDesign | undefined,
+): 'notNullWithoutDefault' | 'expressionDefault' | undefined {
+  if (c?.nullable === false && (!c.default || ('literal' in c.default && c.default.literal === null)))
+    return 'notNullWithoutDefault';
+  if (c?.default && 'expression' in c.default) return 'expressionDefault';
+  return undefined;
+}
+
+/** The parts an alterColumn changes, once checked: the column keeps its name and at least one part changes. */
+export function changedParts(ch: Extract<AlterChange, { op: 'alterColumn' }>): AlterColumnPart[] {
+  if (ch.column?.name !== ch.name) throw new DesignError('Rename a column with renameColumn, then alter it');
+  const changed = Array.isArray(ch.changed) ? ch.changed : [];
+  if (changed.length === 0) throw new DesignError(`Nothing to change on column ${ch.name}`);
+  return changed;
+}
+
+type AlterColumnPart = Extract<AlterChange, { op: 'alterColumn' }>['changed'][number];
 
 /**
  * The script for `changes`: the engine's rebuild when its rules say the changes need one and the table as it
@@ -57,12 +83,11 @@ export function alterTableStatements(d: Dialect, path: readonly string[], change
       }
       case 'addColumn': {
         const c = ch.column;
-        if (rules.addColumnLimited) {
-          if (c.nullable === false && (!c.default || ('literal' in c.default && c.default.literal === null)))
-            throw new DesignError(`${REBUILD}: give the new NOT NULL column ${c.name} a default.`);
-          if (c.default && 'expression' in c.default)
-            throw new DesignError(`${REBUILD}: add column ${c.name} with a literal default.`);
-        }
+        const limit = rules.addColumnLimited ? addColumnLimit(c) : undefined;
+        if (limit === 'notNullWithoutDefault')
+          throw new DesignError(`${REBUILD}: give the new NOT NULL column ${c.name} a default.`);
+        if (limit === 'expressionDefault')
+          throw new DesignError(`${REBUILD}: add column ${c.name} with a literal default.`);
         const add = rules.addColumnWord ?? 'ADD COLUMN';
         if (rules.addColumnNotNullApart && c.nullable === false) {
           // Existing rows take the default first; without one, SET NOT NULL fails on them (rolled back).
@@ -98,7 +123,7 @@ export function alterTableStatements(d: Dialect, path: readonly string[], change
         const name = q(d, checkName(ch.name, 'Index'));
         // MySQL and SQL Server name the table; the others the index, in the table's schema.
         if (rules.dropIndexOnTable) out.push(`DROP INDEX ${name} ON ${table}`);
-        else out.push(`DROP INDEX ${path.length === 2 ? `${q(d, path[0])}.` : ''}${name}`);
+        else out.push(`DROP INDEX ${schemaPrefix(d, path)}${name}`);
         break;
       }
       case 'addForeignKey':
@@ -121,9 +146,7 @@ export function alterTableStatements(d: Dialect, path: readonly string[], change
 function alterColumn(d: Dialect, table: string, ch: Extract<AlterChange, { op: 'alterColumn' }>): string[] {
   const rules = rulesOf(d);
   const name = checkName(ch.name, 'Column');
-  if (ch.column?.name !== ch.name) throw new DesignError('Rename a column with renameColumn, then alter it');
-  const changed = Array.isArray(ch.changed) ? ch.changed : [];
-  if (changed.length === 0) throw new DesignError(`Nothing to change on column ${ch.name}`);
+  const changed = changedParts(ch);
   if (!rules.alterColumn)
     throw new DesignError(
       `${REBUILD}; leave the ${changed.join(', ')} of column ${ch.name} as it is (or drop and add the column).`,

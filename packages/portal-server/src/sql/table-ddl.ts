@@ -136,6 +136,10 @@ export const list = (d: Dialect, names: string[], what: string) => {
   return names.map((n) => q(d, checkName(n, 'Column'))).join(', ');
 };
 
+/** The quoted container and a dot where the path has one (`"main".`), else nothing. */
+export const schemaPrefix = (d: Dialect, path: readonly string[]) =>
+  path.length === 2 ? `${q(d, path[0])}.` : '';
+
 /** The table's quoted name from its path (at most a container and the name). */
 export function tableName(d: Dialect, path: readonly string[]): string {
   if (path.length < 1 || path.length > 2)
@@ -191,7 +195,7 @@ export function indexName(d: Dialect, path: readonly string[], index: string): s
   const rules = rulesOf(d);
   const name = q(d, checkName(index, 'Index'));
   const onName = rules.indexSchemaOnName || rules.indexQualified;
-  return onName && path.length === 2 ? `${q(d, path[0])}.${name}` : name;
+  return onName ? `${schemaPrefix(d, path)}${name}` : name;
 }
 
 export function createIndexSql(d: Dialect, path: readonly string[], ix: IndexDesign): string {

@@ -3,35 +3,19 @@
 // while the others go in; JSON lines with a mapping; an SQL script of INSERTs, and a script that is not one
 // refused; masked columns cannot be written; write approval holds the import as one request, a second
 // person approves, and the same upload then runs; bad input answers 4xx in the portal's error shape.
-import { join } from 'node:path';
-import { tempDir } from '@app/kit/testing';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, BOB } from '../query/harness.js';
 import { multipartBody, ndjson } from '../query/multipart.js';
-import { type GovernedHarness, governed, managedDs } from './policy-harness.js';
+import type { GovernedHarness } from './policy-harness.js';
+import { governedTables, MASKED_EMAIL, type RouteUser, read, sqliteFiles } from './table-routes.fixture.js';
 
-const dir = tempDir('portal-import-');
-
-function seed(name: string): string {
-  const f = join(dir, `${name}.db`);
-  const db = new Database(f);
-  db.exec(`
-    CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, email TEXT);
-    INSERT INTO people VALUES (1, 'existing', 'Oslo', 'e@x.org');
-  `);
-  db.close();
-  return f;
-}
-
-function read(f: string, sql: string): unknown[] {
-  const db = new Database(f, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-}
+const sqlite = sqliteFiles('portal-import-');
+const seed = (name: string) =>
+  sqlite.seed(
+    name,
+    `CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, email TEXT);
+    INSERT INTO people VALUES (1, 'existing', 'Oslo', 'e@x.org');`,
+  );
 
 const CSV = 'id,name,city\n2,"Smith, Anna",Berlin\n3,"He said ""hi""",\n4,Bob,""\n';
 
@@ -40,24 +24,11 @@ describe('/api/db/import (SQLite, governed)', () => {
   const files = { open: seed('open'), held: seed('held'), ro: seed('ro') };
 
   beforeAll(async () => {
-    h = await governed([
-      managedDs(
-        'open',
-        { type: 'sqlite', database: files.open },
-        { guardrails: false, masking: [{ column: 'people.email', rule: 'full' }] },
-      ),
-      managedDs('held', { type: 'sqlite', database: files.held }, { writeApproval: true }),
-      managedDs('ro', { type: 'sqlite', database: files.ro }, { readOnly: true }),
-    ]);
+    h = await governedTables(files, { open: MASKED_EMAIL });
   });
   afterAll(() => h?.close());
 
-  const upload = (
-    url: string,
-    options: Record<string, unknown>,
-    file: string,
-    user: { username: string; role: 'admin' | 'user' } | null = ALICE,
-  ) => {
+  const upload = (url: string, options: Record<string, unknown>, file: string, user: RouteUser = ALICE) => {
     const { payload, contentType } = multipartBody(
       { options: JSON.stringify({ path: ['main', 'people'], ...options }) },
       { name: 'people.csv', content: file },

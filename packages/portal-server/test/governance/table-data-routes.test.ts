@@ -3,39 +3,26 @@
 // concurrent change detected and the whole batch rolled back; a read-only datasource refuses; write approval
 // holds the batch, a second person approves, and the same edits then run; masked columns are answered masked
 // and cannot be edited; audit lines per statement.
-import { join } from 'node:path';
-import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE, BOB } from '../query/harness.js';
-import { type GovernedHarness, governed, managedDs } from './policy-harness.js';
+import type { GovernedHarness } from './policy-harness.js';
+import { governedTables, MASKED_EMAIL, read, sqliteFiles } from './table-routes.fixture.js';
 
-const dir = tempDir('portal-table-data-');
-const file = (name: string) => join(dir, `${name}.db`);
+const sqlite = sqliteFiles('portal-table-data-');
 
 function seed(name: string): string {
-  const f = file(name);
-  const db = new Database(f);
-  db.exec(`
-    CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, email TEXT);
-    CREATE TABLE loose (label TEXT);
-    INSERT INTO loose (label) VALUES ('a'), ('b');
-  `);
-  const insert = db.prepare('INSERT INTO people (id, name, city, email) VALUES (?, ?, ?, ?)');
-  // The first row's city is NULL (issue 30 item 6: a NULL first value must not hide matches).
-  for (let i = 1; i <= 250; i++)
-    insert.run(i, `person ${i}`, i === 1 ? null : i % 5 === 0 ? 'Berlin' : 'Paris', `p${i}@x.org`);
-  db.close();
-  return f;
-}
-
-function read(f: string, sql: string): unknown[] {
-  const db = new Database(f, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
+  return sqlite.seed(name, (db) => {
+    db.exec(`
+      CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, email TEXT);
+      CREATE TABLE loose (label TEXT);
+      INSERT INTO loose (label) VALUES ('a'), ('b');
+    `);
+    const insert = db.prepare('INSERT INTO people (id, name, city, email) VALUES (?, ?, ?, ?)');
+    // The first row's city is NULL (issue 30 item 6: a NULL first value must not hide matches).
+    for (let i = 1; i <= 250; i++)
+      insert.run(i, `person ${i}`, i === 1 ? null : i % 5 === 0 ? 'Berlin' : 'Paris', `p${i}@x.org`);
+  });
 }
 
 describe('/api/db/table/rows and /api/db/table/edits (SQLite, governed)', () => {
@@ -43,15 +30,7 @@ describe('/api/db/table/rows and /api/db/table/edits (SQLite, governed)', () => 
   const files = { open: seed('open'), ro: seed('ro'), held: seed('held') };
 
   beforeAll(async () => {
-    h = await governed([
-      managedDs(
-        'open',
-        { type: 'sqlite', database: files.open },
-        { guardrails: false, masking: [{ column: 'people.email', rule: 'full' }] },
-      ),
-      managedDs('ro', { type: 'sqlite', database: files.ro }, { readOnly: true }),
-      managedDs('held', { type: 'sqlite', database: files.held }, { writeApproval: true }),
-    ]);
+    h = await governedTables(files, { open: MASKED_EMAIL });
   });
   afterAll(() => h?.close());
 

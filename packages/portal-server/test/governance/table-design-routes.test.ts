@@ -3,32 +3,15 @@
 // previewed (nothing created) then created with keys, defaults and an index; altered in place; injection through names, types and defaults refused with nothing run; a
 // read-only datasource refuses; a datasource needing two approvals holds the DDL until two people approve,
 // then the same description runs; audit lines per statement.
-import { join } from 'node:path';
-import { tempDir } from '@app/kit/testing';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ALICE } from '../query/harness.js';
-import { type GovernedHarness, governed, managedDs } from './policy-harness.js';
+import type { GovernedHarness } from './policy-harness.js';
+import { governedTables, type RouteUser, read, sqliteFiles } from './table-routes.fixture.js';
 
-const dir = tempDir('portal-table-design-');
+const sqlite = sqliteFiles('portal-table-design-');
+const seed = (name: string) =>
+  sqlite.seed(name, 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
 const CAROL = { username: 'carol', role: 'admin' as const };
-
-function seed(name: string): string {
-  const f = join(dir, `${name}.db`);
-  const db = new Database(f);
-  db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-  db.close();
-  return f;
-}
-
-function read(f: string, sql: string): unknown[] {
-  const db = new Database(f, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-}
 
 const ORDERS = {
   columns: [
@@ -54,23 +37,12 @@ describe('/api/db/tables/ddl (SQLite, governed)', () => {
   const files = { open: seed('open'), ro: seed('ro'), held: seed('held') };
 
   beforeAll(async () => {
-    h = await governed([
-      managedDs('open', { type: 'sqlite', database: files.open }, { guardrails: false }),
-      managedDs('ro', { type: 'sqlite', database: files.ro }, { readOnly: true }),
-      managedDs(
-        'held',
-        { type: 'sqlite', database: files.held },
-        { writeApproval: true, approvalsRequired: 2 },
-      ),
-    ]);
+    h = await governedTables(files, { held: { approvalsRequired: 2 } });
   });
   afterAll(() => h?.close());
 
-  const ddl = (
-    ds: string,
-    body: Record<string, unknown>,
-    user: { username: string; role: 'admin' | 'user' } | null = ALICE,
-  ) => h.post('/api/db/tables/ddl', { connectionId: ds, ...body }, user);
+  const ddl = (ds: string, body: Record<string, unknown>, user: RouteUser = ALICE) =>
+    h.post('/api/db/tables/ddl', { connectionId: ds, ...body }, user);
   const tables = (f: string) =>
     read(f, "select name from sqlite_master where type = 'table' order by name").map(
       (r) => (r as { name: string }).name,

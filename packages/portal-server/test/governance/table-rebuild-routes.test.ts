@@ -4,46 +4,28 @@
 // as one unit — rows kept, indexes and triggers created again, a view over the table and another table's
 // foreign key still working; a row violating a new NOT NULL, or a new foreign key with no parent row, fails
 // the script and leaves the table exactly as it was; tables with parts the rebuild would lose are refused.
-import { join } from 'node:path';
-import { tempDir } from '@app/kit/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE } from '../query/harness.js';
 import { type GovernedHarness, governed, managedDs } from './policy-harness.js';
+import { read, sqliteFiles } from './table-routes.fixture.js';
 
-const dir = tempDir('portal-table-rebuild-');
-
-function seed(): string {
-  const f = join(dir, 'shop.db');
-  const db = new Database(f);
-  db.exec(`
-    CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-    CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, status TEXT DEFAULT 'new', note TEXT,
-      FOREIGN KEY (customer_id) REFERENCES customers (id) ON DELETE CASCADE);
-    CREATE INDEX orders_status ON orders (status);
-    CREATE TABLE order_log (order_id INTEGER REFERENCES orders (id), at TEXT);
-    CREATE TRIGGER orders_logged AFTER INSERT ON orders BEGIN INSERT INTO order_log VALUES (new.id, 'x'); END;
-    CREATE VIEW open_orders AS SELECT id, status FROM orders WHERE status = 'new';
-    CREATE TABLE checked (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0));
-    INSERT INTO customers VALUES (1, 'Ada'), (2, 'Grace');
-    INSERT INTO orders VALUES (1, 1, 'new', NULL), (2, 2, 'sent', 'fragile'), (3, 1, 'new', 'x');
-  `);
-  db.close();
-  return f;
-}
-
-function read(f: string, sql: string): unknown[] {
-  const db = new Database(f, { readonly: true });
-  try {
-    return db.prepare(sql).all();
-  } finally {
-    db.close();
-  }
-}
+const SHOP = `
+  CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+  CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, status TEXT DEFAULT 'new', note TEXT,
+    FOREIGN KEY (customer_id) REFERENCES customers (id) ON DELETE CASCADE);
+  CREATE INDEX orders_status ON orders (status);
+  CREATE TABLE order_log (order_id INTEGER REFERENCES orders (id), at TEXT);
+  CREATE TRIGGER orders_logged AFTER INSERT ON orders BEGIN INSERT INTO order_log VALUES (new.id, 'x'); END;
+  CREATE VIEW open_orders AS SELECT id, status FROM orders WHERE status = 'new';
+  CREATE TABLE checked (id INTEGER PRIMARY KEY, n INTEGER CHECK (n > 0));
+  INSERT INTO customers VALUES (1, 'Ada'), (2, 'Grace');
+  INSERT INTO orders VALUES (1, 1, 'new', NULL), (2, 2, 'sent', 'fragile'), (3, 1, 'new', 'x');
+`;
 
 describe('/api/db/tables/ddl: SQLite table rebuilds', () => {
   let h: GovernedHarness;
-  const file = seed();
+  const file = sqliteFiles('portal-table-rebuild-').seed('shop', SHOP);
   const schemaOf = () =>
     read(file, "select type, name, sql from sqlite_schema where name not like 'sqlite_%' order by name");
   const rowsOf = () => read(file, 'select * from orders order by id');

@@ -102,6 +102,20 @@ export function cellTexts(rows: Locator): Promise<string[][]> {
   );
 }
 
+/**
+ * Opens `table` of the datasource whose button matches `datasource` in the table browser: the object tree's
+ * `main` schema unfolded where needed, the table chosen, "Browse data"; answers the browser's region.
+ */
+export async function browseTable(page: Page, datasource: RegExp, table: string): Promise<Locator> {
+  await page.getByRole('button', { name: datasource }).click();
+  const tree = page.getByRole('region', { name: 'Objects' });
+  const main = await visible(tree.getByRole('button', { name: 'main', exact: true }));
+  if (!(await tree.getByRole('button', { name: table, exact: true }).count())) await main.click();
+  await (await visible(tree.getByRole('button', { name: table, exact: true }))).click();
+  await (await visible(page.getByRole('button', { name: 'Browse data' }))).click();
+  return visible(page.getByRole('region', { name: `Table ${table}` }));
+}
+
 export interface UiHarness {
   server: PortalServer;
   baseUrl: string;
@@ -112,6 +126,8 @@ export interface UiHarness {
   /** A fresh browser profile (cookies, storage) with downloads allowed. */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
   signIn(page: Page, who: { email: string; password: string }): Promise<void>;
+  /** A fresh page signed in as `who` (newPage, then signIn): the start of most browser tests. */
+  signedInPage(who: { email: string; password: string }): Promise<Page>;
   screenshot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -189,7 +205,7 @@ ${options.datasources ?? ''}`,
   const shotDir = SHOT_DIR;
   const contexts: BrowserContext[] = [];
   const b = browser;
-  return {
+  const harness: UiHarness = {
     server,
     baseUrl,
     dataDir,
@@ -212,6 +228,11 @@ ${options.datasources ?? ''}`,
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await visible(page.getByTestId('username').filter({ hasText: who.email }));
     },
+    async signedInPage(who) {
+      const { page } = await harness.newPage();
+      await harness.signIn(page, who);
+      return page;
+    },
     async screenshot(page, name) {
       mkdirSync(shotDir, { recursive: true });
       await page.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
@@ -222,4 +243,5 @@ ${options.datasources ?? ''}`,
       await server.close();
     },
   };
+  return harness;
 }

@@ -4,9 +4,9 @@
 // it from another browser — then applied on the requester's page without a click —, a foreign-key cell that
 // opens the row it names, and a masked column that offers no editor.
 import Database from 'better-sqlite3';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startUi, type UiHarness, USER, visible } from './harness.js';
+import { ADMIN, browseTable, startUi, type UiHarness, USER, visible } from './harness.js';
 
 function customers(file: string): Array<{ id: number; name: string; city: string | null }> {
   const db = new Database(file, { readonly: true });
@@ -24,29 +24,17 @@ describe('portal web UI: table browser', () => {
 
   beforeAll(async () => {
     ui = await startUi();
-    ({ page: user } = await ui.newPage());
-    ({ page: admin } = await ui.newPage());
-    await ui.signIn(user, USER);
-    await ui.signIn(admin, ADMIN);
+    user = await ui.signedInPage(USER);
+    admin = await ui.signedInPage(ADMIN);
   });
   afterAll(async () => {
     await ui?.close();
   });
 
-  const browse = async (page: Page, datasource: RegExp, table: string) => {
-    await page.getByRole('button', { name: datasource }).click();
-    const tree = page.getByRole('region', { name: 'Objects' });
-    const main = await visible(tree.getByRole('button', { name: 'main', exact: true }));
-    if (!(await tree.getByRole('button', { name: table, exact: true }).count())) await main.click();
-    await (await visible(tree.getByRole('button', { name: table, exact: true }))).click();
-    await (await visible(page.getByRole('button', { name: 'Browse data' }))).click();
-    return visible(page.getByRole('region', { name: `Table ${table}` }));
-  };
-  const bodyRows = (t: Awaited<ReturnType<typeof browse>>) =>
-    t.getByRole('table', { name: 'Table rows' }).locator('tbody tr');
+  const bodyRows = (t: Locator) => t.getByRole('table', { name: 'Table rows' }).locator('tbody tr');
 
   it('filters and sorts on the server, counting the matching rows', async () => {
-    const t = await browse(user, /^Sales/, 'customers');
+    const t = await browseTable(user, /^Sales/, 'customers');
     await visible(t.getByText('1–3 of 3 rows'));
     await t.getByLabel('Filter city').fill('lon');
     await visible(t.getByText('1–1 of 1 rows'));
@@ -124,7 +112,7 @@ describe('portal web UI: table browser', () => {
   });
 
   it('follows a foreign key from a cell to the row it names', async () => {
-    const t = await browse(user, /^Sales/, 'orders');
+    const t = await browseTable(user, /^Sales/, 'orders');
     await visible(t.getByText('1–2 of 2 rows'));
     await bodyRows(t).first().getByRole('button', { name: 'Open referenced row 1' }).click();
     const customers = await visible(user.getByRole('region', { name: 'Table customers' }));
@@ -135,7 +123,7 @@ describe('portal web UI: table browser', () => {
   });
 
   it('offers no editor on a masked column', async () => {
-    const t = await browse(user, /^Ledger/, 'entries');
+    const t = await browseTable(user, /^Ledger/, 'entries');
     await visible(t.getByText('1–1 of 1 rows'));
     const row = bodyRows(t).first();
     expect(await row.locator('td').nth(2).textContent()).toBe('****');

@@ -30,10 +30,8 @@ describe('portal web UI: table designer', () => {
 
   beforeAll(async () => {
     ui = await startUi();
-    ({ page: user } = await ui.newPage());
-    ({ page: admin } = await ui.newPage());
-    await ui.signIn(user, USER);
-    await ui.signIn(admin, ADMIN);
+    user = await ui.signedInPage(USER);
+    admin = await ui.signedInPage(ADMIN);
   });
   afterAll(async () => {
     await ui?.close();

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startUi, type UiHarness, USER, visible } from './harness.js';
+import { ADMIN, browseTable, startUi, type UiHarness, USER, visible } from './harness.js';
 
 function rows(file: string, sql: string): unknown[] {
   const db = new Database(file, { readonly: true });
@@ -28,27 +28,15 @@ describe('portal web UI: table import', () => {
     const db = new Database(ui.files.ledger);
     db.exec('CREATE TABLE payees (id INTEGER PRIMARY KEY, name TEXT NOT NULL, iban TEXT)');
     db.close();
-    ({ page: user } = await ui.newPage());
-    ({ page: admin } = await ui.newPage());
-    await ui.signIn(user, USER);
-    await ui.signIn(admin, ADMIN);
+    user = await ui.signedInPage(USER);
+    admin = await ui.signedInPage(ADMIN);
   });
   afterAll(async () => {
     await ui?.close();
   });
 
-  const browse = async (page: Page, datasource: RegExp, table: string) => {
-    await page.getByRole('button', { name: datasource }).click();
-    const tree = page.getByRole('region', { name: 'Objects' });
-    const main = await visible(tree.getByRole('button', { name: 'main', exact: true }));
-    if (!(await tree.getByRole('button', { name: table, exact: true }).count())) await main.click();
-    await (await visible(tree.getByRole('button', { name: table, exact: true }))).click();
-    await (await visible(page.getByRole('button', { name: 'Browse data' }))).click();
-    return visible(page.getByRole('region', { name: `Table ${table}` }));
-  };
-
   it('previews a CSV with its types, maps a renamed field, imports it and reports the bad row', async () => {
-    const t = await browse(user, /^Sales/, 'customers');
+    const t = await browseTable(user, /^Sales/, 'customers');
     await visible(t.getByText('1–3 of 3 rows'));
     await t.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = await visible(t.getByRole('dialog', { name: 'Import into table' }));
@@ -93,7 +81,7 @@ describe('portal web UI: table import', () => {
   });
 
   it('holds an import for approval and runs it on the requester page once an administrator approves', async () => {
-    const t = await browse(user, /^Ledger/, 'payees');
+    const t = await browseTable(user, /^Ledger/, 'payees');
     await visible(t.getByText('0–0 of 0 rows'));
     await t.getByRole('button', { name: 'Import', exact: true }).click();
     const dialog = await visible(t.getByRole('dialog', { name: 'Import into table' }));

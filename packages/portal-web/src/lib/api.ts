@@ -4,7 +4,15 @@
 // responses for file downloads and the hook that sends the browser to /login when a session lapses.
 // `apiGet`/`apiPost`/`apiPut`/`apiDelete` take a route of the generated API types (`@app/web-kit/api/portal`)
 // and answer what that route's OpenAPI description says it answers, so no page types a response by hand.
-import { ApiError, createApiClient, pathOf, type ResponseOf, readError } from '@app/web-kit';
+import {
+  ApiError,
+  createApiClient,
+  type RouteOf as KitRouteOf,
+  type ResponseOf,
+  readError,
+  type TypedOptions,
+  typedCalls,
+} from '@app/web-kit';
 import type { paths } from '@app/web-kit/api/portal';
 
 export { ApiError };
@@ -34,42 +42,23 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   return (out ?? {}) as T;
 }
 
-type Verb = 'get' | 'post' | 'put' | 'delete';
 /** The routes of the portal's API that take `method`. */
-export type RouteOf<M extends Verb> = {
-  [P in keyof paths]: paths[P] extends Record<M, { responses: unknown }> ? P : never;
-}[keyof paths];
+export type RouteOf<M extends 'get' | 'post' | 'put' | 'delete'> = KitRouteOf<paths, M>;
 /** The JSON `M P` answers (its first 2xx), from the generated API types. */
-export type Answer<P extends keyof paths, M extends Verb = 'get'> = ResponseOf<paths, P, M>;
+export type Answer<P extends keyof paths, M extends 'get' | 'post' | 'put' | 'delete' = 'get'> = ResponseOf<
+  paths,
+  P,
+  M
+>;
 
 /** Options of a typed call: `params` fill the route's `{name}` placeholders. */
-export type CallOptions = Omit<RequestOptions, 'method' | 'body'> & {
-  params?: Record<string, string | number>;
-};
+export type CallOptions = TypedOptions<Omit<RequestOptions, 'method' | 'body'>>;
 
-function call<M extends Verb, P extends RouteOf<M>>(
-  method: M,
-  route: P,
-  body: unknown,
-  options: CallOptions,
-) {
-  const { params, ...rest } = options;
-  const path = params ? pathOf(route, params) : route;
-  return api<Answer<P, M>>(path, { ...rest, method: method.toUpperCase() as RequestOptions['method'], body });
-}
-
-/** `GET route`, answered as the route's generated response type. */
-export const apiGet = <P extends RouteOf<'get'>>(route: P, options: CallOptions = {}) =>
-  call('get', route, undefined, options);
-/** `POST route` with a JSON body, answered as the route's generated response type. */
-export const apiPost = <P extends RouteOf<'post'>>(route: P, body?: unknown, options: CallOptions = {}) =>
-  call('post', route, body, options);
-/** `PUT route` with a JSON body, answered as the route's generated response type. */
-export const apiPut = <P extends RouteOf<'put'>>(route: P, body: unknown, options: CallOptions = {}) =>
-  call('put', route, body, options);
-/** `DELETE route`, answered as the route's generated response type. */
-export const apiDelete = <P extends RouteOf<'delete'>>(route: P, options: CallOptions = {}) =>
-  call('delete', route, undefined, options);
+/** `apiGet(route, {params, query, …})` and the others: the answer typed by the route (web-kit's typedCalls). */
+export const { apiGet, apiPost, apiPut, apiDelete } = typedCalls<
+  paths,
+  Omit<RequestOptions, 'method' | 'body'>
+>((path, method, body, options) => api(path, { ...options, method, body }));
 
 /** POSTs JSON and answers the raw response (file downloads); non-2xx becomes ApiError. */
 export async function apiRaw(path: string, body: unknown): Promise<Response> {

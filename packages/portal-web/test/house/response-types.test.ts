@@ -2,16 +2,14 @@
 // `npm run gen:api -w packages/web-kit`), never by hand. A call names its route (`apiGet`/`apiPost`/…) and
 // gets that route's answer; `api<T>(…)`, where the caller states the answer's type itself, and a bare
 // `fetch(` are kept to the places listed here, each with its reason, so a new hand-typed answer fails here.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linesMatching, sourceTexts, unneededExceptions } from '@app/kit/testing/source-rules';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** Files that may still call `api<T>(…)`: the type they pass is a generated alias of lib/types.ts. */
 const TYPED_BY_CALLER = new Set([
-  'lib/api.ts', // the typed calls' own plumbing: it passes the route's generated answer type
   // Owned by the table designer's work; to move onto apiPost with it.
   'table/TableBrowser.tsx',
   'table/TableDesigner.tsx',
@@ -27,24 +25,7 @@ const OWN_FETCH = new Set([
 /** The hand-written shapes lib/types.ts may export: the UI's own, not answers. */
 const OWN_SHAPES = ['Connection'];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-const files = sources(SRC).map((path) => ({ name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
-
-/** `file:line` of each line matching `pattern` in files outside `allowed`. */
-function offenders(pattern: RegExp, allowed: Set<string>): string[] {
-  return files
-    .filter((f) => !allowed.has(f.name))
-    .flatMap((f) =>
-      f.text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${f.name}:${i + 1}`] : [])),
-    );
-}
+const files = sourceTexts(SRC);
 
 const CALLER_TYPED = /\bapi<(?!T>\()/;
 const BARE_FETCH = /(?<![\w.])fetch\(/;
@@ -60,18 +41,13 @@ describe('portal-web response types', () => {
 
   it('types every answer from its route, but in the listed files', () => {
     expect(files.length).toBeGreaterThan(50);
-    expect(offenders(CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
-    expect(offenders(BARE_FETCH, OWN_FETCH)).toEqual([]);
+    expect(linesMatching(files, CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
+    expect(linesMatching(files, BARE_FETCH, OWN_FETCH)).toEqual([]);
   });
 
   it('keeps the allow-lists honest: each listed file still needs its exception', () => {
-    const uses = (name: string, pattern: RegExp) =>
-      files
-        .find((f) => f.name === name)
-        ?.text.split('\n')
-        .some((l) => pattern.test(l)) ?? false;
-    expect([...TYPED_BY_CALLER].filter((n) => !uses(n, CALLER_TYPED))).toEqual([]);
-    expect([...OWN_FETCH].filter((n) => !uses(n, BARE_FETCH))).toEqual([]);
+    expect(unneededExceptions(files, CALLER_TYPED, TYPED_BY_CALLER)).toEqual([]);
+    expect(unneededExceptions(files, BARE_FETCH, OWN_FETCH)).toEqual([]);
   });
 
   it('hand-writes in lib/types.ts only the UI’s own shapes; the answers there are generated', () => {

@@ -5,8 +5,7 @@
 import { Button, EmptyState, Tabs } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../../api/client';
-import type { GlobalSecrets, ServiceAccounts, ServiceAccountToken } from '../../api/schema';
+import { api, apiGet, apiPost, enc } from '../../api/client';
 import type { Role } from '../../api/types';
 import { QueryView } from '../../components/QueryView';
 import { RoleSelect } from '../../components/RoleSelect';
@@ -53,7 +52,7 @@ function Secrets() {
   const client = useQueryClient();
   const q = useQuery({
     queryKey: ['global-secrets'],
-    queryFn: () => api.get<GlobalSecrets>('/api/v1/admin/secrets'),
+    queryFn: () => apiGet('/api/v1/admin/secrets'),
   });
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
@@ -112,7 +111,7 @@ function ServiceAccountsTab() {
   const client = useQueryClient();
   const q = useQuery({
     queryKey: ['service-accounts'],
-    queryFn: () => api.get<ServiceAccounts>('/api/v1/admin/service-accounts?limit=200&offset=0'),
+    queryFn: () => apiGet('/api/v1/admin/service-accounts', { query: { limit: 200, offset: 0 } }),
   });
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('viewer');
@@ -126,9 +125,9 @@ function ServiceAccountsTab() {
   });
   const mint = useMutation({
     mutationFn: (a: { id: string; name: string }) =>
-      api
-        .post<ServiceAccountToken>(`/api/v1/admin/service-accounts/${enc(a.id)}/tokens`, { name: 'ui' })
-        .then((t) => ({ account: a.name, token: t.secret })),
+      apiPost('/api/v1/admin/service-accounts/{id}/tokens', { name: 'ui' }, { params: { id: a.id } }).then(
+        (t) => ({ account: a.name, token: t.secret }),
+      ),
     onSuccess: setSecret,
   });
   return (

@@ -1,8 +1,7 @@
 // The audit log (administrators): newest first, filtered by exact actor and action, paged.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, query } from '../../api/client';
-import type { AuditEntry } from '../../api/types';
+import { apiGet } from '../../api/client';
 import { PagedQueryView } from '../../components/QueryView';
 import { Empty, PageHeader } from '../../components/ui';
 import { dateTime } from '../../lib/format';
@@ -23,10 +22,7 @@ export function AuditPage() {
   const [offset, setOffset] = useState(0);
   const audit = useQuery({
     queryKey: ['audit', filters, offset],
-    queryFn: () =>
-      api.get<{ entries: AuditEntry[]; total: number; limit: number; offset: number }>(
-        `/api/v1/admin/audit${query({ ...filters, limit: LIMIT, offset })}`,
-      ),
+    queryFn: () => apiGet('/api/v1/admin/audit', { query: { ...filters, limit: LIMIT, offset } }),
     placeholderData: keepPreviousData,
   });
   return (

@@ -3,7 +3,7 @@
 import { Badge, Button, EmptyState } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../../api/client';
+import { api, apiGet, enc } from '../../api/client';
 import type { AuthProviders } from '../../api/schema';
 import type { Role } from '../../api/types';
 import { QueryView } from '../../components/QueryView';
@@ -14,7 +14,7 @@ export function IdentityProviders() {
   const client = useQueryClient();
   const q = useQuery({
     queryKey: ['providers'],
-    queryFn: () => api.get<AuthProviders>('/api/v1/admin/auth/providers'),
+    queryFn: () => apiGet('/api/v1/admin/auth/providers'),
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['providers'] });
   const del = useMutation({

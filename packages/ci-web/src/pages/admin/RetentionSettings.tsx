@@ -2,7 +2,7 @@
 // log lines, artifacts, caches) and the quotas that pass keeps it within.
 
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { apiGet } from '../../api/client';
 import type { RetentionStats } from '../../api/schema';
 import { QueryView } from '../../components/QueryView';
 import { Fact, Time } from '../../components/ui';
@@ -11,7 +11,7 @@ import { bytes } from '../../lib/format';
 export function Retention() {
   const q = useQuery({
     queryKey: ['retention'],
-    queryFn: () => api.get<RetentionStats>('/api/v1/admin/retention'),
+    queryFn: () => apiGet('/api/v1/admin/retention'),
   });
   return <QueryView query={q}>{(d) => <RetentionFacts stats={d} />}</QueryView>;
 }

@@ -3,7 +3,7 @@
 import { Badge, Button } from '@app/web-kit';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
+import { apiDelete, apiGet, apiPut } from '../../api/client';
 import type { StorageSettings } from '../../api/schema';
 import { QueryView } from '../../components/QueryView';
 import { ErrorNote, Fact, InlineField } from '../../components/ui';
@@ -11,7 +11,7 @@ import { ErrorNote, Fact, InlineField } from '../../components/ui';
 export function Storage() {
   const q = useQuery({
     queryKey: ['storage'],
-    queryFn: () => api.get<StorageSettings>('/api/v1/admin/storage'),
+    queryFn: () => apiGet('/api/v1/admin/storage'),
   });
   return (
     <QueryView query={q}>
@@ -59,20 +59,19 @@ function StorageForm({ current }: { current: StorageSettings }) {
   };
   const save = useMutation({
     mutationFn: () => {
-      if (backend === 'local')
-        return api.put<StorageSettings>('/api/v1/admin/storage', { backend, path: path.trim() });
+      if (backend === 'local') return apiPut('/api/v1/admin/storage', { backend, path: path.trim() });
       const body: Record<string, unknown> = { bucket: bucket.trim(), force_path_style: pathStyle };
       if (endpoint.trim()) body.endpoint = endpoint.trim();
       if (region.trim()) body.region = region.trim();
       if (prefix.trim()) body.prefix = prefix.trim();
       if (keyId.trim()) body.access_key_id = keyId.trim();
       if (secret) body.secret_access_key = secret;
-      return api.put<StorageSettings>('/api/v1/admin/storage', { backend, s3: body });
+      return apiPut('/api/v1/admin/storage', { backend, s3: body });
     },
     onSuccess: saved,
   });
   const reset = useMutation({
-    mutationFn: () => api.del<StorageSettings>('/api/v1/admin/storage'),
+    mutationFn: () => apiDelete('/api/v1/admin/storage'),
     onSuccess: saved,
   });
   const ready = backend === 'local' ? path.trim() !== '' : bucket.trim() !== '';

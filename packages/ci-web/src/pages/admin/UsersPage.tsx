@@ -2,18 +2,14 @@
 // refuses to demote the last administrator and says so).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
-import type { Role, User } from '../../api/types';
+import { type Answer, apiGet, apiPost, apiPut } from '../../api/client';
+import { asUser, type Role, type User } from '../../api/types';
 import { RoleSelect } from '../../components/RoleSelect';
 import { ErrorNote, InlineForm, Loading, Notice, PageHeader, Pager, Time } from '../../components/ui';
 import { useSession } from '../../lib/session';
 
-interface UserPage {
-  users: User[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+/** A page of users, each read as a `User` (its role narrowed). */
+type UserPage = Omit<Answer<'/api/v1/admin/users'>, 'users'> & { users: User[] };
 const LIMIT = 50;
 
 export function UsersPage() {
@@ -22,12 +18,15 @@ export function UsersPage() {
   const [offset, setOffset] = useState(0);
   const users = useQuery({
     queryKey: ['admin-users', offset],
-    queryFn: () => api.get<UserPage>(`/api/v1/admin/users?limit=${LIMIT}&offset=${offset}`),
+    queryFn: async (): Promise<UserPage> => {
+      const page = await apiGet('/api/v1/admin/users', { query: { limit: LIMIT, offset } });
+      return { ...page, users: page.users.map(asUser) };
+    },
     placeholderData: keepPreviousData,
   });
   const setRole = useMutation({
     mutationFn: (v: { id: string; role: Role }) =>
-      api.put<User>(`/api/v1/admin/users/${v.id}/role`, { role: v.role }),
+      apiPut('/api/v1/admin/users/{id}/role', { role: v.role }, { params: { id: v.id } }),
     // Show the new role at once; a refusal (the last administrator) is undone by the reload below.
     onMutate: (v) =>
       client.setQueryData<UserPage>(['admin-users', offset], (old) =>
@@ -91,7 +90,7 @@ function CreateUser() {
   const [role, setRole] = useState<Role>('viewer');
   const create = useMutation({
     mutationFn: () =>
-      api.post<User>('/api/v1/admin/users', {
+      apiPost('/api/v1/admin/users', {
         username: username.trim(),
         password,
         role,

@@ -4,8 +4,7 @@
 import { Badge, Dialog, EmptyState, ErrorState, LoadingState } from '@app/web-kit';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, enc } from '../../api/client';
-import type { WebhookDeliveries, WebhookDelivery } from '../../api/schema';
+import { apiGet } from '../../api/client';
 import { FilterSelect } from '../../components/FilterSelect';
 import { PagedQueryView } from '../../components/QueryView';
 import { PageHeader, Time } from '../../components/ui';
@@ -23,12 +22,9 @@ const OUTCOMES = ['accepted', 'ignored', 'rejected'].map((s) => ({ value: s, lab
 
 export function WebhooksPage() {
   const [open, setOpen] = useState<string | null>(null);
-  const { list, filters, setFilter, setOffset } = usePagedList<
-    WebhookDeliveries,
-    { scm: string; status: string }
-  >({
+  const { list, filters, setFilter, setOffset } = usePagedList({
     key: ['webhooks'],
-    path: '/api/v1/admin/webhooks',
+    route: '/api/v1/admin/webhooks',
     limit: LIMIT,
     initial: { scm: '', status: '' },
     refetchMs: 10_000,
@@ -125,7 +121,7 @@ function prettyPayload(text: string): string {
 function DeliveryDialog({ id, onClose }: { id: string; onClose(): void }) {
   const one = useQuery({
     queryKey: ['webhook', id],
-    queryFn: () => api.get<WebhookDelivery>(`/api/v1/admin/webhooks/${enc(id)}`),
+    queryFn: () => apiGet('/api/v1/admin/webhooks/{id}', { params: { id } }),
   });
   const w = one.data;
   return (

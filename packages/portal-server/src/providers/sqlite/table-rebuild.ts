@@ -12,7 +12,7 @@
 // rebuild would not carry over (CHECK, COLLATE, generated columns, AUTOINCREMENT, WITHOUT ROWID, STRICT) is
 // refused with the reason.
 import type { DdlScript, RowReader, SqlDialect, TableRebuild } from '../../sql/dialect.js';
-import { REBUILD } from '../../sql/table-alter.js';
+import { addColumnLimit, changedParts, REBUILD } from '../../sql/table-alter.js';
 import {
   type AlterChange,
   checkName,
@@ -25,6 +25,7 @@ import {
   list,
   q,
   rulesOf,
+  schemaPrefix,
 } from '../../sql/table-ddl.js';
 
 /** The table as SQLite's catalog describes it. */
@@ -48,6 +49,11 @@ interface SqliteTable {
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Whether a key's or index's columns name column `n` (null: an expression part). */
+const uses = (cols: Array<string | null>, n: string) => cols.some((c) => c !== null && same(c, n));
+/** A column's definition from its parts as the catalog keeps them (type and default as SQLite wrote them). */
+const definition = (d: SqlDialect, name: string, type: string, notNull: boolean, def: string | undefined) =>
+  `${q(d, name)}${type ? ` ${type}` : ''}${notNull ? ' NOT NULL' : ''}${def !== undefined ? ` DEFAULT ${def}` : ''}`;
 
 async function read(rows: RowReader, path: readonly string[]): Promise<SqliteTable | undefined> {
   const name = path[path.length - 1];
@@ -168,20 +174,20 @@ function needed(changes: ReadonlyArray<{ op: string }>, t: unknown): string | un
         break;
       case 'addColumn': {
         const c = ch.column;
-        if (c?.nullable === false && (!c.default || ('literal' in c.default && c.default.literal === null)))
+        const limit = addColumnLimit(c);
+        if (limit === 'notNullWithoutDefault')
           return `the new column ${c.name} is NOT NULL without a default`;
-        if (c?.default && 'expression' in c.default)
-          return `the new column ${c.name} defaults to ${c.default.expression}`;
+        if (limit === 'expressionDefault')
+          return `the new column ${c.name} defaults to ${(c.default as { expression: string }).expression}`;
         break;
       }
       case 'dropColumn': {
         const n = String(ch.name);
-        const uses = (cols: Array<string | null>) => cols.some((c) => c !== null && same(c, n));
         if (
           table.columns.some((c) => c.pk > 0 && same(c.name, n)) ||
-          table.foreignKeys.some((f) => uses(f.columns)) ||
-          table.uniques.some(uses) ||
-          table.indexes.some((i) => !dropped.has(i.name.toLowerCase()) && uses(i.columns))
+          table.foreignKeys.some((f) => uses(f.columns, n)) ||
+          table.uniques.some((u) => uses(u, n)) ||
+          table.indexes.some((i) => !dropped.has(i.name.toLowerCase()) && uses(i.columns, n))
         )
           return `column ${n} is part of a key or index`;
         break;
@@ -202,7 +208,7 @@ function script(d: SqlDialect, path: readonly string[], t: unknown, all: readonl
     throw new DesignError(
       `${REBUILD}, and table ${table.name} has ${parts.join(', ')}, which the designer does not carry into a rebuilt table. Write the rebuild in the editor.`,
     );
-  const schema = path.length === 2 ? `${q(d, path[0])}.` : '';
+  const schema = schemaPrefix(d, path);
   const find = <T extends { name: string }>(xs: T[], name: string, what: string) => {
     const i = xs.findIndex((x) => same(x.name, String(name)));
     if (i < 0) throw new DesignError(`Table ${table.name} has no ${what} ${JSON.stringify(name)}`);
@@ -211,7 +217,7 @@ function script(d: SqlDialect, path: readonly string[], t: unknown, all: readonl
   const carried = (c: SqliteTable['columns'][number]) => () => {
     if (c.type && !CARRIED_TYPE.test(c.type))
       throw new DesignError(`The declared type of column ${c.name} (${c.type}) cannot be carried over`);
-    return `${q(d, c.name)}${c.type ? ` ${c.type}` : ''}${c.notNull ? ' NOT NULL' : ''}${c.default !== undefined ? ` DEFAULT ${c.default}` : ''}`;
+    return definition(d, c.name, c.type, c.notNull, c.default);
   };
   const columns: Column[] = table.columns.map((c) => ({
     from: c.name,
@@ -243,13 +249,13 @@ function script(d: SqlDialect, path: readonly string[], t: unknown, all: readonl
       case 'dropColumn': {
         const i = find(columns, ch.name, 'column');
         const n = columns[i].name;
-        const uses = (cols: Array<string | null>) => cols.some((c) => c !== null && same(c, n));
         if (key.some((k) => same(k, n))) throw new DesignError(`Column ${n} is part of the primary key`);
-        const fk = fks.find((f) => uses(f.columns));
+        const fk = fks.find((f) => uses(f.columns, n));
         if (fk) throw new DesignError(`Column ${n} is used by foreign key ${fk.name}: drop the key first`);
-        const ix = indexes.find((x) => uses(x.columns));
+        const ix = indexes.find((x) => uses(x.columns, n));
         if (ix) throw new DesignError(`Column ${n} is used by index ${ix.name}: drop the index first`);
-        if (uniques.some(uses)) throw new DesignError(`Column ${n} is part of a UNIQUE constraint`);
+        if (uniques.some((u) => uses(u, n)))
+          throw new DesignError(`Column ${n} is part of a UNIQUE constraint`);
         columns.splice(i, 1);
         break;
       }
@@ -290,12 +296,9 @@ function script(d: SqlDialect, path: readonly string[], t: unknown, all: readonl
       }
       case 'alterColumn': {
         const i = find(columns, ch.name, 'column');
-        if (ch.column?.name !== ch.name)
-          throw new DesignError('Rename a column with renameColumn, then alter it');
+        const changed = changedParts(ch);
         const name = columns[i].name;
         const original = table.columns.find((c) => same(c.name, columns[i].from ?? ''));
-        const changed = Array.isArray(ch.changed) ? ch.changed : [];
-        if (changed.length === 0) throw new DesignError(`Nothing to change on column ${ch.name}`);
         // Parts not changed stay as the catalog has them; changed ones are checked like a new column's.
         const type = changed.includes('type')
           ? checkType(ch.column.type, rulesOf(d).columnTypes, name)
@@ -309,8 +312,7 @@ function script(d: SqlDialect, path: readonly string[], t: unknown, all: readonl
         columns[i] = {
           ...columns[i],
           designed: true,
-          definition: () =>
-            `${q(d, name)}${type ? ` ${type}` : ''}${notNull ? ' NOT NULL' : ''}${def !== undefined ? ` DEFAULT ${def}` : ''}`,
+          definition: () => definition(d, name, type, notNull, def),
         };
         break;
       }
