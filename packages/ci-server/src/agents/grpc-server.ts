@@ -15,15 +15,19 @@ import {
 } from 'node:http2';
 import {
   AGENT_SESSION_HEADER,
+  type AgentMessage,
+  AgentMessageSchema,
   AgentService,
   type JobReport,
   JobReportAckSchema,
   JobReportSchema,
+  ServerMessageSchema,
 } from '@app/ci-proto';
 import { isDatabaseUnavailable } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ExecutionDataCalls } from './execution-data-calls.js';
+import { directStreamCalls } from './grpc-stream.js';
 import { directUnaryCalls } from './grpc-unary.js';
 import type { AgentIdentity } from './identity.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
@@ -61,12 +65,14 @@ function unavailable(err: unknown): unknown {
 /** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
 export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
 
-/** ReportJob's path: served by grpc-unary.ts in the plain case, by Connect otherwise. */
+/** Paths served directly in the plain case (grpc-unary.ts, grpc-stream.ts), by Connect otherwise. */
 const REPORT_JOB_PATH = `/${AgentService.typeName}/${AgentService.method.reportJob.name}`;
+const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.name}`;
 
 /**
- * The agent service: Connect's routes for every method, and the direct path (grpc-unary.ts) for ReportJob,
- * both calling the same counted implementation.
+ * The agent service: Connect's routes for every method, and the direct paths for the two calls every job
+ * makes (ReportJob, twice) and the stream its assignment goes down (Session), both calling the same
+ * counted implementation.
  */
 export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
@@ -101,7 +107,29 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
   const reportJob = unary('ReportJob', async (req: JobReport, session: string) =>
     sessions.reportJob(sessions.agent(session), req),
   );
-  const direct = directUnaryCalls(
+  const session = streaming(
+    'Session',
+    (requests: AsyncIterable<AgentMessage>, id: string, signal: AbortSignal) =>
+      sessions.session(sessions.agent(id), requests, signal),
+  );
+  const directStream = directStreamCalls(
+    new Map([
+      [
+        SESSION_PATH,
+        {
+          input: AgentMessageSchema,
+          output: ServerMessageSchema,
+          handle: (
+            requests: AsyncIterable<AgentMessage>,
+            header: (name: string) => string | undefined,
+            signal: AbortSignal,
+          ) => session(requests, header(AGENT_SESSION_HEADER) ?? '', signal),
+        },
+      ],
+    ]),
+    MAX_MESSAGE_BYTES,
+  );
+  const directUnary = directUnaryCalls(
     new Map([
       [
         REPORT_JOB_PATH,
@@ -121,7 +149,8 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
         const proof = await deps.identity.authenticate(bearer(ctx.requestHeader.get('authorization')));
         return sessions.register(req, proof);
       }),
-      session: streaming('Session', (requests, ctx) => sessions.session(agentOf(ctx), requests, ctx.signal)),
+      session: (requests, ctx) =>
+        session(requests, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '', ctx.signal),
       pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
       reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
@@ -137,6 +166,8 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
         dataCalls.uploadCache(agentOf(ctx), requests),
       ),
     });
+  const direct = (req: Http2ServerRequest, res: Http2ServerResponse) =>
+    directUnary(req, res) || directStream(req, res);
   return { routes, direct };
 }
 

@@ -28,11 +28,46 @@ type AnyDirectUnary = DirectUnary<any, any>;
 const CONTENT_TYPES = new Set(['application/grpc', 'application/grpc+proto']);
 /** gRPC's timeout header: up to eight digits and a unit (Connect refuses anything else). */
 const TIMEOUT = /^\d{1,8}[HMSmun]$/;
-const RESPONSE_HEADERS = {
+export const RESPONSE_HEADERS = {
   'content-type': 'application/grpc+proto',
   'grpc-accept-encoding': 'gzip, br',
 } as const;
-const OK_TRAILERS = { 'grpc-status': '0' } as const;
+export const OK_TRAILERS = { 'grpc-status': '0' } as const;
+
+/** True for the plain case this path serves: POST, binary gRPC, no compression, a valid timeout or none. */
+export function plainGrpc(req: Http2ServerRequest): boolean {
+  if (req.method !== 'POST') return false;
+  const headers = req.headers;
+  if (!CONTENT_TYPES.has(String(headers['content-type']).toLowerCase())) return false;
+  const encoding = headers['grpc-encoding'];
+  if (encoding !== undefined && encoding !== 'identity') return false;
+  const timeout = headers['grpc-timeout'];
+  return timeout === undefined || TIMEOUT.test(String(timeout));
+}
+
+/** A request header by its (lower-case) name, as Connect's `Headers#get` gives it. */
+export const headerOf = (headers: Http2ServerRequest['headers']) => (name: string) => {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/** One gRPC envelope (uncompressed) around a serialized message. */
+export function envelope(message: Uint8Array): Buffer {
+  const frame = Buffer.allocUnsafe(5 + message.length);
+  frame[0] = 0;
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  return frame;
+}
+
+/** The trailers of an error, set by Connect's own function (code, percent-encoded message, metadata). */
+export function errorTrailers(error: ConnectError): Record<string, string> {
+  const plain: Record<string, string> = {};
+  setTrailerStatus(new Headers(), error).forEach((value, key) => {
+    plain[key] = value;
+  });
+  return plain;
+}
 
 /**
  * A request listener for the given paths (`/<service>/<method>`): answers true when it took the request,
@@ -41,13 +76,8 @@ const OK_TRAILERS = { 'grpc-status': '0' } as const;
 export function directUnaryCalls(methods: ReadonlyMap<string, AnyDirectUnary>, readMaxBytes: number) {
   return (req: Http2ServerRequest, res: Http2ServerResponse): boolean => {
     const method = methods.get(req.url);
-    if (!method || req.method !== 'POST') return false;
+    if (!method || !plainGrpc(req)) return false;
     const headers = req.headers;
-    if (!CONTENT_TYPES.has(String(headers['content-type']).toLowerCase())) return false;
-    const encoding = headers['grpc-encoding'];
-    if (encoding !== undefined && encoding !== 'identity') return false;
-    const timeout = headers['grpc-timeout'];
-    if (timeout !== undefined && !TIMEOUT.test(String(timeout))) return false;
     const chunks: Buffer[] = [];
     let size = 0;
     /** The envelope's length as it declared it (what Connect's size error names). */
@@ -66,10 +96,7 @@ export function directUnaryCalls(methods: ReadonlyMap<string, AnyDirectUnary>, r
         method,
         size > readMaxBytes + 5 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
         declared >= 0 ? declared : size,
-        (name) => {
-          const v = headers[name];
-          return Array.isArray(v) ? v.join(', ') : v;
-        },
+        headerOf(headers),
       ).then(
         (out) => respond(res, out, undefined),
         // As Connect: an error that is not a ConnectError is not shown to the caller.
@@ -136,22 +163,9 @@ function respond(res: Http2ServerResponse, message: Uint8Array | undefined, erro
   if (res.stream.destroyed || res.writableEnded) return;
   try {
     res.writeHead(200, RESPONSE_HEADERS);
-    if (error) {
-      const trailers = setTrailerStatus(new Headers(), error);
-      const plain: Record<string, string> = {};
-      trailers.forEach((value, key) => {
-        plain[key] = value;
-      });
-      res.addTrailers(plain);
-      res.end();
-      return;
-    }
-    res.addTrailers(OK_TRAILERS);
-    const frame = Buffer.allocUnsafe(5 + (message?.length ?? 0));
-    frame[0] = 0;
-    frame.writeUInt32BE(message?.length ?? 0, 1);
-    if (message) frame.set(message, 5);
-    res.end(frame);
+    res.addTrailers(error ? errorTrailers(error) : OK_TRAILERS);
+    if (message) res.end(envelope(message));
+    else res.end();
   } catch {
     // The stream closed between the check and the write: the agent is gone, and retries on its own.
   }
