@@ -9,13 +9,26 @@ import {
   createServer,
   type Http2SecureServer,
   type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
   type ServerHttp2Session,
 } from 'node:http2';
-import { AGENT_SESSION_HEADER, AgentService } from '@app/ci-proto';
+import {
+  AGENT_SESSION_HEADER,
+  type AgentMessage,
+  AgentMessageSchema,
+  AgentService,
+  type JobReport,
+  JobReportAckSchema,
+  JobReportSchema,
+  ServerMessageSchema,
+} from '@app/ci-proto';
 import { isDatabaseUnavailable } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ExecutionDataCalls } from './execution-data-calls.js';
+import { directStreamCalls } from './grpc-stream.js';
+import { directUnaryCalls } from './grpc-unary.js';
 import type { AgentIdentity } from './identity.js';
 import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
@@ -52,7 +65,16 @@ function unavailable(err: unknown): unknown {
 /** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
 export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
 
-export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
+/** Paths served directly in the plain case (grpc-unary.ts, grpc-stream.ts), by Connect otherwise. */
+const REPORT_JOB_PATH = `/${AgentService.typeName}/${AgentService.method.reportJob.name}`;
+const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.name}`;
+
+/**
+ * The agent service: Connect's routes for every method, and the direct paths for the two calls every job
+ * makes (ReportJob, twice) and the stream its assignment goes down (Session), both calling the same
+ * counted implementation.
+ */
+export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
@@ -82,16 +104,55 @@ export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions
     };
   };
   const agentOf = (ctx: HandlerContext) => sessions.agent(ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '');
-
-  return (router: ConnectRouter) =>
+  const reportJob = unary('ReportJob', async (req: JobReport, session: string) =>
+    sessions.reportJob(sessions.agent(session), req),
+  );
+  const session = streaming(
+    'Session',
+    (requests: AsyncIterable<AgentMessage>, id: string, signal: AbortSignal) =>
+      sessions.session(sessions.agent(id), requests, signal),
+  );
+  const directStream = directStreamCalls(
+    new Map([
+      [
+        SESSION_PATH,
+        {
+          input: AgentMessageSchema,
+          output: ServerMessageSchema,
+          handle: (
+            requests: AsyncIterable<AgentMessage>,
+            header: (name: string) => string | undefined,
+            signal: AbortSignal,
+          ) => session(requests, header(AGENT_SESSION_HEADER) ?? '', signal),
+        },
+      ],
+    ]),
+    MAX_MESSAGE_BYTES,
+  );
+  const directUnary = directUnaryCalls(
+    new Map([
+      [
+        REPORT_JOB_PATH,
+        {
+          input: JobReportSchema,
+          output: JobReportAckSchema,
+          handle: (req: JobReport, header: (name: string) => string | undefined) =>
+            reportJob(req, header(AGENT_SESSION_HEADER) ?? ''),
+        },
+      ],
+    ]),
+    MAX_MESSAGE_BYTES,
+  );
+  const routes = (router: ConnectRouter) =>
     router.service(AgentService, {
       register: unary('Register', async (req, ctx) => {
         const proof = await deps.identity.authenticate(bearer(ctx.requestHeader.get('authorization')));
         return sessions.register(req, proof);
       }),
-      session: streaming('Session', (requests, ctx) => sessions.session(agentOf(ctx), requests, ctx.signal)),
+      session: (requests, ctx) =>
+        session(requests, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '', ctx.signal),
       pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
-      reportJob: unary('ReportJob', async (req, ctx) => sessions.reportJob(agentOf(ctx), req)),
+      reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
       reportTests: unary('ReportTests', async (req, ctx) => dataCalls.reportTests(agentOf(ctx), req)),
       uploadArtifact: unary('UploadArtifact', async (requests, ctx) =>
@@ -105,6 +166,9 @@ export function agentRoutes(deps: AgentServiceDeps, sessions = new AgentSessions
         dataCalls.uploadCache(agentOf(ctx), requests),
       ),
     });
+  const direct = (req: Http2ServerRequest, res: Http2ServerResponse) =>
+    directUnary(req, res) || directStream(req, res);
+  return { routes, direct };
 }
 
 export async function startAgentServer(
@@ -114,14 +178,18 @@ export async function startAgentServer(
   port: number,
   tls: AgentServerTls,
 ): Promise<AgentHttp2Server> {
-  const handler = connectNodeAdapter({
-    routes: agentRoutes(deps, sessions),
+  const calls = agentCalls(deps, sessions);
+  const connect = connectNodeAdapter({
+    routes: calls.routes,
     grpc: true,
     grpcWeb: false,
     connect: false,
     // One message at most: a log batch of long lines, a 256 KiB data chunk, a test report.
     readMaxBytes: MAX_MESSAGE_BYTES,
   });
+  const handler = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+    if (!calls.direct(req, res)) connect(req, res);
+  };
   const server: AgentHttp2Server = tls
     ? createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: false, minVersion: 'TLSv1.2' }, handler)
     : createServer(handler);

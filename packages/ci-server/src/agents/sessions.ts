@@ -27,8 +27,8 @@ import {
   shortenLeases,
   upsertAgent,
 } from '../store/agent-leases.js';
-import type { AgentStatus } from '../store/agent-schema.js';
 import type { StoreDb } from '../store/database.js';
+import { AgentStatusWriter, statusOf } from './agent-status.js';
 import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
 
 type ServerMessageInit = MessageInitShape<typeof ServerMessageSchema>;
@@ -77,8 +77,6 @@ const ENGINES = new Set(['host', 'sandbox', 'podman']);
 export const DROP_GRACE_MS = 5_000;
 const MAX_BATCH_LINES = 5000;
 const MAX_JOB_IDS = 1000;
-/** Agent status rows are written at most this often (heartbeats write them anyway). */
-const STATUS_WRITE_MS = 1_000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
 const RESULTS = new Set(['success', 'failed', 'canceled']);
@@ -105,45 +103,16 @@ function jobId(id: string): string {
 }
 
 export class AgentSessions {
-  private readonly written = new Map<string, AgentStatus>();
-  private readonly writtenAt = new Map<string, number>();
-  private readonly deferred = new Map<string, NodeJS.Timeout>();
+  private readonly status: AgentStatusWriter;
 
-  constructor(private readonly deps: AgentSessionDeps) {}
+  constructor(private readonly deps: AgentSessionDeps) {
+    this.status = new AgentStatusWriter(deps);
+  }
 
   agent(sessionId: string): ConnectedAgent {
     const agent = this.deps.registry.bySessionId(sessionId);
     if (!agent) throw new ConnectError('unknown agent session; register again', Code.Unauthenticated);
     return agent;
-  }
-
-  private statusOf(agent: ConnectedAgent): AgentStatus {
-    if (!agent.outbound || agent.outbound.closed) return 'offline';
-    return agent.draining || agent.leased.size >= agent.capacity ? 'busy' : 'online';
-  }
-
-  /**
-   * Writes the agent's status when it changed (at most once a second per agent: with short jobs an agent
-   * flips between online and busy all the time), and the running-jobs gauge.
-   */
-  private async syncStatus(agent: ConnectedAgent, force = false): Promise<void> {
-    this.deps.data.metrics.setJobsRunning(this.deps.registry.list().reduce((n, a) => n + a.leased.size, 0));
-    if (this.deferred.has(agent.id) && !force) return;
-    const status = this.statusOf(agent);
-    if (!force && this.written.get(agent.id) === status) return;
-    const wait = (this.writtenAt.get(agent.id) ?? 0) + STATUS_WRITE_MS - Date.now();
-    if (!force && wait > 0) {
-      const timer = setTimeout(() => {
-        this.deferred.delete(agent.id);
-        void this.syncStatus(agent).catch(() => undefined);
-      }, wait);
-      timer.unref();
-      this.deferred.set(agent.id, timer);
-      return;
-    }
-    this.written.set(agent.id, status);
-    this.writtenAt.set(agent.id, Date.now());
-    await setAgentStatus(this.deps.db, agent.id, status);
   }
 
   /** The agent no longer has the job run: a queued one goes back to the queue, a running one fails/retries. */
@@ -190,7 +159,7 @@ export class AgentSessions {
     }
     const agent = registry.register({ id, ...info, engines }, keep);
     if (keep.length > 0) await renewLeases(db, id, 'online', keep, leaseMs, 0);
-    this.written.delete(id);
+    this.status.forget(id);
     this.deps.log.info(
       { agent: name, agentId: id, kept: keep.length, stopped: stop.size },
       'agent registered',
@@ -229,7 +198,7 @@ export class AgentSessions {
     const outbound = new AsyncQueue<ServerMessageInit>();
     const port = streamPort(outbound);
     registry.attach(agent.sessionId, port);
-    await this.syncStatus(agent, true).catch(() => undefined);
+    await this.status.sync(agent, true).catch(() => undefined);
     dispatcher.pump();
     // Inbound messages are read concurrently with the outbound stream.
     void (async () => {
@@ -243,7 +212,7 @@ export class AgentSessions {
             else if (msg.kind.case === 'drain') {
               agent.draining = true;
               this.deps.log.info({ agent: agent.name }, 'agent is draining');
-              await this.syncStatus(agent);
+              await this.status.sync(agent);
             }
           } catch (err) {
             this.deps.log.warn(
@@ -257,7 +226,7 @@ export class AgentSessions {
       } finally {
         outbound.close();
         if (registry.detach(agent.sessionId, port)) {
-          this.written.set(agent.id, 'offline');
+          this.status.noteWritten(agent.id, 'offline');
           await setAgentStatus(db, agent.id, 'offline').catch(() => undefined);
           // A dropped stream is a signal, not proof: the agent gets a short grace to reconnect (registering
           // renews its leases), then its jobs are swept back into the queue.
@@ -287,8 +256,8 @@ export class AgentSessions {
     const stop = await jobsToStop(db, agent.id, reported);
     const keep = reported.filter((j) => !stop.includes(j));
     // Assignments of the last two intervals may not have reached the agent's report yet.
-    await renewLeases(db, agent.id, this.statusOf(agent), keep, leaseMs, 2 * heartbeatMs);
-    this.written.set(agent.id, this.statusOf(agent));
+    await renewLeases(db, agent.id, statusOf(agent), keep, leaseMs, 2 * heartbeatMs);
+    this.status.noteWritten(agent.id, statusOf(agent));
     outbound.push({ kind: { case: 'heartbeatAck', value: { cancelJobIds: stop } } });
     this.deps.dispatcher.pump();
   }
@@ -325,7 +294,7 @@ export class AgentSessions {
         const refusal = await transitions.started(id, agent.id, known?.ref.runId, req.kind.value.engine);
         // The agent reports the end of the canceled job, which frees its slot.
         if (refusal) agent.outbound?.sendCancel(id, refusal);
-        await this.syncStatus(agent);
+        await this.status.sync(agent);
         return {};
       }
       case 'finished': {
@@ -365,7 +334,7 @@ export class AgentSessions {
         // After the dispatcher's coalesced pick (queued for the end of this tick) has refilled the slot: a
         // busy agent that stays busy is not written as online and back.
         await new Promise((resolve) => setImmediate(resolve));
-        await this.syncStatus(agent);
+        await this.status.sync(agent);
         return {};
       }
       case 'rejected': {

@@ -47,6 +47,20 @@ export async function setAgentStatus(db: StoreDb, id: string, status: AgentStatu
   await db.updateTable('agents').set({ status }).where('id', '=', id).execute();
 }
 
+/** One status for several agents (agents/sessions.ts writes its deferred status changes together). */
+export async function setAgentsStatus(
+  db: StoreDb,
+  ids: readonly string[],
+  status: AgentStatus,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('agents')
+    .set({ status })
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 /** Agents whose heartbeats stopped (on any server process) are shown offline. */
 export async function markSilentAgentsOffline(db: StoreDb, silentSinceMs: number): Promise<void> {
   await db

@@ -1,0 +1,193 @@
+// The direct path for ReportJob (src/agents/grpc-unary.ts) against Connect itself: the same raw HTTP/2
+// requests sent to a server with the direct path and to one with Connect alone must get the same answer —
+// status, content type, grpc-status, grpc-message and body — for a good call, a refusal, an internal error and
+// every malformed envelope; a compressed call is left to Connect; and Connect's own client reads the direct
+// path's answers (an ack, a refusal with its code and message).
+import {
+  createServer,
+  type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  connect as http2Connect,
+  type ServerHttp2Session,
+} from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { AgentService, type JobReport, JobReportAckSchema, JobReportSchema } from '@app/ci-proto';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { compressionGzip, connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directUnaryCalls } from '../../src/agents/grpc-unary.js';
+
+const PATH = `/${AgentService.typeName}/ReportJob`;
+const MAX = 1024;
+
+/** What the fake implementation does, by job run id. */
+async function reportJob(req: JobReport, session: string): Promise<object> {
+  if (req.jobRunId === 'refuse')
+    throw new ConnectError(`job run is not yours, ${session} % ü`, Code.PermissionDenied);
+  if (req.jobRunId === 'crash') throw new Error('secret internals');
+  return {};
+}
+
+let taken = 0;
+const servers: Http2Server[] = [];
+const sessions = new Set<ServerHttp2Session>();
+const ports: { direct: number; connect: number } = { direct: 0, connect: 0 };
+
+function listen(withDirect: boolean): Promise<number> {
+  const connect = connectNodeAdapter({
+    routes: (router) =>
+      router.service(AgentService, {
+        reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get('x-agent-session') ?? ''),
+      }),
+    grpc: true,
+    grpcWeb: false,
+    connect: false,
+    readMaxBytes: MAX,
+  });
+  const direct = directUnaryCalls(
+    new Map([
+      [
+        PATH,
+        {
+          input: JobReportSchema,
+          output: JobReportAckSchema,
+          handle: (req: JobReport, header: (name: string) => string | undefined) =>
+            reportJob(req, header('x-agent-session') ?? ''),
+        },
+      ],
+    ]),
+    MAX,
+  );
+  const server = createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
+    if (withDirect && direct(req, res)) taken++;
+    else connect(req, res);
+  });
+  servers.push(server);
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+beforeAll(async () => {
+  ports.direct = await listen(true);
+  ports.connect = await listen(false);
+});
+afterAll(async () => {
+  // The clients above keep their HTTP/2 sessions open: end them, or closing waits for them.
+  for (const s of sessions) s.destroy();
+  for (const s of servers) await new Promise((r) => s.close(r));
+});
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  grpcStatus: string | undefined;
+  grpcMessage: string | undefined;
+  body: string;
+}
+
+/** One raw gRPC call: the body as given (an envelope or not). */
+function raw(port: number, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(`http://127.0.0.1:${port}`);
+    session.on('error', reject);
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': PATH,
+      'content-type': 'application/grpc+proto',
+      te: 'trailers',
+      'x-agent-session': 's-1',
+      ...headers,
+    });
+    const answer: Partial<Answer> = {};
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => {
+      answer.status = Number(h[':status']);
+      answer.contentType = h['content-type'] as string | undefined;
+      // A trailers-only answer carries the status in its headers.
+      answer.grpcStatus = h['grpc-status'] as string | undefined;
+      answer.grpcMessage = h['grpc-message'] as string | undefined;
+    });
+    stream.on('trailers', (t) => {
+      answer.grpcStatus = t['grpc-status'] as string | undefined;
+      answer.grpcMessage = t['grpc-message'] as string | undefined;
+    });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('error', reject);
+    stream.on('close', () => {
+      session.close();
+      resolve({ ...(answer as Answer), body: Buffer.concat(chunks).toString('hex') });
+    });
+    stream.end(body);
+  });
+}
+
+const envelope = (message: Uint8Array, flags = 0, length = message.length) => {
+  const head = Buffer.alloc(5);
+  head[0] = flags;
+  head.writeUInt32BE(length, 1);
+  return Buffer.concat([head, message]);
+};
+const report = (jobRunId: string) =>
+  toBinary(JobReportSchema, create(JobReportSchema, { jobRunId, kind: { case: 'started', value: {} } }));
+
+describe('the direct ReportJob path answers as Connect does', () => {
+  const cases: [string, Buffer][] = [
+    ['a good call', envelope(report('0195a0b0-0000-7000-8000-000000000001'))],
+    ['a refusal (code and percent-encoded message)', envelope(report('refuse'))],
+    ['an error that is not a ConnectError (no internals shown)', envelope(report('crash'))],
+    ['no message at all', Buffer.alloc(0)],
+    ['an incomplete envelope header', Buffer.from([0, 0, 0])],
+    ['an envelope shorter than it promised', envelope(report('x')).subarray(0, 6)],
+    ['two messages on a unary call', Buffer.concat([envelope(report('a')), envelope(report('b'))])],
+    ['a compressed envelope without grpc-encoding', envelope(report('a'), 1)],
+    ['a message over the size limit', envelope(Buffer.alloc(MAX + 10))],
+    ['bytes that are not a JobReport', envelope(Buffer.from([0xff, 0xff, 0xff]))],
+  ];
+  for (const [name, body] of cases)
+    it(name, async () => {
+      const before = taken;
+      const direct = await raw(ports.direct, body);
+      expect(taken).toBe(before + 1);
+      const connect = await raw(ports.connect, body);
+      expect(direct).toEqual(connect);
+    });
+
+  it('leaves a compressed call to Connect, which serves it', async () => {
+    const client = createClient(
+      AgentService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${ports.direct}`, sendCompression: compressionGzip }),
+    );
+    const before = taken;
+    // The client names gzip on every call (it compresses messages above 1 KiB only): Connect's to serve.
+    await expect(
+      client.reportJob({ jobRunId: 'small', kind: { case: 'started', value: {} } }),
+    ).resolves.toBeDefined();
+    expect(taken).toBe(before);
+  });
+
+  it("is read by Connect's client: an ack, and a refusal with its code and message", async () => {
+    const client = createClient(
+      AgentService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${ports.direct}` }),
+    );
+    const before = taken;
+    await expect(
+      client.reportJob({ jobRunId: 'ok', kind: { case: 'finished', value: { status: 'success' } } }),
+    ).resolves.toBeDefined();
+    const err = await client
+      .reportJob(
+        { jobRunId: 'refuse', kind: { case: 'started', value: {} } },
+        { headers: { 'x-agent-session': 's-9' } },
+      )
+      .catch((e: unknown) => ConnectError.from(e));
+    expect(err).toMatchObject({ code: Code.PermissionDenied, rawMessage: 'job run is not yours, s-9 % ü' });
+    expect(taken).toBe(before + 2);
+  });
+});
