@@ -21,6 +21,9 @@ import {
   type JobReport,
   JobReportAckSchema,
   JobReportSchema,
+  LogAckSchema,
+  type LogBatch,
+  LogBatchSchema,
   ServerMessageSchema,
 } from '@app/ci-proto';
 import { isDatabaseUnavailable } from '@app/kit';
@@ -67,12 +70,13 @@ export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unava
 
 /** Paths served directly in the plain case (grpc-unary.ts, grpc-stream.ts), by Connect otherwise. */
 const REPORT_JOB_PATH = `/${AgentService.typeName}/${AgentService.method.reportJob.name}`;
+const PUSH_LOGS_PATH = `/${AgentService.typeName}/${AgentService.method.pushLogs.name}`;
 const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.name}`;
 
 /**
- * The agent service: Connect's routes for every method, and the direct paths for the two calls every job
- * makes (ReportJob, twice) and the stream its assignment goes down (Session), both calling the same
- * counted implementation.
+ * The agent service: Connect's routes for every method, and the direct paths for the calls every job
+ * makes (ReportJob, twice; PushLogs, once per log batch) and the stream its assignment goes down (Session),
+ * both calling the same counted implementation.
  */
 export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
@@ -107,6 +111,9 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
   const reportJob = unary('ReportJob', async (req: JobReport, session: string) =>
     sessions.reportJob(sessions.agent(session), req),
   );
+  const pushLogs = unary('PushLogs', async (req: LogBatch, session: string) =>
+    sessions.pushLogs(sessions.agent(session), req),
+  );
   const session = streaming(
     'Session',
     (requests: AsyncIterable<AgentMessage>, id: string, signal: AbortSignal) =>
@@ -140,6 +147,15 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
             reportJob(req, header(AGENT_SESSION_HEADER) ?? ''),
         },
       ],
+      [
+        PUSH_LOGS_PATH,
+        {
+          input: LogBatchSchema,
+          output: LogAckSchema,
+          handle: (req: LogBatch, header: (name: string) => string | undefined) =>
+            pushLogs(req, header(AGENT_SESSION_HEADER) ?? ''),
+        },
+      ],
     ]),
     MAX_MESSAGE_BYTES,
   );
@@ -151,7 +167,7 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
       }),
       session: (requests, ctx) =>
         session(requests, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '', ctx.signal),
-      pushLogs: unary('PushLogs', async (req, ctx) => sessions.pushLogs(agentOf(ctx), req)),
+      pushLogs: (req, ctx) => pushLogs(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
       reportTests: unary('ReportTests', async (req, ctx) => dataCalls.reportTests(agentOf(ctx), req)),

@@ -1,4 +1,5 @@
-// A direct path for the agent protocol's hot unary calls (ReportJob: two per job) in front of ConnectRPC.
+// A direct path for the agent protocol's hot unary calls (ReportJob: two per job; PushLogs: one per log
+// batch) in front of ConnectRPC.
 // Connect's node adapter costs a job's reports more CPU than the reports' own work: per call it builds a URL,
 // a `Headers` object, an `AbortController` that it aborts (with a `DOMException`) when the call ends, a
 // handler context, and a chain of async generators to split, parse, serialize and join one envelope. Here the
@@ -11,7 +12,14 @@
 // messages for malformed envelopes (the texts are Connect's), errors as `grpc-status` / `grpc-message`
 // trailers set by Connect's own `setTrailerStatus`.
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { type DescMessage, fromBinary, type MessageShape, toBinary } from '@bufbuild/protobuf';
+import {
+  create,
+  type DescMessage,
+  fromBinary,
+  isMessage,
+  type MessageShape,
+  toBinary,
+} from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
 
@@ -154,7 +162,11 @@ export function directUnaryCalls(methods: ReadonlyMap<string, AnyDirectUnary>, r
       );
     }
     const out = await method.handle(request, header);
-    return toBinary(method.output, out as MessageShape<DescMessage>);
+    // As Connect: a handler may answer with a plain init object (`{ ackedSeq }`), made a message here.
+    return toBinary(
+      method.output,
+      isMessage(out, method.output) ? out : create(method.output, out as MessageShape<DescMessage>),
+    );
   }
 }
 

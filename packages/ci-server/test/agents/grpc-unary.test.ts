@@ -12,7 +12,15 @@ import {
   type ServerHttp2Session,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { AgentService, type JobReport, JobReportAckSchema, JobReportSchema } from '@app/ci-proto';
+import {
+  AgentService,
+  type JobReport,
+  JobReportAckSchema,
+  JobReportSchema,
+  LogAckSchema,
+  type LogBatch,
+  LogBatchSchema,
+} from '@app/ci-proto';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { compressionGzip, connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
@@ -20,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directUnaryCalls } from '../../src/agents/grpc-unary.js';
 
 const PATH = `/${AgentService.typeName}/ReportJob`;
+const PUSH_LOGS = `/${AgentService.typeName}/PushLogs`;
 const MAX = 1024;
 
 /** What the fake implementation does, by job run id. */
@@ -28,6 +37,11 @@ async function reportJob(req: JobReport, session: string): Promise<object> {
     throw new ConnectError(`job run is not yours, ${session} % ü`, Code.PermissionDenied);
   if (req.jobRunId === 'crash') throw new Error('secret internals');
   return {};
+}
+
+/** Answers with a plain init object, not a message, as the real PushLogs does (`{ ackedSeq }`). */
+async function pushLogs(req: LogBatch): Promise<object> {
+  return { ackedSeq: BigInt(req.lines.length + 40) };
 }
 
 let taken = 0;
@@ -40,6 +54,7 @@ function listen(withDirect: boolean): Promise<number> {
     routes: (router) =>
       router.service(AgentService, {
         reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get('x-agent-session') ?? ''),
+        pushLogs: (req) => pushLogs(req),
       }),
     grpc: true,
     grpcWeb: false,
@@ -57,6 +72,7 @@ function listen(withDirect: boolean): Promise<number> {
             reportJob(req, header('x-agent-session') ?? ''),
         },
       ],
+      [PUSH_LOGS, { input: LogBatchSchema, output: LogAckSchema, handle: (req: LogBatch) => pushLogs(req) }],
     ]),
     MAX,
   );
@@ -93,13 +109,13 @@ interface Answer {
 }
 
 /** One raw gRPC call: the body as given (an envelope or not). */
-function raw(port: number, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+function raw(port: number, body: Buffer, headers: Record<string, string> = {}, path = PATH): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const session = http2Connect(`http://127.0.0.1:${port}`);
     session.on('error', reject);
     const stream = session.request({
       ':method': 'POST',
-      ':path': PATH,
+      ':path': path,
       'content-type': 'application/grpc+proto',
       te: 'trailers',
       'x-agent-session': 's-1',
@@ -158,6 +174,26 @@ describe('the direct ReportJob path answers as Connect does', () => {
       const connect = await raw(ports.connect, body);
       expect(direct).toEqual(connect);
     });
+
+  it('an answer the implementation gives as a plain init object (PushLogs: `{ ackedSeq }`)', async () => {
+    const batch = toBinary(
+      LogBatchSchema,
+      create(LogBatchSchema, {
+        jobRunId: 'j',
+        lines: [
+          { seq: 1n, text: 'a' },
+          { seq: 2n, text: 'b' },
+        ],
+      }),
+    );
+    const before = taken;
+    const direct = await raw(ports.direct, envelope(batch), {}, PUSH_LOGS);
+    expect(taken).toBe(before + 1);
+    expect(direct).toEqual(await raw(ports.connect, envelope(batch), {}, PUSH_LOGS));
+    expect(direct.grpcStatus).toBe('0');
+    // The ack's field is on the wire: field 1 varint 42.
+    expect(direct.body).toBe(`000000000208${(42).toString(16)}`);
+  });
 
   it('leaves a compressed call to Connect, which serves it', async () => {
     const client = createClient(
