@@ -31,6 +31,12 @@ const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1_000);
 const LINES = Number(process.env.BENCH_FOLLOW_LINES ?? 500); // per job; the pipeline has 20 jobs
 const ROUNDS = Number(process.env.BENCH_FOLLOW_ROUNDS ?? 3);
 const BATCH = 50;
+/**
+ * BENCH_FOLLOW_YIELD=1: each simulated agent lets the event loop turn after each batch, as batches arriving
+ * over gRPC do. Without it the in-process push (SQLite answers without I/O) holds the event loop until all
+ * 10,000 lines are in, so the followers are written after it, in a few large writes.
+ */
+const YIELD = process.env.BENCH_FOLLOW_YIELD === '1';
 
 // The followers: http.get streams counting `event: log` blocks; prints `ready` once every stream is open,
 // then `{min,max,bytes}` of the lines each received once all have `expected` (or after the deadline). With
@@ -87,7 +93,8 @@ async function push(server: CiServer, jobIds: string[]): Promise<number> {
   const t0 = process.hrtime.bigint();
   await Promise.all(
     jobIds.map(async (id, j) => {
-      for (let from = 1; from <= LINES; from += BATCH)
+      for (let from = 1; from <= LINES; from += BATCH) {
+        if (YIELD) await new Promise((r) => setImmediate(r));
         await server.execution.logs.appendLogBatch(
           id,
           Array.from({ length: Math.min(BATCH, LINES - from + 1) }, (_, i) => ({
@@ -97,6 +104,7 @@ async function push(server: CiServer, jobIds: string[]): Promise<number> {
             text: text(j, from + i),
           })),
         );
+      }
     }),
   );
   return (jobIds.length * LINES) / (Number(process.hrtime.bigint() - t0) / 1e9);
@@ -253,7 +261,7 @@ const MODES: FollowMode[] = (process.env.BENCH_FOLLOW_MODES ?? 'plain,gzip').spl
 
 export async function run(): Promise<FollowerResult[]> {
   console.log(
-    `SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed, ${ROUNDS} interleaved rounds (${MODES.join(', ')})`,
+    `SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed${YIELD ? ' (yielding between batches)' : ''}, ${ROUNDS} interleaved rounds (${MODES.join(', ')})`,
   );
   return withServer(`sqlite:${tempDir('bench-follow-')}/ci.db`, async (server) => {
     const applied = await server.app.inject({

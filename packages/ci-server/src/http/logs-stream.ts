@@ -5,7 +5,7 @@
 // that says so. A standard EventSource reconnects after any close, so a reconnect to a finished run whose
 // every line the client already holds (its Last-Event-ID is at or past the last cursor) answers 204, which
 // tells EventSource to stop for good. A slow reader only slows itself: its socket holds at most one write
-// past its high-water mark, its live buffer overflows and it continues by its cursor from the hub's ring of
+// past its high-water mark, the hub lets go of it and it continues by its cursor from the hub's ring of
 // encoded batches, then from the store. A client that accepts gzip (browsers' EventSource does) gets the same
 // text gzip-encoded, each batch deflated once for every such follower (logs/sse-body.ts). While a follower
 // keeps up, the hub writes its live lines to the response itself, at the run's beat: one write of shared
@@ -28,7 +28,7 @@ export interface LogStreamOptions {
   data: ExecutionData;
   /** Keep-alive comment interval (default 15 s). */
   keepAliveMs?: number;
-  /** How often a follower checks the store when nothing was published (default 1 s). */
+  /** How often a run's followers check the store when nothing was published (default 1 s; once per run). */
   pollMs?: number;
 }
 
