@@ -275,7 +275,13 @@ export class LiveRun {
         // The write is taken (buffered) even when it says the socket is full: the cursor moves on.
         f.cursor = lines.last;
         this.writes++;
-        if (!f.sink.write(lines)) this.release(f);
+        let taken = false;
+        try {
+          taken = f.sink.write(lines);
+        } catch {
+          // A socket that broke under the write: its follower's loop finds out (and the pass goes on).
+        }
+        if (!taken) this.release(f);
       }
       if (i < list.length) {
         setImmediate(step);

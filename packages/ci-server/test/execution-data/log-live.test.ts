@@ -144,6 +144,37 @@ describe('the beat', () => {
   });
 });
 
+describe('a broken socket', () => {
+  it('is let go and the pass goes on to the next follower', async () => {
+    const hub = new LogHub();
+    const broken = hub.subscribe('r');
+    const fine = hub.subscribe('r');
+    const got: number[] = [];
+    hub.attach(broken, 0, {
+      write: () => {
+        throw new Error('EPIPE');
+      },
+      ready: async () => {},
+    });
+    hub.attach(fine, 0, {
+      write: (l) => {
+        for (const b of l.batches) for (const x of b) got.push(x.cursor);
+        return true;
+      },
+      ready: async () => {},
+    });
+    const brokenWait = broken.wait(Number.POSITIVE_INFINITY);
+    void fine.wait(Number.POSITIVE_INFINITY);
+    hub.publish('r', batch(1, 2));
+    expect(await brokenWait).toBe('data');
+    while (got.length < 2) await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([1, 2]);
+    expect(hub.liveStats('r')).toMatchObject({ attached: 1, letGo: 1 });
+    broken.close();
+    fine.close();
+  });
+});
+
 describe.each(STORES)('live write path on %s', (kind) => {
   let f: DataFixture;
   beforeAll(async () => {
