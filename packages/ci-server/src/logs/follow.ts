@@ -13,9 +13,9 @@
 // encoding. Each line is yielded once, in cursor order.
 // With a `live` sink (the SSE route's socket) a follower that has caught up yields nothing while it keeps
 // up: it attaches to the hub's live path and the hub writes its lines to the sink itself, at the run's beat
-// (live.ts), while this loop sleeps until the hub lets go of it (its socket was full, or a gap only the store
-// fills), a wake (the run ended), another replica's lines or the periodic check. It then takes its cursor
-// back, waits for the socket to drain, catches up (yielded: ring, then store) and attaches again.
+// (live.ts), while this loop sleeps until the hub lets go of it (a gap only the store fills), a wake (the
+// run ended, or the run's one periodic check found lines or the end), or another replica's lines. It then
+// takes its cursor back, waits for the socket to drain, catches up (ring, then store) and attaches again.
 import { chainAfter, type LogBatch, type LogHub } from './hub.js';
 import type { LiveSink } from './live.js';
 import type { LogStore } from './store.js';
@@ -123,7 +123,7 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
         cursor = hub.detach(sub) ?? cursor;
         if (signal?.aborted) break;
         if (why === 'data') {
-          // Let go: its socket was full (wait for it: nothing is read for it meanwhile), or a gap.
+          // Let go: a gap the ring cannot fill (or its socket broke). Nothing is read for it before it drains.
           await live.ready();
           if (signal?.aborted) break;
           if (!(await fromRingLive())) yield* replay();

@@ -5,10 +5,11 @@
 // At the beat the lines after each follower's cursor are found once per distinct cursor (almost every
 // follower shares one) and made into one shared write: the plain bytes of the beat's batches joined once, or
 // their shared gzip chunks joined once with one combined CRC, so a follower costs one socket write and, gzip,
-// one CRC combination. A follower whose socket did not take the write (over its high-water mark), or whose
-// cursor the beat's batches and the ring cannot continue without a gap (another replica's lines, batches
-// published out of order, lines older than the ring), is let go: its own loop (follow.ts) waits for its
-// socket to drain, catches up by its cursor from the ring then the store, and attaches again.
+// one CRC combination. A follower whose socket is over its high-water mark after a write stays attached but
+// is skipped until it drains, then written what came meanwhile from the ring (joined once per cursor). A
+// follower whose cursor the beat's batches and the ring cannot continue without a gap (another replica's
+// lines, batches published out of order, lines older than the ring) is let go: its own loop (follow.ts)
+// catches up by its cursor from the ring then the store, and attaches again.
 import { crc32CombineShifted, crc32Shift } from './crc32.js';
 import { chainAfter } from './ring.js';
 import type { LogBatch, SseEncoder } from './sse-encoding.js';
@@ -75,6 +76,8 @@ export interface LiveFollower {
   sink: LiveSink;
   cursor: number;
   attached: boolean;
+  /** Its socket is over its high-water mark: skipped by the passes until it drains (then written). */
+  blocked?: boolean;
   /** Ends the follower's wait: the hub let go of it (it catches up by its cursor, then attaches again). */
   letGo: () => void;
 }
@@ -265,7 +268,7 @@ export class LiveRun {
       const end = Math.min(i + this.o.chunk, list.length);
       for (; i < end; i++) {
         const f = list[i];
-        if (!f.attached || f.cursor >= head) continue;
+        if (!f.attached || f.blocked || f.cursor >= head) continue;
         const lines = linesAfter(f.cursor);
         if (lines === null) {
           // A gap the ring cannot fill: the follower reads on from the store by its cursor.
@@ -275,13 +278,15 @@ export class LiveRun {
         // The write is taken (buffered) even when it says the socket is full: the cursor moves on.
         f.cursor = lines.last;
         this.writes++;
-        let taken = false;
+        let taken: boolean;
         try {
           taken = f.sink.write(lines);
         } catch {
           // A socket that broke under the write: its follower's loop finds out (and the pass goes on).
+          this.release(f);
+          continue;
         }
-        if (!taken) this.release(f);
+        if (!taken) this.block(f);
       }
       if (i < list.length) {
         setImmediate(step);
@@ -294,6 +299,25 @@ export class LiveRun {
       }
     };
     step();
+  }
+
+  /**
+   * The socket holds the write but is over its high-water mark: the follower stays attached, is skipped
+   * until the socket drains (one `drain` listener, no loop step), and then written what came meanwhile —
+   * from the ring, joined once per cursor — or let go if the ring no longer reaches back to it.
+   */
+  private block(f: LiveFollower): void {
+    f.blocked = true;
+    f.sink.ready().then(
+      () => {
+        f.blocked = false;
+        if (f.attached) this.request();
+      },
+      () => {
+        f.blocked = false;
+        if (f.attached) this.release(f);
+      },
+    );
   }
 
   private release(f: LiveFollower): void {
