@@ -18,6 +18,8 @@
 // is taken after a collection when `gc` is exposed; without it the figure is noisy).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '@app/kit/testing';
@@ -29,6 +31,12 @@ const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1_000);
 const LINES = Number(process.env.BENCH_FOLLOW_LINES ?? 500); // per job; the pipeline has 20 jobs
 const ROUNDS = Number(process.env.BENCH_FOLLOW_ROUNDS ?? 3);
 const BATCH = 50;
+/**
+ * BENCH_FOLLOW_YIELD=1: each simulated agent lets the event loop turn after each batch, as batches arriving
+ * over gRPC do. Without it the in-process push (SQLite answers without I/O) holds the event loop until all
+ * 10,000 lines are in, so the followers are written after it, in a few large writes.
+ */
+const YIELD = process.env.BENCH_FOLLOW_YIELD === '1';
 
 // The followers: http.get streams counting `event: log` blocks; prints `ready` once every stream is open,
 // then `{min,max,bytes}` of the lines each received once all have `expected` (or after the deadline). With
@@ -66,11 +74,27 @@ for (let i = 0; i < Number(n); i++) {
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
+/** BENCH_FOLLOW_PROFILE=<path prefix>: a V8 CPU profile of each followed round's measured window alone. */
+const PROFILE = process.env.BENCH_FOLLOW_PROFILE;
+
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 async function push(server: CiServer, jobIds: string[]): Promise<number> {
   const t0 = process.hrtime.bigint();
   await Promise.all(
     jobIds.map(async (id, j) => {
-      for (let from = 1; from <= LINES; from += BATCH)
+      for (let from = 1; from <= LINES; from += BATCH) {
+        if (YIELD) await new Promise((r) => setImmediate(r));
         await server.execution.logs.appendLogBatch(
           id,
           Array.from({ length: Math.min(BATCH, LINES - from + 1) }, (_, i) => ({
@@ -80,6 +104,7 @@ async function push(server: CiServer, jobIds: string[]): Promise<number> {
             text: text(j, from + i),
           })),
         );
+      }
     }),
   );
   return (jobIds.length * LINES) / (Number(process.hrtime.bigint() - t0) / 1e9);
@@ -142,6 +167,10 @@ interface FollowedRound {
   compressions: number;
   batches: number;
   storeReads: number;
+  /** The hub's writes of live lines (at most one per follower and beat) and followers let go to catch up. */
+  liveWrites: number;
+  letGo: number;
+  beats: number;
 }
 
 /** One followed round: FOLLOWERS clients attach to a fresh run, then its lines are pushed. */
@@ -198,10 +227,13 @@ async function followedRound(
   const encodes0 = hub.encoder.encodes;
   const compressions0 = hub.encoder.compressions;
   const reads0 = hub.storeReads;
+  const profile = PROFILE ? await startProfile() : undefined;
   const cpu1 = process.cpuUsage();
   const rate = await push(server, followed);
   await reported;
   const cpu = process.cpuUsage(cpu1);
+  await profile?.(`${PROFILE}-${mode}-${Date.now()}.cpuprofile`);
+  const live = hub.liveStats(runId);
   if (child.exitCode === null) {
     child.kill('SIGKILL');
     await once(child, 'exit');
@@ -219,6 +251,9 @@ async function followedRound(
     compressions: hub.encoder.compressions - compressions0,
     batches: (20 * LINES) / BATCH,
     storeReads: hub.storeReads - reads0,
+    liveWrites: live.writes,
+    letGo: live.letGo,
+    beats: live.beats,
   };
 }
 
@@ -226,7 +261,7 @@ const MODES: FollowMode[] = (process.env.BENCH_FOLLOW_MODES ?? 'plain,gzip').spl
 
 export async function run(): Promise<FollowerResult[]> {
   console.log(
-    `SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed, ${ROUNDS} interleaved rounds (${MODES.join(', ')})`,
+    `SSE followers: ${FOLLOWERS} followers of one run, 20 jobs × ${LINES} lines pushed${YIELD ? ' (yielding between batches)' : ''}, ${ROUNDS} interleaved rounds (${MODES.join(', ')})`,
   );
   return withServer(`sqlite:${tempDir('bench-follow-')}/ci.db`, async (server) => {
     const applied = await server.app.inject({
@@ -251,7 +286,7 @@ export async function run(): Promise<FollowerResult[]> {
         followed.get(mode)!.push(f);
         loads.push(loadavg()[0]);
         console.log(
-          `  round ${round + 1} ${mode}: unfollowed ${cpuMs(u.cpu).toFixed(0)} ms CPU, followed ${cpuMs(f.cpu).toFixed(0)} ms (user ${(f.cpu.user / 1000).toFixed(0)}, system ${(f.cpu.system / 1000).toFixed(0)}): ${(cpuMs(f.cpu) / cpuMs(u.cpu)).toFixed(2)}×; every line ${f.report.min === 20 * LINES && f.report.max === 20 * LINES ? 'yes' : `no (min ${f.report.min}, max ${f.report.max})`}; ${f.encodes} encodings, ${f.compressions} compressions of ${f.batches} batches; ${f.storeReads} store reads; ${(f.report.bytes / FOLLOWERS / 1024).toFixed(0)} KB per follower`,
+          `  round ${round + 1} ${mode}: unfollowed ${cpuMs(u.cpu).toFixed(0)} ms CPU, followed ${cpuMs(f.cpu).toFixed(0)} ms (user ${(f.cpu.user / 1000).toFixed(0)}, system ${(f.cpu.system / 1000).toFixed(0)}): ${(cpuMs(f.cpu) / cpuMs(u.cpu)).toFixed(2)}×; every line ${f.report.min === 20 * LINES && f.report.max === 20 * LINES ? 'yes' : `no (min ${f.report.min}, max ${f.report.max})`}; ${f.encodes} encodings, ${f.compressions} compressions of ${f.batches} batches; ${f.storeReads} store reads; ${f.beats} beats, ${(f.liveWrites / FOLLOWERS).toFixed(1)} live writes and ${(f.letGo / FOLLOWERS).toFixed(1)} let-gos per follower; ${(f.report.bytes / FOLLOWERS / 1024).toFixed(0)} KB per follower`,
         );
       }
     }

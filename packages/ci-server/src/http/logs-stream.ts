@@ -5,13 +5,16 @@
 // that says so. A standard EventSource reconnects after any close, so a reconnect to a finished run whose
 // every line the client already holds (its Last-Event-ID is at or past the last cursor) answers 204, which
 // tells EventSource to stop for good. A slow reader only slows itself: its socket holds at most one write
-// past its high-water mark, its live buffer overflows and it continues by its cursor from the hub's ring of
+// past its high-water mark, the hub lets go of it and it continues by its cursor from the hub's ring of
 // encoded batches, then from the store. A client that accepts gzip (browsers' EventSource does) gets the same
-// text gzip-encoded, each batch deflated once for every such follower (logs/sse-body.ts).
+// text gzip-encoded, each batch deflated once for every such follower (logs/sse-body.ts). While a follower
+// keeps up, the hub writes its live lines to the response itself, at the run's beat: one write of shared
+// bytes per follower and beat (logs/live.ts); what the follower loop yields (replay, catch-up) is written here.
 import { badRequest, notFound } from '@app/kit';
 import { Type } from 'typebox';
 import { TERMINAL_RUN } from '../domain/index.js';
 import { followRunLogs } from '../logs/follow.js';
+import type { LiveSink } from '../logs/live.js';
 import { gzipSseBody, plainSseBody } from '../logs/sse-body.js';
 import { acceptsGzip } from '../logs/sse-gzip.js';
 import type { ExecutionData } from '../services/execution-data.js';
@@ -25,7 +28,7 @@ export interface LogStreamOptions {
   data: ExecutionData;
   /** Keep-alive comment interval (default 15 s). */
   keepAliveMs?: number;
-  /** How often a follower checks the store when nothing was published (default 1 s). */
+  /** How often a run's followers check the store when nothing was published (default 1 s; once per run). */
   pollMs?: number;
 }
 
@@ -115,7 +118,6 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
       res.write(body.start());
       const abort = new AbortController();
       res.on('close', () => abort.abort());
-      let blocked = false;
       let corked = false;
       const uncork = () => {
         if (!corked) return;
@@ -124,8 +126,28 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
       };
       let lastCursor = after;
       const keepAlive = setInterval(() => {
-        if (!blocked && !res.writableEnded) res.write(body.keepAlive());
+        if (!res.writableNeedDrain && !res.writableEnded) res.write(body.keepAlive());
       }, keepAliveMs);
+      const drained = () =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+      // The hub's writes of live lines: shared bytes, one write per beat; false sends the follower back to
+      // its loop, which waits for `ready` before it catches up.
+      const live: LiveSink = {
+        write: (lines) => {
+          if (res.destroyed || res.writableEnded) return false;
+          lastCursor = lines.last;
+          return res.write(body.lines(lines));
+        },
+        ready: () => (res.writableNeedDrain && !res.destroyed ? drained() : Promise.resolve()),
+      };
       try {
         for await (const batch of followRunLogs({
           store: data.logs,
@@ -135,6 +157,7 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           isFinished,
           pollMs: options.pollMs,
           signal: abort.signal,
+          live,
         })) {
           if (abort.signal.aborted) break;
           // The batches a follower takes at one wake arrive here back to back (no I/O between them): corked,
@@ -150,18 +173,8 @@ export function registerLogStreamRoute(api: Api, options: LogStreamOptions): voi
           // store pages): the encoder makes each batch's bytes once and every socket writes them as they are.
           if (!res.write(body.batch(batch))) {
             uncork();
-            // The reader is slow: wait for it (live lines pile up in the hub and overflow to the ring).
-            blocked = true;
-            await new Promise<void>((resolve) => {
-              const done = () => {
-                res.off('drain', done);
-                res.off('close', done);
-                resolve();
-              };
-              res.once('drain', done);
-              res.once('close', done);
-            });
-            blocked = false;
+            // The reader is slow: wait for it (live lines stay in the hub's ring meanwhile).
+            if (!res.destroyed) await drained();
           }
         }
         if (!abort.signal.aborted && !res.writableEnded) {

@@ -11,7 +11,13 @@
 // announced (SQLite has none; a listener reconnecting may have missed some). Store pages come through the
 // hub's shared reads: the followers one notification wakes, all at the same cursor, cost one read and one
 // encoding. Each line is yielded once, in cursor order.
+// With a `live` sink (the SSE route's socket) a follower that has caught up yields nothing while it keeps
+// up: it attaches to the hub's live path and the hub writes its lines to the sink itself, at the run's beat
+// (live.ts), while this loop sleeps until the hub lets go of it (a gap only the store fills), a wake (the
+// run ended, or the run's one periodic check found lines or the end), or another replica's lines. It then
+// takes its cursor back, waits for the socket to drain, catches up (ring, then store) and attaches again.
 import { chainAfter, type LogBatch, type LogHub } from './hub.js';
+import type { LiveSink } from './live.js';
 import type { LogStore } from './store.js';
 
 export interface FollowOptions {
@@ -33,6 +39,8 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Least time between two yields of live lines (default 50 ms; 0 yields every wake). */
   coalesceMs?: number;
+  /** Where the hub writes live lines itself while the follower keeps up (what is yielded is the rest). */
+  live?: LiveSink;
 }
 
 /** Least time between two writes of live lines to one follower. */
@@ -92,6 +100,51 @@ export async function* followRunLogs(options: FollowOptions): AsyncGenerator<Log
     // (Last-Event-ID) takes the shared batches and bytes from there, and only older lines from the store.
     if (!(yield* fromRing())) yield* replay();
     let lastCheck = Date.now();
+    if (options.live) {
+      const live = options.live;
+      // The ring's lines after the cursor as one write shared by every follower catching up from there (not
+      // a write per batch); false when the ring cannot prove it holds them all.
+      const fromRingLive = async (): Promise<boolean> => {
+        const lines = hub.recentLines(runId, cursor);
+        if (lines === undefined) return false;
+        if (lines !== null) {
+          cursor = lines.last;
+          if (!live.write(lines)) await live.ready();
+        }
+        return true;
+      };
+      // The run's periodic check, made once for all its attached followers (not a wake of each): the run
+      // is over, or the store has lines past the followers no publish or notification brought.
+      const check = async (after: number) =>
+        (await isFinished()) || (await hub.read(store, runId, after, 1)).length > 0;
+      while (!signal?.aborted) {
+        hub.attach(sub, cursor, live, check, pollMs);
+        const why = await sub.wait(Number.POSITIVE_INFINITY);
+        cursor = hub.detach(sub) ?? cursor;
+        if (signal?.aborted) break;
+        if (why === 'data') {
+          // Let go: a gap the ring cannot fill (or its socket broke). Nothing is read for it before it drains.
+          await live.ready();
+          if (signal?.aborted) break;
+          if (!(await fromRingLive())) yield* replay();
+          continue;
+        }
+        if (why === 'stored') {
+          // Another replica stored lines: what the ring holds, then the store from there.
+          await fromRingLive();
+          yield* replay();
+          if (Date.now() - lastCheck < pollMs) continue;
+        }
+        lastCheck = Date.now();
+        const over = await isFinished();
+        // The ring, then the store: lines no notification announced, or (the run was terminal before this
+        // read began) whatever its jobs stored.
+        await fromRingLive();
+        yield* replay();
+        if (over) return;
+      }
+      return;
+    }
     let lastYield = 0;
     while (!signal?.aborted) {
       const { batches, overflowed } = sub.take();

@@ -6,14 +6,26 @@
 // ring of recent batches — the same shared arrays and bytes, bounded by bytes — and only past the ring from
 // the store, in pages that followers at the same cursor share (`read`), so a thousand slow followers do not
 // turn into a thousand store replays or encodings. With many followers the hub wakes them a chunk per turn
-// of the event loop, so fan-out never starves the ingestion that feeds it.
+// of the event loop, so fan-out never starves the ingestion that feeds it. A follower with a socket (the SSE
+// route) needs no queue at all while it keeps up: it attaches to the run's live path (live.ts) and the hub
+// writes the shared bytes to its socket itself, at the run's beat, in one pass over those followers.
+import {
+  DEFAULT_BEAT_MS,
+  type LiveFollower,
+  LiveRun,
+  type LiveSink,
+  type RunCheck,
+  type SharedLines,
+} from './live.js';
 import { chainAfter, Ring } from './ring.js';
 import { SharedTimers } from './shared-timers.js';
 import { type LogBatch, SseEncoder } from './sse-encoding.js';
+import { LogSubscription } from './subscription.js';
 import type { StoredLogLine } from './types.js';
 
 export { chainAfter } from './ring.js';
 export type { LogBatch } from './sse-encoding.js';
+export { LogSubscription, type WakeReason } from './subscription.js';
 
 /** Lines a subscriber may hold before it must fall back to the ring (references: a few bytes per batch). */
 export const DEFAULT_SUBSCRIBER_CAPACITY = 2_000;
@@ -30,133 +42,6 @@ export const DEFAULT_RING_BYTES = 16 * 1024 * 1024;
 /** Followers woken per turn of the event loop when a batch is published. */
 export const DEFAULT_FANOUT_CHUNK = 100;
 
-/** `stored`: another replica stored lines of the run; they are in the store, not in this buffer. */
-export type WakeReason = 'data' | 'wake' | 'stored' | 'timeout';
-
-export class LogSubscription {
-  private buffer: LogBatch[] = [];
-  private buffered = 0;
-  private bufferedBytes = 0;
-  /** Times the queue overflowed (the follower then caught up by its cursor). */
-  private overflows = 0;
-  private overflow = false;
-  private closed = false;
-  private waiter: ((why: WakeReason) => void) | undefined;
-  /** A wake that came while nobody waited: the next `wait()` returns at once (no lost wake-ups). */
-  private signaled = false;
-  /** Lines were stored elsewhere since the last wait: the next `wait()` answers `stored` at once. */
-  private storedElsewhere = false;
-  /** Ends a wait at its deadline: one function per subscription, in the hub's shared timer of the period. */
-  private readonly expire = () => {
-    this.resolveWaiter('timeout');
-  };
-
-  constructor(
-    readonly runId: string,
-    private readonly capacity: number,
-    private readonly capacityBytes: number,
-    private readonly onClose: (s: LogSubscription) => void,
-    private readonly timers: SharedTimers = new SharedTimers(),
-  ) {}
-
-  /** Called by the hub with the batch's encoded size; never blocks and never copies the batch. */
-  push(batch: LogBatch, bytes = 0): void {
-    if (this.closed) return;
-    if (!this.overflow) {
-      if (this.buffered + batch.length > this.capacity || this.bufferedBytes + bytes > this.capacityBytes) {
-        this.overflow = true;
-        this.overflows++;
-        this.buffer = [];
-        this.buffered = 0;
-        this.bufferedBytes = 0;
-      } else {
-        this.buffer.push(batch);
-        this.buffered += batch.length;
-        this.bufferedBytes += bytes;
-      }
-    }
-    // Data is its own signal (`pending`): only a waiting reader needs a nudge.
-    this.resolveWaiter('data');
-  }
-
-  private resolveWaiter(why: WakeReason): boolean {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.(why);
-    return w !== undefined;
-  }
-
-  /** Wakes a pending `wait()` without data (the run may have finished). */
-  wake(): void {
-    if (!this.resolveWaiter('wake')) this.signaled = true;
-  }
-
-  /** Another replica stored lines of this run: a waiting reader reads the store. */
-  stored(): void {
-    if (!this.resolveWaiter('stored')) this.storedElsewhere = true;
-  }
-
-  /**
-   * Takes the batches buffered, in publish order. `overflowed` means batches were dropped since the last
-   * take: the reader must catch up from its own cursor (the ring, else the store; batches are then empty).
-   */
-  take(): { batches: LogBatch[]; overflowed: boolean } {
-    const result = { batches: this.buffer, overflowed: this.overflow };
-    this.buffer = [];
-    this.buffered = 0;
-    this.bufferedBytes = 0;
-    this.overflow = false;
-    return result;
-  }
-
-  get pending(): boolean {
-    return this.buffer.length > 0 || this.overflow;
-  }
-
-  /**
-   * Resolves with why it returned: `wake` (a `wake()` since the last wait, or closed), `data` (lines or an
-   * overflow are pending), or `timeout` after `timeoutMs`. A wake is never lost, even with data pending.
-   */
-  wait(timeoutMs: number): Promise<WakeReason> {
-    if (this.signaled || this.closed) {
-      this.signaled = false;
-      return Promise.resolve('wake');
-    }
-    if (this.storedElsewhere) {
-      this.storedElsewhere = false;
-      return Promise.resolve('stored');
-    }
-    if (this.pending) return Promise.resolve('data');
-    return new Promise((resolve) => {
-      // The deadline is the hub's timer of this period, shared by every follower waiting with it (a
-      // follower's wait may so end a little early: it then checks the store a little early).
-      this.waiter = (why) => {
-        if (why !== 'timeout') this.timers.remove(timeoutMs, this.expire);
-        resolve(why);
-      };
-      this.timers.add(timeoutMs, this.expire);
-    });
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.buffer = [];
-    this.buffered = 0;
-    this.bufferedBytes = 0;
-    this.resolveWaiter('wake');
-    this.onClose(this);
-  }
-
-  get held(): { pendingLines: number; pendingBytes: number; overflows: number } {
-    return { pendingLines: this.buffered, pendingBytes: this.bufferedBytes, overflows: this.overflows };
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
-}
-
 export interface LogHubOptions {
   /** Lines of recent batches a followed run keeps (default 50,000). */
   ringLines?: number;
@@ -170,6 +55,8 @@ export interface LogHubOptions {
   subscriberBytes?: number;
   /** How long a store read answers followers asking the same while the run did not change (100 ms). */
   sharedReadMs?: number;
+  /** Least time between two writes of live lines to a follower the hub writes itself (50 ms). */
+  beatMs?: number;
 }
 
 /** What the hub reads from the store when followers catch up (LogStore's readRunLogs). */
@@ -180,6 +67,10 @@ export interface RunLogReader {
 /** One followed run: its followers, its ring, and the store reads its followers share. */
 interface FollowedRun {
   subs: Set<LogSubscription>;
+  /** The followers given batches through their queue (not attached to the live path). */
+  queued: Set<LogSubscription>;
+  /** The followers the hub writes itself, and their beat. */
+  live: LiveRun;
   ring: Ring;
   /** Batches waiting to be handed to followers in chunks (while a chunked hand-out is under way). */
   queue: [LogBatch, number][];
@@ -205,6 +96,7 @@ export class LogHub {
   private readonly fanoutChunk: number;
   private readonly subscriberBytes: number;
   private readonly sharedReadMs: number;
+  private readonly beatMs: number;
   readonly encoder: SseEncoder;
   /** The timers followers wait with: one per period for all of them, not one per follower and wait. */
   private readonly timers = new SharedTimers();
@@ -219,6 +111,7 @@ export class LogHub {
     this.fanoutChunk = o.fanoutChunk ?? DEFAULT_FANOUT_CHUNK;
     this.subscriberBytes = o.subscriberBytes ?? DEFAULT_SUBSCRIBER_BYTES;
     this.sharedReadMs = o.sharedReadMs ?? DEFAULT_SHARED_READ_MS;
+    this.beatMs = o.beatMs ?? DEFAULT_BEAT_MS;
   }
 
   /** Called after every publish (replicas/ announces stored lines to the other replicas). */
@@ -239,6 +132,8 @@ export class LogHub {
       (s) => {
         const run = this.runs.get(runId);
         run?.subs.delete(s);
+        run?.queued.delete(s);
+        if (s.live) run?.live.detach(s.live);
         // Nobody follows the run any more: its recent lines are the store's business again.
         if (run && run.subs.size === 0) this.runs.delete(runId);
       },
@@ -246,11 +141,68 @@ export class LogHub {
     );
     let run = this.runs.get(runId);
     if (!run) {
-      run = { subs: new Set(), ring: new Ring(), queue: [], handingOut: false, reads: new Map() };
+      const created: FollowedRun = {
+        subs: new Set(),
+        queued: new Set(),
+        live: new LiveRun({
+          encoder: this.encoder,
+          beatMs: this.beatMs,
+          chunk: this.fanoutChunk,
+          recent: (cursor) => chainAfter(created.ring.batches, cursor),
+          wake: () => this.wake(runId),
+        }),
+        ring: new Ring(),
+        queue: [],
+        handingOut: false,
+        reads: new Map(),
+      };
+      run = created;
       this.runs.set(runId, run);
     }
     run.subs.add(sub);
+    run.queued.add(sub);
     return sub;
+  }
+
+  /**
+   * From now on the hub writes `sub`'s live lines after `cursor` to `sink` itself, at the run's beat, until
+   * it lets go of the follower (the follower's wait then ends with `data`: catch up by the cursor `detach`
+   * answers) or the follower detaches. Such a follower keeps no queue, and no timer: `check` (shared by
+   * every follower of the run) runs every `checkMs` while any is attached and wakes them all when it finds
+   * the run over or lines past the head in the store.
+   */
+  attach(sub: LogSubscription, cursor: number, sink: LiveSink, check?: RunCheck, checkMs?: number): void {
+    const run = this.runs.get(sub.runId);
+    if (!run || sub.isClosed) return;
+    run.queued.delete(sub);
+    // Whatever its queue or a let-go flagged is behind it: it caught up to `cursor`.
+    sub.take();
+    let f = sub.live;
+    if (f === undefined) {
+      const follower: LiveFollower = { sink, cursor, attached: false, letGo: () => sub.letGo() };
+      f = follower;
+      sub.live = f;
+    }
+    f.sink = sink;
+    f.cursor = cursor;
+    run.live.attach(f, check, checkMs);
+  }
+
+  /**
+   * The ring's lines of the run after `cursor` as one write shared by every follower catching up from
+   * there (null: none; undefined: the ring cannot prove it holds every one).
+   */
+  recentLines(runId: string, cursor: number): SharedLines | null | undefined {
+    const run = this.runs.get(runId);
+    return run === undefined || run.ring.batches.length === 0 ? undefined : run.live.ringLines(cursor);
+  }
+
+  /** Takes the follower off the live path; answers its cursor (how far the hub wrote it). */
+  detach(sub: LogSubscription): number | undefined {
+    const f = sub.live;
+    if (f === undefined) return undefined;
+    this.runs.get(sub.runId)?.live.detach(f);
+    return f.cursor;
   }
 
   /**
@@ -266,8 +218,10 @@ export class LogHub {
     // cursor (cursors follow commit order), and these lines reach every follower through its queue.
     const bytes = this.encoder.byteLength(lines);
     run.ring.add(lines, bytes, this.ringLines, this.ringBytes);
-    if (!run.handingOut && run.subs.size <= this.fanoutChunk) {
-      for (const sub of run.subs) sub.push(lines, bytes);
+    run.live.publish(lines);
+    if (run.queued.size === 0) return;
+    if (!run.handingOut && run.queued.size <= this.fanoutChunk) {
+      for (const sub of run.queued) sub.push(lines, bytes);
       return;
     }
     // Many followers: wake them a chunk per turn of the event loop, so the ingestion that published (and
@@ -285,7 +239,7 @@ export class LogHub {
     run.queue = [];
     // Followers that subscribe after this point were not following when these were published: their
     // first replay reads them from the store.
-    const subs = [...run.subs];
+    const subs = [...run.queued];
     let i = 0;
     const step = () => {
       const end = Math.min(i + this.fanoutChunk, subs.length);
@@ -376,6 +330,17 @@ export class LogHub {
     let n = 0;
     for (const run of this.runs.values()) n += run.subs.size;
     return n;
+  }
+
+  /** The run's live path: followers attached, passes (beats), writes made (one per follower and beat), followers let go. */
+  liveStats(runId: string): { attached: number; beats: number; writes: number; letGo: number } {
+    const live = this.runs.get(runId)?.live;
+    return {
+      attached: live?.size ?? 0,
+      beats: live?.beats ?? 0,
+      writes: live?.writes ?? 0,
+      letGo: live?.letGo ?? 0,
+    };
   }
 
   /** Each follower's queue of the run: what it holds (references to shared batches) and its overflows. */

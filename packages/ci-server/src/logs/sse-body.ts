@@ -3,6 +3,7 @@
 // the encoder's shared Buffer; gzip (the client sent Accept-Encoding: gzip, as browsers' EventSource does),
 // it is the encoder's shared deflated chunk of the same bytes (sse-gzip.ts), and the follower keeps only the
 // CRC and length its trailer needs. Either way the SSE text the client reads is the same.
+import type { SharedLines } from './live.js';
 import type { LogBatch, SseEncoder } from './sse-encoding.js';
 import { GZIP_HEADER, type GzipChunk, GzipMember, gzipChunk } from './sse-gzip.js';
 
@@ -15,6 +16,8 @@ export interface SseBody {
   readonly contentEncoding: 'gzip' | undefined;
   start(): Buffer | string;
   batch(batch: LogBatch): Buffer;
+  /** The lines a beat of the hub writes (live.ts): their shared bytes, one Buffer. */
+  lines(lines: SharedLines): Buffer;
   keepAlive(): Buffer | string;
   /** An event of this follower alone (an error), written as it is or deflated alone. */
   event(text: string): Buffer | string;
@@ -27,6 +30,7 @@ export function plainSseBody(encoder: SseEncoder): SseBody {
     contentEncoding: undefined,
     start: () => SSE_RETRY,
     batch: (batch) => encoder.encode(batch),
+    lines: (lines) => lines.plain(),
     keepAlive: () => SSE_KEEP_ALIVE,
     event: (text) => text,
     end: (text) => text,
@@ -46,6 +50,7 @@ export function gzipSseBody(encoder: SseEncoder): SseBody {
     contentEncoding: 'gzip',
     start: () => Buffer.concat([GZIP_HEADER, member.add(shared().retry)]),
     batch: (batch) => member.add(encoder.gzip(batch)),
+    lines: (lines) => member.add(lines.gzip()),
     keepAlive: () => member.add(shared().keepAlive),
     event: (text) => member.add(gzipChunk(text)),
     end: (text) => Buffer.concat([member.add(gzipChunk(text)), member.trailer()]),
