@@ -75,6 +75,37 @@ export interface SqlClassifierRules {
    * the most dangerous class (guardrail `unverifiable`).
    */
   allowlist?: EngineAllowlist;
+  /**
+   * The table designer's own DDL forms, read by an exact token grammar where the engine's grammars do not read
+   * them (SQL Server, Oracle; governance/classify/designed-ddl.ts): a statement of these forms is a plain DDL
+   * write; anything outside them stays unverifiable.
+   */
+  designedDdl?: DesignedDdlForms;
+  /**
+   * Name prefixes (lower-case) of the engine's system routines and packages that run SQL text, reach files or
+   * other servers (T-SQL `sp_`, `xp_`, OPENROWSET…; Oracle `DBMS_`, `UTL_`): a call of one, or a reference
+   * into such a package, is unverifiable in any statement (governance/classify/system-routines.ts).
+   */
+  systemRoutinePrefixes?: readonly string[];
+}
+
+/**
+ * The DDL the table designer writes for an engine, as the classifier's exact grammar reads it: CREATE TABLE
+ * with column definitions (a listed type, NULL / NOT NULL, a DEFAULT literal or keyword, PRIMARY KEY, UNIQUE,
+ * FOREIGN KEY … REFERENCES, CONSTRAINT names), CREATE [UNIQUE] INDEX … ON t (…), and ALTER TABLE's ADD and
+ * DROP COLUMN / CONSTRAINT plus the engine's own column-change and rename forms. No call, no expression.
+ */
+export interface DesignedDdlForms {
+  /** Column types a definition may name, as unquoted words (multi-word types as written, any case). */
+  columnTypes: readonly string[];
+  /** Keywords a DEFAULT may name besides literals (`CURRENT_TIMESTAMP`; never a call). */
+  defaultKeywords: readonly string[];
+  /** `N'…'` national string literals (adjacent `N` and string). */
+  nationalStrings: boolean;
+  /** How a column changes: T-SQL `ALTER COLUMN c type [NOT] NULL`, Oracle `MODIFY (c [type] [DEFAULT v] [NULL])`. */
+  alterColumn: 'ALTER COLUMN' | 'MODIFY';
+  /** `ALTER TABLE t RENAME TO n` and `RENAME COLUMN a TO b` (Oracle; SQL Server renames by sp_rename, unread). */
+  renames: boolean;
 }
 
 /** A lexer token as the classifier hands it to an engine's allowlist (governance/classify/lexer.ts). */

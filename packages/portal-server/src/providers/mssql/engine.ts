@@ -5,6 +5,7 @@ import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
+import { mssqlDesignedDdl } from './classifier-ddl.js';
 import { mssqlCapabilities } from './statements.js';
 import { mssqlTableDesign } from './table-design.js';
 
@@ -21,6 +22,8 @@ export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
       lex: { ...lexicalRules.ansi, bracketIdentifiers: true, nestedComments: true },
       alternatives: alternativeReadings.pg,
       pipesAreOr: false,
+      designedDdl: mssqlDesignedDdl,
+      systemRoutinePrefixes: ['sp_', 'xp_', 'openrowset', 'opendatasource', 'openquery', 'openxml'],
     },
   },
   defaultPort: 1433,

@@ -5,6 +5,7 @@ import { limitClauses, quoteStyles } from '../../sql/dialect.js';
 import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
+import { oracleDesignedDdl } from './classifier-ddl.js';
 import { oracleCapabilities } from './statements.js';
 import { oracleTableDesign } from './table-design.js';
 
@@ -22,6 +23,8 @@ export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
       lex: { ...lexicalRules.ansi, qQuotes: true },
       alternatives: alternativeReadings.escapes,
       pipesAreOr: false,
+      designedDdl: oracleDesignedDdl,
+      systemRoutinePrefixes: ['dbms_', 'utl_'],
     },
   },
   defaultPort: 1521,
