@@ -143,6 +143,12 @@ export interface SqlAllowlist {
   readFunctions: ReadonlySet<string>;
   /** Upper-case words before `(` that are syntax, type names or table engines, not calls. */
   syntax: ReadonlySet<string>;
+  /**
+   * Upper-case type names the engine does not reserve, so a user routine may carry the name (Oracle's
+   * `TIMESTAMP`, `NVARCHAR2`): before `(` they are a type only after `AS` (a cast) or a quoted column name, or
+   * in CREATE and ALTER; anywhere else the word is judged as a call.
+   */
+  typeWords?: ReadonlySet<string>;
   /** Calls with a known effect other than reading (lower-case name → finding without subject). */
   knownCalls?: ReadonlyMap<string, Omit<AllowlistFinding, 'subject'>>;
   /** Aggregate-function suffixes that keep a function's effect (ClickHouse combinators: -If, -State, …). */
@@ -250,6 +256,21 @@ export const alternativeReadings = {
   // (`#` comments need no alternative: a `;` plus a write keyword inside any comment is doubtful on its own.)
   mysql: [{ backslashEscapes: false }, { dashNeedsSpace: false }, { doubleQuoteStrings: false }],
 } satisfies Record<string, Partial<LexOptions>[]>;
+
+/**
+ * Ordered-set aggregate clauses the SQL Server and Oracle grammars do not read, taken out of the parser's
+ * reading (`STRING_AGG(a, ',') WITHIN GROUP (ORDER BY a)`, Oracle `LISTAGG … WITHIN GROUP (ORDER BY …)` and
+ * `MAX(x) KEEP (DENSE_RANK FIRST ORDER BY …)`): they only order the rows an aggregate already reads. Only a
+ * plain ordering on one line is taken out (names, dots, commas, ASC/DESC/NULLS): no parenthesis, subquery,
+ * quote or comment marker can stand in it, so nothing the parser must see is removed. The allowlist still
+ * judges the statement as written.
+ */
+export function orderedAggregateReading(text: string): string {
+  return text.replace(
+    /\b(?:WITHIN[ \t]+GROUP[ \t]*\(|KEEP[ \t]*\([ \t]*DENSE_RANK[ \t]+(?:FIRST|LAST))[ \t]*ORDER[ \t]+BY[ \t]+[\w \t.,]*\)/gi,
+    ' ',
+  );
+}
 
 /** The rules of the PostgreSQL family (PostgreSQL; DuckDB adds its own forms). */
 export const pgFamilyRules: SqlClassifierRules = {
