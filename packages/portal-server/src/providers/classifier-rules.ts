@@ -145,8 +145,8 @@ export interface SqlAllowlist {
   syntax: ReadonlySet<string>;
   /**
    * Upper-case type names the engine does not reserve, so a user routine may carry the name (Oracle's
-   * `TIMESTAMP`, `NVARCHAR2`): before `(` they are a type only after `AS` (a cast) or a quoted column name, or
-   * in CREATE and ALTER; anywhere else the word is judged as a call.
+   * `TIMESTAMP`, `NVARCHAR2`): before `(` they are a type only after `AS` (a cast) or a quoted column name;
+   * anywhere else the word is judged as a call.
    */
   typeWords?: ReadonlySet<string>;
   /** Calls with a known effect other than reading (lower-case name → finding without subject). */

@@ -54,13 +54,12 @@ function onIndexedTable(tokens: readonly Token[], on: number): boolean {
   return isWord(tokens[s - 1], 'INDEX');
 }
 
-/** Where an unreserved type name before `(` is a type: a cast's `AS`, a quoted column's type, CREATE or ALTER. */
-function typePlace(tokens: readonly Token[], k: number): boolean {
-  const head = tokens.find((t) => t.kind === 'word')?.value;
-  return (
-    isWord(tokens[k - 1], 'AS') || tokens[k - 1]?.kind === 'qident' || head === 'CREATE' || head === 'ALTER'
-  );
-}
+/**
+ * Where an unreserved type name before `(` is a type: after a cast's `AS` or a quoted column name (the table
+ * designer quotes every column). Anywhere else (`SELECT timestamp(1)`, a view's query) it is judged as a call.
+ */
+const typePlace = (tokens: readonly Token[], k: number): boolean =>
+  isWord(tokens[k - 1], 'AS') || tokens[k - 1]?.kind === 'qident';
 
 /** Index of the `)` closing the `(` at `open`, or the last token. */
 function closing(tokens: readonly Token[], open: number): number {
