@@ -75,6 +75,37 @@ export interface SqlClassifierRules {
    * the most dangerous class (guardrail `unverifiable`).
    */
   allowlist?: EngineAllowlist;
+  /**
+   * The table designer's own DDL forms, read by an exact token grammar where the engine's grammars do not read
+   * them (SQL Server, Oracle; governance/classify/designed-ddl.ts): a statement of these forms is a plain DDL
+   * write; anything outside them stays unverifiable.
+   */
+  designedDdl?: DesignedDdlForms;
+  /**
+   * Name prefixes (lower-case) of the engine's system routines and packages that run SQL text, reach files or
+   * other servers (T-SQL `sp_`, `xp_`, OPENROWSET…; Oracle `DBMS_`, `UTL_`): a call of one, or a reference
+   * into such a package, is unverifiable in any statement (governance/classify/system-routines.ts).
+   */
+  systemRoutinePrefixes?: readonly string[];
+}
+
+/**
+ * The DDL the table designer writes for an engine, as the classifier's exact grammar reads it: CREATE TABLE
+ * with column definitions (a listed type, NULL / NOT NULL, a DEFAULT literal or keyword, PRIMARY KEY, UNIQUE,
+ * FOREIGN KEY … REFERENCES, CONSTRAINT names), CREATE [UNIQUE] INDEX … ON t (…), and ALTER TABLE's ADD and
+ * DROP COLUMN / CONSTRAINT plus the engine's own column-change and rename forms. No call, no expression.
+ */
+export interface DesignedDdlForms {
+  /** Column types a definition may name, as unquoted words (multi-word types as written, any case). */
+  columnTypes: readonly string[];
+  /** Keywords a DEFAULT may name besides literals (`CURRENT_TIMESTAMP`; never a call). */
+  defaultKeywords: readonly string[];
+  /** `N'…'` national string literals (adjacent `N` and string). */
+  nationalStrings: boolean;
+  /** How a column changes: T-SQL `ALTER COLUMN c type [NOT] NULL`, Oracle `MODIFY (c [type] [DEFAULT v] [NULL])`. */
+  alterColumn: 'ALTER COLUMN' | 'MODIFY';
+  /** `ALTER TABLE t RENAME TO n` and `RENAME COLUMN a TO b` (Oracle; SQL Server renames by sp_rename, unread). */
+  renames: boolean;
 }
 
 /** A lexer token as the classifier hands it to an engine's allowlist (governance/classify/lexer.ts). */
@@ -112,6 +143,12 @@ export interface SqlAllowlist {
   readFunctions: ReadonlySet<string>;
   /** Upper-case words before `(` that are syntax, type names or table engines, not calls. */
   syntax: ReadonlySet<string>;
+  /**
+   * Upper-case type names the engine does not reserve, so a user routine may carry the name (Oracle's
+   * `TIMESTAMP`, `NVARCHAR2`): before `(` they are a type only after `AS` (a cast) or a quoted column name;
+   * anywhere else the word is judged as a call.
+   */
+  typeWords?: ReadonlySet<string>;
   /** Calls with a known effect other than reading (lower-case name → finding without subject). */
   knownCalls?: ReadonlyMap<string, Omit<AllowlistFinding, 'subject'>>;
   /** Aggregate-function suffixes that keep a function's effect (ClickHouse combinators: -If, -State, …). */
@@ -219,6 +256,21 @@ export const alternativeReadings = {
   // (`#` comments need no alternative: a `;` plus a write keyword inside any comment is doubtful on its own.)
   mysql: [{ backslashEscapes: false }, { dashNeedsSpace: false }, { doubleQuoteStrings: false }],
 } satisfies Record<string, Partial<LexOptions>[]>;
+
+/**
+ * Ordered-set aggregate clauses the SQL Server and Oracle grammars do not read, taken out of the parser's
+ * reading (`STRING_AGG(a, ',') WITHIN GROUP (ORDER BY a)`, Oracle `LISTAGG … WITHIN GROUP (ORDER BY …)` and
+ * `MAX(x) KEEP (DENSE_RANK FIRST ORDER BY …)`): they only order the rows an aggregate already reads. Only a
+ * plain ordering on one line is taken out (names, dots, commas, ASC/DESC/NULLS): no parenthesis, subquery,
+ * quote or comment marker can stand in it, so nothing the parser must see is removed. The allowlist still
+ * judges the statement as written.
+ */
+export function orderedAggregateReading(text: string): string {
+  return text.replace(
+    /\b(?:WITHIN[ \t]+GROUP[ \t]*\(|KEEP[ \t]*\([ \t]*DENSE_RANK[ \t]+(?:FIRST|LAST))[ \t]*ORDER[ \t]+BY[ \t]+[\w \t.,]*\)/gi,
+    ' ',
+  );
+}
 
 /** The rules of the PostgreSQL family (PostgreSQL; DuckDB adds its own forms). */
 export const pgFamilyRules: SqlClassifierRules = {

@@ -2,7 +2,8 @@
 // from the database file itself: a server-side filter and sort, cells edited and a row added (applied after
 // the statements are shown), a delete that the datasource's guardrails hold until an administrator approves
 // it from another browser — then applied on the requester's page without a click —, a foreign-key cell that
-// opens the row it names, and a masked column that offers no editor.
+// opens the row it names, a masked column that offers no editor; the "Applied" notice gone once the next
+// action starts, and at 1280×720 the card filling the window height (more than fifteen rows).
 import Database from 'better-sqlite3';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,16 @@ describe('portal web UI: table browser', () => {
     expect(customers(ui.files.sales).map((c) => c.id)).toEqual([1, 2, 3]);
   });
 
+  it('clears the last "Applied" notice when the next action starts: the import dialog opens without it', async () => {
+    const t = user.getByRole('region', { name: 'Table customers' });
+    await visible(t.getByText('Applied 1 statement(s).'));
+    await t.getByRole('button', { name: 'Import', exact: true }).click();
+    await visible(t.getByRole('dialog', { name: 'Import into table' }));
+    expect(await t.getByText(/^Applied \d+ statement/).count()).toBe(0);
+    await t.getByRole('button', { name: 'Close import' }).click();
+    await expect.poll(() => t.getByRole('dialog', { name: 'Import into table' }).count()).toBe(0);
+  });
+
   it('follows a foreign key from a cell to the row it names', async () => {
     const t = await browseTable(user, /^Sales/, 'orders');
     await visible(t.getByText('1–2 of 2 rows'));
@@ -130,5 +141,36 @@ describe('portal web UI: table browser', () => {
     await row.locator('td').nth(2).dblclick();
     expect(await t.getByLabel('Cell value').count()).toBe(0);
     expect(await t.getByLabel('Filter note').isDisabled()).toBe(true);
+  });
+
+  it('fills the window height at 1280×720: more than fifteen rows inside the card, the query tabs still showing', async () => {
+    await user.setViewportSize({ width: 1280, height: 720 });
+    const t = await browse(user, /^Sales/, 'events');
+    await visible(t.getByText('1–100 of 620 rows'));
+    await ui.screenshot(user, 'table-browser-720');
+    const box = await user.evaluate(() => {
+      type Box = { top: number; bottom: number };
+      type El = { getBoundingClientRect(): Box };
+      const d = (globalThis as unknown as { document: { querySelector(s: string): El | null } }).document;
+      const all = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } })
+        .document;
+      const card = d.querySelector('section[aria-label="Table events"]')?.getBoundingClientRect();
+      const scroll = d
+        .querySelector('section[aria-label="Table events"] .table-scroll')
+        ?.getBoundingClientRect();
+      const query = d.querySelector('section[aria-label="Query"]')?.getBoundingClientRect();
+      const rows = Array.from(all.querySelectorAll('section[aria-label="Table events"] tbody tr')).map((r) =>
+        r.getBoundingClientRect(),
+      );
+      return { card, scroll, query, rows };
+    });
+    const { card, scroll, query } = box;
+    if (!card || !scroll || !query) throw new Error('the table card, its grid or the query panel is missing');
+    // Rows wholly inside the card's grid and the window (before the fix: about seven, the card at its minimum).
+    const shown = box.rows.filter((r) => r.top >= scroll.top && r.bottom <= scroll.bottom && r.bottom <= 720);
+    expect(shown.length).toBeGreaterThan(15);
+    expect(card.bottom).toBeLessThanOrEqual(720);
+    // The query panel follows inside the window (its tabs show; the main area scrolls to the editor).
+    expect(query.top).toBeLessThan(720);
   });
 });

@@ -10,8 +10,8 @@ import { Button } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
-import { ApiError, api, errorText } from '../lib/api';
-import type { Approval, DbObject, TableEditAnswer, TablePage } from '../lib/types';
+import { ApiError, apiPost, errorText } from '../lib/api';
+import type { Approval, DbObject } from '../lib/types';
 import { ImportDialog } from './ImportDialog';
 import { type Sort, TableRowsGrid } from './TableRowsGrid';
 import { addRow, changesOf, NO_EDITS, type PendingEdits, pendingCount } from './tableEdits';
@@ -61,7 +61,7 @@ export function TableBrowser(props: {
   );
   const page = useQuery({
     queryKey: ['table-rows', props.connectionKey, object.path, body],
-    queryFn: () => api<TablePage>('/api/db/table/rows', { body }),
+    queryFn: () => apiPost('/api/db/table/rows', body),
     placeholderData: (prev) => prev,
     staleTime: 0,
   });
@@ -78,10 +78,25 @@ export function TableBrowser(props: {
   const references = new Map((d?.foreignKeys ?? []).map((f) => [f.columnName, f]));
   const count = pendingCount(pending);
 
+  // A new action (an edit, an added row, an import, paging) starts without the last one's notice: "Applied n
+  // statement(s)" must not stay up over an import dialog or the next edits.
+  const act = () => setOutcome(null);
+  const edit = (next: PendingEdits) => {
+    act();
+    setPending(next);
+  };
+  const startEditing = (cell: { row: string; column: string } | null) => {
+    if (cell) act();
+    setEditing(cell);
+  };
+
   const changes = () => changesOf(pending, rows, key, rowId);
   const send = (preview: boolean) =>
-    api<TableEditAnswer>('/api/db/table/edits', {
-      body: { connection: props.descriptor, path: object.path, changes: changes(), preview },
+    apiPost('/api/db/table/edits', {
+      connection: props.descriptor,
+      path: object.path,
+      changes: changes(),
+      preview,
     });
 
   const showReview = async () => {
@@ -151,24 +166,50 @@ export function TableBrowser(props: {
         <span className="muted small" data-testid="table-range">
           {from}–{to} of {total} rows
         </span>
-        <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+        <Button
+          size="sm"
+          disabled={offset === 0}
+          onClick={() => {
+            act();
+            setOffset(Math.max(0, offset - PAGE));
+          }}
+        >
           Previous
         </Button>
-        <Button size="sm" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+        <Button
+          size="sm"
+          disabled={offset + PAGE >= total}
+          onClick={() => {
+            act();
+            setOffset(offset + PAGE);
+          }}
+        >
           Next
         </Button>
-        <Button size="sm" onClick={() => void page.refetch()}>
+        <Button
+          size="sm"
+          onClick={() => {
+            act();
+            void page.refetch();
+          }}
+        >
           Reload
         </Button>
         <span className="spacer" />
         {d?.importable && (
-          <Button size="sm" onClick={() => setImporting(true)}>
+          <Button
+            size="sm"
+            onClick={() => {
+              act();
+              setImporting(true);
+            }}
+          >
             Import
           </Button>
         )}
         {editable && (
           <>
-            <Button size="sm" onClick={() => setPending(addRow(pending))}>
+            <Button size="sm" onClick={() => edit(addRow(pending))}>
               Add row
             </Button>
             <span className="badge" data-testid="pending-count">
@@ -254,9 +295,9 @@ export function TableBrowser(props: {
           filterText={filterText}
           onFilterText={setFilterText}
           pending={pending}
-          setPending={setPending}
+          setPending={edit}
           editing={editing}
-          setEditing={setEditing}
+          setEditing={startEditing}
           onFollow={props.onFollow}
         />
         {d && rows.length === 0 && <p className="muted small grid-empty">No row matches the filters.</p>}

@@ -9,8 +9,8 @@ import { Button, LoadingState } from '@app/web-kit';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApprovalNotice } from '../governance/ApprovalNotice';
-import { ApiError, api, apiPost, errorText } from '../lib/api';
-import type { Approval, DbObject, EngineMeta, ObjectDetail } from '../lib/types';
+import { ApiError, apiPost, errorText } from '../lib/api';
+import type { Approval, DbObject, EngineMeta } from '../lib/types';
 import { DesignRows, type RowField } from './DesignRows';
 import {
   alterChanges,
@@ -79,9 +79,7 @@ export function TableDesigner(props: {
   const detail = useQuery({
     queryKey: ['describe', props.connectionKey, props.object?.path],
     queryFn: () =>
-      api<ObjectDetail>('/api/db/objects/describe', {
-        body: { connection: props.descriptor, path: props.object?.path },
-      }),
+      apiPost('/api/db/objects/describe', { connection: props.descriptor, path: props.object?.path }),
     enabled: props.object !== undefined,
     staleTime: 0,
   });

@@ -1,8 +1,10 @@
 // Runs the dialect's parser over one statement and turns its tree into an Analysis: libpg-query for
 // PostgreSQL and DuckDB, node-sql-parser (over the lexer's normalised text, which is what the engine's
-// grammar sees) for the rest, then EXPLAIN tails and the exact fallback grammars. Doubts found on the way
-// (several statements, comments that change the parse) are pushed onto the context.
+// grammar sees) for the rest, then EXPLAIN tails, the table designer's DDL forms and the exact fallback
+// grammars. Doubts found on the way (several statements, comments that change the parse) are pushed onto
+// the context.
 import { pgParse } from '../../sql/parsers.js';
+import { designedDdlAnalysis, isTableDefinition } from './designed-ddl.js';
 import { CLASSIFIER_DIALECT_INFO, type Dialect } from './dialects.js';
 import { fallbackAnalysis, transactionFallback } from './fallback.js';
 import { analyzeNsp, nspParse } from './generic.js';
@@ -10,6 +12,7 @@ import { dangerousKeywords, headWords } from './keywords.js';
 import type { LexResult } from './lexer.js';
 import { addObject } from './objects.js';
 import { analyzePg } from './postgres.js';
+import { systemRoutine } from './system-routines.js';
 import { type Analysis, emptyAnalysis, type StatementClassification } from './types.js';
 
 type Node = Record<string, any>;
@@ -72,6 +75,20 @@ async function viaNsp(text: string, ctx: AnalyseContext): Promise<Analysis | und
   let code = ctx.lx.normalized;
   // CQL's ALLOW FILTERING only relaxes a read's restrictions; the SQL grammars do not know it.
   if (info.allowFiltering) code = code.replace(/\bALLOW\s+FILTERING\s*$/i, '');
+  // The table designer's forms are read exactly; any other table or index definition is held (fail closed).
+  if (info.designedDdl) {
+    const designed = designedDdlAnalysis(ctx.lx, info.designedDdl);
+    if (designed) return designed;
+    if (isTableDefinition(ctx.lx.tokens))
+      ctx.doubts.push(
+        "a table or index definition outside the table designer's forms (a call, an expression, an option or a comment) cannot be verified",
+      );
+  }
+  const routine = systemRoutine(ctx.lx.tokens, info.systemRoutinePrefixes);
+  if (routine)
+    ctx.doubts.push(
+      `${routine}: a system routine or package (it can run SQL text or reach files and servers)`,
+    );
   const parsed = nspParse(code, info.grammars);
   if (parsed) {
     if (ctx.lx.comments.length > 0 || ctx.lx.executableComment) {

@@ -22,9 +22,10 @@ export const CANNOT_VERIFY: readonly GuardrailValue[] = ['unverifiable'];
 const isOp = (t: Token | undefined, v: string) => t?.kind === 'op' && t.value === v;
 const isName = (t: Token | undefined) => t?.kind === 'word' || t?.kind === 'qident';
 
-/** Words after which `name (` names a table, index or column list rather than a call. */
+/** Words after which `name (` names a table, index or column list rather than a call (T-SQL's `INSERT t (a)` omits INTO). */
 const NAME_INTRODUCERS = new Set([
   'INTO',
+  'INSERT',
   'TABLE',
   'INDEX',
   'VIEW',
@@ -45,8 +46,20 @@ const isWord = (t: Token | undefined, v: string) => t?.kind === 'word' && t.valu
  * follows (an expression inside the list is still a call and is judged). `ON` elsewhere (a join condition,
  * `ON DUPLICATE KEY`) can stand before a call, so only this shape is let through.
  */
-const onIndexedTable = (tokens: readonly Token[], on: number): boolean =>
-  isWord(tokens[on], 'ON') && isName(tokens[on - 1]) && isWord(tokens[on - 2], 'INDEX');
+function onIndexedTable(tokens: readonly Token[], on: number): boolean {
+  if (!isWord(tokens[on], 'ON') || !isName(tokens[on - 1])) return false;
+  // The index name may be qualified (Oracle `CREATE INDEX "S"."ix" ON …`).
+  let s = on - 1;
+  while (isOp(tokens[s - 1], '.') && isName(tokens[s - 2])) s -= 2;
+  return isWord(tokens[s - 1], 'INDEX');
+}
+
+/**
+ * Where an unreserved type name before `(` is a type: after a cast's `AS` or a quoted column name (the table
+ * designer quotes every column). Anywhere else (`SELECT timestamp(1)`, a view's query) it is judged as a call.
+ */
+const typePlace = (tokens: readonly Token[], k: number): boolean =>
+  isWord(tokens[k - 1], 'AS') || tokens[k - 1]?.kind === 'qident';
 
 /** Index of the `)` closing the `(` at `open`, or the last token. */
 function closing(tokens: readonly Token[], open: number): number {
@@ -92,6 +105,7 @@ export function callFindings(tokens: readonly Token[], list: SqlAllowlist): Allo
     )
       continue;
     if (s === k && t.kind === 'word' && list.syntax.has(t.value)) continue;
+    if (s === k && t.kind === 'word' && list.typeWords?.has(t.value) && typePlace(tokens, k)) continue;
     const name = t.value.toLowerCase();
     if (s !== k || t.kind === 'qident') {
       out.push({
