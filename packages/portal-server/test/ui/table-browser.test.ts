@@ -145,7 +145,7 @@ describe('portal web UI: table browser', () => {
 
   it('fills the window height at 1280×720: more than fifteen rows inside the card, the query tabs still showing', async () => {
     await user.setViewportSize({ width: 1280, height: 720 });
-    const t = await browse(user, /^Sales/, 'events');
+    const t = await browseTable(user, /^Sales/, 'events');
     await visible(t.getByText('1–100 of 620 rows'));
     await ui.screenshot(user, 'table-browser-720');
     const box = await user.evaluate(() => {
