@@ -1,6 +1,7 @@
 // CPU of the processes a benchmark drives, measured from outside them: PostgreSQL's (the postmaster and its
 // backends, from /proc) and a CPU profile of this process over one phase (the inspector), so a benchmark can
-// print what each process spent per unit of work and where its own time went. Used by dispatch.bench.ts.
+// print what each process spent per unit of work and where its own time went. Used by dispatch.bench.ts and
+// sse-followers.bench.ts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**

@@ -18,13 +18,12 @@
 // is taken after a collection when `gc` is exposed; without it the figure is noisy).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '@app/kit/testing';
 import type { CiServer } from '../packages/ci-server/src/index.js';
 import { newJobRuns, PIPELINE, text } from './log-ingest.bench.js';
+import { startProfile } from './process-cpu.js';
 import { withServer } from './runs-list.bench.js';
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 1_000);
@@ -76,18 +75,6 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 
 /** BENCH_FOLLOW_PROFILE=<path prefix>: a V8 CPU profile of each followed round's measured window alone. */
 const PROFILE = process.env.BENCH_FOLLOW_PROFILE;
-
-async function startProfile(): Promise<(file: string) => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
-}
 
 async function push(server: CiServer, jobIds: string[]): Promise<number> {
   const t0 = process.hrtime.bigint();
