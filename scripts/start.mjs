@@ -11,7 +11,16 @@
 // every log line before it is written or echoed, whatever a service prints.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { serverArgs } from './build-servers.mjs';
 import { ensureDeps, root } from './ensure-deps.mjs';
@@ -35,10 +44,27 @@ for (const dir of [dataDir, logDir]) {
   chmodSync(dir, 0o700);
 }
 
-// Web UIs are built once (and again after `rm -rf packages/*-web/dist`).
+/** The newest modification time of the files under `dir` (0 when there is none). */
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+// Web UIs are built when they have no build, or when a source is newer than it: after a `git pull` the
+// user gets the UI of the code they pulled, not the one built at their first start. The kit's sources count
+// too (both UIs are built from it).
+const kitSources = newestMtime(join(root, 'packages', 'web-kit', 'src'));
 for (const web of ['ci-web', 'portal-web']) {
   const dir = join(root, 'packages', web);
-  if (existsSync(join(dir, 'index.html')) && !existsSync(join(dir, 'dist', 'index.html'))) {
+  const built = join(dir, 'dist', 'index.html');
+  const stale = () =>
+    Math.max(kitSources, newestMtime(join(dir, 'src')), statSync(join(dir, 'index.html')).mtimeMs) >
+    statSync(built).mtimeMs;
+  if (existsSync(join(dir, 'index.html')) && (!existsSync(built) || stale())) {
     console.log(`Building ${web}…`);
     const res = spawnSync('npm', ['run', 'build', '-w', `packages/${web}`], { cwd: root, stdio: 'inherit' });
     if (res.status !== 0) process.exit(res.status ?? 1);
