@@ -4,22 +4,15 @@
 // envelope of the body — for a good exchange, a refusal before any message, an internal error after one, and
 // malformed envelopes; and Connect's own client holds a bidirectional session over it, its messages answered
 // as they arrive, the implementation's signal aborted when the client goes away.
-import {
-  createServer,
-  type Http2Server,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  connect as http2Connect,
-  type ServerHttp2Session,
-} from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { connect as http2Connect } from 'node:http2';
 import { type AgentMessage, AgentMessageSchema, AgentService, ServerMessageSchema } from '@app/ci-proto';
 import { AsyncQueue, waitFor } from '@app/kit';
 import { create, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { directStreamCalls } from '../../src/agents/grpc-stream.js';
+import { differentialServers } from './differential-servers.fixture.js';
 
 const PATH = `/${AgentService.typeName}/Session`;
 const MAX = 1024;
@@ -41,62 +34,35 @@ async function* session(
   }
 }
 
-let taken = 0;
-const servers: Http2Server[] = [];
-const sessions = new Set<ServerHttp2Session>();
-const ports = { direct: 0, connect: 0 };
-
-function listen(withDirect: boolean): Promise<number> {
-  const connect = connectNodeAdapter({
-    routes: (router) =>
-      router.service(AgentService, {
-        session: (requests, ctx) =>
-          session(requests, ctx.requestHeader.get('x-agent-session') ?? '', ctx.signal),
-      }),
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    readMaxBytes: MAX,
-  });
-  const direct = directStreamCalls(
-    new Map([
-      [
-        PATH,
-        {
-          input: AgentMessageSchema,
-          output: ServerMessageSchema,
-          handle: (
-            requests: AsyncIterable<AgentMessage>,
-            header: (name: string) => string | undefined,
-            signal: AbortSignal,
-          ) => session(requests, header('x-agent-session') ?? '', signal),
-        },
-      ],
-    ]),
-    MAX,
-  );
-  const server = createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
-    if (withDirect && direct(req, res)) taken++;
-    else connect(req, res);
-  });
-  servers.push(server);
-  server.on('session', (s) => {
-    sessions.add(s);
-    s.once('close', () => sessions.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-}
-
-beforeAll(async () => {
-  ports.direct = await listen(true);
-  ports.connect = await listen(false);
+const connect = connectNodeAdapter({
+  routes: (router) =>
+    router.service(AgentService, {
+      session: (requests, ctx) =>
+        session(requests, ctx.requestHeader.get('x-agent-session') ?? '', ctx.signal),
+    }),
+  grpc: true,
+  grpcWeb: false,
+  connect: false,
+  readMaxBytes: MAX,
 });
-afterAll(async () => {
-  for (const s of sessions) s.destroy();
-  for (const s of servers) await new Promise((r) => s.close(r));
-});
+const direct = directStreamCalls(
+  new Map([
+    [
+      PATH,
+      {
+        input: AgentMessageSchema,
+        output: ServerMessageSchema,
+        handle: (
+          requests: AsyncIterable<AgentMessage>,
+          header: (name: string) => string | undefined,
+          signal: AbortSignal,
+        ) => session(requests, header('x-agent-session') ?? '', signal),
+      },
+    ],
+  ]),
+  MAX,
+);
+const ports = differentialServers(connect, direct);
 
 /** One raw exchange: the whole request body sent at once, the whole answer read. */
 function raw(port: number, body: Buffer, id = 's-1') {
@@ -166,9 +132,9 @@ describe('the direct Session path answers as Connect does', () => {
   ];
   for (const [name, body, id] of cases)
     it(name, async () => {
-      const before = taken;
+      const before = ports.taken;
       const direct = await raw(ports.direct, body, id);
-      expect(taken).toBe(before + 1);
+      expect(ports.taken).toBe(before + 1);
       expect(direct).toEqual(await raw(ports.connect, body, id));
     });
 

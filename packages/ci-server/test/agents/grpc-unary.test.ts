@@ -3,15 +3,7 @@
 // status, content type, grpc-status, grpc-message and body — for a good call, a refusal, an internal error and
 // every malformed envelope; a compressed call is left to Connect; and Connect's own client reads the direct
 // path's answers (an ack, a refusal with its code and message).
-import {
-  createServer,
-  type Http2Server,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  connect as http2Connect,
-  type ServerHttp2Session,
-} from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { connect as http2Connect } from 'node:http2';
 import {
   AgentService,
   type JobReport,
@@ -24,8 +16,9 @@ import {
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { compressionGzip, connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { directUnaryCalls } from '../../src/agents/grpc-unary.js';
+import { differentialServers } from './differential-servers.fixture.js';
 
 const PATH = `/${AgentService.typeName}/ReportJob`;
 const PUSH_LOGS = `/${AgentService.typeName}/PushLogs`;
@@ -44,61 +37,33 @@ async function pushLogs(req: LogBatch): Promise<object> {
   return { ackedSeq: BigInt(req.lines.length + 40) };
 }
 
-let taken = 0;
-const servers: Http2Server[] = [];
-const sessions = new Set<ServerHttp2Session>();
-const ports: { direct: number; connect: number } = { direct: 0, connect: 0 };
-
-function listen(withDirect: boolean): Promise<number> {
-  const connect = connectNodeAdapter({
-    routes: (router) =>
-      router.service(AgentService, {
-        reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get('x-agent-session') ?? ''),
-        pushLogs: (req) => pushLogs(req),
-      }),
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    readMaxBytes: MAX,
-  });
-  const direct = directUnaryCalls(
-    new Map([
-      [
-        PATH,
-        {
-          input: JobReportSchema,
-          output: JobReportAckSchema,
-          handle: (req: JobReport, header: (name: string) => string | undefined) =>
-            reportJob(req, header('x-agent-session') ?? ''),
-        },
-      ],
-      [PUSH_LOGS, { input: LogBatchSchema, output: LogAckSchema, handle: (req: LogBatch) => pushLogs(req) }],
-    ]),
-    MAX,
-  );
-  const server = createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
-    if (withDirect && direct(req, res)) taken++;
-    else connect(req, res);
-  });
-  servers.push(server);
-  server.on('session', (s) => {
-    sessions.add(s);
-    s.once('close', () => sessions.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-}
-
-beforeAll(async () => {
-  ports.direct = await listen(true);
-  ports.connect = await listen(false);
+const connect = connectNodeAdapter({
+  routes: (router) =>
+    router.service(AgentService, {
+      reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get('x-agent-session') ?? ''),
+      pushLogs: (req) => pushLogs(req),
+    }),
+  grpc: true,
+  grpcWeb: false,
+  connect: false,
+  readMaxBytes: MAX,
 });
-afterAll(async () => {
-  // The clients above keep their HTTP/2 sessions open: end them, or closing waits for them.
-  for (const s of sessions) s.destroy();
-  for (const s of servers) await new Promise((r) => s.close(r));
-});
+const direct = directUnaryCalls(
+  new Map([
+    [
+      PATH,
+      {
+        input: JobReportSchema,
+        output: JobReportAckSchema,
+        handle: (req: JobReport, header: (name: string) => string | undefined) =>
+          reportJob(req, header('x-agent-session') ?? ''),
+      },
+    ],
+    [PUSH_LOGS, { input: LogBatchSchema, output: LogAckSchema, handle: (req: LogBatch) => pushLogs(req) }],
+  ]),
+  MAX,
+);
+const ports = differentialServers(connect, direct);
 
 interface Answer {
   status: number;
@@ -168,9 +133,9 @@ describe('the direct ReportJob path answers as Connect does', () => {
   ];
   for (const [name, body] of cases)
     it(name, async () => {
-      const before = taken;
+      const before = ports.taken;
       const direct = await raw(ports.direct, body);
-      expect(taken).toBe(before + 1);
+      expect(ports.taken).toBe(before + 1);
       const connect = await raw(ports.connect, body);
       expect(direct).toEqual(connect);
     });
@@ -186,9 +151,9 @@ describe('the direct ReportJob path answers as Connect does', () => {
         ],
       }),
     );
-    const before = taken;
+    const before = ports.taken;
     const direct = await raw(ports.direct, envelope(batch), {}, PUSH_LOGS);
-    expect(taken).toBe(before + 1);
+    expect(ports.taken).toBe(before + 1);
     expect(direct).toEqual(await raw(ports.connect, envelope(batch), {}, PUSH_LOGS));
     expect(direct.grpcStatus).toBe('0');
     // The ack's field is on the wire: field 1 varint 42.
@@ -200,12 +165,12 @@ describe('the direct ReportJob path answers as Connect does', () => {
       AgentService,
       createGrpcTransport({ baseUrl: `http://127.0.0.1:${ports.direct}`, sendCompression: compressionGzip }),
     );
-    const before = taken;
+    const before = ports.taken;
     // The client names gzip on every call (it compresses messages above 1 KiB only): Connect's to serve.
     await expect(
       client.reportJob({ jobRunId: 'small', kind: { case: 'started', value: {} } }),
     ).resolves.toBeDefined();
-    expect(taken).toBe(before);
+    expect(ports.taken).toBe(before);
   });
 
   it("is read by Connect's client: an ack, and a refusal with its code and message", async () => {
@@ -213,7 +178,7 @@ describe('the direct ReportJob path answers as Connect does', () => {
       AgentService,
       createGrpcTransport({ baseUrl: `http://127.0.0.1:${ports.direct}` }),
     );
-    const before = taken;
+    const before = ports.taken;
     await expect(
       client.reportJob({ jobRunId: 'ok', kind: { case: 'finished', value: { status: 'success' } } }),
     ).resolves.toBeDefined();
@@ -224,6 +189,6 @@ describe('the direct ReportJob path answers as Connect does', () => {
       )
       .catch((e: unknown) => ConnectError.from(e));
     expect(err).toMatchObject({ code: Code.PermissionDenied, rawMessage: 'job run is not yours, s-9 % ü' });
-    expect(taken).toBe(before + 2);
+    expect(ports.taken).toBe(before + 2);
   });
 });
