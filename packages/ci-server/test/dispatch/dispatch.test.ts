@@ -260,4 +260,45 @@ describe.each(STORES)('dispatch on %s', (kind) => {
       ),
     ).rejects.toThrow(/unknown agent session/);
   });
+
+  it('the direct agent port holds the same line: no session, an empty or forged one, or a finish for a job not held change nothing', async () => {
+    const { s, agent } = await setup(kind);
+    const other = await agent('other', { capacity: 1 });
+    const pipeline = await applyPipeline(
+      s,
+      'owned',
+      PIPE(`  work: { stage: build, tags: [none-has-it], script: [x] }`),
+    );
+    await trigger(s, pipeline);
+    const db = s.server.database.db;
+    const row = await db.selectFrom('job_runs').select(['id', 'status']).executeTakeFirstOrThrow();
+    const lines = [{ seq: 1n, stream: 'stdout', atMs: 1n, text: 'forged' }];
+    // The agent's own client sends plain binary gRPC: the direct path (grpc-unary.ts) takes every call here.
+    for (const headers of [{}, { 'x-agent-session': '' }, { 'x-agent-session': `${randomUUID()}` }])
+      await expect(other.conn.client.pushLogs({ jobRunId: row.id, lines }, { headers })).rejects.toThrow(
+        /session/,
+      );
+    // Reports about a job the agent does not hold are answered (the protocol acks them) and change nothing.
+    const session = await other.conn.session();
+    const headers = { 'x-agent-session': session };
+    await other.conn.client
+      .reportJob({ jobRunId: row.id, kind: { case: 'started', value: {} } }, { headers })
+      .catch(() => undefined);
+    await other.conn.client
+      .reportJob(
+        { jobRunId: row.id, kind: { case: 'finished', value: { status: 'success', lastSeq: 0n } } },
+        { headers },
+      )
+      .catch(() => undefined);
+    // The effect, in the store: the job is as it was, with no line and no agent.
+    const after = await db
+      .selectFrom('job_runs')
+      .select(['status', 'lease_agent_id'])
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ status: row.status, lease_agent_id: null });
+    expect(await db.selectFrom('log_lines').select('seq').where('job_run_id', '=', row.id).execute()).toEqual(
+      [],
+    );
+  });
 });
