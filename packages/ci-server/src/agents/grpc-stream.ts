@@ -71,6 +71,9 @@ export function directStreamCalls(methods: ReadonlyMap<string, AnyDirectStream>,
           );
         try {
           requests.push(fromBinary(method.input, pending.subarray(5, 5 + length)));
+          // Bounded as Connect's pull is: past a few unread messages the agent's stream waits (HTTP/2 flow
+          // control) until the implementation has read them.
+          if (requests.size >= MAX_UNREAD) req.pause();
         } catch (err) {
           return fail(
             new ConnectError(
@@ -92,14 +95,25 @@ export function directStreamCalls(methods: ReadonlyMap<string, AnyDirectStream>,
       requests.close();
       abort.abort();
     });
-    void serve(method, requests, headerOf(req.headers), abort, res, () => broken);
+    void serve(method, unread(requests, req), headerOf(req.headers), abort, res, () => broken);
     return true;
   };
 }
 
+/** Agent messages decoded but not yet read by the implementation, at most (then the request is paused). */
+const MAX_UNREAD = 16;
+
+/** The queue's messages as the implementation reads them, resuming a paused request once it caught up. */
+async function* unread<T>(queue: AsyncQueue<T>, req: Http2ServerRequest): AsyncIterable<T> {
+  for await (const message of queue) {
+    if (queue.size < MAX_UNREAD / 2 && req.isPaused()) req.resume();
+    yield message;
+  }
+}
+
 async function serve(
   method: AnyDirectStream,
-  requests: AsyncQueue<MessageShape<DescMessage>>,
+  requests: AsyncIterable<MessageShape<DescMessage>>,
   header: (name: string) => string | undefined,
   abort: AbortController,
   res: Http2ServerResponse,
