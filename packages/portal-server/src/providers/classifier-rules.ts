@@ -61,9 +61,10 @@ export interface SqlClassifierRules {
   columnarForms?: boolean;
   /**
    * The engine's own read forms no grammar knows, rewritten as the SQL they mean before the parser reads them
-   * (MariaDB's NATURAL JOIN, CHECKSUM TABLE). The allowlist still judges the statement as written.
+   * (MariaDB's NATURAL JOIN, CHECKSUM TABLE), given the statement's lexer tokens so that only code is edited
+   * (classifier-reading.ts). The allowlist still judges the statement as written.
    */
-  reading?: (text: string) => string;
+  reading?: (text: string, tokens: readonly AllowlistToken[]) => string;
   /**
    * Fail closed by allowlist, judged on the statement's tokens (MySQL/MariaDB, ClickHouse: their grammars
    * read too little of the engine's SQL for a tree walk): what is positively known to read.
@@ -149,6 +150,13 @@ export interface SqlAllowlist {
    * anywhere else the word is judged as a call.
    */
   typeWords?: ReadonlySet<string>;
+  /**
+   * Where a `syntax` word before `(` (at token `k`) is syntax. Without it, everywhere: right where the engine
+   * reserves the words or calls user routines only by a qualified name (T-SQL). Oracle resolves an unqualified
+   * call in the user's schema first, and does not reserve `SAMPLE`, `PIVOT` or `ROLLUP`: a function may carry
+   * such a name, so there the word is syntax only where the grammar puts it.
+   */
+  syntaxPlace?: (tokens: readonly AllowlistToken[], k: number) => boolean;
   /** Calls with a known effect other than reading (lower-case name → finding without subject). */
   knownCalls?: ReadonlyMap<string, Omit<AllowlistFinding, 'subject'>>;
   /** Aggregate-function suffixes that keep a function's effect (ClickHouse combinators: -If, -State, …). */

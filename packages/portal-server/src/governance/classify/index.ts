@@ -128,7 +128,7 @@ export async function classifyScript(
     }
     const reading = info.columnarForms
       ? columnarReading(pieces[i], info.lex)
-      : (info.reading?.(pieces[i]) ?? pieces[i]);
+      : (info.reading?.(pieces[i], lex(pieces[i], info.lex).tokens) ?? pieces[i]);
     const c = await classifyStatement(reading, i, id, state);
     // The engine's allowlist judges the statement as written (fail closed: what it does not know writes).
     statements.push(judgedByAllowlist(reading === pieces[i] ? c : { ...c, text: pieces[i] }, id));

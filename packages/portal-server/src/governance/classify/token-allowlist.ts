@@ -104,7 +104,13 @@ export function callFindings(tokens: readonly Token[], list: SqlAllowlist): Allo
       isOp(tokens[close + 2], '(')
     )
       continue;
-    if (s === k && t.kind === 'word' && list.syntax.has(t.value)) continue;
+    if (
+      s === k &&
+      t.kind === 'word' &&
+      list.syntax.has(t.value) &&
+      (list.syntaxPlace?.(tokens as readonly AllowlistToken[], k) ?? true)
+    )
+      continue;
     if (s === k && t.kind === 'word' && list.typeWords?.has(t.value) && typePlace(tokens, k)) continue;
     const name = t.value.toLowerCase();
     if (s !== k || t.kind === 'qident') {

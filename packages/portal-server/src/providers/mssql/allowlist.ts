@@ -5,7 +5,10 @@
 // write of the most dangerous class (`unverifiable`). Left out on purpose: what reaches files or other servers
 // or runs SQL text (OPENROWSET, OPENQUERY, OPENDATASOURCE, OPENXML, sp_/xp_ routines: system-routines.ts holds
 // them too), what reveals or changes session and server state (SESSION_CONTEXT, CONTEXT_INFO, IDENTITY, the
-// metadata functions); `NEXT VALUE FOR` advances a sequence and is a write.
+// login functions); `NEXT VALUE FOR` advances a sequence and is a write. The catalog lookups (OBJECT_ID,
+// DB_NAME, COLUMNPROPERTY, …) read what the sys views a reader may query already show, and scripts test for an
+// object with them (`IF OBJECT_ID('t') IS NOT NULL`), so they are listed.
+import { isWord } from '../classifier-reading.js';
 import type { AllowlistFinding, AllowlistToken, SqlAllowlist } from '../classifier-rules.js';
 import { mssqlColumnTypes } from './column-types.js';
 
@@ -31,6 +34,9 @@ export const MSSQL_READ_FUNCTIONS: ReadonlySet<string> = new Set(
   isjson json_value json_query json_modify json_object json_array json_path_exists openjson
   newid checksum binary_checksum hashbytes compress decompress crypt_gen_random
   contains freetext containstable freetexttable generate_series
+  object_id object_name object_schema_name object_definition schema_id schema_name db_id db_name type_id
+  type_name col_name col_length columnproperty objectproperty objectpropertyex indexproperty serverproperty
+  databasepropertyex
   `),
 );
 
@@ -43,13 +49,11 @@ const SYNTAX: ReadonlySet<string> = new Set([
   IN EXISTS VALUES AS OVER USING FROM JOIN APPLY ON AND OR NOT WHERE SELECT ALL ANY SOME THEN ELSE WHEN CASE BY
   IS LIKE BETWEEN DISTINCT UNION INTERSECT EXCEPT HAVING PRIMARY UNIQUE FOREIGN CHECK DEFAULT PARTITION ROW ROWS
   ORDER GROUP WITH TO KEY TOP PERCENT PIVOT UNPIVOT WITHIN OPTION TABLESAMPLE TABLE CLUSTERED NONCLUSTERED
-  INCLUDE FOR PATH ROOT RAW INDEX INSERT ROLLUP CUBE SETS RETURN IF WHILE OUTPUT ESCAPE
+  INCLUDE FOR PATH ROOT RAW INDEX INSERT ROLLUP CUBE SETS RETURN IF WHILE OUTPUT ESCAPE SYSTEM REPEATABLE
   TEXT NTEXT IMAGE SQL_VARIANT HIERARCHYID GEOGRAPHY GEOMETRY ROWVERSION TIMESTAMP MAX
   `),
   ...mssqlColumnTypes.map((t) => t.toUpperCase()),
 ]);
-
-const isWord = (t: AllowlistToken | undefined, v: string) => t?.kind === 'word' && t.value === v;
 
 /** `NEXT VALUE FOR s` advances a sequence: state that outlives the statement. */
 function statementRules(tokens: readonly AllowlistToken[]): AllowlistFinding[] {

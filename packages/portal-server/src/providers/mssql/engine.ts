@@ -2,11 +2,12 @@
 // OFFSET/FETCH), and the provider (mssql/tedious) loaded on first use.
 import { mssqlSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
-import { alternativeReadings, lexicalRules, orderedAggregateReading } from '../classifier-rules.js';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { mssqlAllowlist } from './allowlist.js';
 import { mssqlDesignedDdl } from './classifier-ddl.js';
+import { mssqlReading } from './reading.js';
 import { mssqlCapabilities } from './statements.js';
 import { mssqlTableDesign } from './table-design.js';
 
@@ -23,7 +24,7 @@ export const mssqlEngine: EngineDescriptor<'mssql', 'mssql'> = {
       lex: { ...lexicalRules.ansi, bracketIdentifiers: true, nestedComments: true },
       alternatives: alternativeReadings.pg,
       pipesAreOr: false,
-      reading: orderedAggregateReading,
+      reading: mssqlReading,
       tokenAllowlist: mssqlAllowlist,
       designedDdl: mssqlDesignedDdl,
       systemRoutinePrefixes: ['sp_', 'xp_', 'openrowset', 'opendatasource', 'openquery', 'openxml'],

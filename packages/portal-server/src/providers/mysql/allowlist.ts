@@ -5,6 +5,7 @@
 // variables (state that could carry a masked value from one statement to the next), statistics and
 // statement-history catalogs (they hold column values), catalogs that name every object, and upserts
 // that can rewrite every row. Anything not listed is a doubtful write of the most dangerous class.
+import { applyReadingEdits, isOp, isWord, type ReadingEdit } from '../classifier-reading.js';
 import type { AllowlistFinding, AllowlistToken, SqlAllowlist } from '../classifier-rules.js';
 
 const words = (s: string) => s.trim().split(/\s+/);
@@ -91,9 +92,6 @@ const KNOWN_CALLS: ReadonlyMap<string, Omit<AllowlistFinding, 'subject'>> = new 
   ['master_gtid_wait', STATE],
   ['name_const', unverifiable('names a constant the classifier cannot follow')],
 ]);
-
-const isOp = (t: AllowlistToken | undefined, v: string) => t?.kind === 'op' && t.value === v;
-const isWord = (t: AllowlistToken | undefined, v: string) => t?.kind === 'word' && t.value === v;
 
 /** Statement heads whose body runs SQL the classifier never saw, or code that runs later. */
 const DYNAMIC_HEADS: Record<string, string> = {
@@ -251,11 +249,19 @@ export const mysqlAllowlist: SqlAllowlist = {
 /**
  * Read forms the MariaDB grammar does not know, as the SQL they mean: `NATURAL [LEFT|RIGHT [OUTER]] JOIN` reads
  * the same tables as a CROSS JOIN, and `CHECKSUM TABLE a, b [QUICK|EXTENDED]` reads its tables. Anything else
- * is left as written.
+ * is left as written. Matched on code tokens (classifier-reading.ts): `# NATURAL⏎JOIN secret` is a comment and
+ * a plain JOIN, not a NATURAL JOIN.
  */
-export function mysqlReading(text: string): string {
+export function mysqlReading(text: string, tokens: readonly AllowlistToken[]): string {
   const checksum =
     /^\s*CHECKSUM\s+TABLES?\s+([\w`.$]+(?:\s*,\s*[\w`.$]+)*)\s*(?:QUICK|EXTENDED)?\s*;?\s*$/i.exec(text);
-  if (checksum) return `SELECT 1 FROM ${checksum[1]}`;
-  return text.replace(/\bNATURAL\s+(?:(?:LEFT|RIGHT)\s+(?:OUTER\s+)?)?JOIN\b/gi, 'CROSS JOIN');
+  if (checksum && isWord(tokens[0], 'CHECKSUM')) return `SELECT 1 FROM ${checksum[1]}`;
+  const edits: ReadingEdit[] = [];
+  tokens.forEach((t, k) => {
+    if (!isWord(t, 'NATURAL')) return;
+    let j = k + 1;
+    if (isWord(tokens[j], 'LEFT', 'RIGHT') && ++j && isWord(tokens[j], 'OUTER')) j++;
+    if (isWord(tokens[j], 'JOIN')) edits.push({ from: t.start, to: tokens[j].end, with: 'CROSS JOIN' });
+  });
+  return applyReadingEdits(text, edits);
 }

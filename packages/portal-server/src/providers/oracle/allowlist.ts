@@ -7,6 +7,7 @@
 // (system-routines.ts holds them too), XQuery (XMLQUERY, XMLTABLE: fn:doc reads the XML DB repository),
 // SYS_CONTEXT and USERENV (session state; harmless, but not needed to read data); `seq.NEXTVAL` advances a
 // sequence and is a write.
+import { isOp, isWord } from '../classifier-reading.js';
 import type { AllowlistFinding, AllowlistToken, SqlAllowlist } from '../classifier-rules.js';
 
 const words = (s: string) => s.trim().split(/\s+/);
@@ -47,7 +48,7 @@ const SYNTAX: ReadonlySet<string> = new Set(
   IN EXISTS VALUES AS OVER USING FROM JOIN ON AND OR NOT WHERE SELECT ALL ANY SOME THEN ELSE WHEN CASE BY IS
   LIKE BETWEEN DISTINCT UNION INTERSECT MINUS EXCEPT HAVING RETURNING PRIMARY UNIQUE FOREIGN CHECK DEFAULT
   PARTITION SUBPARTITION ROW ROWS ORDER GROUP WITH TO KEY PIVOT UNPIVOT WITHIN KEEP TABLE COLUMNS SAMPLE MODIFY
-  ADD INSERT ROLLUP CUBE SETS PRIOR FOR INTERVAL MATCH_RECOGNIZE PATTERN DEFINE MEASURES ESCAPE
+  ADD INSERT ROLLUP CUBE SETS PRIOR FOR INTERVAL MATCH_RECOGNIZE PATTERN DEFINE MEASURES ESCAPE BLOCK SEED
   NUMBER VARCHAR2 VARCHAR CHAR DATE DECIMAL FLOAT INTEGER INT SMALLINT RAW LONG
   `),
 );
@@ -55,7 +56,53 @@ const SYNTAX: ReadonlySet<string> = new Set(
 /** Type names Oracle does not reserve: a type only where a type stands (token-allowlist.ts `typePlace`). */
 const TYPE_WORDS: ReadonlySet<string> = new Set(words('NVARCHAR2 NCHAR TIMESTAMP UROWID NUMERIC DEC'));
 
-const isOp = (t: AllowlistToken | undefined, v: string) => t?.kind === 'op' && t.value === v;
+/**
+ * The SYNTAX words Oracle reserves (V$RESERVED_WORDS): no routine can carry their name unquoted, so before `(`
+ * they are always syntax, as are CASE and WHEN, which the expression grammar always takes as its own.
+ */
+const RESERVED: ReadonlySet<string> = new Set(
+  words(`
+  IN EXISTS VALUES AS FROM ON AND OR NOT WHERE SELECT ALL ANY THEN ELSE BY IS LIKE BETWEEN DISTINCT UNION
+  INTERSECT MINUS HAVING UNIQUE CHECK DEFAULT ROW ROWS ORDER GROUP WITH TO TABLE MODIFY ADD INSERT PRIOR FOR
+  NUMBER VARCHAR2 VARCHAR CHAR DATE DECIMAL FLOAT INTEGER SMALLINT RAW LONG CASE WHEN SOME
+  `),
+);
+
+/** Tokens after which an expression starts: an unreserved word followed by `(` there is a call. */
+const EXPRESSION_AFTER: ReadonlySet<string> = new Set(
+  words(`
+  SELECT WHERE AND OR NOT THEN ELSE WHEN HAVING BY ON SET VALUES RETURN IN IS LIKE BETWEEN DISTINCT ALL ANY
+  SOME EXISTS PRIOR CASE START CONNECT
+  `),
+);
+
+/** Where an unreserved SYNTAX word (`SAMPLE`, `PIVOT`, `ROLLUP`, `OVER`, …) before `(` is syntax, not a call. */
+function syntaxPlace(tokens: readonly AllowlistToken[], k: number): boolean {
+  const word = tokens[k].value;
+  if (RESERVED.has(word)) return true;
+  // GROUP BY ROLLUP (a), CUBE (a), GROUPING SETS ((a), ROLLUP (b)).
+  if (word === 'SETS') return isWord(tokens[k - 1], 'GROUPING');
+  if (word === 'ROLLUP' || word === 'CUBE') return inGroupBy(tokens, k);
+  const before = tokens[k - 1];
+  if (!before) return false;
+  if (before.kind === 'op') return before.value === ')';
+  return !(before.kind === 'word' && EXPRESSION_AFTER.has(before.value));
+}
+
+/** True when token `k` stands in a GROUP BY list (through GROUPING SETS' parentheses). */
+function inGroupBy(tokens: readonly AllowlistToken[], k: number): boolean {
+  let depth = 0;
+  for (let j = k - 1; j >= 0; j--) {
+    const t = tokens[j];
+    if (isOp(t, ')')) depth++;
+    else if (isOp(t, '(')) depth--;
+    else if (depth <= 0 && isWord(t, 'BY')) return isWord(tokens[j - 1], 'GROUP');
+    else if (depth <= 0 && t.kind === 'word' && CLAUSE_WORDS.has(t.value)) return false;
+  }
+  return false;
+}
+
+const CLAUSE_WORDS: ReadonlySet<string> = new Set(words('SELECT FROM WHERE HAVING ORDER ON SET VALUES'));
 
 /** `seq.NEXTVAL` advances a sequence: state that outlives the statement. */
 function statementRules(tokens: readonly AllowlistToken[]): AllowlistFinding[] {
@@ -71,5 +118,6 @@ export const oracleAllowlist: SqlAllowlist = {
   readFunctions: ORACLE_READ_FUNCTIONS,
   syntax: SYNTAX,
   typeWords: TYPE_WORDS,
+  syntaxPlace,
   statementRules,
 };

@@ -2,11 +2,12 @@
 // Oracle grammar, DB2's is the closest), and the provider (oracledb) loaded on first use.
 import { oracleSplitterOptions } from 'dbgate-query-splitter';
 import { limitClauses, quoteStyles } from '../../sql/dialect.js';
-import { alternativeReadings, lexicalRules, orderedAggregateReading } from '../classifier-rules.js';
+import { alternativeReadings, lexicalRules } from '../classifier-rules.js';
 import { sqlEditor } from '../editor-facts.js';
 import type { EngineDescriptor } from '../engine.js';
 import { oracleAllowlist } from './allowlist.js';
 import { oracleDesignedDdl } from './classifier-ddl.js';
+import { oracleReading } from './reading.js';
 import { oracleCapabilities } from './statements.js';
 import { oracleTableDesign } from './table-design.js';
 
@@ -24,7 +25,7 @@ export const oracleEngine: EngineDescriptor<'oracle', 'oracle'> = {
       lex: { ...lexicalRules.ansi, qQuotes: true },
       alternatives: alternativeReadings.escapes,
       pipesAreOr: false,
-      reading: orderedAggregateReading,
+      reading: oracleReading,
       tokenAllowlist: oracleAllowlist,
       designedDdl: oracleDesignedDdl,
       systemRoutinePrefixes: ['dbms_', 'utl_'],
