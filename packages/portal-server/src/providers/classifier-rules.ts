@@ -195,6 +195,12 @@ export interface EngineAllowlist {
     addressTypes: Readonly<Record<string, 'relation' | 'schema'>>;
     addressFunctions: ReadonlySet<string>;
   };
+  /**
+   * Operator symbols known to be built in (or of the extensions an administrator installs: pg_trgm, PostGIS);
+   * any other, or one qualified outside `functionSchemas` (`OPERATOR(public.+)`), is a user-defined operator,
+   * whose function runs like a call: unverifiable. Without it operators are not judged.
+   */
+  operators?: ReadonlySet<string>;
 }
 
 /** A set of the whitespace-separated words of `text` (the allowlists are published as word lists). */

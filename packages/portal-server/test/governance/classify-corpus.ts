@@ -120,6 +120,13 @@ export const PG_BYPASSES: HeldCase[] = [
   ['CREATE TABLE x AS SELECT * FROM t', 'write'],
   ['REFRESH MATERIALIZED VIEW v', 'write'],
   ['SELECT 1 -- harmless\n; DELETE FROM t', 'delete'],
+  // A user-defined operator runs its function (`CREATE OPERATOR === (FUNCTION = purge, …)`).
+  ['SELECT 1 === 2', 'unverifiable'],
+  ['SELECT a FROM t WHERE a <<< 1', 'unverifiable'],
+  ['SELECT 1 OPERATOR(public.=) 2', 'unverifiable'],
+  ['SELECT a FROM t ORDER BY a USING ===', 'unverifiable'],
+  ['SELECT 1 WHERE 1 === ANY (SELECT a FROM t)', 'unverifiable'],
+  ['SELECT 1 === ALL (ARRAY[1])', 'unverifiable'],
 ];
 
 export const MYSQL_READS: string[] = [

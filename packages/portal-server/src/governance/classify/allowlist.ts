@@ -43,6 +43,15 @@ export function checkFunction(a: Analysis, allow: EngineAllowlist | undefined, p
   if (!known) markUnverifiable(a, `${parts.join('.')}()`, 'not a function known to only read');
 }
 
+/** An operator of `parts` (`+`, or `public.+` from `OPERATOR(public.+)`): unverifiable unless built in. */
+export function checkOperator(a: Analysis, allow: EngineAllowlist | undefined, parts: string[]): void {
+  if (!allow?.operators || parts.length === 0) return;
+  const op = parts[parts.length - 1];
+  const schema = parts.length > 1 ? parts[parts.length - 2].toLowerCase() : undefined;
+  if (allow.operators.has(op) && (!schema || allow.functionSchemas.includes(schema))) return;
+  markUnverifiable(a, `OPERATOR(${parts.join('.')})`, 'not an operator known to only read');
+}
+
 /** A relation read or written: statistics catalogs are unverifiable, catalogs unplaceable under object rules. */
 export function checkRelation(
   a: Analysis,

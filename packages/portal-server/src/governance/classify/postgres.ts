@@ -3,7 +3,7 @@
 // Anything not known to be a read is a write; data-modifying CTEs, SELECT … INTO, locking reads, writing
 // functions and EXPLAIN ANALYZE all write.
 
-import { checkFunction, checkRelation, type EngineAllowlist } from './allowlist.js';
+import { checkFunction, checkOperator, checkRelation, type EngineAllowlist } from './allowlist.js';
 import { alwaysTrue } from './always-true.js';
 import { functionEffect } from './functions.js';
 import { addObject, splitQualified, unplaceableEntry } from './objects.js';
@@ -200,6 +200,16 @@ function effects(type: string, node: Node, a: Analysis, allow: EngineAllowlist |
       if (sub === 'AT_ChangeOwner' || sub.includes('RowSecurity')) a.guardrails.add('grant');
       break;
     }
+    case 'A_Expr':
+      // Operators by symbol (BETWEEN, IN, LIKE … carry fixed names and are not user operators).
+      if (['AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_OP_ALL'].includes(String(node.kind)))
+        checkOperator(a, allow, typeParts({ names: node.name }));
+      break;
+    case 'SortBy': // ORDER BY a USING op
+    case 'SubLink': // a op ANY (SELECT …)
+      if (node.useOp || node.operName)
+        checkOperator(a, allow, typeParts({ names: node.useOp ?? node.operName }));
+      break;
     case 'FuncCall': {
       const names = (node.funcname as Node[]) ?? [];
       const fn = String(names[names.length - 1]?.String?.sval ?? '');

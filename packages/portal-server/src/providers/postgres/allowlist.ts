@@ -347,6 +347,14 @@ obj_description col_description shobj_description oidvectortypes has_any_column_
 has_column_privilege has_sequence_privilege has_table_privilege has_type_privilege has_schema_privilege
 row_security_active satisfies_hash_partition`;
 
+// `SELECT DISTINCT oprname FROM pg_operator` on PostgreSQL 15, plus pg_trgm's and PostGIS's symbols and `!=`
+// (the parser's spelling of `<>`). A user may define any other symbol (`CREATE OPERATOR +++ (FUNCTION = f)`).
+const OPERATORS = `
+!! !~ !~* !~~ !~~* # ## #- #> #>> % & && &< &<| &> * *< *<= *<> *= *> *>= + - -> ->> -|- / < <-> << <<= <<|
+<= <> <@ <^ = > >= >> >>= >^ ? ?# ?& ?- ?-| ?| ?|| @ @-@ @> @? @@ @@@ ^ ^@ | |&> |/ |>> || ||/ ~ ~* ~<=~
+~<~ ~= ~>=~ ~>~ ~~ ~~* !=
+<% %> <<% %>> <<-> <->> <<<-> <->>> &&& <<->> |=| <#> <<#>>`;
+
 export const postgresAllowlist: EngineAllowlist = {
   functions: wordSet(FUNCTIONS),
   functionSchemas: ['pg_catalog'],
@@ -360,4 +368,5 @@ export const postgresAllowlist: EngineAllowlist = {
     addressTypes: { regclass: 'relation', regtype: 'relation', regnamespace: 'schema' },
     addressFunctions: wordSet(ADDRESS_FUNCTIONS),
   },
+  operators: wordSet(OPERATORS),
 };
