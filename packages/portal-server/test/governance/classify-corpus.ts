@@ -335,6 +335,16 @@ export async function expectRead(sql: string, dialect: Dialect): Promise<ScriptC
   return r;
 }
 
+/** Classifies and asserts a write of the most dangerous class (guardrail `unverifiable`). */
+export async function expectUnverifiable(sql: string, dialect: Dialect): Promise<void> {
+  const r = await classifyScript(sql, dialect);
+  expect({ sql, write: r.isWrite, unverifiable: r.guardrails.includes('unverifiable') }).toEqual({
+    sql,
+    write: true,
+    unverifiable: true,
+  });
+}
+
 /** Classifies and asserts a write carrying `held` (or any write for 'write'). */
 export async function expectHeld(sql: string, dialect: Dialect, held: GuardrailValue | 'write') {
   const r = await classifyScript(sql, dialect);

@@ -4,8 +4,8 @@
 // in FROM) is unverifiable; ordinary reads with the engines' built-ins stay plain reads, and the table
 // designer's DDL stays a plain write (classify-designed-ddl.test.ts).
 import { describe, expect, it } from 'vitest';
-import { classifyScript, type Dialect } from '../../src/governance/classify/index.js';
-import { expectRead } from './classify-corpus.js';
+import { classifyScript } from '../../src/governance/classify/index.js';
+import { expectRead, expectUnverifiable } from './classify-corpus.js';
 
 const MSSQL_USER_CALLS: string[] = [
   'SELECT dbo.f(1)',
@@ -99,15 +99,6 @@ const ORACLE_BUILTIN_READS: string[] = [
   'SELECT a FROM t WHERE a IN (SELECT b FROM u) AND EXISTS (SELECT 1 FROM dual)',
   'SELECT SYSTIMESTAMP, COALESCE(a, b), GREATEST(a, b), LENGTH(a), SUBSTR(a, 1, 2) FROM t',
 ];
-
-const expectUnverifiable = async (sql: string, dialect: Dialect) => {
-  const r = await classifyScript(sql, dialect);
-  expect({ sql, write: r.isWrite, unverifiable: r.guardrails.includes('unverifiable') }).toEqual({
-    sql,
-    write: true,
-    unverifiable: true,
-  });
-};
 
 describe('SQL Server fails closed by allowlist', () => {
   it.each(MSSQL_USER_CALLS)('unverifiable: %s', (sql) => expectUnverifiable(sql, 'mssql'));

@@ -5,19 +5,10 @@
 // function may carry the name.
 import { describe, expect, it } from 'vitest';
 import { classifyScript, type Dialect } from '../../src/governance/classify/index.js';
-import { expectRead } from './classify-corpus.js';
+import { expectRead, expectUnverifiable } from './classify-corpus.js';
 
 const objectsOf = async (sql: string, dialect: Dialect) =>
   (await classifyScript(sql, dialect)).statements.flatMap((s) => s.objects.map((o) => o.name));
-
-const expectUnverifiable = async (sql: string, dialect: Dialect) => {
-  const r = await classifyScript(sql, dialect);
-  expect({ sql, write: r.isWrite, unverifiable: r.guardrails.includes('unverifiable') }).toEqual({
-    sql,
-    write: true,
-    unverifiable: true,
-  });
-};
 
 const MSSQL_READS = [
   'SELECT TRY_CAST(a AS int) FROM t',
