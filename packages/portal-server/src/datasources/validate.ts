@@ -2,6 +2,7 @@
 // with the datasource and key it concerns (`datasource "prod": policy.approvalsRequired must be 1 or 2`),
 // unknown keys are refused, and a datasource whose `${ENV}` references are not all set is kept aside as
 // unavailable (with the reason) while the others load.
+import { CONNECTION_FIELDS } from '../providers/identity.js';
 import { engineDescriptor } from '../providers/registry.js';
 import { interpolate } from './interpolate.js';
 import { describe, isObj, type Obj, Reader } from './reader.js';
@@ -28,32 +29,8 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
 const HIDDEN_OBJECT = /^[^.\s*]+\.([^.\s*]+|\*)$/;
 const MASKED_COLUMN = /^([^.\s*]+|\*)\.[^.\s*]+$/;
 
-const CONNECTION_KEYS = [
-  'host',
-  'port',
-  'user',
-  'password',
-  'database',
-  'schema',
-  'connectionString',
-  'ssl',
-  'sshTunnel',
-  'sshProfile',
-  'serviceName',
-  'instanceName',
-  'localDataCenter',
-  'authSource',
-  'region',
-  'workgroup',
-  'outputLocation',
-  'endpoint',
-  'queryTimeout',
-  'skipObjectScan',
-  'environment',
-  'color',
-  'group',
-  'members',
-] as const;
+// Display keys beside the fields a provider connects with (providers/identity.ts, the pool's identity).
+const CONNECTION_KEYS = [...CONNECTION_FIELDS, 'environment', 'color', 'group', 'members'] as const;
 const TOP_KEYS = new Set<string>(['id', 'name', 'type', 'roles', 'policy', ...CONNECTION_KEYS]);
 const POLICY_KEYS = new Set([
   'readOnly',

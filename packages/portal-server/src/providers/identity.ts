@@ -4,10 +4,13 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionDescriptor } from './types.js';
 
-export const IDENTITY_FIELDS = [
-  'id',
-  'name',
-  'type',
+/**
+ * The descriptor fields a provider opens its connection with: the datasource file's connection keys
+ * (datasources/validate.ts accepts exactly these besides its display keys), so a field an engine reads
+ * cannot be left out of the identity (Athena's `region`, `workgroup`, `outputLocation` and `endpoint` were:
+ * an edited region kept the pool of the old one).
+ */
+export const CONNECTION_FIELDS = [
   'host',
   'port',
   'user',
@@ -22,7 +25,19 @@ export const IDENTITY_FIELDS = [
   'instanceName',
   'localDataCenter',
   'authSource',
+  'region',
+  'workgroup',
+  'outputLocation',
+  'endpoint',
   'queryTimeout',
+  'skipObjectScan',
+] as const;
+
+export const IDENTITY_FIELDS = [
+  'id',
+  'name',
+  'type',
+  ...CONNECTION_FIELDS,
   'agentUser',
   'agentPassword',
 ] as const;

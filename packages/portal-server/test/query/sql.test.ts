@@ -229,6 +229,10 @@ describe('connection identity and descriptors', () => {
       { sshProfile: 'b' },
       { schema: 's' },
       { agentPassword: 'x' },
+      { region: 'eu-west-2' },
+      { workgroup: 'w2' },
+      { outputLocation: 's3://other' },
+      { endpoint: 'http://127.0.0.1:9' },
     ]) {
       expect(connectionIdentity({ ...base, ...change }), JSON.stringify(change)).not.toBe(id);
     }
