@@ -5,11 +5,13 @@ import { defineConfig } from 'vitest/config';
 //
 // Two projects, run one file at a time on the CI machine's two cores (files side by side were slower: the
 // work is CPU-bound). Most files share one module cache (`isolate: false`): loading the server code afresh for
-// each file was about 390 s of a 32-minute run. Files that start agents, browsers or containers, stub timers,
-// spy on modules or change process.env keep a fresh module graph each.
+// each file was about 390 s of a 32-minute run. Files that start agents or containers, stub timers, spy on
+// modules or change process.env keep a fresh module graph each. The browser tests share it (but the one with
+// a real agent): each closes its browser and server in afterAll, none changes the process, and all 129 passed
+// one after another in one worker; loading the servers' code again for each of those files cost ~2 s a file.
 const ISOLATED = [
   'packages/*/test/e2e/**/*.test.ts',
-  'packages/*/test/ui/**/*.test.ts',
+  'packages/ci-server/test/ui/real-agent.test.ts',
   'packages/ci-agent/**/*.test.ts',
   'scripts/**/*.test.ts',
   'packages/ci-server/test/dispatch/log-shipper.test.ts',
