@@ -1,17 +1,16 @@
-// End-to-end harness: a real control plane on loopback ports, real agent processes (the agent's bundle,
-// as `npm start` runs it: service-command.ts), local git repositories with file:// URLs, and a small
-// HTTP client for the API (bundles, triggers, runs, SSE).
+// End-to-end harness: a real control plane on loopback ports, real agent processes (the agent's bundle, as
+// `npm start` runs it: kit's testing/service-command.ts), local git repositories with file:// URLs, and a
+// small HTTP client for the API (bundles, triggers, runs, SSE).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@app/kit';
-import { tempDir } from '@app/kit/testing';
+import { serviceArgs, tempDir } from '@app/kit/testing';
 import type { AgentTiming } from '../../src/agents/control-plane.js';
 import type { CiServer } from '../../src/index.js';
 import { createCiServer, loadCiSettings } from '../../src/index.js';
 import type { TriggerOptions } from '../../src/triggers/index.js';
-import { serviceArgs } from './service-command.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 

@@ -1,11 +1,11 @@
-// A control plane as its own process (its bundle, as `npm start` runs it: service-command.ts), for the tests
-// that SIGKILL it: server-kill, restart and replicas. One copy of the start-up, readiness wait and kill that
+// A control plane as its own process (its bundle, as `npm start` runs it: kit's testing/service-command.ts),
+// for the tests that SIGKILL it: server-kill, restart and replicas. One copy of the start-up, readiness wait and kill that
 // those tests used to carry each. Processes still alive when the test process exits are SIGKILLed.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@app/kit';
-import { serviceArgs } from './service-command.js';
+import { serviceArgs } from '@app/kit/testing';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const children = new Set<ChildProcess>();

@@ -42,7 +42,9 @@ describe('a control plane killed mid-work', () => {
       [
         'notifications:',
         '  signing_secret: restart-secret',
-        '  backoff: 1s',
+        // Long enough that the retry after the failed first attempt is not yet claimed when the process is
+        // killed: a kill during a claim leaves the row held for the 60 s claim (the test waited for that).
+        '  backoff: 10s',
         'retention:',
         '  archive_interval: 2s',
       ].join('\n'),
@@ -99,11 +101,14 @@ describe('a control plane killed mid-work', () => {
     expect((await api(first.base, 'POST', `/api/v1/runs/${runId}/cancel`)).status).toBe(202);
     const history = async (base: string) =>
       (await api(base, 'GET', '/api/v1/projects/shop/notifications/deliveries')).body.deliveries;
-    // The first attempt fails (nothing listens): the row stays pending for a retry.
+    // The first attempt fails (nothing listens): the row stays pending for a retry. Its error is the sign the
+    // failure was recorded (while the attempt is in flight the row is already pending with attempts 1).
     const pending = await waitFor(
       async () => {
         const d = await history(first.base);
-        return d.length === 1 && d[0].attempts >= 1 && d[0].status === 'pending' ? d[0] : undefined;
+        return d.length === 1 && d[0].attempts >= 1 && d[0].status === 'pending' && d[0].last_error
+          ? d[0]
+          : undefined;
       },
       { timeoutMs: 30_000, what: 'a failed first attempt' },
     );

@@ -14,4 +14,5 @@ export { filesOver, importsInto, importsOf, moduleFile, sourceFiles, typeOnly } 
 export * from './processes.js';
 export * from './promtool.js';
 export * from './servers.js';
+export { serviceArgs } from './service-command.js';
 export { tempDir } from './temp.js';

@@ -4,13 +4,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '@app/kit';
-import { tempDir } from '@app/kit/testing';
+import { serviceArgs, tempDir } from '@app/kit/testing';
 import { describe, expect, it } from 'vitest';
 import { AUTH_BOOTSTRAP_FILE, bootstrapAuthSecrets, StartupError } from '../../src/bootstrap.js';
 import { createPortalServer, loadPortalSettings } from '../../src/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
-const MAIN = 'packages/portal-server/src/main.ts';
 
 function settings(env: Record<string, string>) {
   return loadPortalSettings({ PORTAL_DATA_DIR: tempDir('portal-boot-'), ...env });
@@ -90,10 +89,13 @@ describe('bootstrapAuthSecrets', () => {
   });
 });
 
-/** Runs the real entry point until it listens (then stops it) or exits; returns its output and exit code. */
+/**
+ * Runs the real entry point (its bundle, as `npm start` and production run it) until it listens (then stops
+ * it) or exits; returns its output and exit code.
+ */
 function runMain(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, serviceArgs('portal'), {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
-// How the tests start a control plane or an agent as its own process: `node` on the bundle that `npm start`
-// and production run (scripts/build-servers.mjs), built at most once per test process and only when a source
-// is newer than it. Starting through tsx compiled and resolved every TypeScript module at each start, about
-// 2 s of CPU per agent and 3 s per control plane on the 2-core CI machine, and the suite starts dozens of
-// them. Always the bundle here: Vitest sets DEV in its workers, which would send the build script to tsx.
+// How the tests start a service (control plane, agent or portal) as its own process: `node` on the bundle
+// that `npm start` and production run (scripts/build-servers.mjs), built at most once per test process and
+// only when a source is newer than it. Starting through tsx compiled and resolved every TypeScript module at
+// each start, about 2 s of CPU per agent and 3 s per control plane or portal on the 2-core CI machine, and the
+// suite starts dozens of them. Always the bundle here: Vitest sets DEV in its workers, which would send the
+// build script to tsx.
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,8 +12,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const BUILD_SCRIPT = pathToFileURL(join(ROOT, 'scripts/build-servers.mjs')).href;
 const known = new Map<string, string[]>();
 
-/** The `node` arguments that start the service (`ci` or `agent`); relative paths are from the repository root. */
-export function serviceArgs(name: 'ci' | 'agent'): string[] {
+/** The `node` arguments that start the service; relative paths are from the repository root. */
+export function serviceArgs(name: 'ci' | 'agent' | 'portal'): string[] {
   let args = known.get(name);
   if (!args) {
     // The build script decides (stale or fresh bundle) and builds when it must. Synchronous, so the callers,
