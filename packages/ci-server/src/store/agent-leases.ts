@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { AgentStatus } from './agent-schema.js';
 import type { StoreDb } from './database.js';
-import { claimStatement } from './dispatch-statements.js';
+import { claimStatement, unclaimedByIdStatement } from './dispatch-statements.js';
 import { newId } from './ids.js';
 import { isPostgres } from './run-concurrency.js';
 
@@ -327,6 +327,8 @@ export async function unclaimedJobs(
     .where('j.lease_agent_id', 'is', null);
   if (ids) {
     if (ids.length === 0) return [];
+    // Once per run created: one fixed text on PostgreSQL (store/dispatch-statements.ts).
+    if (!after && isPostgres(db)) return unclaimedByIdStatement(db, [[...ids], limit]);
     q = q.where('j.id', 'in', [...ids]);
   }
   if (after)

@@ -50,6 +50,19 @@ export const claimStatement = fixedStatement<{ id: string }>(`
   where job_runs.id = c.id and job_runs.status = 'queued' and job_runs.lease_agent_id is null
   returning job_runs.id`);
 
+/** The queued, unheld job runs among $1 (what the dispatcher learns of a new run), oldest first, $2 at most. */
+export const unclaimedByIdStatement = fixedStatement<{
+  id: string;
+  run_id: string;
+  name: string;
+  version_id: string;
+  created_at: string;
+}>(`
+  select j.id, j.run_id, j.name, r.version_id, j.created_at
+  from job_runs j inner join runs r on r.id = j.run_id
+  where j.status = 'queued' and j.lease_agent_id is null and j.id = any($1::varchar[])
+  order by j.created_at, j.id limit $2`);
+
 /**
  * Starts (job id, agent id, engine): queued → running for rows held by the reporting agent in a run not
  * being canceled that is running, or queued with none of the outbox settings ($6); the run row moves
