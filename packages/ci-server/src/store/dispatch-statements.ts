@@ -9,8 +9,9 @@
 //
 // What each statement decides is the same as its Kysely form's; the callers' comments say why it is safe.
 import { preparePostgresStatement } from '@app/kit';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import type { StoreDb } from './database.js';
+import type { RunsTable } from './schema.js';
 
 /** Runs a fixed text with its parameters; marks it as a named prepared statement on first use. */
 export function fixedStatement<R>(
@@ -90,9 +91,44 @@ export const startStatement = fixedStatement<{ id: string }>(`
   )
   select id from j`);
 
+/**
+ * Every column of a run row, named: a prepared `select *` fails ("cached plan must not change result type")
+ * on every pooled connection once a migration adds a column, as a newer replica's would in a rolling upgrade.
+ */
+const RUN_COLUMNS = [
+  'id',
+  'project_id',
+  'pipeline_id',
+  'version_id',
+  'counter',
+  'status',
+  'cause',
+  'triggered_by',
+  'git_ref',
+  'revision',
+  'parameters',
+  'rerun_of',
+  'trigger_event',
+  'pr_labels',
+  'cancel_requested',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'updated_at',
+  'concurrency_group',
+  'concurrency_seq',
+  'waiting_for',
+  'superseded_by',
+  'definition_error',
+] as const satisfies readonly (keyof RunsTable)[];
+// A column added to RunsTable and not named above fails the type check here.
+const allRunColumns: Exclude<keyof RunsTable, (typeof RUN_COLUMNS)[number]> extends never ? true : never =
+  true;
+void allRunColumns;
+
 /** Locks the runs of a finish batch in id order (two batches never deadlock): their rows. */
-export const lockRunsStatement = fixedStatement<any>(`
-  select * from runs where id = any($1::varchar[]) order by id for no key update`);
+export const lockRunsStatement = fixedStatement<Selectable<RunsTable>>(`
+  select ${RUN_COLUMNS.join(', ')} from runs where id = any($1::varchar[]) order by id for no key update`);
 
 /**
  * A finish batch's write: the stages' counts (and status and end when a stage ended: null keeps them) as a

@@ -140,7 +140,7 @@ export async function lockRunsForReports(
 ): Promise<Map<string, Selectable<RunsTable>>> {
   if (runIds.length === 0) return new Map();
   if (postgres) {
-    const rows: Selectable<RunsTable>[] = await lockRunsStatement(trx, [[...runIds]]);
+    const rows = await lockRunsStatement(trx, [[...runIds]]);
     return new Map(rows.map((r) => [r.id, r]));
   }
   const q = trx

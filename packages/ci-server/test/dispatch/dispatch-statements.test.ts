@@ -104,7 +104,10 @@ describe('dispatch statements on postgres', () => {
       ['unclaimed', /^select j\.id, j\.run_id, j\.name, r\.version_id/],
       ['claim', /^update job_runs set lease_agent_id = c\.agent_id/],
       ['start', /^with j as \( ?update job_runs set status = 'running'/],
-      ['lock', /^select \* from runs where id = any/],
+      [
+        'lock',
+        /^select id, project_id, .* from runs where id = any\(\$1::varchar\[\]\) order by id for no key update$/,
+      ],
       ['facts', /^select "j"\."id", .*"s"\."active_jobs".* any\(\$1::varchar\[\]\)/],
       ['write', /^with s as \( ?update stage_runs set active_jobs/],
     ];
