@@ -52,7 +52,7 @@ export class AgentStatusWriter {
    * else with the next deferred round), and the running-jobs gauge.
    */
   async sync(agent: ConnectedAgent, force = false): Promise<void> {
-    this.deps.data.metrics.setJobsRunning(this.deps.registry.list().reduce((n, a) => n + a.leased.size, 0));
+    this.deps.data.metrics.setJobsRunning(this.deps.registry.runningJobs());
     if (this.deferred.has(agent.id) && !force) return;
     const status = statusOf(agent);
     if (!force && this.written.get(agent.id) === status) return;

@@ -189,7 +189,7 @@ export class AgentSessions {
     const held = await activeLeases(this.deps.db, agentId);
     for (const job of held)
       await this.lose(job.id, agentId, `agent ${name} was revoked by an administrator`, true);
-    this.deps.data.metrics.setJobsRunning(this.deps.registry.list().reduce((n, a) => n + a.leased.size, 0));
+    this.deps.data.metrics.setJobsRunning(this.deps.registry.runningJobs());
     return held.length;
   }
 

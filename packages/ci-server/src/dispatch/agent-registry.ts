@@ -50,7 +50,54 @@ export interface ConnectedAgent {
 export type AgentInfo = Pick<ConnectedAgent, 'id' | 'name' | 'tags' | 'capacity' | 'version' | 'hostname'> &
   Partial<Pick<ConnectedAgent, 'engines'>>;
 
+/** The registry's count of held leases, kept by every registered agent's lease set. */
+interface LeaseTotal {
+  n: number;
+}
+
+/**
+ * An agent's leases that keep the registry's total as they change, so the running-jobs gauge is read, not
+ * summed over every agent on each report (it was, twice per job). Detached when the agent leaves the registry.
+ */
+class LeaseSet extends Set<string> {
+  private total: LeaseTotal | undefined;
+
+  constructor(items: Iterable<string>, total: LeaseTotal) {
+    super();
+    this.total = total;
+    for (const id of items) this.add(id);
+  }
+
+  override add(id: string): this {
+    if (this.total && !this.has(id)) this.total.n++;
+    return super.add(id);
+  }
+
+  override delete(id: string): boolean {
+    const had = super.delete(id);
+    if (had && this.total) this.total.n--;
+    return had;
+  }
+
+  override clear(): void {
+    if (this.total) this.total.n -= this.size;
+    super.clear();
+  }
+
+  /** The agent left the registry: its leases no longer count. */
+  detach(): void {
+    if (this.total) this.total.n -= this.size;
+    this.total = undefined;
+  }
+}
+
+const detachLeases = (agent: ConnectedAgent) => {
+  if (agent.leased instanceof LeaseSet) agent.leased.detach();
+};
+
 export class AgentRegistry {
+  /** Leases held by the registered agents (LeaseSet keeps it). */
+  private readonly leaseTotal: LeaseTotal = { n: 0 };
   private readonly byId = new Map<string, ConnectedAgent>();
   private readonly bySession = new Map<string, ConnectedAgent>();
   /** Job run id → id of the agent holding it. */
@@ -63,6 +110,7 @@ export class AgentRegistry {
       this.bySession.delete(previous.sessionId);
       previous.outbound?.close();
       for (const id of previous.leased) this.holders.delete(id);
+      detachLeases(previous);
     }
     const now = new Date();
     const agent: ConnectedAgent = {
@@ -72,7 +120,7 @@ export class AgentRegistry {
       registeredAt: now,
       lastSeenAt: now,
       runningJobIds: [],
-      leased: new Set(leased),
+      leased: new LeaseSet(leased, this.leaseTotal),
       draining: false,
       lastAssigned: 0,
     };
@@ -89,6 +137,12 @@ export class AgentRegistry {
     this.byId.delete(id);
     this.bySession.delete(agent.sessionId);
     for (const jobRunId of agent.leased) this.holders.delete(jobRunId);
+    detachLeases(agent);
+  }
+
+  /** Job runs leased to the registered agents: the running-jobs gauge. */
+  runningJobs(): number {
+    return this.leaseTotal.n;
   }
 
   lease(agent: ConnectedAgent, jobRunId: string): void {

@@ -7,6 +7,7 @@
 import type { JobAssignmentSchema } from '@app/ci-proto';
 import type { SecretBox } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { sql } from 'kysely';
 import {
   type GitMaterial,
   type JobSpec,
@@ -18,6 +19,8 @@ import type { IdTokenIssuer } from '../id-tokens/issuer.js';
 import { openProjectSecrets } from '../services/secrets.js';
 import { globalSecretAad } from '../store/auth-secrets.js';
 import type { StoreDb } from '../store/database.js';
+import { compiledOnce } from '../store/dispatch-statements.js';
+import { isPostgres } from '../store/run-concurrency.js';
 import { gocdnextBuiltins } from './gocdnext-env.js';
 import { JobReferenceError, Resolver, referencedNames } from './job-env.js';
 import { JobInputReader, type JobInputs } from './job-inputs.js';
@@ -48,6 +51,40 @@ export type BuildOutcome =
 
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const DEFINITION_CACHE = 256;
+
+/** The rows an assignment is built from (the caller picks the job runs). */
+const selectAssignmentRows = (db: StoreDb) =>
+  db
+    .selectFrom('job_runs as j')
+    .innerJoin('runs as r', 'r.id', 'j.run_id')
+    .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
+    .innerJoin('projects as pr', 'pr.id', 'r.project_id')
+    .leftJoin('fork_runs as f', 'f.run_id', 'j.run_id')
+    .select([
+      'f.secrets_withheld',
+      'j.id',
+      'j.name',
+      'j.matrix',
+      'j.attempt',
+      'r.id as run_id',
+      'r.counter',
+      'r.cause',
+      'r.git_ref',
+      'r.revision',
+      'r.trigger_event',
+      'r.status as run_status',
+      'r.parameters',
+      'r.version_id',
+      'r.project_id',
+      'r.pipeline_id',
+      'p.name as pipeline_name',
+      'pr.slug as project_slug',
+    ]);
+type AssignmentRow = Awaited<ReturnType<ReturnType<typeof selectAssignmentRows>['execute']>>[number];
+/** PostgreSQL: one text for any number of job runs, compiled once (store/dispatch-statements.ts). */
+const assignmentRowsStatement = compiledOnce<AssignmentRow>((db, ids) =>
+  selectAssignmentRows(db).where(sql<boolean>`j.id = any(${ids}::varchar[])`),
+);
 
 export class AssignmentBuilder {
   /** Pipeline versions are immutable: their parsed definitions are cached by version id. */
@@ -102,33 +139,9 @@ export class AssignmentBuilder {
     return out;
   }
 
-  private rows(ids: readonly string[]) {
-    return this.db
-      .selectFrom('job_runs as j')
-      .innerJoin('runs as r', 'r.id', 'j.run_id')
-      .innerJoin('pipelines as p', 'p.id', 'r.pipeline_id')
-      .innerJoin('projects as pr', 'pr.id', 'r.project_id')
-      .leftJoin('fork_runs as f', 'f.run_id', 'j.run_id')
-      .select([
-        'f.secrets_withheld',
-        'j.id',
-        'j.name',
-        'j.matrix',
-        'j.attempt',
-        'r.id as run_id',
-        'r.counter',
-        'r.cause',
-        'r.git_ref',
-        'r.revision',
-        'r.trigger_event',
-        'r.status as run_status',
-        'r.parameters',
-        'r.version_id',
-        'r.project_id',
-        'r.pipeline_id',
-        'p.name as pipeline_name',
-        'pr.slug as project_slug',
-      ])
+  private rows(ids: readonly string[]): Promise<AssignmentRow[]> {
+    if (isPostgres(this.db)) return assignmentRowsStatement(this.db, ids);
+    return selectAssignmentRows(this.db)
       .where('j.id', 'in', [...ids])
       .execute();
   }

@@ -4,7 +4,9 @@
 import { sql } from 'kysely';
 import type { AgentStatus } from './agent-schema.js';
 import type { StoreDb } from './database.js';
+import { claimStatement, unclaimedByIdStatement } from './dispatch-statements.js';
 import { newId } from './ids.js';
+import { isPostgres } from './run-concurrency.js';
 
 const ACTIVE = ['queued', 'running'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -193,6 +195,17 @@ export async function claimJobs(
   now = Date.now(),
 ): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
+  if (isPostgres(db)) {
+    // One fixed text for any number of claims (store/dispatch-statements.ts).
+    const rows = await claimStatement(db, [
+      claims.map((c) => c.jobRunId),
+      claims.map((c) => c.agent.id),
+      claims.map((c) => c.agent.name),
+      iso(now + leaseMs),
+      iso(now),
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
   if (claims.length === 1) {
     const [c] = claims;
     return new Set((await claimJob(db, c.jobRunId, c.agent, leaseMs, now)) ? [c.jobRunId] : []);
@@ -314,6 +327,8 @@ export async function unclaimedJobs(
     .where('j.lease_agent_id', 'is', null);
   if (ids) {
     if (ids.length === 0) return [];
+    // Once per run created: one fixed text on PostgreSQL (store/dispatch-statements.ts).
+    if (!after && isPostgres(db)) return unclaimedByIdStatement(db, [[...ids], limit]);
     q = q.where('j.id', 'in', [...ids]);
   }
   if (after)

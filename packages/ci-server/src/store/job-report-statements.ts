@@ -20,6 +20,12 @@ import { FORGE_STATUS_SETTING } from '../domain/forge-status.js';
 import type { Effect, JobStatus, RunStatus, StageStatus } from '../domain/index.js';
 import { type FinishByCounts, finishByCounts, type StageCounts } from '../domain/stage-counts.js';
 import type { StoreDb } from './database.js';
+import {
+  compiledOnce,
+  lockRunsStatement,
+  startStatement,
+  writeFinishesStatement,
+} from './dispatch-statements.js';
 import { enqueueForgeStatus } from './forge-status-outbox.js';
 import { nowIso } from './ids.js';
 import { enqueueRunNotifications } from './notification-outbox.js';
@@ -99,29 +105,24 @@ export async function startJobs(
               ]),
             ]),
           );
-        return postgres ? runs.forKeyShare() : runs;
+        return runs;
       })
       .returning(['id', 'run_id']);
-  const startRuns = (qb: StoreDb, runIds: readonly string[] | ReturnType<typeof sql.raw>) =>
+  const startRuns = (qb: StoreDb, runIds: readonly string[]) =>
     qb
       .updateTable('runs')
       .set({ status: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
-      .where('id', 'in', runIds as any)
+      .where('id', 'in', [...runIds])
       .where('status', '=', 'queued');
   if (postgres) {
-    const rows = await db
-      .with('j', (qb) => updateJobs(qb as unknown as StoreDb))
-      .with('r', (qb) =>
-        (qb as unknown as StoreDb)
-          .updateTable('runs')
-          .set({ status: 'running', started_at: sql`coalesce(started_at, ${now})`, updated_at: now })
-          .where('id', 'in', sql`(select run_id from j)` as any)
-          .where('status', '=', 'queued')
-          .returning('id'),
-      )
-      .selectFrom('j')
-      .select('j.id')
-      .execute();
+    const rows = await startStatement(db, [
+      reports.map((r) => r.jobRunId),
+      reports.map((r) => r.agentId),
+      reports.map((r) => r.engine),
+      now,
+      engines,
+      OUTBOX_SETTINGS,
+    ]);
     return new Set(rows.map((r) => r.id));
   }
   return db.transaction().execute(async (trx) => {
@@ -138,12 +139,16 @@ export async function lockRunsForReports(
   postgres: boolean,
 ): Promise<Map<string, Selectable<RunsTable>>> {
   if (runIds.length === 0) return new Map();
+  if (postgres) {
+    const rows = await lockRunsStatement(trx, [[...runIds]]);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
   const q = trx
     .selectFrom('runs')
     .selectAll()
     .where('id', 'in', [...runIds])
     .orderBy('id');
-  const rows = await (postgres ? q.forNoKeyUpdate() : q).execute();
+  const rows = await q.execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -193,6 +198,37 @@ interface StageWrite {
   finished?: StageStatus;
 }
 
+/** The finishing jobs with their stages' counts; `where` picks the jobs. */
+const factsQuery = (trx: StoreDb, where: (qb: any) => any) =>
+  where(
+    trx
+      .selectFrom('job_runs as j')
+      .innerJoin('stage_runs as s', 's.id', 'j.stage_run_id')
+      .select([
+        'j.id',
+        'j.run_id',
+        'j.status',
+        'j.lease_agent_id',
+        'j.started_at',
+        'j.assigned_at',
+        'j.notify_on',
+        's.id as stage_id',
+        's.name as stage_name',
+        's.status as stage_status',
+        's.active_jobs',
+        's.created_jobs',
+        's.failed_jobs',
+        's.canceled_jobs',
+        sql<number>`(select count(*) from stage_runs l where l.run_id = s.run_id and l.position > s.position)`.as(
+          'later_stages',
+        ),
+      ]),
+  );
+/** PostgreSQL: the same, one text for every batch size (store/dispatch-statements.ts). */
+const factsStatement = compiledOnce<Facts>((db, ids) =>
+  factsQuery(db, (qb) => qb.where(sql<boolean>`j.id = any(${ids}::varchar[])`)),
+);
+
 /**
  * Applies the finishes the stage counts can decide, after `lockRunsForReports` in the same transaction
  * (`runs`: the locked rows). Reports of one stage are decided in job id order, each on the counts the ones
@@ -206,34 +242,10 @@ export async function finishJobsByCounts(
 ): Promise<FinishedByCounts> {
   const out: FinishedByCounts = { applied: new Map(), effects: new Map() };
   if (reports.length === 0) return out;
-  const facts = (await trx
-    .selectFrom('job_runs as j')
-    .innerJoin('stage_runs as s', 's.id', 'j.stage_run_id')
-    .select([
-      'j.id',
-      'j.run_id',
-      'j.status',
-      'j.lease_agent_id',
-      'j.started_at',
-      'j.assigned_at',
-      'j.notify_on',
-      's.id as stage_id',
-      's.name as stage_name',
-      's.status as stage_status',
-      's.active_jobs',
-      's.created_jobs',
-      's.failed_jobs',
-      's.canceled_jobs',
-      sql<number>`(select count(*) from stage_runs l where l.run_id = s.run_id and l.position > s.position)`.as(
-        'later_stages',
-      ),
-    ])
-    .where(
-      'j.id',
-      'in',
-      reports.map((r) => r.jobRunId),
-    )
-    .execute()) as Facts[];
+  const ids = reports.map((r) => r.jobRunId);
+  const facts = postgres
+    ? await factsStatement(trx, ids)
+    : ((await factsQuery(trx, (qb) => qb.where('j.id', 'in', ids)).execute()) as Facts[]);
   const byId = new Map(facts.map((f) => [f.id, f]));
   const stages = new Map<string, StageWrite>();
   const applied: FinishReportRow[] = [];
@@ -291,7 +303,7 @@ export async function finishJobsByCounts(
   return out;
 }
 
-/** The job rows and their stages' counts: one statement on PostgreSQL, two on SQLite. */
+/** The job rows and their stages' counts: one fixed-text statement on PostgreSQL, two on SQLite. */
 async function writeFinishes(
   trx: StoreDb,
   applied: readonly FinishReportRow[],
@@ -300,6 +312,23 @@ async function writeFinishes(
 ): Promise<void> {
   const now = nowIso();
   const entries = [...stages];
+  if (postgres) {
+    await writeFinishesStatement(trx, [
+      applied.map((r) => r.jobRunId),
+      now,
+      entries.map(([id]) => id),
+      entries.map(([, w]) => w.counts.active),
+      entries.map(([, w]) => w.counts.created),
+      entries.map(([, w]) => w.counts.failed),
+      entries.map(([, w]) => w.counts.canceled),
+      entries.map(([, w]) => w.finished ?? null),
+      applied.map((r) => r.result),
+      applied.map((r) => r.exitCode),
+      applied.map((r) => r.error),
+      applied.map((r) => r.outputs),
+    ]);
+    return;
+  }
   const byStage = (value: (w: StageWrite) => unknown, otherwise: unknown) =>
     sql<any>`case ${sql.ref('id')} ${sql.join(
       entries.map(([id, w]) => sql`when ${id} then ${value(w)}`),
@@ -350,12 +379,6 @@ async function writeFinishes(
         'in',
         applied.map((r) => r.jobRunId),
       );
-  if (postgres) {
-    // The stages' UPDATE as a data-modifying CTE: it runs whether or not the main statement reads it.
-    const withStages = trx.with('s', (qb) => updateStages(qb as unknown as StoreDb).returning('id'));
-    await updateJobs(withStages as unknown as StoreDb).execute();
-    return;
-  }
   await updateStages(trx).execute();
   await updateJobs(trx).execute();
 }

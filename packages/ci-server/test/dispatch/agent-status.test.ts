@@ -57,7 +57,10 @@ describe.each(STORES)('agent status rows on %s', (kind) => {
       });
     }
     let now = 10_000;
-    const registry = { list: () => agents } as never;
+    const registry = {
+      list: () => agents,
+      runningJobs: () => agents.reduce((n, a) => n + a.leased.size, 0),
+    } as never;
     const writer = new AgentStatusWriter(
       { db, registry, data: { metrics: { setJobsRunning: () => undefined } } as never },
       () => now,
