@@ -38,6 +38,8 @@ export const STAGES = ['ship', 'to A', 'store', 'notify', 'hear', 'read on B', '
 export type Stage = (typeof STAGES)[number];
 
 interface Trace {
+  /** PushLogs / PushLogBatches calls: their batch count and first job run. */
+  call: { batches: number; job: string }[];
   recv: BatchMark[];
   commit: BatchMark[];
   /** Per run: the times of its INSERT statements. */
@@ -47,7 +49,7 @@ interface Trace {
 }
 
 function readTrace(path: string): Trace {
-  const t: Trace = { recv: [], commit: [], insert: new Map(), notify: new Map(), heard: new Map() };
+  const t: Trace = { call: [], recv: [], commit: [], insert: new Map(), notify: new Map(), heard: new Map() };
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -56,7 +58,8 @@ function readTrace(path: string): Trace {
   }
   for (const line of text.split('\n')) {
     const [stage, at, a, b, c] = line.split(' ');
-    if (stage === 'recv' || stage === 'commit')
+    if (stage === 'call') t.call.push({ batches: Number(a), job: b });
+    else if (stage === 'recv' || stage === 'commit')
       t[stage].push({ job: a, first: Number(b), last: Number(c), at: Number(at) });
     else if (stage === 'notify' || stage === 'heard' || stage === 'insert') {
       const list = t[stage].get(a) ?? [];
@@ -148,16 +151,20 @@ export function stageLatencies(
   return out;
 }
 
-/** What replica A did for run `runId`: PushLogs calls received, INSERT statements, NOTIFYs sent. */
+/**
+ * What replica A did for run `runId`: calls received (PushLogs or PushLogBatches), batches in them, INSERT
+ * statements, NOTIFYs sent.
+ */
 export function replicaCounts(
   marks: Pick<BenchMarks, 'sent'>,
   runId: string,
   traceA: string,
-): { calls: number; inserts: number; notifies: number } {
+): { calls: number; batches: number; inserts: number; notifies: number } {
   const a = readTrace(traceA);
   const jobs = new Set(marks.sent.map((m) => m.job));
   return {
-    calls: a.recv.filter((r) => jobs.has(r.job)).length,
+    calls: a.call.filter((c) => jobs.has(c.job)).length,
+    batches: a.recv.filter((r) => jobs.has(r.job)).length,
     inserts: a.insert.get(runId)?.length ?? 0,
     notifies: a.notify.get(runId)?.length ?? 0,
   };

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { LogLine } from '../packages/ci-agent/src/executor/log.js';
-import { AgentConnection, LogShipper, loadAgentSettings } from '../packages/ci-agent/src/index.js';
+import { AgentConnection, courierOf, LogShipper, loadAgentSettings } from '../packages/ci-agent/src/index.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
 import { type ServerProcess, startServerProcess } from '../packages/ci-server/test/e2e/server-process.js';
 import { freePort } from '../packages/kit/src/index.js';
@@ -62,6 +62,11 @@ const LOG_ROUNDS = Number(process.env.BENCH_REPLICA_LOG_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.BENCH_REPLICA_PROFILE;
 /** BENCH_REPLICA_VARIANTS=now|before: one shipping variant only (default both). */
 const ONLY_VARIANT = process.env.BENCH_REPLICA_VARIANTS;
+/**
+ * BENCH_REPLICA_PUSH=single: each job's batch in its own PushLogs call, as agents before PushLogBatches sent
+ * them (default: the agent's courier, one PushLogBatches call per turn for every job's batch).
+ */
+const SINGLE_PUSH = process.env.BENCH_REPLICA_PUSH === 'single';
 
 const bundle = (name: string) => `project: { slug: ${name}, name: ${name} }
 pipelines:
@@ -296,11 +301,13 @@ function printingAgent(
           const shipper = new LogShipper(async (lines) => {
             const batch = { job: id, first: Number(lines[0].seq), last: Number(lines[lines.length - 1].seq) };
             marks.sent.push({ ...batch, at: now() });
-            const ack = await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o));
+            const acked = SINGLE_PUSH
+              ? Number((await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o))).ackedSeq)
+              : await conn.call(() => courier.send(id, lines));
             const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
             marks.acked.push({ ...batch, at: now() });
             stored.push(now() - sent);
-            return Number(ack.ackedSeq);
+            return acked;
           });
           await go();
           const total = Math.round(seconds() * RATE);
@@ -346,6 +353,8 @@ function printingAgent(
     },
   );
   conn.runningJobIds = () => [...held];
+  // The real agent's courier: the batches its shippers hand over in one turn go in one PushLogBatches call.
+  const courier = courierOf(conn);
   const running = conn.run();
   return {
     stored,
@@ -516,7 +525,7 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
         row.lines.push(lat.length);
       }
       console.log(
-        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}; on A: ${counts.calls} PushLogs, ${counts.inserts} INSERTs, ${counts.notifies} NOTIFYs`,
+        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}; on A: ${counts.calls} calls of ${counts.batches} batches, ${counts.inserts} INSERTs, ${counts.notifies} NOTIFYs`,
       );
     }
   } finally {

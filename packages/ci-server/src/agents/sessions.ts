@@ -6,8 +6,16 @@
 // This is the gRPC face of dispatch/: it implements the agents' port (`streamPort`: assignments and
 // cancels as protocol messages down the held stream), and reads and writes the store only through store/.
 
-import type { AgentMessage, JobReport, LogBatch, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
-import { AsyncQueue } from '@app/kit';
+import type {
+  AgentMessage,
+  JobReport,
+  LogBatch,
+  LogBatches,
+  LogBatchResultSchema,
+  RegisterRequest,
+  ServerMessageSchema,
+} from '@app/ci-proto';
+import { AsyncQueue, isDatabaseUnavailable } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { ActiveJobs } from '../dispatch/active-jobs.js';
@@ -76,12 +84,30 @@ const ENGINES = new Set(['host', 'sandbox', 'podman']);
 /** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued. */
 export const DROP_GRACE_MS = 5_000;
 const MAX_BATCH_LINES = 5000;
+/** Batches of one PushLogBatches call (an agent's round: its running jobs, up to 4 batches each). */
+const MAX_BATCHES_PER_CALL = 1024;
 const MAX_JOB_IDS = 1000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
 const RESULTS = new Set(['success', 'failed', 'canceled']);
 
+/** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
+export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
+
 export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
+
+type LogBatchResultInit = MessageInitShape<typeof LogBatchResultSchema>;
+
+/**
+ * What a refused batch of PushLogBatches answers: the code and message PushLogs would have failed with (a
+ * database outage as UNAVAILABLE with the message agents key their back-off on; an error that is not a
+ * ConnectError as Connect shows it, without its internals).
+ */
+function batchRefusal(err: unknown): { code: number; message: string } {
+  if (err instanceof ConnectError) return { code: err.code, message: err.rawMessage };
+  if (isDatabaseUnavailable(err)) return { code: Code.Unavailable, message: DATABASE_UNAVAILABLE_AGENT };
+  return { code: Code.Internal, message: 'internal error' };
+}
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** gocdnext's caps on a job's outputs: 64 entries, 64 KiB of names and values. */
@@ -273,6 +299,12 @@ export class AgentSessions {
   }
 
   async pushLogs(agent: ConnectedAgent, req: LogBatch) {
+    if (logTraceOn) logTrace('call', 1, req.jobRunId);
+    return this.storeBatch(agent, req);
+  }
+
+  /** One job run's batch, checked (the agent holds the job run) and stored. */
+  private async storeBatch(agent: ConnectedAgent, req: LogBatch) {
     const info = await this.jobFor(agent, req.jobRunId);
     // Traced only once the batch is known to be this agent's (the id checked, the job held).
     if (logTraceOn && req.lines.length > 0)
@@ -283,6 +315,42 @@ export class AgentSessions {
       mask: info.mask,
     });
     return { ackedSeq: BigInt(result.ackedSeq) };
+  }
+
+  /**
+   * PushLogBatches: every batch as `pushLogs` would take it alone — the same checks (the agent holds the job
+   * run), the same store call — and its own outcome in the answer, in request order. A refused batch stores
+   * nothing and fails alone: a call mixing a job the agent holds with one it does not stores the first and
+   * answers PERMISSION_DENIED for the second. A job run's batches are stored one after another, in request
+   * order; different job runs' at once, so those of one call reach the store in the same turn and go in one
+   * statement (logs/run-inserts.ts).
+   */
+  async pushLogBatches(agent: ConnectedAgent, req: LogBatches) {
+    if (req.batches.length > MAX_BATCHES_PER_CALL)
+      throw invalid(`at most ${MAX_BATCHES_PER_CALL} batches per call`);
+    if (logTraceOn && req.batches.length > 0) logTrace('call', req.batches.length, req.batches[0].jobRunId);
+    const results: LogBatchResultInit[] = new Array(req.batches.length);
+    const byJob = new Map<string, number[]>();
+    for (const [i, b] of req.batches.entries()) {
+      const list = byJob.get(b.jobRunId);
+      if (list) list.push(i);
+      else byJob.set(b.jobRunId, [i]);
+    }
+    await Promise.all(
+      [...byJob.values()].map(async (indexes) => {
+        for (const i of indexes) {
+          const batch = req.batches[i];
+          try {
+            const { ackedSeq } = await this.storeBatch(agent, batch);
+            results[i] = { jobRunId: batch.jobRunId, ackedSeq, code: 0, message: '' };
+          } catch (err) {
+            const refusal = batchRefusal(err);
+            results[i] = { jobRunId: batch.jobRunId, ackedSeq: 0n, ...refusal };
+          }
+        }
+      }),
+    );
+    return { results };
   }
 
   async reportJob(agent: ConnectedAgent, req: JobReport) {

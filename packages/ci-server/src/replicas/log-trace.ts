@@ -2,7 +2,8 @@
 // (bench/replicas.bench.ts): when `CI_LOG_TRACE_FILE` names a file, the stages of each log batch and of each
 // notification are appended to it, one line per event: `<stage> <epoch ms> <fields…>`. Off (the default) it
 // costs one boolean test per batch. Stages, in the order a line passes them:
-//   recv   <job run> <first seq> <last seq>   PushLogs reached the handler (agents/sessions.ts)
+//   call   <batches> <first job run>          a PushLogs (1) or PushLogBatches call reached the handler
+//   recv   <job run> <first seq> <last seq>   a batch of it passed the checks (agents/sessions.ts)
 //   insert <run> <batches> <lines>            one INSERT statement of log lines is sent (logs/run-inserts.ts)
 //   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/run-inserts.ts), before publish
 //   notify <run>                              this replica sends the run's NOTIFY (replica-signals.ts)
