@@ -32,9 +32,23 @@ export interface BenchMarks {
   /** Line key → receipt time on the SSE client of A, of B. */
   onA: Map<string, number>;
   onB: Map<string, number>;
+  /** Line key → its cursor as the client on B got it. */
+  cursorsB?: Map<string, number>;
 }
 
-export const STAGES = ['ship', 'to A', 'store', 'notify', 'hear', 'read on B', 'ack', 'A SSE'] as const;
+export const STAGES = [
+  'ship',
+  'to A',
+  'store',
+  'notify',
+  'hear',
+  'read on B',
+  'B: to read',
+  'B: query',
+  'B: to client',
+  'ack',
+  'A SSE',
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 interface Trace {
@@ -46,10 +60,22 @@ interface Trace {
   insert: Map<string, number[]>;
   notify: Map<string, number[]>;
   heard: Map<string, number[]>;
+  /** Store reads for followers (logs/hub.ts): start, and the answer (the lines after `after` up to `last`). */
+  read: { run: string; after: number; at: number }[];
+  page: { run: string; after: number; last: number; at: number }[];
 }
 
 function readTrace(path: string): Trace {
-  const t: Trace = { call: [], recv: [], commit: [], insert: new Map(), notify: new Map(), heard: new Map() };
+  const t: Trace = {
+    call: [],
+    recv: [],
+    commit: [],
+    insert: new Map(),
+    notify: new Map(),
+    heard: new Map(),
+    read: [],
+    page: [],
+  };
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -59,6 +85,8 @@ function readTrace(path: string): Trace {
   for (const line of text.split('\n')) {
     const [stage, at, a, b, c] = line.split(' ');
     if (stage === 'call') t.call.push({ batches: Number(a), job: b });
+    else if (stage === 'read') t.read.push({ run: a, after: Number(b), at: Number(at) });
+    else if (stage === 'page') t.page.push({ run: a, after: Number(b), last: Number(c), at: Number(at) });
     else if (stage === 'recv' || stage === 'commit')
       t[stage].push({ job: a, first: Number(b), last: Number(c), at: Number(at) });
     else if (stage === 'notify' || stage === 'heard' || stage === 'insert') {
@@ -126,6 +154,17 @@ export function stageLatencies(
   const commit = byLine(a.commit);
   const notify = a.notify.get(runId)?.sort((x, y) => x - y);
   const heard = b.heard.get(runId)?.sort((x, y) => x - y);
+  // B's reads of this run, each page with the start of its read; a line's read is the first page holding it.
+  const pages = b.page.filter((p) => p.run === runId).sort((x, y) => x.at - y.at);
+  const reads = b.read.filter((r) => r.run === runId);
+  const readOf = (cursor: number) => {
+    const page = pages.find((p) => p.after < cursor && cursor <= p.last);
+    if (!page) return undefined;
+    let start: number | undefined;
+    for (const r of reads)
+      if (r.after === page.after && r.at <= page.at && (start === undefined || r.at > start)) start = r.at;
+    return start === undefined ? undefined : { start, end: page.at };
+  };
   const out = Object.fromEntries(STAGES.map((s) => [s, [] as number[]])) as Record<Stage, number[]>;
   const add = (stage: Stage, from: number | undefined, to: number | undefined) => {
     if (from !== undefined && to !== undefined) out[stage].push(to - from);
@@ -145,6 +184,15 @@ export function stageLatencies(
     // it): its read counts from the last notification B heard before the line reached its client.
     const onB = marks.onB.get(key);
     add('read on B', lastBefore(heard, onB), onB);
+    // Within it: until B's store read that brought the line began, the read, and from its answer to the
+    // client (B's SSE write and the bench's own event loop).
+    const cursor = marks.cursorsB?.get(key);
+    const read = cursor === undefined ? undefined : readOf(cursor);
+    if (read && onB !== undefined) {
+      add('B: to read', lastBefore(heard, read.start), read.start);
+      add('B: query', read.start, read.end);
+      add('B: to client', read.end, onB);
+    }
     add('ack', c, acked.get(key));
     add('A SSE', c, marks.onA.get(key));
   }

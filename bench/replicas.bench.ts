@@ -67,6 +67,8 @@ const ONLY_VARIANT = process.env.BENCH_REPLICA_VARIANTS;
  * them (default: the agent's courier, one PushLogBatches call per turn for every job's batch).
  */
 const SINGLE_PUSH = process.env.BENCH_REPLICA_PUSH === 'single';
+/** BENCH_REPLICA_LINGER=<ms>: the shippers' linger under volume (default: the agent's own). */
+const LINGER = process.env.BENCH_REPLICA_LINGER ? Number(process.env.BENCH_REPLICA_LINGER) : undefined;
 
 const bundle = (name: string) => `project: { slug: ${name}, name: ${name} }
 pipelines:
@@ -219,11 +221,13 @@ async function follow(
   runId: string,
   total: number,
   deadline: number,
-): Promise<{ latencies: number[]; at: Map<string, number> }> {
+): Promise<{ latencies: number[]; at: Map<string, number>; cursors: Map<string, number> }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
   const latencies: number[] = [];
   const at = new Map<string, number>();
+  /** Each line's cursor (its event's `id:`), to find the store read that brought it (log-stages.ts). */
+  const cursors = new Map<string, number>();
   try {
     const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, { signal: controller.signal });
     if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
@@ -235,12 +239,16 @@ async function follow(
       const blocks = text.split('\n\n');
       text = blocks.pop() ?? '';
       for (const block of blocks) {
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        const fields = block.split('\n');
+        const data = fields.find((l) => l.startsWith('data: '));
         if (!data) continue;
         const stamped = STAMP.exec(JSON.parse(data.slice(6)).text);
         if (!stamped) continue;
         latencies.push(now - Number(stamped[1]));
-        at.set(`${stamped[3]}#${stamped[2]}`, now);
+        const key = `${stamped[3]}#${stamped[2]}`;
+        at.set(key, now);
+        const id = fields.find((l) => l.startsWith('id: '));
+        if (id) cursors.set(key, Number(id.slice(4)));
       }
       if (latencies.length >= total) break;
     }
@@ -250,7 +258,7 @@ async function follow(
     clearTimeout(timer);
     controller.abort();
   }
-  return { latencies, at };
+  return { latencies, at, cursors };
 }
 
 /** A bench line: `t=<print time> line <seq> of job <job run id>`. */
@@ -298,17 +306,24 @@ function printingAgent(
           conn.call((o) => conn.client.reportJob({ jobRunId: id, kind }, o));
         void (async () => {
           await report({ case: 'started', value: {} });
-          const shipper = new LogShipper(async (lines) => {
-            const batch = { job: id, first: Number(lines[0].seq), last: Number(lines[lines.length - 1].seq) };
-            marks.sent.push({ ...batch, at: now() });
-            const acked = SINGLE_PUSH
-              ? Number((await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o))).ackedSeq)
-              : await conn.call(() => courier.send(id, lines));
-            const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
-            marks.acked.push({ ...batch, at: now() });
-            stored.push(now() - sent);
-            return acked;
-          });
+          const shipper = new LogShipper(
+            async (lines) => {
+              const batch = {
+                job: id,
+                first: Number(lines[0].seq),
+                last: Number(lines[lines.length - 1].seq),
+              };
+              marks.sent.push({ ...batch, at: now() });
+              const acked = SINGLE_PUSH
+                ? Number((await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o))).ackedSeq)
+                : await conn.call(() => courier.send(id, lines));
+              const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
+              marks.acked.push({ ...batch, at: now() });
+              stored.push(now() - sent);
+              return acked;
+            },
+            LINGER === undefined ? {} : { lingerMs: LINGER },
+          );
           await go();
           const total = Math.round(seconds() * RATE);
           const hold = holdMs();
@@ -510,7 +525,12 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
       if (round === 0) continue; // the warm-up
       // The replicas write their trace every 50 ms (log-trace.ts): let the last events of the phase land.
       await sleep(200);
-      const stages = stageLatencies({ ...agent.marks, onA: onA.at, onB: onB.at }, run_id, traceA, traceB);
+      const stages = stageLatencies(
+        { ...agent.marks, onA: onA.at, onB: onB.at, cursorsB: onB.cursors },
+        run_id,
+        traceA,
+        traceB,
+      );
       const counts = replicaCounts(agent.marks, run_id, traceA);
       for (const stage of STAGES) {
         const row = stageRows[variant * STAGES.length + STAGES.indexOf(stage)];

@@ -8,6 +8,8 @@
 //   commit <job run> <first seq> <last seq>   the batch's lines are committed (logs/run-inserts.ts), before publish
 //   notify <run>                              this replica sends the run's NOTIFY (replica-signals.ts)
 //   heard  <run>                              this replica heard another replica's NOTIFY for the run
+//   read   <run> <after cursor>               a store read of the run's lines for followers starts (logs/hub.ts)
+//   page   <run> <after cursor> <last cursor>  it answered lines up to <last cursor>
 // Events are written at most every 50 ms (and at exit): one write per turn of the event loop still cost the
 // traced replica about a write per batch, CPU its own figures then counted as the pipeline's.
 import { openSync, write, writeSync } from 'node:fs';
