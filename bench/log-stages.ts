@@ -1,16 +1,18 @@
 // Where a log line's time goes on its way from the agent's print to an SSE client on the other replica, for
 // replicas.bench.ts: the bench records what it sees (print, the shipper's send, the acknowledgement, each
-// SSE client's receipt), and both replicas write their stages to a trace file (CI_LOG_TRACE_FILE,
+// SSE client's receipt and cursor), and both replicas write their stages to a trace file (CI_LOG_TRACE_FILE,
 // packages/ci-server/src/replicas/log-trace.ts: PushLogs received, batch committed, NOTIFY sent on A, NOTIFY
 // heard on B). Joined per line, the stages add up to the total a follower on B sees:
-//   ship   print → the shipper hands its batch to PushLogs (the shipper's linger and waiting for a round)
-//   to A   PushLogs sent → A's handler has it (gRPC, A's event loop)
+//   ship   print → the shipper hands its batch over (its linger and waiting for the round in flight)
+//   to A   handed over → A's handler has it (the courier's turn, gRPC, A's event loop)
 //   store  A's handler → committed (job lookup, the INSERT and its wait for the run's head row)
 //   notify committed → A sends NOTIFY (the per-turn coalescing of notifications)
 //   hear   A sends NOTIFY → B hears it (PostgreSQL, B's event loop)
 //   read   B heard → the client on B has the line (B's store read, SSE encoding and write), from the last
 //          notification B heard before the line arrived (B may read a line on the notice of an earlier
-//          commit, so the stages are each exact but overlap a little rather than add up exactly)
+//          commit, so the stages are each exact but overlap a little rather than add up exactly); within it
+//          B: to read (→ B's store read that brought the line starts), B: query (the read), B: to client
+//          (→ the client has it: B's SSE write and the bench's own event loop)
 // and beside them: ack (committed → the agent has the acknowledgement), A SSE (committed → client on A).
 import { readFileSync } from 'node:fs';
 import { quantile } from './dispatch.bench.js';

@@ -26,6 +26,7 @@ import { pathToFileURL } from 'node:url';
 import type { LogLine } from '../packages/ci-agent/src/executor/log.js';
 import { AgentConnection, courierOf, LogShipper, loadAgentSettings } from '../packages/ci-agent/src/index.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import { traceNow } from '../packages/ci-server/src/replicas/log-trace.js';
 import { type ServerProcess, startServerProcess } from '../packages/ci-server/test/e2e/server-process.js';
 import { freePort } from '../packages/kit/src/index.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
@@ -234,7 +235,7 @@ async function follow(
     const decoder = new TextDecoder();
     let text = '';
     for await (const chunk of res.body) {
-      const now = performance.timeOrigin + performance.now();
+      const now = traceNow();
       text += decoder.decode(chunk, { stream: true });
       const blocks = text.split('\n\n');
       text = blocks.pop() ?? '';
@@ -282,7 +283,7 @@ function printingAgent(
   const stored: number[] = [];
   /** What the bench sees of each line and batch, for the per-stage figures (log-stages.ts). */
   const marks: Pick<BenchMarks, 'printed' | 'sent' | 'acked'> = { printed: new Map(), sent: [], acked: [] };
-  const now = () => performance.timeOrigin + performance.now();
+  const now = traceNow;
   const conn: AgentConnection = new AgentConnection(
     loadAgentSettings({
       // The replicas serve cleartext gRPC (startServerProcess sets CI_GRPC_TLS=off): say so with the scheme.
@@ -342,7 +343,7 @@ function printingAgent(
             const wait = t0 + k * tickMs - performance.now();
             if (wait > 0) await sleep(wait);
             if (waiting.length > 0 && performance.now() - heldSince >= hold) release();
-            const stamp = performance.timeOrigin + performance.now();
+            const stamp = traceNow();
             const at = new Date().toISOString();
             for (const end = Math.min(total, seq + perTick - 1); seq <= end; seq++) {
               marks.printed.set(`${id}#${seq}`, stamp);

@@ -29,10 +29,26 @@ if (logTraceOn)
     if (pending.length > 0) writeSync(fd, pending.join(''));
   });
 
+/**
+ * The wall clock's offset from `performance.now()`, measured here rather than taken from
+ * `performance.timeOrigin`: that is read once at the process's start, and on a loaded machine a process
+ * descheduled while reading it is off by milliseconds to tens of them, which moved every stage that spans
+ * two processes. The largest of a few back-to-back samples is the closest (Date.now() rounds down, and a
+ * pause between the two reads only makes a sample smaller).
+ */
+const OFFSET = (() => {
+  let best = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < 20; i++) best = Math.max(best, Date.now() - performance.now());
+  return best;
+})();
+
+/** Epoch milliseconds, sub-millisecond, comparable between the processes of a benchmark. */
+export const traceNow = () => OFFSET + performance.now();
+
 /** Records one event (see the stages above) with the current time. */
 export function logTrace(stage: string, ...fields: (string | number)[]): void {
   if (!logTraceOn) return;
-  pending.push(`${stage} ${(performance.timeOrigin + performance.now()).toFixed(2)} ${fields.join(' ')}\n`);
+  pending.push(`${stage} ${traceNow().toFixed(2)} ${fields.join(' ')}\n`);
   if (scheduled) return;
   scheduled = true;
   setTimeout(() => {
