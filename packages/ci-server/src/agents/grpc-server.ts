@@ -36,6 +36,7 @@ import { ExecutionDataCalls } from './execution-data-calls.js';
 import { directStreamCalls } from './grpc-stream.js';
 import { directUnaryCalls } from './grpc-unary.js';
 import type { AgentIdentity } from './identity.js';
+import { LogCalls } from './log-calls.js';
 import { type AgentSessionDeps, AgentSessions, DATABASE_UNAVAILABLE_AGENT } from './sessions.js';
 
 /** How often agents heartbeat unless configured (a lease lapses after three missed: control-plane.ts). */
@@ -84,6 +85,7 @@ const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.na
  */
 export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
+  const logCalls = new LogCalls(sessions, deps.data);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
   const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {
@@ -116,10 +118,10 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
     sessions.reportJob(sessions.agent(session), req),
   );
   const pushLogs = unary('PushLogs', async (req: LogBatch, session: string) =>
-    sessions.pushLogs(sessions.agent(session), req),
+    logCalls.pushLogs(sessions.agent(session), req),
   );
   const pushLogBatches = unary('PushLogBatches', async (req: LogBatches, session: string) =>
-    sessions.pushLogBatches(sessions.agent(session), req),
+    logCalls.pushLogBatches(sessions.agent(session), req),
   );
   const session = streaming(
     'Session',

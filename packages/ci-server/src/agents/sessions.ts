@@ -1,28 +1,19 @@
 // What the agent RPCs about sessions and jobs do, behind the gRPC plumbing of grpc-server.ts: registration
 // with reconciliation (an agent coming back after a reconnect or a server restart keeps the job runs it still
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
-// cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
-// execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
+// cancellations go down) and job results. Logs are in log-calls.ts; service events, test reports, artifacts
+// and caches in execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
 // This is the gRPC face of dispatch/: it implements the agents' port (`streamPort`: assignments and
 // cancels as protocol messages down the held stream), and reads and writes the store only through store/.
 
-import type {
-  AgentMessage,
-  JobReport,
-  LogBatch,
-  LogBatches,
-  LogBatchResultSchema,
-  RegisterRequest,
-  ServerMessageSchema,
-} from '@app/ci-proto';
-import { AsyncQueue, isDatabaseUnavailable } from '@app/kit';
+import type { AgentMessage, JobReport, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
+import { AsyncQueue } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { ActiveJobs } from '../dispatch/active-jobs.js';
 import type { AgentPort, AgentRegistry, ConnectedAgent } from '../dispatch/agent-registry.js';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
-import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { isRevoked } from '../store/agent-identity.js';
 import {
@@ -80,12 +71,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Engines an agent may report (see the agent's RegisterRequest.engines). */
 const ENGINES = new Set(['host', 'sandbox', 'podman']);
 
-// Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
 /** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued. */
 export const DROP_GRACE_MS = 5_000;
-const MAX_BATCH_LINES = 5000;
-/** Batches of one PushLogBatches call (an agent's round: its running jobs, up to 4 batches each). */
-const MAX_BATCHES_PER_CALL = 1024;
 const MAX_JOB_IDS = 1000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
@@ -96,18 +83,6 @@ export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unava
 
 export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
 
-type LogBatchResultInit = MessageInitShape<typeof LogBatchResultSchema>;
-
-/**
- * What a refused batch of PushLogBatches answers: the code and message PushLogs would have failed with (a
- * database outage as UNAVAILABLE with the message agents key their back-off on; an error that is not a
- * ConnectError as Connect shows it, without its internals).
- */
-function batchRefusal(err: unknown): { code: number; message: string } {
-  if (err instanceof ConnectError) return { code: err.code, message: err.rawMessage };
-  if (isDatabaseUnavailable(err)) return { code: Code.Unavailable, message: DATABASE_UNAVAILABLE_AGENT };
-  return { code: Code.Internal, message: 'internal error' };
-}
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** gocdnext's caps on a job's outputs: 64 entries, 64 KiB of names and values. */
@@ -296,61 +271,6 @@ export class AgentSessions {
     const info = await this.deps.jobs.get(id);
     if (!info) throw new ConnectError(`job run ${id} does not exist`, Code.NotFound);
     return info;
-  }
-
-  async pushLogs(agent: ConnectedAgent, req: LogBatch) {
-    if (logTraceOn) logTrace('call', 1, req.jobRunId);
-    return this.storeBatch(agent, req);
-  }
-
-  /** One job run's batch, checked (the agent holds the job run) and stored. */
-  private async storeBatch(agent: ConnectedAgent, req: LogBatch) {
-    const info = await this.jobFor(agent, req.jobRunId);
-    // Traced only once the batch is known to be this agent's (the id checked, the job held).
-    if (logTraceOn && req.lines.length > 0)
-      logTrace('recv', req.jobRunId, String(req.lines[0].seq), String(req.lines[req.lines.length - 1].seq));
-    if (req.lines.length > MAX_BATCH_LINES) throw invalid(`at most ${MAX_BATCH_LINES} lines per batch`);
-    // Masked again here: the agent masks too, but the server does not rely on it.
-    const result = await this.deps.data.logs.appendLogBatch(info.ref.jobRunId, req.lines, {
-      mask: info.mask,
-    });
-    return { ackedSeq: BigInt(result.ackedSeq) };
-  }
-
-  /**
-   * PushLogBatches: every batch as `pushLogs` would take it alone — the same checks (the agent holds the job
-   * run), the same store call — and its own outcome in the answer, in request order. A refused batch stores
-   * nothing and fails alone: a call mixing a job the agent holds with one it does not stores the first and
-   * answers PERMISSION_DENIED for the second. A job run's batches are stored one after another, in request
-   * order; different job runs' at once, so those of one call reach the store in the same turn and go in one
-   * statement (logs/run-inserts.ts).
-   */
-  async pushLogBatches(agent: ConnectedAgent, req: LogBatches) {
-    if (req.batches.length > MAX_BATCHES_PER_CALL)
-      throw invalid(`at most ${MAX_BATCHES_PER_CALL} batches per call`);
-    if (logTraceOn && req.batches.length > 0) logTrace('call', req.batches.length, req.batches[0].jobRunId);
-    const results: LogBatchResultInit[] = new Array(req.batches.length);
-    const byJob = new Map<string, number[]>();
-    for (const [i, b] of req.batches.entries()) {
-      const list = byJob.get(b.jobRunId);
-      if (list) list.push(i);
-      else byJob.set(b.jobRunId, [i]);
-    }
-    await Promise.all(
-      [...byJob.values()].map(async (indexes) => {
-        for (const i of indexes) {
-          const batch = req.batches[i];
-          try {
-            const { ackedSeq } = await this.storeBatch(agent, batch);
-            results[i] = { jobRunId: batch.jobRunId, ackedSeq, code: 0, message: '' };
-          } catch (err) {
-            const refusal = batchRefusal(err);
-            results[i] = { jobRunId: batch.jobRunId, ackedSeq: 0n, ...refusal };
-          }
-        }
-      }),
-    );
-    return { results };
   }
 
   async reportJob(agent: ConnectedAgent, req: JobReport) {
