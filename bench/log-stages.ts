@@ -1,16 +1,18 @@
 // Where a log line's time goes on its way from the agent's print to an SSE client on the other replica, for
 // replicas.bench.ts: the bench records what it sees (print, the shipper's send, the acknowledgement, each
-// SSE client's receipt), and both replicas write their stages to a trace file (CI_LOG_TRACE_FILE,
+// SSE client's receipt and cursor), and both replicas write their stages to a trace file (CI_LOG_TRACE_FILE,
 // packages/ci-server/src/replicas/log-trace.ts: PushLogs received, batch committed, NOTIFY sent on A, NOTIFY
 // heard on B). Joined per line, the stages add up to the total a follower on B sees:
-//   ship   print → the shipper hands its batch to PushLogs (the shipper's linger and waiting for a round)
-//   to A   PushLogs sent → A's handler has it (gRPC, A's event loop)
+//   ship   print → the shipper hands its batch over (its linger and waiting for the round in flight)
+//   to A   handed over → A's handler has it (the courier's turn, gRPC, A's event loop)
 //   store  A's handler → committed (job lookup, the INSERT and its wait for the run's head row)
 //   notify committed → A sends NOTIFY (the per-turn coalescing of notifications)
 //   hear   A sends NOTIFY → B hears it (PostgreSQL, B's event loop)
 //   read   B heard → the client on B has the line (B's store read, SSE encoding and write), from the last
 //          notification B heard before the line arrived (B may read a line on the notice of an earlier
-//          commit, so the stages are each exact but overlap a little rather than add up exactly)
+//          commit, so the stages are each exact but overlap a little rather than add up exactly); within it
+//          B: to read (→ B's store read that brought the line starts), B: query (the read), B: to client
+//          (→ the client has it: B's SSE write and the bench's own event loop)
 // and beside them: ack (committed → the agent has the acknowledgement), A SSE (committed → client on A).
 import { readFileSync } from 'node:fs';
 import { quantile } from './dispatch.bench.js';
@@ -32,22 +34,50 @@ export interface BenchMarks {
   /** Line key → receipt time on the SSE client of A, of B. */
   onA: Map<string, number>;
   onB: Map<string, number>;
+  /** Line key → its cursor as the client on B got it. */
+  cursorsB?: Map<string, number>;
 }
 
-export const STAGES = ['ship', 'to A', 'store', 'notify', 'hear', 'read on B', 'ack', 'A SSE'] as const;
+export const STAGES = [
+  'ship',
+  'to A',
+  'store',
+  'notify',
+  'hear',
+  'read on B',
+  'B: to read',
+  'B: query',
+  'B: to client',
+  'ack',
+  'A SSE',
+] as const;
 export type Stage = (typeof STAGES)[number];
 
 interface Trace {
+  /** PushLogs / PushLogBatches calls: their batch count and first job run. */
+  call: { batches: number; job: string }[];
   recv: BatchMark[];
   commit: BatchMark[];
   /** Per run: the times of its INSERT statements. */
   insert: Map<string, number[]>;
   notify: Map<string, number[]>;
   heard: Map<string, number[]>;
+  /** Store reads for followers (logs/hub.ts): start, and the answer (the lines after `after` up to `last`). */
+  read: { run: string; after: number; at: number }[];
+  page: { run: string; after: number; last: number; at: number }[];
 }
 
 function readTrace(path: string): Trace {
-  const t: Trace = { recv: [], commit: [], insert: new Map(), notify: new Map(), heard: new Map() };
+  const t: Trace = {
+    call: [],
+    recv: [],
+    commit: [],
+    insert: new Map(),
+    notify: new Map(),
+    heard: new Map(),
+    read: [],
+    page: [],
+  };
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -56,7 +86,10 @@ function readTrace(path: string): Trace {
   }
   for (const line of text.split('\n')) {
     const [stage, at, a, b, c] = line.split(' ');
-    if (stage === 'recv' || stage === 'commit')
+    if (stage === 'call') t.call.push({ batches: Number(a), job: b });
+    else if (stage === 'read') t.read.push({ run: a, after: Number(b), at: Number(at) });
+    else if (stage === 'page') t.page.push({ run: a, after: Number(b), last: Number(c), at: Number(at) });
+    else if (stage === 'recv' || stage === 'commit')
       t[stage].push({ job: a, first: Number(b), last: Number(c), at: Number(at) });
     else if (stage === 'notify' || stage === 'heard' || stage === 'insert') {
       const list = t[stage].get(a) ?? [];
@@ -123,6 +156,17 @@ export function stageLatencies(
   const commit = byLine(a.commit);
   const notify = a.notify.get(runId)?.sort((x, y) => x - y);
   const heard = b.heard.get(runId)?.sort((x, y) => x - y);
+  // B's reads of this run, each page with the start of its read; a line's read is the first page holding it.
+  const pages = b.page.filter((p) => p.run === runId).sort((x, y) => x.at - y.at);
+  const reads = b.read.filter((r) => r.run === runId);
+  const readOf = (cursor: number) => {
+    const page = pages.find((p) => p.after < cursor && cursor <= p.last);
+    if (!page) return undefined;
+    let start: number | undefined;
+    for (const r of reads)
+      if (r.after === page.after && r.at <= page.at && (start === undefined || r.at > start)) start = r.at;
+    return start === undefined ? undefined : { start, end: page.at };
+  };
   const out = Object.fromEntries(STAGES.map((s) => [s, [] as number[]])) as Record<Stage, number[]>;
   const add = (stage: Stage, from: number | undefined, to: number | undefined) => {
     if (from !== undefined && to !== undefined) out[stage].push(to - from);
@@ -142,22 +186,35 @@ export function stageLatencies(
     // it): its read counts from the last notification B heard before the line reached its client.
     const onB = marks.onB.get(key);
     add('read on B', lastBefore(heard, onB), onB);
+    // Within it: until B's store read that brought the line began, the read, and from its answer to the
+    // client (B's SSE write and the bench's own event loop).
+    const cursor = marks.cursorsB?.get(key);
+    const read = cursor === undefined ? undefined : readOf(cursor);
+    if (read && onB !== undefined) {
+      add('B: to read', lastBefore(heard, read.start), read.start);
+      add('B: query', read.start, read.end);
+      add('B: to client', read.end, onB);
+    }
     add('ack', c, acked.get(key));
     add('A SSE', c, marks.onA.get(key));
   }
   return out;
 }
 
-/** What replica A did for run `runId`: PushLogs calls received, INSERT statements, NOTIFYs sent. */
+/**
+ * What replica A did for run `runId`: calls received (PushLogs or PushLogBatches), batches in them, INSERT
+ * statements, NOTIFYs sent.
+ */
 export function replicaCounts(
   marks: Pick<BenchMarks, 'sent'>,
   runId: string,
   traceA: string,
-): { calls: number; inserts: number; notifies: number } {
+): { calls: number; batches: number; inserts: number; notifies: number } {
   const a = readTrace(traceA);
   const jobs = new Set(marks.sent.map((m) => m.job));
   return {
-    calls: a.recv.filter((r) => jobs.has(r.job)).length,
+    calls: a.call.filter((c) => jobs.has(c.job)).length,
+    batches: a.recv.filter((r) => jobs.has(r.job)).length,
     inserts: a.insert.get(runId)?.length ?? 0,
     notifies: a.notify.get(runId)?.length ?? 0,
   };

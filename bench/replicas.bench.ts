@@ -24,8 +24,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { LogLine } from '../packages/ci-agent/src/executor/log.js';
-import { AgentConnection, LogShipper, loadAgentSettings } from '../packages/ci-agent/src/index.js';
+import { AgentConnection, courierOf, LogShipper, loadAgentSettings } from '../packages/ci-agent/src/index.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../packages/ci-server/src/index.js';
+import { traceNow } from '../packages/ci-server/src/replicas/log-trace.js';
 import { type ServerProcess, startServerProcess } from '../packages/ci-server/test/e2e/server-process.js';
 import { freePort } from '../packages/kit/src/index.js';
 import { startPostgres, tempDir } from '../packages/kit/src/testing/index.js';
@@ -62,6 +63,13 @@ const LOG_ROUNDS = Number(process.env.BENCH_REPLICA_LOG_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.BENCH_REPLICA_PROFILE;
 /** BENCH_REPLICA_VARIANTS=now|before: one shipping variant only (default both). */
 const ONLY_VARIANT = process.env.BENCH_REPLICA_VARIANTS;
+/**
+ * BENCH_REPLICA_PUSH=single: each job's batch in its own PushLogs call, as agents before PushLogBatches sent
+ * them (default: the agent's courier, one PushLogBatches call per turn for every job's batch).
+ */
+const SINGLE_PUSH = process.env.BENCH_REPLICA_PUSH === 'single';
+/** BENCH_REPLICA_LINGER=<ms>: the shippers' linger under volume (default: the agent's own). */
+const LINGER = process.env.BENCH_REPLICA_LINGER ? Number(process.env.BENCH_REPLICA_LINGER) : undefined;
 
 const bundle = (name: string) => `project: { slug: ${name}, name: ${name} }
 pipelines:
@@ -214,28 +222,34 @@ async function follow(
   runId: string,
   total: number,
   deadline: number,
-): Promise<{ latencies: number[]; at: Map<string, number> }> {
+): Promise<{ latencies: number[]; at: Map<string, number>; cursors: Map<string, number> }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
   const latencies: number[] = [];
   const at = new Map<string, number>();
+  /** Each line's cursor (its event's `id:`), to find the store read that brought it (log-stages.ts). */
+  const cursors = new Map<string, number>();
   try {
     const res = await fetch(`${base}/api/v1/runs/${runId}/logs/stream`, { signal: controller.signal });
     if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
     const decoder = new TextDecoder();
     let text = '';
     for await (const chunk of res.body) {
-      const now = performance.timeOrigin + performance.now();
+      const now = traceNow();
       text += decoder.decode(chunk, { stream: true });
       const blocks = text.split('\n\n');
       text = blocks.pop() ?? '';
       for (const block of blocks) {
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        const fields = block.split('\n');
+        const data = fields.find((l) => l.startsWith('data: '));
         if (!data) continue;
         const stamped = STAMP.exec(JSON.parse(data.slice(6)).text);
         if (!stamped) continue;
         latencies.push(now - Number(stamped[1]));
-        at.set(`${stamped[3]}#${stamped[2]}`, now);
+        const key = `${stamped[3]}#${stamped[2]}`;
+        at.set(key, now);
+        const id = fields.find((l) => l.startsWith('id: '));
+        if (id) cursors.set(key, Number(id.slice(4)));
       }
       if (latencies.length >= total) break;
     }
@@ -245,7 +259,7 @@ async function follow(
     clearTimeout(timer);
     controller.abort();
   }
-  return { latencies, at };
+  return { latencies, at, cursors };
 }
 
 /** A bench line: `t=<print time> line <seq> of job <job run id>`. */
@@ -269,7 +283,7 @@ function printingAgent(
   const stored: number[] = [];
   /** What the bench sees of each line and batch, for the per-stage figures (log-stages.ts). */
   const marks: Pick<BenchMarks, 'printed' | 'sent' | 'acked'> = { printed: new Map(), sent: [], acked: [] };
-  const now = () => performance.timeOrigin + performance.now();
+  const now = traceNow;
   const conn: AgentConnection = new AgentConnection(
     loadAgentSettings({
       // The replicas serve cleartext gRPC (startServerProcess sets CI_GRPC_TLS=off): say so with the scheme.
@@ -293,15 +307,24 @@ function printingAgent(
           conn.call((o) => conn.client.reportJob({ jobRunId: id, kind }, o));
         void (async () => {
           await report({ case: 'started', value: {} });
-          const shipper = new LogShipper(async (lines) => {
-            const batch = { job: id, first: Number(lines[0].seq), last: Number(lines[lines.length - 1].seq) };
-            marks.sent.push({ ...batch, at: now() });
-            const ack = await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o));
-            const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
-            marks.acked.push({ ...batch, at: now() });
-            stored.push(now() - sent);
-            return Number(ack.ackedSeq);
-          });
+          const shipper = new LogShipper(
+            async (lines) => {
+              const batch = {
+                job: id,
+                first: Number(lines[0].seq),
+                last: Number(lines[lines.length - 1].seq),
+              };
+              marks.sent.push({ ...batch, at: now() });
+              const acked = SINGLE_PUSH
+                ? Number((await conn.call((o) => conn.client.pushLogs({ jobRunId: id, lines }, o))).ackedSeq)
+                : await conn.call(() => courier.send(id, lines));
+              const sent = Number(/^t=(\d+(?:\.\d+)?) /.exec(lines[0].text)?.[1]);
+              marks.acked.push({ ...batch, at: now() });
+              stored.push(now() - sent);
+              return acked;
+            },
+            LINGER === undefined ? {} : { lingerMs: LINGER },
+          );
           await go();
           const total = Math.round(seconds() * RATE);
           const hold = holdMs();
@@ -320,7 +343,7 @@ function printingAgent(
             const wait = t0 + k * tickMs - performance.now();
             if (wait > 0) await sleep(wait);
             if (waiting.length > 0 && performance.now() - heldSince >= hold) release();
-            const stamp = performance.timeOrigin + performance.now();
+            const stamp = traceNow();
             const at = new Date().toISOString();
             for (const end = Math.min(total, seq + perTick - 1); seq <= end; seq++) {
               marks.printed.set(`${id}#${seq}`, stamp);
@@ -346,6 +369,8 @@ function printingAgent(
     },
   );
   conn.runningJobIds = () => [...held];
+  // The real agent's courier: the batches its shippers hand over in one turn go in one PushLogBatches call.
+  const courier = courierOf(conn);
   const running = conn.run();
   return {
     stored,
@@ -501,7 +526,12 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
       if (round === 0) continue; // the warm-up
       // The replicas write their trace every 50 ms (log-trace.ts): let the last events of the phase land.
       await sleep(200);
-      const stages = stageLatencies({ ...agent.marks, onA: onA.at, onB: onB.at }, run_id, traceA, traceB);
+      const stages = stageLatencies(
+        { ...agent.marks, onA: onA.at, onB: onB.at, cursorsB: onB.cursors },
+        run_id,
+        traceA,
+        traceB,
+      );
       const counts = replicaCounts(agent.marks, run_id, traceA);
       for (const stage of STAGES) {
         const row = stageRows[variant * STAGES.length + STAGES.indexOf(stage)];
@@ -516,7 +546,7 @@ async function logLatency(url: string): Promise<{ rows: LogRow[]; stages: StageR
         row.lines.push(lat.length);
       }
       console.log(
-        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}; on A: ${counts.calls} PushLogs, ${counts.inserts} INSERTs, ${counts.notifies} NOTIFYs`,
+        `  round ${round} ${VARIANTS[variant].name} (load ${loadavg()[0].toFixed(1)}): p99 stored ${quantile(measured[0], 0.99).toFixed(1)} ms, A ${quantile(onA.latencies, 0.99).toFixed(1)} ms, B ${quantile(onB.latencies, 0.99).toFixed(1)} ms (${onB.latencies.length}/${total} lines on B)\n    stages p50/p99 ms: ${describeStages(stages)}\n    CPU ms per 1,000 lines: A ${cpu[0].toFixed(0)}, B ${cpu[1].toFixed(0)}, bench (agent and readers) ${cpu[2].toFixed(0)}; on A: ${counts.calls} calls of ${counts.batches} batches, ${counts.inserts} INSERTs, ${counts.notifies} NOTIFYs`,
       );
     }
   } finally {

@@ -6,6 +6,7 @@ export { GrpcCacheStore } from './grpc-cache-store.js';
 export { GrpcArtifactUploader } from './grpc-uploader.js';
 export { FileIdentityStore, IDENTITY_FILE, MemoryIdentityStore } from './identity-file.js';
 export * from './job-spec.js';
+export { type CourierCalls, LogCourier } from './log-courier.js';
 export { DROPPED_NOTE, LogShipper, type ShippedLine } from './log-shipper.js';
 export { normalizeFingerprint, ServerCertificateError } from './server-trust.js';
-export { toJobAssignment, Worker } from './worker.js';
+export { courierOf, toJobAssignment, Worker } from './worker.js';

@@ -1,7 +1,8 @@
 // The agent's worker: takes assignments from the session stream, runs them with the JobExecutor (at most
 // CI_AGENT_CAPACITY at once), ships their logs, reports start, service events, test results and the end,
 // uploads artifacts, honours cancellations, and drains on SIGTERM. A job stays "running" in heartbeats until
-// its final report is delivered, so the server keeps its lease while the agent is still catching up.
+// its final report is delivered, so the server keeps its lease while the agent is still catching up. The
+// jobs' log batches travel together, one call per turn for all of them (log-courier.ts).
 import type { JobAssignment as JobAssignmentMessage, ServerMessage } from '@app/ci-proto';
 import { type AgentConnection, isTransient } from './connection.js';
 import type { JobExecutor, JobResult } from './executor/execute-job.js';
@@ -9,6 +10,7 @@ import type { ServiceEvent } from './executor/services.js';
 import { GrpcArtifactDownloader } from './grpc-artifact-downloader.js';
 import { GrpcArtifactUploader } from './grpc-uploader.js';
 import type { ArtifactWhen, JobAssignment, PullPolicy, ServiceReadySpec } from './job-spec.js';
+import { LogCourier } from './log-courier.js';
 import { LogShipper } from './log-shipper.js';
 
 export type WorkerLog = (
@@ -79,6 +81,20 @@ export function toJobAssignment(a: JobAssignmentMessage): JobAssignment {
   };
 }
 
+/**
+ * The agent's log courier over its connection: PushLogBatches for a turn's batches, PushLogs one by one
+ * for a control plane that predates it. No retry here: each job's shipper retries its own batch.
+ */
+export function courierOf(connection: AgentConnection): LogCourier {
+  return new LogCourier({
+    many: async (batches) =>
+      (await connection.call((o) => connection.client.pushLogBatches({ batches }, o), 0)).results,
+    one: async (batch) =>
+      Number((await connection.call((o) => connection.client.pushLogs(batch, o), 0)).ackedSeq),
+    session: () => connection.sessionId,
+  });
+}
+
 function pullPolicy(p: string): PullPolicy {
   return p === 'always' || p === 'never' ? p : 'if-not-present';
 }
@@ -94,6 +110,8 @@ export class Worker {
   private readonly jobs = new Map<string, WorkerJob>();
   private draining = false;
   private aborting = false;
+  /** Every job's log batches of one turn in one call (log-courier.ts). */
+  private readonly courier: LogCourier;
 
   constructor(
     private readonly capacity: number,
@@ -102,6 +120,7 @@ export class Worker {
     private readonly log: WorkerLog,
   ) {
     connection.runningJobIds = () => [...this.jobs.keys()];
+    this.courier = courierOf(connection);
     connection.freeSlots = () => (this.draining ? 0 : this.capacity - this.jobs.size);
   }
 
@@ -151,11 +170,7 @@ export class Worker {
     const shipper: LogShipper = new LogShipper(
       async (lines) => {
         try {
-          const ack = await this.connection.call(
-            (o) => this.connection.client.pushLogs({ jobRunId: id, lines }, o),
-            0,
-          );
-          return Number(ack.ackedSeq);
+          return await this.courier.send(id, lines);
         } catch (err) {
           if (!isTransient(err)) {
             this.log('error', `the control plane refused the log of job run ${id}; dropping it`, {

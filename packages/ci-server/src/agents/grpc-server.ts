@@ -23,6 +23,9 @@ import {
   JobReportSchema,
   LogAckSchema,
   type LogBatch,
+  type LogBatches,
+  LogBatchesSchema,
+  LogBatchResultsSchema,
   LogBatchSchema,
   ServerMessageSchema,
 } from '@app/ci-proto';
@@ -33,7 +36,8 @@ import { ExecutionDataCalls } from './execution-data-calls.js';
 import { directStreamCalls } from './grpc-stream.js';
 import { directUnaryCalls } from './grpc-unary.js';
 import type { AgentIdentity } from './identity.js';
-import { type AgentSessionDeps, AgentSessions } from './sessions.js';
+import { LogCalls } from './log-calls.js';
+import { type AgentSessionDeps, AgentSessions, DATABASE_UNAVAILABLE_AGENT } from './sessions.js';
 
 /** How often agents heartbeat unless configured (a lease lapses after three missed: control-plane.ts). */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -65,21 +69,23 @@ function unavailable(err: unknown): unknown {
   return new ConnectError(DATABASE_UNAVAILABLE_AGENT, Code.Unavailable);
 }
 
-/** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
-export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
+export { DATABASE_UNAVAILABLE_AGENT };
 
 /** Paths served directly in the plain case (grpc-unary.ts, grpc-stream.ts), by Connect otherwise. */
 const REPORT_JOB_PATH = `/${AgentService.typeName}/${AgentService.method.reportJob.name}`;
 const PUSH_LOGS_PATH = `/${AgentService.typeName}/${AgentService.method.pushLogs.name}`;
+const PUSH_LOG_BATCHES_PATH = `/${AgentService.typeName}/${AgentService.method.pushLogBatches.name}`;
 const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.name}`;
 
 /**
  * The agent service: Connect's routes for every method, and the direct paths for the calls every job
- * makes (ReportJob, twice; PushLogs, once per log batch) and the stream its assignment goes down (Session),
+ * makes (ReportJob, twice; PushLogBatches, once per round of an agent's log batches, or PushLogs, once per
+ * batch, from agents that predate it) and the stream its assignment goes down (Session),
  * both calling the same counted implementation.
  */
 export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
+  const logCalls = new LogCalls(sessions, deps.data);
   const count = (method: string, code: string) => deps.data.metrics.grpcCall(method, code);
   /** Counts a unary or client-streaming call by its outcome. */
   const unary = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) => {
@@ -112,7 +118,10 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
     sessions.reportJob(sessions.agent(session), req),
   );
   const pushLogs = unary('PushLogs', async (req: LogBatch, session: string) =>
-    sessions.pushLogs(sessions.agent(session), req),
+    logCalls.pushLogs(sessions.agent(session), req),
+  );
+  const pushLogBatches = unary('PushLogBatches', async (req: LogBatches, session: string) =>
+    logCalls.pushLogBatches(sessions.agent(session), req),
   );
   const session = streaming(
     'Session',
@@ -156,6 +165,15 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
             pushLogs(req, header(AGENT_SESSION_HEADER) ?? ''),
         },
       ],
+      [
+        PUSH_LOG_BATCHES_PATH,
+        {
+          input: LogBatchesSchema,
+          output: LogBatchResultsSchema,
+          handle: (req: LogBatches, header: (name: string) => string | undefined) =>
+            pushLogBatches(req, header(AGENT_SESSION_HEADER) ?? ''),
+        },
+      ],
     ]),
     MAX_MESSAGE_BYTES,
   );
@@ -168,6 +186,7 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
       session: (requests, ctx) =>
         session(requests, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? '', ctx.signal),
       pushLogs: (req, ctx) => pushLogs(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
+      pushLogBatches: (req, ctx) => pushLogBatches(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
       reportTests: unary('ReportTests', async (req, ctx) => dataCalls.reportTests(agentOf(ctx), req)),

@@ -1,5 +1,5 @@
-// A direct path for the agent protocol's hot unary calls (ReportJob: two per job; PushLogs: one per log
-// batch) in front of ConnectRPC.
+// A direct path for the agent protocol's hot unary calls (ReportJob: two per job; PushLogBatches: one per
+// round of an agent's log batches, PushLogs: one per batch from older agents) in front of ConnectRPC.
 // Connect's node adapter costs a job's reports more CPU than the reports' own work: per call it builds a URL,
 // a `Headers` object, an `AbortController` that it aborts (with a `DOMException`) when the call ends, a
 // handler context, and a chain of async generators to split, parse, serialize and join one envelope. Here the

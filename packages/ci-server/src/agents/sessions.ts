@@ -1,12 +1,12 @@
 // What the agent RPCs about sessions and jobs do, behind the gRPC plumbing of grpc-server.ts: registration
 // with reconciliation (an agent coming back after a reconnect or a server restart keeps the job runs it still
 // holds and is told to stop the rest), the session stream (heartbeats renew leases; assignments and
-// cancellations go down), logs and job results. Service events, test reports, artifacts and caches are in
-// execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
+// cancellations go down) and job results. Logs are in log-calls.ts; service events, test reports, artifacts
+// and caches in execution-data-calls.ts. Every call about a job run checks that the calling agent holds (or held) it.
 // This is the gRPC face of dispatch/: it implements the agents' port (`streamPort`: assignments and
 // cancels as protocol messages down the held stream), and reads and writes the store only through store/.
 
-import type { AgentMessage, JobReport, LogBatch, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
+import type { AgentMessage, JobReport, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
 import { AsyncQueue } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -14,7 +14,6 @@ import type { ActiveJobs } from '../dispatch/active-jobs.js';
 import type { AgentPort, AgentRegistry, ConnectedAgent } from '../dispatch/agent-registry.js';
 import type { Dispatcher, DispatcherLog } from '../dispatch/dispatcher.js';
 import type { JobTransitions } from '../dispatch/job-transitions.js';
-import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { isRevoked } from '../store/agent-identity.js';
 import {
@@ -72,16 +71,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Engines an agent may report (see the agent's RegisterRequest.engines). */
 const ENGINES = new Set(['host', 'sandbox', 'podman']);
 
-// Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
 /** How long an agent whose stream dropped may take to reconnect before its jobs are re-queued. */
 export const DROP_GRACE_MS = 5_000;
-const MAX_BATCH_LINES = 5000;
 const MAX_JOB_IDS = 1000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
 const RESULTS = new Set(['success', 'failed', 'canceled']);
 
+/** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
+export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
+
 export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
+
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** gocdnext's caps on a job's outputs: 64 entries, 64 KiB of names and values. */
@@ -270,19 +271,6 @@ export class AgentSessions {
     const info = await this.deps.jobs.get(id);
     if (!info) throw new ConnectError(`job run ${id} does not exist`, Code.NotFound);
     return info;
-  }
-
-  async pushLogs(agent: ConnectedAgent, req: LogBatch) {
-    const info = await this.jobFor(agent, req.jobRunId);
-    // Traced only once the batch is known to be this agent's (the id checked, the job held).
-    if (logTraceOn && req.lines.length > 0)
-      logTrace('recv', req.jobRunId, String(req.lines[0].seq), String(req.lines[req.lines.length - 1].seq));
-    if (req.lines.length > MAX_BATCH_LINES) throw invalid(`at most ${MAX_BATCH_LINES} lines per batch`);
-    // Masked again here: the agent masks too, but the server does not rely on it.
-    const result = await this.deps.data.logs.appendLogBatch(info.ref.jobRunId, req.lines, {
-      mask: info.mask,
-    });
-    return { ackedSeq: BigInt(result.ackedSeq) };
   }
 
   async reportJob(agent: ConnectedAgent, req: JobReport) {

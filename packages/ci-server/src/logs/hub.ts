@@ -9,6 +9,8 @@
 // of the event loop, so fan-out never starves the ingestion that feeds it. A follower with a socket (the SSE
 // route) needs no queue at all while it keeps up: it attaches to the run's live path (live.ts) and the hub
 // writes the shared bytes to its socket itself, at the run's beat, in one pass over those followers.
+
+import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import {
   DEFAULT_BEAT_MS,
   type LiveFollower,
@@ -278,7 +280,12 @@ export class LogHub {
   read(store: RunLogReader, runId: string, after: number, limit: number): Promise<StoredLogLine[]> {
     return this.shared(runId, `page ${after}/${limit}`, () => {
       this.storeReads++;
-      return store.readRunLogs(runId, after, limit);
+      if (!logTraceOn) return store.readRunLogs(runId, after, limit);
+      logTrace('read', runId, after);
+      return store.readRunLogs(runId, after, limit).then((page) => {
+        if (page.length > 0) logTrace('page', runId, after, page[page.length - 1].cursor);
+        return page;
+      });
     });
   }
 

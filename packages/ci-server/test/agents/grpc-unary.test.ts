@@ -1,8 +1,9 @@
-// The direct path for ReportJob (src/agents/grpc-unary.ts) against Connect itself: the same raw HTTP/2
-// requests sent to a server with the direct path and to one with Connect alone must get the same answer —
-// status, content type, grpc-status, grpc-message and body — for a good call, a refusal, an internal error and
-// every malformed envelope; a compressed call is left to Connect; and Connect's own client reads the direct
-// path's answers (an ack, a refusal with its code and message).
+// The direct path for ReportJob, PushLogs and PushLogBatches (src/agents/grpc-unary.ts) against Connect
+// itself: the same raw HTTP/2 requests sent to a server with the direct path and to one with Connect alone
+// must get the same answer — status, content type, grpc-status, grpc-message and body — for a good call, a
+// refusal, an internal error and every malformed envelope; a compressed call is left to Connect; and
+// Connect's own client reads the direct path's answers (an ack, a refusal with its code and message, a
+// PushLogBatches result per batch).
 import { connect as http2Connect } from 'node:http2';
 import {
   AgentService,
@@ -11,6 +12,9 @@ import {
   JobReportSchema,
   LogAckSchema,
   type LogBatch,
+  type LogBatches,
+  LogBatchesSchema,
+  LogBatchResultsSchema,
   LogBatchSchema,
 } from '@app/ci-proto';
 import { create, toBinary } from '@bufbuild/protobuf';
@@ -22,6 +26,7 @@ import { differentialServers } from './differential-servers.fixture.js';
 
 const PATH = `/${AgentService.typeName}/ReportJob`;
 const PUSH_LOGS = `/${AgentService.typeName}/PushLogs`;
+const PUSH_LOG_BATCHES = `/${AgentService.typeName}/PushLogBatches`;
 const MAX = 1024;
 
 /** What the fake implementation does, by job run id. */
@@ -37,11 +42,28 @@ async function pushLogs(req: LogBatch): Promise<object> {
   return { ackedSeq: BigInt(req.lines.length + 40) };
 }
 
+/**
+ * PushLogBatches as the real one answers: a result per batch (a refusal in its result, job run `refuse`), or
+ * the whole call refused (job run `refuse-call`).
+ */
+async function pushLogBatches(req: LogBatches): Promise<object> {
+  if (req.batches.some((b) => b.jobRunId === 'refuse-call'))
+    throw new ConnectError('at most 1024 batches per call', Code.InvalidArgument);
+  return {
+    results: req.batches.map((b) =>
+      b.jobRunId === 'refuse'
+        ? { jobRunId: b.jobRunId, code: Code.PermissionDenied, message: 'not yours ü' }
+        : { jobRunId: b.jobRunId, ackedSeq: BigInt(b.lines.length + 40) },
+    ),
+  };
+}
+
 const connect = connectNodeAdapter({
   routes: (router) =>
     router.service(AgentService, {
       reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get('x-agent-session') ?? ''),
       pushLogs: (req) => pushLogs(req),
+      pushLogBatches: (req) => pushLogBatches(req),
     }),
   grpc: true,
   grpcWeb: false,
@@ -60,6 +82,14 @@ const direct = directUnaryCalls(
       },
     ],
     [PUSH_LOGS, { input: LogBatchSchema, output: LogAckSchema, handle: (req: LogBatch) => pushLogs(req) }],
+    [
+      PUSH_LOG_BATCHES,
+      {
+        input: LogBatchesSchema,
+        output: LogBatchResultsSchema,
+        handle: (req: LogBatches) => pushLogBatches(req),
+      },
+    ],
   ]),
   MAX,
 );
@@ -158,6 +188,42 @@ describe('the direct ReportJob path answers as Connect does', () => {
     expect(direct.grpcStatus).toBe('0');
     // The ack's field is on the wire: field 1 varint 42.
     expect(direct.body).toBe(`000000000208${(42).toString(16)}`);
+  });
+
+  it('PushLogBatches: results per batch (one refused), a refused call, and bytes that are not LogBatches', async () => {
+    const batches = (...jobs: string[]) =>
+      toBinary(
+        LogBatchesSchema,
+        create(LogBatchesSchema, {
+          batches: jobs.map((jobRunId) => ({ jobRunId, lines: [{ seq: 1n, text: 'a' }] })),
+        }),
+      );
+    for (const body of [
+      envelope(batches('own-1', 'refuse', 'own-2')),
+      envelope(batches('own', 'refuse-call')),
+      envelope(batches()),
+      envelope(Buffer.from([0x0a, 0xff])),
+    ]) {
+      const before = ports.taken;
+      const direct = await raw(ports.direct, body, {}, PUSH_LOG_BATCHES);
+      expect(ports.taken).toBe(before + 1);
+      expect(direct).toEqual(await raw(ports.connect, body, {}, PUSH_LOG_BATCHES));
+    }
+    // Connect's client reads the direct path's results: the refused batch's code and message in its result.
+    const client = createClient(
+      AgentService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${ports.direct}` }),
+    );
+    const answer = await client.pushLogBatches({
+      batches: [
+        { jobRunId: 'own', lines: [{ seq: 1n }, { seq: 2n }] },
+        { jobRunId: 'refuse', lines: [{ seq: 1n }] },
+      ],
+    });
+    expect(answer.results.map((r) => [r.jobRunId, r.ackedSeq, r.code, r.message])).toEqual([
+      ['own', 42n, 0, ''],
+      ['refuse', 0n, Code.PermissionDenied, 'not yours ü'],
+    ]);
   });
 
   it('leaves a compressed call to Connect, which serves it', async () => {

@@ -4,6 +4,7 @@
 // cancel reaches the agent; a rejected assignment goes back to the queue.
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@app/kit';
+import { Code } from '@connectrpc/connect';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreSchema } from '../../src/store/database.js';
@@ -259,6 +260,53 @@ describe.each(STORES)('dispatch on %s', (kind) => {
         { headers: { 'x-agent-session': 'not-a-session' } },
       ),
     ).rejects.toThrow(/unknown agent session/);
+  });
+
+  it("PushLogBatches mixing the agent's own job with another agent's: its own batch is stored, the other's refused alone and none of its lines kept", async () => {
+    const { s, agent, db } = await setup(kind);
+    const holder = await agent('holder', { tags: 'mine', capacity: 1 });
+    const thief = await agent('thief', { tags: 'theirs', capacity: 1 });
+    const pipeline = await applyPipeline(
+      s,
+      'mixed',
+      PIPE(`  a: { stage: build, tags: [mine], script: [x] }
+  b: { stage: build, tags: [theirs], script: [x] }`),
+    );
+    await trigger(s, pipeline);
+    await waitFor(async () => holder.held.size === 1 && thief.held.size === 1, { what: 'both jobs held' });
+    const own = [...thief.held][0];
+    const foreign = [...holder.held][0];
+    const line = (text: string) => [{ seq: 1n, stream: 'stdout', atMs: 1n, text }];
+    const headers = { 'x-agent-session': await thief.conn.session() };
+    // The agent's own client: the direct path takes the call (and Connect answers the same, grpc-unary.test.ts).
+    const answer = await thief.conn.client.pushLogBatches(
+      {
+        batches: [
+          { jobRunId: own, lines: line('mine') },
+          { jobRunId: foreign, lines: line('forged') },
+          { jobRunId: 'not-a-job', lines: line('x') },
+        ],
+      },
+      { headers },
+    );
+    expect(answer.results.map((r) => [r.jobRunId, r.code, r.ackedSeq])).toEqual([
+      [own, 0, 1n],
+      [foreign, Code.PermissionDenied, 0n],
+      ['not-a-job', Code.InvalidArgument, 0n],
+    ]);
+    expect(answer.results[1].message).toMatch(/not assigned to this agent/);
+    // The effect, in the store: the own line kept, nothing for the job the other agent holds.
+    const kept = await db.selectFrom('log_lines').select(['job_run_id', 'text']).execute();
+    expect(kept).toEqual([{ job_run_id: own, text: 'mine' }]);
+    // Without a session (or a forged one) nothing is taken at all.
+    for (const h of [{}, { 'x-agent-session': randomUUID() }])
+      await expect(
+        thief.conn.client.pushLogBatches(
+          { batches: [{ jobRunId: own, lines: line('again') }] },
+          { headers: h },
+        ),
+      ).rejects.toThrow(/session/);
+    expect(await db.selectFrom('log_lines').select('text').execute()).toEqual([{ text: 'mine' }]);
   });
 
   it('the direct agent port holds the same line: no session, an empty or forged one, or a finish for a job not held change nothing', async () => {

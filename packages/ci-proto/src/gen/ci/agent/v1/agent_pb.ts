@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMqoFCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESTQoQRG93bmxvYWRBcnRpZmFjdBIcLmNpLmFnZW50LnYxLkFydGlmYWN0UmVxdWVzdBoZLmNpLmFnZW50LnYxLkFydGlmYWN0RGF0YTABEkEKDURvd25sb2FkQ2FjaGUSFS5jaS5hZ2VudC52MS5DYWNoZUtleRoXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmswARI6CgtVcGxvYWRDYWNoZRIXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmsaEC5jaS5hZ2VudC52MS5BY2soAWIGcHJvdG8z");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIjQKCkxvZ0JhdGNoZXMSJgoHYmF0Y2hlcxgBIAMoCzIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoIlYKDkxvZ0JhdGNoUmVzdWx0EhIKCmpvYl9ydW5faWQYASABKAkSEQoJYWNrZWRfc2VxGAIgASgDEgwKBGNvZGUYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSI/Cg9Mb2dCYXRjaFJlc3VsdHMSLAoHcmVzdWx0cxgBIAMoCzIbLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0IhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMvMFCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEkcKDlB1c2hMb2dCYXRjaGVzEhcuY2kuYWdlbnQudjEuTG9nQmF0Y2hlcxocLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0cxI+CglSZXBvcnRKb2ISFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQaGS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRBY2sSPAoNUmVwb3J0U2VydmljZRIZLmNpLmFnZW50LnYxLlNlcnZpY2VFdmVudBoQLmNpLmFnZW50LnYxLkFjaxI4CgtSZXBvcnRUZXN0cxIXLmNpLmFnZW50LnYxLlRlc3RSZXBvcnQaEC5jaS5hZ2VudC52MS5BY2sSTQoOVXBsb2FkQXJ0aWZhY3QSGi5jaS5hZ2VudC52MS5BcnRpZmFjdENodW5rGh0uY2kuYWdlbnQudjEuQXJ0aWZhY3RVcGxvYWRlZCgBEk0KEERvd25sb2FkQXJ0aWZhY3QSHC5jaS5hZ2VudC52MS5BcnRpZmFjdFJlcXVlc3QaGS5jaS5hZ2VudC52MS5BcnRpZmFjdERhdGEwARJBCg1Eb3dubG9hZENhY2hlEhUuY2kuYWdlbnQudjEuQ2FjaGVLZXkaFy5jaS5hZ2VudC52MS5DYWNoZUNodW5rMAESOgoLVXBsb2FkQ2FjaGUSFy5jaS5hZ2VudC52MS5DYWNoZUNodW5rGhAuY2kuYWdlbnQudjEuQWNrKAFiBnByb3RvMw");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -688,6 +688,86 @@ export const LogAckSchema: GenMessage<LogAck> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 17);
 
 /**
+ * Several job runs' log batches in one call (PushLogBatches): an agent sends every busy job's batch of one
+ * round together, so the control plane pays one call where it paid one per job. A job run may appear more
+ * than once (consecutive batches, in seq order).
+ *
+ * @generated from message ci.agent.v1.LogBatches
+ */
+export type LogBatches = Message<"ci.agent.v1.LogBatches"> & {
+  /**
+   * @generated from field: repeated ci.agent.v1.LogBatch batches = 1;
+   */
+  batches: LogBatch[];
+};
+
+/**
+ * Describes the message ci.agent.v1.LogBatches.
+ * Use `create(LogBatchesSchema)` to create a new message.
+ */
+export const LogBatchesSchema: GenMessage<LogBatches> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 18);
+
+/**
+ * The outcome of one batch of a PushLogBatches call: what PushLogs would have answered for it alone.
+ *
+ * @generated from message ci.agent.v1.LogBatchResult
+ */
+export type LogBatchResult = Message<"ci.agent.v1.LogBatchResult"> & {
+  /**
+   * @generated from field: string job_run_id = 1;
+   */
+  jobRunId: string;
+
+  /**
+   * When code is 0: the highest seq stored for the job run (as LogAck.acked_seq).
+   *
+   * @generated from field: int64 acked_seq = 2;
+   */
+  ackedSeq: bigint;
+
+  /**
+   * 0 when the batch was taken, else the gRPC status code PushLogs would have failed with for this batch
+   * (7 PERMISSION_DENIED for a job run this agent does not hold, 3 INVALID_ARGUMENT, 14 UNAVAILABLE, …);
+   * message says why. A refused batch stores none of its lines; the other batches are not affected.
+   *
+   * @generated from field: int32 code = 3;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 4;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message ci.agent.v1.LogBatchResult.
+ * Use `create(LogBatchResultSchema)` to create a new message.
+ */
+export const LogBatchResultSchema: GenMessage<LogBatchResult> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 19);
+
+/**
+ * @generated from message ci.agent.v1.LogBatchResults
+ */
+export type LogBatchResults = Message<"ci.agent.v1.LogBatchResults"> & {
+  /**
+   * One per batch of the request, in its order.
+   *
+   * @generated from field: repeated ci.agent.v1.LogBatchResult results = 1;
+   */
+  results: LogBatchResult[];
+};
+
+/**
+ * Describes the message ci.agent.v1.LogBatchResults.
+ * Use `create(LogBatchResultsSchema)` to create a new message.
+ */
+export const LogBatchResultsSchema: GenMessage<LogBatchResults> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 20);
+
+/**
  * @generated from message ci.agent.v1.JobStarted
  */
 export type JobStarted = Message<"ci.agent.v1.JobStarted"> & {
@@ -704,7 +784,7 @@ export type JobStarted = Message<"ci.agent.v1.JobStarted"> & {
  * Use `create(JobStartedSchema)` to create a new message.
  */
 export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 18);
+  messageDesc(file_ci_agent_v1_agent, 21);
 
 /**
  * @generated from message ci.agent.v1.JobFinished
@@ -760,7 +840,7 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
  * Use `create(JobFinishedSchema)` to create a new message.
  */
 export const JobFinishedSchema: GenMessage<JobFinished> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 19);
+  messageDesc(file_ci_agent_v1_agent, 22);
 
 /**
  * The agent cannot take an assignment it was sent (it is draining or full): the server gives the job back
@@ -780,7 +860,7 @@ export type JobRejected = Message<"ci.agent.v1.JobRejected"> & {
  * Use `create(JobRejectedSchema)` to create a new message.
  */
 export const JobRejectedSchema: GenMessage<JobRejected> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 20);
+  messageDesc(file_ci_agent_v1_agent, 23);
 
 /**
  * @generated from message ci.agent.v1.JobReport
@@ -820,7 +900,7 @@ export type JobReport = Message<"ci.agent.v1.JobReport"> & {
  * Use `create(JobReportSchema)` to create a new message.
  */
 export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 21);
+  messageDesc(file_ci_agent_v1_agent, 24);
 
 /**
  * @generated from message ci.agent.v1.JobReportAck
@@ -833,7 +913,7 @@ export type JobReportAck = Message<"ci.agent.v1.JobReportAck"> & {
  * Use `create(JobReportAckSchema)` to create a new message.
  */
 export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 22);
+  messageDesc(file_ci_agent_v1_agent, 25);
 
 /**
  * @generated from message ci.agent.v1.ServiceEvent
@@ -872,7 +952,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 23);
+  messageDesc(file_ci_agent_v1_agent, 26);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -916,7 +996,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 24);
+  messageDesc(file_ci_agent_v1_agent, 27);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -943,7 +1023,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 25);
+  messageDesc(file_ci_agent_v1_agent, 28);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -956,7 +1036,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 26);
+  messageDesc(file_ci_agent_v1_agent, 29);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -988,7 +1068,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 27);
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -1017,7 +1097,7 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * An artifact a job's needed_artifacts lists, asked for by the job run holding it.
@@ -1041,7 +1121,7 @@ export type ArtifactRequest = Message<"ci.agent.v1.ArtifactRequest"> & {
  * Use `create(ArtifactRequestSchema)` to create a new message.
  */
 export const ArtifactRequestSchema: GenMessage<ArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
+  messageDesc(file_ci_agent_v1_agent, 32);
 
 /**
  * @generated from message ci.agent.v1.ArtifactData
@@ -1058,7 +1138,7 @@ export type ArtifactData = Message<"ci.agent.v1.ArtifactData"> & {
  * Use `create(ArtifactDataSchema)` to create a new message.
  */
 export const ArtifactDataSchema: GenMessage<ArtifactData> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 33);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -1075,7 +1155,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 31);
+  messageDesc(file_ci_agent_v1_agent, 34);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -1097,7 +1177,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 32);
+  messageDesc(file_ci_agent_v1_agent, 35);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -1126,7 +1206,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 33);
+  messageDesc(file_ci_agent_v1_agent, 36);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -1148,7 +1228,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 34);
+  messageDesc(file_ci_agent_v1_agent, 37);
 
 /**
  * @generated from service ci.agent.v1.AgentService
@@ -1177,6 +1257,19 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof LogBatchSchema;
     output: typeof LogAckSchema;
+  },
+  /**
+   * Every batch of an agent's round in one call, each checked and stored as PushLogs would (the session's
+   * agent must hold each job run; a batch that is refused stores nothing and fails alone, in its result).
+   * Added after PushLogs: a control plane that predates it answers UNIMPLEMENTED, and the agent then sends
+   * each batch with PushLogs, which every version serves.
+   *
+   * @generated from rpc ci.agent.v1.AgentService.PushLogBatches
+   */
+  pushLogBatches: {
+    methodKind: "unary";
+    input: typeof LogBatchesSchema;
+    output: typeof LogBatchResultsSchema;
   },
   /**
    * @generated from rpc ci.agent.v1.AgentService.ReportJob

@@ -1,0 +1,130 @@
+// Carries the log batches of all of an agent's jobs to the control plane, one call for what they hand over in
+// one turn of the event loop. Each job's LogShipper decides when its batch leaves (log-shipper.ts: at once
+// after a quiet spell, on the ticks shared by every shipper under volume); the batches the shippers hand over
+// in one turn — under volume, every busy job's round, since their rounds start on the same tick — go on the
+// next turn (`setImmediate`, no timer) in one PushLogBatches call, and each shipper gets its own job's answer.
+// One call instead of one per job: the control plane pays its per-call cost (HTTP/2 stream, envelope, handler)
+// once per round of the agent rather than once per job, and so does the agent.
+// A control plane that predates PushLogBatches answers UNIMPLEMENTED without storing anything: the courier
+// then sends each batch with PushLogs, as agents did before, for the rest of that session (a new session,
+// after a reconnect, may be with an upgraded server: it tries PushLogBatches again).
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { ShippedLine } from './log-shipper.js';
+
+/** One job run's batch, as a shipper hands it over. */
+export interface CourierBatch {
+  jobRunId: string;
+  lines: ShippedLine[];
+}
+
+/** The answer for one batch of a PushLogBatches call: the ack, or the code and message of its refusal. */
+export interface CourierResult {
+  ackedSeq: bigint;
+  code: number;
+  message: string;
+}
+
+/** The two calls a courier makes (the worker binds them to its AgentConnection). */
+export interface CourierCalls {
+  /** PushLogBatches: one result per batch, in order. */
+  many(batches: CourierBatch[]): Promise<CourierResult[]>;
+  /** PushLogs: the highest seq stored for the job run. */
+  one(batch: CourierBatch): Promise<number>;
+  /**
+   * Which session the calls go to (the agent's session id): PushLogs is used instead of PushLogBatches for
+   * the session whose server did not know the latter.
+   */
+  session?(): string | undefined;
+}
+
+/** Batches of one call at most (the control plane takes up to 1,024). */
+const MAX_CALL_BATCHES = 256;
+/** Characters of text of one call at most (the control plane takes messages of up to 32 MiB). */
+const MAX_CALL_CHARS = 8 * 1024 * 1024;
+
+interface Waiting extends CourierBatch {
+  chars: number;
+  resolve(acked: number): void;
+  reject(err: unknown): void;
+}
+
+export class LogCourier {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+  /** The session whose server answered UNIMPLEMENTED to PushLogBatches (its batches go one by one). */
+  private legacySession: string | undefined | null = null;
+  /** Calls made: PushLogBatches, PushLogs; batches carried. */
+  readonly stats = { many: 0, one: 0, batches: 0 };
+
+  constructor(private readonly calls: CourierCalls) {}
+
+  /** Sends one job run's batch with the others of this turn; resolves with the highest seq stored. */
+  send(jobRunId: string, lines: ShippedLine[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let chars = 0;
+      for (const l of lines) chars += l.text.length;
+      this.waiting.push({ jobRunId, lines, chars, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // The next turn, not a timer: every batch the shippers hand over in this turn joins the call.
+      setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const all = this.waiting;
+    this.waiting = [];
+    this.stats.batches += all.length;
+    if (this.legacy()) {
+      for (const w of all) this.sendOne(w);
+      return;
+    }
+    let group: Waiting[] = [];
+    let chars = 0;
+    for (const w of all) {
+      if (group.length > 0 && (group.length >= MAX_CALL_BATCHES || chars + w.chars > MAX_CALL_CHARS)) {
+        void this.sendMany(group);
+        group = [];
+        chars = 0;
+      }
+      group.push(w);
+      chars += w.chars;
+    }
+    if (group.length > 0) void this.sendMany(group);
+  }
+
+  private legacy(): boolean {
+    return this.legacySession !== null && this.legacySession === this.calls.session?.();
+  }
+
+  private sendOne(w: Waiting): void {
+    this.stats.one++;
+    this.calls.one(w).then(w.resolve, w.reject);
+  }
+
+  private async sendMany(group: Waiting[]): Promise<void> {
+    const session = this.calls.session?.();
+    this.stats.many++;
+    let results: CourierResult[];
+    try {
+      results = await this.calls.many(group.map(({ jobRunId, lines }) => ({ jobRunId, lines })));
+    } catch (err) {
+      if (ConnectError.from(err).code === Code.Unimplemented) {
+        // A control plane from before PushLogBatches (it stored nothing): one PushLogs per batch, from now
+        // on for this session.
+        this.legacySession = session;
+        for (const w of group) this.sendOne(w);
+        return;
+      }
+      for (const w of group) w.reject(err);
+      return;
+    }
+    for (const [i, w] of group.entries()) {
+      const r = results[i];
+      if (!r) w.reject(new ConnectError('the control plane did not answer for this batch', Code.Internal));
+      else if (r.code === 0) w.resolve(Number(r.ackedSeq));
+      else w.reject(new ConnectError(r.message, r.code as Code));
+    }
+  }
+}

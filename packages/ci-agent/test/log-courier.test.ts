@@ -1,0 +1,192 @@
+// The agent's log courier (src/log-courier.ts): the batches its shippers hand over in one turn go in one
+// PushLogBatches call and each shipper gets its own job's answer (an ack, or the refusal of its batch alone);
+// batches of later turns go in later calls; a call is split past its bounds; a failed call fails each of its
+// batches. Against a control plane that predates PushLogBatches — a real Connect server on loopback serving
+// PushLogs only, as an old server's router does — every batch still arrives, by PushLogs, and the courier keeps
+// to PushLogs for that session and tries PushLogBatches again on a new one.
+import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { type CourierCalls, LogCourier, type ShippedLine } from '@app/ci-agent';
+import { AgentService, type LogBatch } from '@app/ci-proto';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
+import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const lines = (from: number, to: number): ShippedLine[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({
+    seq: BigInt(from + i),
+    stream: 'stdout',
+    atMs: 1n,
+    text: `line ${from + i}`,
+  }));
+
+/** Calls recorded: each PushLogBatches call's job runs, each PushLogs call's job run. */
+function fakeCalls(answer?: (jobRunId: string) => { code: number; message: string }) {
+  const many: string[][] = [];
+  const one: string[] = [];
+  let session = 's1';
+  const calls: CourierCalls = {
+    many: async (batches) => {
+      many.push(batches.map((b) => b.jobRunId));
+      return batches.map((b) => ({
+        ackedSeq: b.lines.length > 0 ? b.lines[b.lines.length - 1].seq : 0n,
+        ...(answer?.(b.jobRunId) ?? { code: 0, message: '' }),
+      }));
+    },
+    one: async (b) => {
+      one.push(b.jobRunId);
+      return Number(b.lines[b.lines.length - 1].seq);
+    },
+    session: () => session,
+  };
+  return {
+    calls,
+    many,
+    one,
+    newSession: (id: string) => {
+      session = id;
+    },
+  };
+}
+
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+describe('log courier', () => {
+  it("sends the batches handed over in one turn in one call, and answers each with its own job's ack", async () => {
+    const f = fakeCalls();
+    const courier = new LogCourier(f.calls);
+    const acks = await Promise.all([
+      courier.send('job-a', lines(1, 3)),
+      courier.send('job-b', lines(1, 1)),
+      courier.send('job-a', lines(4, 5)),
+    ]);
+    expect(acks).toEqual([3, 1, 5]);
+    expect(f.many).toEqual([['job-a', 'job-b', 'job-a']]);
+    expect(f.one).toEqual([]);
+    // A later turn's batch goes in a call of its own.
+    await nextTurn();
+    await courier.send('job-c', lines(1, 2));
+    expect(f.many).toEqual([['job-a', 'job-b', 'job-a'], ['job-c']]);
+  });
+
+  it('a refused batch fails alone, with the code and message of its refusal', async () => {
+    const f = fakeCalls((job) =>
+      job === 'foreign'
+        ? { code: Code.PermissionDenied, message: 'job run foreign is not assigned to this agent' }
+        : { code: 0, message: '' },
+    );
+    const courier = new LogCourier(f.calls);
+    const [own, foreign] = await Promise.allSettled([
+      courier.send('own', lines(1, 2)),
+      courier.send('foreign', lines(1, 2)),
+    ]);
+    expect(own).toEqual({ status: 'fulfilled', value: 2 });
+    expect(foreign.status).toBe('rejected');
+    const err = ConnectError.from((foreign as PromiseRejectedResult).reason);
+    expect(err.code).toBe(Code.PermissionDenied);
+    expect(err.rawMessage).toBe('job run foreign is not assigned to this agent');
+  });
+
+  it('fails every batch of a call that failed (the shippers retry their own)', async () => {
+    const courier = new LogCourier({
+      many: async () => {
+        throw new ConnectError('the control plane is restarting', Code.Unavailable);
+      },
+      one: async () => 0,
+    });
+    const outcomes = await Promise.allSettled([
+      courier.send('a', lines(1, 1)),
+      courier.send('b', lines(1, 1)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(ConnectError.from((outcomes[0] as PromiseRejectedResult).reason).code).toBe(Code.Unavailable);
+  });
+
+  it('splits a turn of more than 256 batches into several calls', async () => {
+    const f = fakeCalls();
+    const courier = new LogCourier(f.calls);
+    await Promise.all(Array.from({ length: 600 }, (_, i) => courier.send(`job-${i}`, lines(1, 1))));
+    expect(f.many.map((c) => c.length)).toEqual([256, 256, 88]);
+  });
+
+  it('keeps to PushLogs for a session whose server answered UNIMPLEMENTED, and tries again on a new one', async () => {
+    const f = fakeCalls();
+    let unimplemented = true;
+    const calls: CourierCalls = {
+      ...f.calls,
+      many: async (batches) => {
+        if (unimplemented) throw new ConnectError('', Code.Unimplemented);
+        return f.calls.many(batches);
+      },
+    };
+    const courier = new LogCourier(calls);
+    expect(await Promise.all([courier.send('a', lines(1, 2)), courier.send('b', lines(1, 4))])).toEqual([
+      2, 4,
+    ]);
+    expect(f.one).toEqual(['a', 'b']);
+    await nextTurn();
+    unimplemented = false;
+    expect(await courier.send('a', lines(3, 3))).toBe(3);
+    expect(f.one).toEqual(['a', 'b', 'a']);
+    expect(f.many).toEqual([]);
+    // The agent registered again (perhaps with an upgraded server): PushLogBatches is tried again.
+    f.newSession('s2');
+    await nextTurn();
+    expect(await courier.send('a', lines(4, 4))).toBe(4);
+    expect(f.many).toEqual([['a']]);
+  });
+});
+
+describe('log courier against a control plane that predates PushLogBatches', () => {
+  const servers: Http2Server[] = [];
+  const sessions = new Set<ServerHttp2Session>();
+  afterEach(async () => {
+    for (const s of sessions) s.destroy();
+    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+  });
+
+  it('delivers every batch by PushLogs (the old server stores them; nothing is lost or sent twice)', async () => {
+    const stored = new Map<string, bigint[]>();
+    // An old server's router: the methods it knew, PushLogs among them; PushLogBatches is an unknown path.
+    const handler = connectNodeAdapter({
+      routes: (router) =>
+        router.rpc(AgentService.method.pushLogs, async (req: LogBatch) => {
+          const seqs = stored.get(req.jobRunId) ?? [];
+          seqs.push(...req.lines.map((l) => l.seq));
+          stored.set(req.jobRunId, seqs);
+          return { ackedSeq: seqs[seqs.length - 1] };
+        }),
+      grpc: true,
+      grpcWeb: false,
+      connect: false,
+    });
+    const server = createServer(handler);
+    servers.push(server);
+    server.on('session', (s) => {
+      sessions.add(s);
+      s.once('close', () => sessions.delete(s));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const client = createClient(
+      AgentService,
+      createGrpcTransport({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
+    let many = 0;
+    const courier = new LogCourier({
+      many: async (batches) => {
+        many++;
+        return (await client.pushLogBatches({ batches })).results;
+      },
+      one: async (batch) => Number((await client.pushLogs(batch)).ackedSeq),
+      session: () => 'only',
+    });
+    const acks = await Promise.all([courier.send('a', lines(1, 3)), courier.send('b', lines(1, 2))]);
+    expect(acks).toEqual([3, 2]);
+    await nextTurn();
+    expect(await courier.send('a', lines(4, 4))).toBe(4);
+    expect(Object.fromEntries(stored)).toEqual({ a: [1n, 2n, 3n, 4n], b: [1n, 2n] });
+    // Asked once; the session's later batches went straight to PushLogs.
+    expect(many).toBe(1);
+    expect(courier.stats).toMatchObject({ many: 1, one: 3 });
+  });
+});
