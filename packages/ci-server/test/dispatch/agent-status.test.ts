@@ -3,17 +3,14 @@
 // UPDATE per status value; a status that came back to what was written costs nothing; `force` writes at
 // once. Statements are counted at Kysely; time is the test's own clock, so nothing depends on timing.
 import type { KyselyPlugin } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentStatusWriter } from '../../src/agents/agent-status.js';
 import type { AgentPort, ConnectedAgent } from '../../src/dispatch/agent-registry.js';
 import { upsertAgent } from '../../src/store/agent-leases.js';
 import type { StoreDb } from '../../src/store/database.js';
-import { databaseUrl, STORES, startServer } from './helpers.js';
+import { cleanupsAfterEach, databaseUrl, STORES, startServer } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const open: AgentPort = {
   sendAssignment: () => true,

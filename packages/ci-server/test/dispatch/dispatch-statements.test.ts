@@ -4,15 +4,12 @@
 // The texts are seen at the driver (pg.Client#query). Values travel as arrays, so the test also gives them
 // what array literals must escape (quotes, backslashes, braces, commas, the word NULL) and reads them back.
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimJobs, unclaimedJobs, upsertAgent } from '../../src/store/agent-leases.js';
 import { finishJobsByCounts, lockRunsForReports, startJobs } from '../../src/store/job-report-statements.js';
-import { applyPipeline, databaseUrl, startServer, trigger } from './helpers.js';
+import { applyPipeline, cleanupsAfterEach, databaseUrl, startServer, trigger } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const PIPELINE = `name: p
 materials:

@@ -6,10 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { waitFor } from '@app/kit';
 import { Code } from '@connectrpc/connect';
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StoreSchema } from '../../src/store/database.js';
 import {
   applyPipeline,
+  cleanupsAfterEach,
   databaseUrl,
   jobsOf,
   PIPE,
@@ -20,10 +21,7 @@ import {
   waitRun,
 } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(kind: (typeof STORES)[number]) {
   const s = await startServer(await databaseUrl(kind));

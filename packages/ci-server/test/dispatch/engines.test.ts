@@ -3,9 +3,10 @@
 // carries image, pull policy and network. A job no connected agent can run stays queued, and its log says
 // why.
 import { waitFor } from '@app/kit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applyPipeline,
+  cleanupsAfterEach,
   databaseUrl,
   jobsOf,
   PIPE,
@@ -15,10 +16,7 @@ import {
   trigger,
 } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const BODY = `  box:
     stage: build

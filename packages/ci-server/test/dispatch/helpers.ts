@@ -5,7 +5,7 @@ import { AgentConnection, loadAgentSettings } from '@app/ci-agent';
 import type { JobAssignment, ServerMessage } from '@app/ci-proto';
 import { waitFor } from '@app/kit';
 import { createPostgresDatabase, tempDir } from '@app/kit/testing';
-import { inject } from 'vitest';
+import { afterEach, inject } from 'vitest';
 import type { AgentTiming } from '../../src/agents/control-plane.js';
 import { type CiServer, createCiServer, loadCiSettings } from '../../src/index.js';
 
@@ -195,4 +195,17 @@ export class SimAgent {
     this.conn.stop();
     await this.run;
   }
+}
+
+/**
+ * A list the calling test file pushes its servers' and agents' stops onto; after each test they run, the last
+ * first. Called at the top of a test file (the shared module cache evaluates this module once for all files,
+ * so the hook cannot be registered here at import).
+ */
+export function cleanupsAfterEach(): (() => Promise<void>)[] {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return cleanups;
 }

@@ -2,17 +2,23 @@
 // transition: the same outcome either way, the run row written only when the run's status changes, and the
 // report that completes a stage (or releases a job waiting on needs) still advancing the run. Reports go
 // straight to JobTransitions with the run known, as the agent endpoint sends them for jobs it handed out.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JobTransitions } from '../../src/dispatch/job-transitions.js';
 import type { Effect } from '../../src/domain/index.js';
 import type { RunChange } from '../../src/events/run-events.js';
 import { claimJobs, upsertAgent } from '../../src/store/agent-leases.js';
-import { applyPipeline, databaseUrl, PIPE, STORES, type Started, startServer, trigger } from './helpers.js';
+import {
+  applyPipeline,
+  cleanupsAfterEach,
+  databaseUrl,
+  PIPE,
+  STORES,
+  type Started,
+  startServer,
+  trigger,
+} from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const PIPELINE = `name: p
 materials:

@@ -3,17 +3,14 @@
 // would not. The case that matters: the last jobs of a stage finishing together — exactly one of them must
 // take the full transition, so the stage finishes and the next one is queued. The reports are made at once
 // (Promise.all), so they are in one batch by construction, not by timing.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JobTransitions } from '../../src/dispatch/job-transitions.js';
 import type { Effect } from '../../src/domain/index.js';
 import type { RunChange } from '../../src/events/run-events.js';
 import { claimJobs, upsertAgent } from '../../src/store/agent-leases.js';
-import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
+import { applyPipeline, cleanupsAfterEach, databaseUrl, STORES, startServer, trigger } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const PIPELINE = `name: p
 materials:

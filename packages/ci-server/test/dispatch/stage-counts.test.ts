@@ -6,7 +6,7 @@
 // them; counts that are not known (stages written before the counts existed) are recomputed by the full
 // transition. Reports made at once (Promise.all) are in one batch by construction, not by timing.
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JobTransitions } from '../../src/dispatch/job-transitions.js';
 import { countStage, type Effect } from '../../src/domain/index.js';
 import type { RunChange } from '../../src/events/run-events.js';
@@ -14,12 +14,9 @@ import { claimJobs, upsertAgent } from '../../src/store/agent-leases.js';
 import type { StoreDb } from '../../src/store/database.js';
 import { finishJobsByCounts, lockRunsForReports } from '../../src/store/job-report-statements.js';
 import { loadRun } from '../../src/store/run-snapshot.js';
-import { applyPipeline, databaseUrl, STORES, startServer, trigger } from './helpers.js';
+import { applyPipeline, cleanupsAfterEach, databaseUrl, STORES, startServer, trigger } from './helpers.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const PIPELINE = `name: p
 materials:
