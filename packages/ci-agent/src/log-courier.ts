@@ -39,11 +39,17 @@ export interface CourierCalls {
 
 /** Batches of one call at most (the control plane takes up to 1,024). */
 const MAX_CALL_BATCHES = 256;
-/** Characters of text of one call at most (the control plane takes messages of up to 32 MiB). */
-const MAX_CALL_CHARS = 8 * 1024 * 1024;
+/**
+ * Bytes of one call at most, counted as the most a batch can encode to: 3 bytes of UTF-8 per UTF-16 unit of
+ * text (a surrogate pair is 4 for 2) and under 32 for a line's other fields. Half the 32 MiB a control plane
+ * reads, so no turn's call is refused whole for its size (8 Mi characters, the bound before, could encode
+ * to 24 MiB of text and more in fields).
+ */
+const MAX_CALL_BYTES = 16 * 1024 * 1024;
+const LINE_FIELDS_BYTES = 32;
 
 interface Waiting extends CourierBatch {
-  chars: number;
+  bytes: number;
   resolve(acked: number): void;
   reject(err: unknown): void;
 }
@@ -61,9 +67,9 @@ export class LogCourier {
   /** Sends one job run's batch with the others of this turn; resolves with the highest seq stored. */
   send(jobRunId: string, lines: ShippedLine[]): Promise<number> {
     return new Promise((resolve, reject) => {
-      let chars = 0;
-      for (const l of lines) chars += l.text.length;
-      this.waiting.push({ jobRunId, lines, chars, resolve, reject });
+      let bytes = 0;
+      for (const l of lines) bytes += 3 * l.text.length + LINE_FIELDS_BYTES;
+      this.waiting.push({ jobRunId, lines, bytes, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       // The next turn, not a timer: every batch the shippers hand over in this turn joins the call.
@@ -81,15 +87,15 @@ export class LogCourier {
       return;
     }
     let group: Waiting[] = [];
-    let chars = 0;
+    let bytes = 0;
     for (const w of all) {
-      if (group.length > 0 && (group.length >= MAX_CALL_BATCHES || chars + w.chars > MAX_CALL_CHARS)) {
+      if (group.length > 0 && (group.length >= MAX_CALL_BATCHES || bytes + w.bytes > MAX_CALL_BYTES)) {
         void this.sendMany(group);
         group = [];
-        chars = 0;
+        bytes = 0;
       }
       group.push(w);
-      chars += w.chars;
+      bytes += w.bytes;
     }
     if (group.length > 0) void this.sendMany(group);
   }

@@ -109,6 +109,16 @@ describe('log courier', () => {
     expect(f.many.map((c) => c.length)).toEqual([256, 256, 88]);
   });
 
+  it('splits a turn whose text could encode past half the 32 MiB a control plane reads', async () => {
+    const f = fakeCalls();
+    const courier = new LogCourier(f.calls);
+    // 2,000 lines of 1,000 three-byte characters: 6 MB of UTF-8 a batch, two to a call. Counted in characters
+    // (2 million a batch) all four went in one call of 24 MB.
+    const wide = (n: number): ShippedLine[] => lines(1, n).map((l) => ({ ...l, text: '€'.repeat(1000) }));
+    await Promise.all(Array.from({ length: 4 }, (_, i) => courier.send(`job-${i}`, wide(2000))));
+    expect(f.many.map((c) => c.length)).toEqual([2, 2]);
+  });
+
   it('keeps to PushLogs for a session whose server answered UNIMPLEMENTED, and tries again on a new one', async () => {
     const f = fakeCalls();
     let unimplemented = true;
