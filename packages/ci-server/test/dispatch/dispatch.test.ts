@@ -305,6 +305,25 @@ describe.each(STORES)('dispatch on %s', (kind) => {
         ),
       ).rejects.toThrow(/session/);
     expect(await db.selectFrom('log_lines').select('text').execute()).toEqual([{ text: 'mine' }]);
+    // A replayed seq cannot rewrite a stored line, and a batch past the line limit is refused alone, storing
+    // none of its lines.
+    const flood = Array.from({ length: 5001 }, (_, i) => ({
+      seq: BigInt(i + 2),
+      stream: 'stdout',
+      atMs: 1n,
+      text: 'flood',
+    }));
+    const replay = await thief.conn.client.pushLogBatches(
+      {
+        batches: [
+          { jobRunId: own, lines: line('rewritten') },
+          { jobRunId: own, lines: flood },
+        ],
+      },
+      { headers },
+    );
+    expect(replay.results.map((r) => r.code)).toEqual([0, Code.InvalidArgument]);
+    expect(await db.selectFrom('log_lines').select('text').execute()).toEqual([{ text: 'mine' }]);
   });
 
   it('the direct agent port holds the same line: no session, an empty or forged one, or a finish for a job not held change nothing', async () => {
