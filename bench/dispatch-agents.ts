@@ -1,6 +1,8 @@
 // The dispatch benchmark's simulated agents, and the process they run in. Each agent is a real
 // `AgentConnection` (gRPC over loopback HTTP/2, TLS unless BENCH_GRPC_TLS=off) that reports every assignment
-// `started` and `finished` as soon as it arrives. dispatch.bench.ts forks this file so that the agents' CPU
+// `started` and `finished` as soon as it arrives, through the real agent's report courier (ReportJobs, a
+// call per turn: report-courier.ts), or — `batchReports: false`, the benchmark's baseline — with one ReportJob
+// call per report, as agents did before ReportJobs. dispatch.bench.ts forks this file so that the agents' CPU
 // (their gRPC and TLS clients, about half of a job's cost when they shared the server's process) is measured
 // apart from the control plane's: `process.cpuUsage()` of each process is its own.
 //
@@ -9,11 +11,16 @@
 // an unhandled rejection ended the whole benchmark.
 //
 // IPC (parent → child): `{ start: { grpcPort, agents, capacity, prefix } }` → `{ ready: true }`;
-// `{ collect: true }` → `{ assigned: [jobRunId, epochMs][], failures, cpuMs }` (then cleared);
+// `{ collect: true }` → `{ assigned: [jobRunId, epochMs][], failures, cpuMs, reportCalls }` (then cleared);
 // `{ stop: true }` → exits after closing its agents.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { AgentConnection, loadAgentSettings } from '../packages/ci-agent/src/index.js';
+import {
+  AgentConnection,
+  type JobReportInit,
+  loadAgentSettings,
+  reportCourierOf,
+} from '../packages/ci-agent/src/index.js';
 
 export const TOKEN = 'bench-dispatch-token';
 /** gRPC over TLS, as deployed by default; `BENCH_GRPC_TLS=off` measures the cleartext port instead. */
@@ -22,8 +29,17 @@ export const GRPC_TLS = process.env.BENCH_GRPC_TLS !== 'off';
 /** Reports that could not be delivered (the benchmark prints them; the server re-queues their jobs). */
 export const reportFailures = { count: 0, last: '' };
 
+/** The retry window of a report the batched call could not deliver (the worker's, for a start). */
+const REPORT_RETRY_MS = 60_000;
+
 /** An agent that reports every assignment started and finished as soon as it arrives. */
-export function simAgent(grpcPort: number, name: string, assigned: Map<string, number>, capacity = 4) {
+export function simAgent(
+  grpcPort: number,
+  name: string,
+  assigned: Map<string, number>,
+  capacity = 4,
+  batchReports = true,
+) {
   const conn = new AgentConnection(
     loadAgentSettings({
       // No scheme: TLS, the certificate pinned on first use; http://: the cleartext port.
@@ -40,15 +56,11 @@ export function simAgent(grpcPort: number, name: string, assigned: Map<string, n
         held.add(id);
         void (async () => {
           try {
-            await conn.call((o) =>
-              conn.client.reportJob({ jobRunId: id, kind: { case: 'started', value: {} } }, o),
-            );
-            await conn.call((o) =>
-              conn.client.reportJob(
-                { jobRunId: id, kind: { case: 'finished', value: { status: 'success', hasExitCode: true } } },
-                o,
-              ),
-            );
+            await report({ jobRunId: id, kind: { case: 'started', value: {} } });
+            await report({
+              jobRunId: id,
+              kind: { case: 'finished', value: { status: 'success', hasExitCode: true } },
+            });
           } catch (err) {
             reportFailures.count++;
             reportFailures.last = err instanceof Error ? err.message : String(err);
@@ -59,11 +71,20 @@ export function simAgent(grpcPort: number, name: string, assigned: Map<string, n
       },
     },
   );
+  const courier = reportCourierOf(conn);
+  let singleCalls = 0;
+  const report = (r: JobReportInit) => {
+    if (batchReports) return courier.send(r, REPORT_RETRY_MS);
+    singleCalls++;
+    return conn.call((o) => conn.client.reportJob(r, o)).then(() => undefined);
+  };
   const held = new Set<string>();
   conn.runningJobIds = () => [...held];
   const running = conn.run();
   return {
     ready: () => conn.session(),
+    /** Report calls made so far (ReportJobs and ReportJob). */
+    reportCalls: () => courier.stats.many + courier.stats.one + singleCalls,
     stop: async () => {
       conn.stop();
       await running;
@@ -76,6 +97,7 @@ interface StartMessage {
   agents: number;
   capacity: number;
   prefix: string;
+  batchReports: boolean;
 }
 
 /** The child's side: agents on command, their assignment times and CPU on request. */
@@ -83,26 +105,32 @@ function serve(): void {
   const assigned = new Map<string, number>();
   let agents: ReturnType<typeof simAgent>[] = [];
   let cpu0 = process.cpuUsage();
+  let calls0 = 0;
+  const reportCalls = () => agents.reduce((sum, a) => sum + a.reportCalls(), 0);
   const send = (m: unknown) => process.send?.(m);
   process.on('message', async (m: { start?: StartMessage; collect?: true; stop?: true }) => {
     if (m.start) {
-      const { grpcPort, capacity, prefix } = m.start;
+      const { grpcPort, capacity, prefix, batchReports } = m.start;
       agents = Array.from({ length: m.start.agents }, (_, i) =>
-        simAgent(grpcPort, `${prefix}-${i}`, assigned, capacity),
+        simAgent(grpcPort, `${prefix}-${i}`, assigned, capacity, batchReports),
       );
       await Promise.all(agents.map((a) => a.ready()));
       cpu0 = process.cpuUsage();
+      calls0 = reportCalls();
       send({ ready: true });
     } else if (m.collect) {
       const cpu = process.cpuUsage(cpu0);
       cpu0 = process.cpuUsage();
+      const calls = reportCalls();
       // Epoch milliseconds: the parent's clock is another process's performance.now().
       const origin = performance.timeOrigin;
       send({
         assigned: [...assigned].map(([id, t]) => [id, origin + t]),
         failures: { ...reportFailures },
         cpuMs: (cpu.user + cpu.system) / 1000,
+        reportCalls: calls - calls0,
       });
+      calls0 = calls;
       assigned.clear();
     } else if (m.stop) {
       await Promise.all(agents.map((a) => a.stop()));

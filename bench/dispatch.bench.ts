@@ -10,7 +10,8 @@
 //
 // Since issue 31 the figures come in interleaved rounds (BENCH_ROUNDS, default 3): each round runs the
 // server as it is and, as the baseline, with report batching and coalesced claims turned off
-// (`dispatchBatching: false`: one statement per start, one transaction per finish, a claim per freed slot),
+// (`dispatchBatching: false`: one statement per start, one transaction per finish, a claim per freed slot,
+// and the agents' reports one ReportJob call each instead of a ReportJobs call per turn),
 // in alternating order, each on a fresh server and database; reported are the medians of the rounds with
 // their range and the load average during each round, since the machine's load moves the rates a lot.
 // CPU per job is printed for each process: the control plane's (this process: server, triggering, the
@@ -82,6 +83,7 @@ interface Collected {
   assigned: [string, number][];
   failures: { count: number; last: string };
   cpuMs: number;
+  reportCalls: number;
 }
 
 /** The simulated agents in a process of their own (bench/dispatch-agents.ts). */
@@ -107,8 +109,9 @@ class AgentsProcess {
     });
   }
 
-  start(grpcPort: number, prefix: string): Promise<unknown> {
-    return this.ask({ start: { grpcPort, agents: AGENTS, capacity: CAPACITY, prefix } });
+  /** `batchReports`: the agents' reports in ReportJobs calls (the agent as it is), else one call each. */
+  start(grpcPort: number, prefix: string, batchReports: boolean): Promise<unknown> {
+    return this.ask({ start: { grpcPort, agents: AGENTS, capacity: CAPACITY, prefix, batchReports } });
   }
 
   /** Assignment times and CPU since the last collect. */
@@ -139,6 +142,8 @@ interface Phase {
   postgresCpuMs: number;
   /** Reports the agents could not deliver (their jobs went back through the lease sweeper). */
   failures: number;
+  /** The agents' report calls per job (ReportJobs or ReportJob): two reports per job, a call per turn. */
+  reportCalls: number;
 }
 
 const perJob = (c: DriverCounts, jobs: number): DriverCounts => ({
@@ -249,6 +254,7 @@ async function phase(
     postgresCpuMs:
       pgCpu0 !== undefined && pgCpu1 !== undefined ? (pgCpu1 - pgCpu0) / runnable.size : Number.NaN,
     failures: collected.failures.count,
+    reportCalls: collected.reportCalls / runnable.size,
   };
 }
 
@@ -303,7 +309,7 @@ async function benchStore(store: string, url: string, mode: Mode) {
     const early: string[] = [];
     for (let i = 0; i < 10; i++) early.push((await server.runs.trigger(pipelineId, {}, 'bench')).run_id);
     const createPerJob = perJob(countsSince(created), 10 * MATRIX);
-    await agents.start(grpcPort, `sim-${mode}`);
+    await agents.start(grpcPort, `sim-${mode}`, mode === 'batched');
     await phase(server, watch, pipelineId, agents, 0, RUNS, early); // warm-up, the 10 runs above included
     shapes.clear();
     const profiling = process.env.BENCH_PROFILE ? await startProfile() : undefined;
@@ -361,7 +367,7 @@ export async function run() {
             `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
               `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
               `CPU ms/job server ${r.burst.serverCpuMs.toFixed(2)}, agents ${r.burst.agentsCpuMs.toFixed(2)}, ` +
-              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)} (burst)` +
+              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)}, report calls ${r.burst.reportCalls.toFixed(2)} (burst)` +
               (r.burst.failures + r.paced.failures > 0
                 ? `, ${r.burst.failures + r.paced.failures} reports failed`
                 : ''),
@@ -394,9 +400,9 @@ export async function run() {
   console.log(
     '\nPer job in the burst: CPU ms of each process (median, range) and, at the driver, round trips / statements / transactions\n' +
       '(median of rounds; SQLite has no round trips). "The rest" is claim, start, finish and heartbeats (creating the run subtracted).\n' +
-      '\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | whole burst | creating the run | the rest | paced phase, the rest |',
+      "\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | agents' report calls | whole burst | creating the run | the rest | paced phase, the rest |",
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const store of STORES)
     for (const mode of ['baseline', 'batched'] as const) {
       const rs = pick(store, mode);
@@ -407,7 +413,7 @@ export async function run() {
       const pgCpu = rs.map((r) => r.burst.postgresCpuMs);
       const batched = median(pick(store, 'batched').map((r) => r.burst.serverCpuMs));
       console.log(
-        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
+        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${median(rs.map((r) => r.burst.reportCalls)).toFixed(2)} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
       );
     }
   return summary;

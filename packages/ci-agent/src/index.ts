@@ -8,5 +8,6 @@ export { FileIdentityStore, IDENTITY_FILE, MemoryIdentityStore } from './identit
 export * from './job-spec.js';
 export { type CourierCalls, LogCourier } from './log-courier.js';
 export { DROPPED_NOTE, LogShipper, type ShippedLine } from './log-shipper.js';
+export { type JobReportInit, type ReportCalls, ReportCourier } from './report-courier.js';
 export { normalizeFingerprint, ServerCertificateError } from './server-trust.js';
-export { courierOf, toJobAssignment, Worker } from './worker.js';
+export { courierOf, reportCourierOf, toJobAssignment, Worker } from './worker.js';

@@ -1,15 +1,13 @@
-// Carries the log batches of all of an agent's jobs to the control plane, one call for what they hand over in
-// one turn of the event loop. Each job's LogShipper decides when its batch leaves (log-shipper.ts: at once
-// after a quiet spell, on the ticks shared by every shipper under volume); the batches the shippers hand over
-// in one turn — under volume, every busy job's round, since their rounds start on the same tick — go on the
-// next turn (`setImmediate`, no timer) in one PushLogBatches call, and each shipper gets its own job's answer.
-// One call instead of one per job: the control plane pays its per-call cost (HTTP/2 stream, envelope, handler)
-// once per round of the agent rather than once per job, and so does the agent.
-// A control plane that predates PushLogBatches answers UNIMPLEMENTED without storing anything: the courier
-// then sends each batch with PushLogs, as agents did before, for the rest of that session (a new session,
-// after a reconnect, may be with an upgraded server: it tries PushLogBatches again).
-import { Code, ConnectError } from '@connectrpc/connect';
+// Carries the log batches of all of an agent's jobs to the control plane, one PushLogBatches call for what
+// they hand over in one turn of the event loop (turn-batcher.ts). Each job's LogShipper decides when its batch
+// leaves (log-shipper.ts: at once after a quiet spell, on the ticks shared by every shipper under volume); the
+// batches the shippers hand over in one turn — under volume, every busy job's round, since their rounds start
+// on the same tick — go together on the next turn, and each shipper gets its own job's answer. A control plane
+// that predates PushLogBatches gets each batch with PushLogs for that session. A refused call fails each of
+// its batches: each job's shipper retries its own.
+
 import type { ShippedLine } from './log-shipper.js';
+import { type ItemResult, TurnBatcher } from './turn-batcher.js';
 
 /** One job run's batch, as a shipper hands it over. */
 export interface CourierBatch {
@@ -48,89 +46,33 @@ const MAX_CALL_BATCHES = 256;
 const MAX_CALL_BYTES = 16 * 1024 * 1024;
 const LINE_FIELDS_BYTES = 32;
 
-interface Waiting extends CourierBatch {
-  bytes: number;
-  resolve(acked: number): void;
-  reject(err: unknown): void;
-}
-
 export class LogCourier {
-  private waiting: Waiting[] = [];
-  private scheduled = false;
-  /** The session whose server answered UNIMPLEMENTED to PushLogBatches (its batches go one by one). */
-  private legacySession: string | undefined | null = null;
-  /** Calls made: PushLogBatches, PushLogs; batches carried. */
-  readonly stats = { many: 0, one: 0, batches: 0 };
+  private readonly batcher: TurnBatcher<CourierBatch, number>;
 
-  constructor(private readonly calls: CourierCalls) {}
-
-  /** Sends one job run's batch with the others of this turn; resolves with the highest seq stored. */
-  send(jobRunId: string, lines: ShippedLine[]): Promise<number> {
-    return new Promise((resolve, reject) => {
-      let bytes = 0;
-      for (const l of lines) bytes += 3 * l.text.length + LINE_FIELDS_BYTES;
-      this.waiting.push({ jobRunId, lines, bytes, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // The next turn, not a timer: every batch the shippers hand over in this turn joins the call.
-      setImmediate(() => this.flush());
+  constructor(calls: CourierCalls) {
+    this.batcher = new TurnBatcher({
+      many: async (batches): Promise<ItemResult<number>[]> =>
+        (await calls.many(batches)).map((r) => ({ ...r, value: Number(r.ackedSeq) })),
+      one: (batch) => calls.one(batch),
+      session: () => calls.session?.(),
+      maxItems: MAX_CALL_BATCHES,
+      maxBytes: MAX_CALL_BYTES,
+      bytesOf: (batch) => {
+        let bytes = 0;
+        for (const l of batch.lines) bytes += 3 * l.text.length + LINE_FIELDS_BYTES;
+        return bytes;
+      },
     });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const all = this.waiting;
-    this.waiting = [];
-    this.stats.batches += all.length;
-    if (this.legacy()) {
-      for (const w of all) this.sendOne(w);
-      return;
-    }
-    let group: Waiting[] = [];
-    let bytes = 0;
-    for (const w of all) {
-      if (group.length > 0 && (group.length >= MAX_CALL_BATCHES || bytes + w.bytes > MAX_CALL_BYTES)) {
-        void this.sendMany(group);
-        group = [];
-        bytes = 0;
-      }
-      group.push(w);
-      bytes += w.bytes;
-    }
-    if (group.length > 0) void this.sendMany(group);
+  /** Calls made: PushLogBatches, PushLogs; batches carried. */
+  get stats() {
+    const { many, one, items } = this.batcher.stats;
+    return { many, one, batches: items };
   }
 
-  private legacy(): boolean {
-    return this.legacySession !== null && this.legacySession === this.calls.session?.();
-  }
-
-  private sendOne(w: Waiting): void {
-    this.stats.one++;
-    this.calls.one(w).then(w.resolve, w.reject);
-  }
-
-  private async sendMany(group: Waiting[]): Promise<void> {
-    const session = this.calls.session?.();
-    this.stats.many++;
-    let results: CourierResult[];
-    try {
-      results = await this.calls.many(group.map(({ jobRunId, lines }) => ({ jobRunId, lines })));
-    } catch (err) {
-      if (ConnectError.from(err).code === Code.Unimplemented) {
-        // A control plane from before PushLogBatches (it stored nothing): one PushLogs per batch, from now
-        // on for this session.
-        this.legacySession = session;
-        for (const w of group) this.sendOne(w);
-        return;
-      }
-      for (const w of group) w.reject(err);
-      return;
-    }
-    for (const [i, w] of group.entries()) {
-      const r = results[i];
-      if (!r) w.reject(new ConnectError('the control plane did not answer for this batch', Code.Internal));
-      else if (r.code === 0) w.resolve(Number(r.ackedSeq));
-      else w.reject(new ConnectError(r.message, r.code as Code));
-    }
+  /** Sends one job run's batch with the others of this turn; resolves with the highest seq stored. */
+  send(jobRunId: string, lines: ShippedLine[]): Promise<number> {
+    return this.batcher.send({ jobRunId, lines });
   }
 }

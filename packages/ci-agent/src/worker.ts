@@ -2,7 +2,8 @@
 // CI_AGENT_CAPACITY at once), ships their logs, reports start, service events, test results and the end,
 // uploads artifacts, honours cancellations, and drains on SIGTERM. A job stays "running" in heartbeats until
 // its final report is delivered, so the server keeps its lease while the agent is still catching up. The
-// jobs' log batches travel together, one call per turn for all of them (log-courier.ts).
+// jobs' log batches travel together, one call per turn for all of them (log-courier.ts), and so do their
+// reports (report-courier.ts).
 import type { JobAssignment as JobAssignmentMessage, ServerMessage } from '@app/ci-proto';
 import { type AgentConnection, isTransient } from './connection.js';
 import type { JobExecutor, JobResult } from './executor/execute-job.js';
@@ -12,6 +13,7 @@ import { GrpcArtifactUploader } from './grpc-uploader.js';
 import type { ArtifactWhen, JobAssignment, PullPolicy, ServiceReadySpec } from './job-spec.js';
 import { LogCourier } from './log-courier.js';
 import { LogShipper } from './log-shipper.js';
+import { type JobReportInit, ReportCourier } from './report-courier.js';
 
 export type WorkerLog = (
   level: 'info' | 'warn' | 'error',
@@ -95,6 +97,22 @@ export function courierOf(connection: AgentConnection): LogCourier {
   });
 }
 
+/**
+ * The agent's report courier over its connection: ReportJobs for a turn's reports, tried once; ReportJob,
+ * with the report's own retry window, for what that call could not deliver and for a control plane that
+ * predates it.
+ */
+export function reportCourierOf(connection: AgentConnection): ReportCourier {
+  return new ReportCourier({
+    many: async (reports) =>
+      (await connection.call((o) => connection.client.reportJobs({ reports }, o), 0)).results,
+    one: async (report, retryMs) => {
+      await connection.call((o) => connection.client.reportJob(report, o), retryMs);
+    },
+    session: () => connection.sessionId,
+  });
+}
+
 function pullPolicy(p: string): PullPolicy {
   return p === 'always' || p === 'never' ? p : 'if-not-present';
 }
@@ -112,6 +130,8 @@ export class Worker {
   private aborting = false;
   /** Every job's log batches of one turn in one call (log-courier.ts). */
   private readonly courier: LogCourier;
+  /** Every report of one turn in one call (report-courier.ts). */
+  private readonly reports: ReportCourier;
 
   constructor(
     private readonly capacity: number,
@@ -121,6 +141,7 @@ export class Worker {
   ) {
     connection.runningJobIds = () => [...this.jobs.keys()];
     this.courier = courierOf(connection);
+    this.reports = reportCourierOf(connection);
     connection.freeSlots = () => (this.draining ? 0 : this.capacity - this.jobs.size);
   }
 
@@ -151,12 +172,8 @@ export class Worker {
     if (this.executor.cancel(jobRunId, reason)) this.log('info', `canceling job run ${jobRunId}: ${reason}`);
   }
 
-  private report(
-    jobRunId: string,
-    kind: Parameters<AgentConnection['client']['reportJob']>[0]['kind'],
-    retryMs: number,
-  ) {
-    return this.connection.call((o) => this.connection.client.reportJob({ jobRunId, kind }, o), retryMs);
+  private report(jobRunId: string, kind: JobReportInit['kind'], retryMs: number) {
+    return this.reports.send({ jobRunId, kind }, retryMs);
   }
 
   private accept(a: JobAssignmentMessage): void {

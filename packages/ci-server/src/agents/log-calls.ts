@@ -3,32 +3,15 @@
 // (the calling agent holds, or held, the job run: sessions.ts's `jobFor`), masked again with the job's
 // secrets, and stored (logs/store.ts); each batch of PushLogBatches gets its own outcome, so one refused
 // batch stores nothing and fails alone.
-import type { LogBatch, LogBatches, LogBatchResultSchema } from '@app/ci-proto';
-import { isDatabaseUnavailable } from '@app/kit';
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import { Code, ConnectError } from '@connectrpc/connect';
+import type { LogBatch, LogBatches } from '@app/ci-proto';
 import type { ConnectedAgent } from '../dispatch/agent-registry.js';
 import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { ExecutionData } from '../services/execution-data.js';
-import { type AgentSessions, DATABASE_UNAVAILABLE_AGENT, invalid } from './sessions.js';
+import { settleByJobRun } from './batched-calls.js';
+import { type AgentSessions, invalid } from './sessions.js';
 
 // Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
 const MAX_BATCH_LINES = 5000;
-/** Batches of one PushLogBatches call (an agent's round: its running jobs, up to 4 batches each). */
-const MAX_BATCHES_PER_CALL = 1024;
-
-type LogBatchResultInit = MessageInitShape<typeof LogBatchResultSchema>;
-
-/**
- * What a refused batch of PushLogBatches answers: the code and message PushLogs would have failed with (a
- * database outage as UNAVAILABLE with the message agents key their back-off on; an error that is not a
- * ConnectError as Connect shows it, without its internals).
- */
-function batchRefusal(err: unknown): { code: number; message: string } {
-  if (err instanceof ConnectError) return { code: err.code, message: err.rawMessage };
-  if (isDatabaseUnavailable(err)) return { code: Code.Unavailable, message: DATABASE_UNAVAILABLE_AGENT };
-  return { code: Code.Internal, message: 'internal error' };
-}
 
 export class LogCalls {
   constructor(
@@ -64,30 +47,15 @@ export class LogCalls {
    * statement (logs/run-inserts.ts).
    */
   async pushLogBatches(agent: ConnectedAgent, req: LogBatches) {
-    if (req.batches.length > MAX_BATCHES_PER_CALL)
-      throw invalid(`at most ${MAX_BATCHES_PER_CALL} batches per call`);
     if (logTraceOn && req.batches.length > 0) logTrace('call', req.batches.length, req.batches[0].jobRunId);
-    const results: LogBatchResultInit[] = new Array(req.batches.length);
-    const byJob = new Map<string, number[]>();
-    for (const [i, b] of req.batches.entries()) {
-      const list = byJob.get(b.jobRunId);
-      if (list) list.push(i);
-      else byJob.set(b.jobRunId, [i]);
-    }
-    await Promise.all(
-      [...byJob.values()].map(async (indexes) => {
-        for (const i of indexes) {
-          const batch = req.batches[i];
-          try {
-            const { ackedSeq } = await this.storeBatch(agent, batch);
-            results[i] = { jobRunId: batch.jobRunId, ackedSeq, code: 0, message: '' };
-          } catch (err) {
-            const refusal = batchRefusal(err);
-            results[i] = { jobRunId: batch.jobRunId, ackedSeq: 0n, ...refusal };
-          }
-        }
-      }),
-    );
-    return { results };
+    const outcomes = await settleByJobRun(req.batches, 'batches', (batch) => this.storeBatch(agent, batch));
+    return {
+      results: outcomes.map((o, i) => ({
+        jobRunId: req.batches[i].jobRunId,
+        ackedSeq: 0n,
+        message: '',
+        ...o,
+      })),
+    };
   }
 }

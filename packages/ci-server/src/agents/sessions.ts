@@ -306,8 +306,13 @@ export class AgentSessions {
           },
           info?.ref.runId,
         );
-        dispatcher.released(id);
-        data.logs.forget(id);
+        // A finish from an agent that does not hold the job (acked, as the protocol has it) changes nothing:
+        // in particular it does not free the holder's slot here, which would hand the holder a job past its
+        // capacity.
+        if (outcome.accepted || registry.holder(id) === agent) {
+          dispatcher.released(id);
+          data.logs.forget(id);
+        }
         if (outcome.accepted && info) {
           const durationSeconds = outcome.startedAt
             ? (Date.now() - Date.parse(outcome.startedAt)) / 1000

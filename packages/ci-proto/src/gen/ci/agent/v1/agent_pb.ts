@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIjQKCkxvZ0JhdGNoZXMSJgoHYmF0Y2hlcxgBIAMoCzIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoIlYKDkxvZ0JhdGNoUmVzdWx0EhIKCmpvYl9ydW5faWQYASABKAkSEQoJYWNrZWRfc2VxGAIgASgDEgwKBGNvZGUYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSI/Cg9Mb2dCYXRjaFJlc3VsdHMSLAoHcmVzdWx0cxgBIAMoCzIbLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0IhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMvMFCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEkcKDlB1c2hMb2dCYXRjaGVzEhcuY2kuYWdlbnQudjEuTG9nQmF0Y2hlcxocLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0cxI+CglSZXBvcnRKb2ISFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQaGS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRBY2sSPAoNUmVwb3J0U2VydmljZRIZLmNpLmFnZW50LnYxLlNlcnZpY2VFdmVudBoQLmNpLmFnZW50LnYxLkFjaxI4CgtSZXBvcnRUZXN0cxIXLmNpLmFnZW50LnYxLlRlc3RSZXBvcnQaEC5jaS5hZ2VudC52MS5BY2sSTQoOVXBsb2FkQXJ0aWZhY3QSGi5jaS5hZ2VudC52MS5BcnRpZmFjdENodW5rGh0uY2kuYWdlbnQudjEuQXJ0aWZhY3RVcGxvYWRlZCgBEk0KEERvd25sb2FkQXJ0aWZhY3QSHC5jaS5hZ2VudC52MS5BcnRpZmFjdFJlcXVlc3QaGS5jaS5hZ2VudC52MS5BcnRpZmFjdERhdGEwARJBCg1Eb3dubG9hZENhY2hlEhUuY2kuYWdlbnQudjEuQ2FjaGVLZXkaFy5jaS5hZ2VudC52MS5DYWNoZUNodW5rMAESOgoLVXBsb2FkQ2FjaGUSFy5jaS5hZ2VudC52MS5DYWNoZUNodW5rGhAuY2kuYWdlbnQudjEuQWNrKAFiBnByb3RvMw");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIjQKCkxvZ0JhdGNoZXMSJgoHYmF0Y2hlcxgBIAMoCzIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoIlYKDkxvZ0JhdGNoUmVzdWx0EhIKCmpvYl9ydW5faWQYASABKAkSEQoJYWNrZWRfc2VxGAIgASgDEgwKBGNvZGUYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSI/Cg9Mb2dCYXRjaFJlc3VsdHMSLAoHcmVzdWx0cxgBIAMoCzIbLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0IhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siNQoKSm9iUmVwb3J0cxInCgdyZXBvcnRzGAEgAygLMhYuY2kuYWdlbnQudjEuSm9iUmVwb3J0IkQKD0pvYlJlcG9ydFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEgwKBGNvZGUYAiABKAUSDwoHbWVzc2FnZRgDIAEoCSJBChBKb2JSZXBvcnRSZXN1bHRzEi0KB3Jlc3VsdHMYASADKAsyHC5jaS5hZ2VudC52MS5Kb2JSZXBvcnRSZXN1bHQiZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMrkGCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEkcKDlB1c2hMb2dCYXRjaGVzEhcuY2kuYWdlbnQudjEuTG9nQmF0Y2hlcxocLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0cxI+CglSZXBvcnRKb2ISFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQaGS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRBY2sSRAoKUmVwb3J0Sm9icxIXLmNpLmFnZW50LnYxLkpvYlJlcG9ydHMaHS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRSZXN1bHRzEjwKDVJlcG9ydFNlcnZpY2USGS5jaS5hZ2VudC52MS5TZXJ2aWNlRXZlbnQaEC5jaS5hZ2VudC52MS5BY2sSOAoLUmVwb3J0VGVzdHMSFy5jaS5hZ2VudC52MS5UZXN0UmVwb3J0GhAuY2kuYWdlbnQudjEuQWNrEk0KDlVwbG9hZEFydGlmYWN0EhouY2kuYWdlbnQudjEuQXJ0aWZhY3RDaHVuaxodLmNpLmFnZW50LnYxLkFydGlmYWN0VXBsb2FkZWQoARJNChBEb3dubG9hZEFydGlmYWN0EhwuY2kuYWdlbnQudjEuQXJ0aWZhY3RSZXF1ZXN0GhkuY2kuYWdlbnQudjEuQXJ0aWZhY3REYXRhMAESQQoNRG93bmxvYWRDYWNoZRIVLmNpLmFnZW50LnYxLkNhY2hlS2V5GhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuazABEjoKC1VwbG9hZENhY2hlEhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuaxoQLmNpLmFnZW50LnYxLkFjaygBYgZwcm90bzM");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -916,6 +916,79 @@ export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 25);
 
 /**
+ * Several job reports in one call (ReportJobs): what an agent reports in one turn travels together — under a
+ * burst of short jobs, the starts and ends of all its slots — so the control plane pays one call where it paid
+ * one per report. A job run may appear more than once (its start, then its end), in the order they happened.
+ *
+ * @generated from message ci.agent.v1.JobReports
+ */
+export type JobReports = Message<"ci.agent.v1.JobReports"> & {
+  /**
+   * @generated from field: repeated ci.agent.v1.JobReport reports = 1;
+   */
+  reports: JobReport[];
+};
+
+/**
+ * Describes the message ci.agent.v1.JobReports.
+ * Use `create(JobReportsSchema)` to create a new message.
+ */
+export const JobReportsSchema: GenMessage<JobReports> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 26);
+
+/**
+ * The outcome of one report of a ReportJobs call: what ReportJob would have answered for it alone.
+ *
+ * @generated from message ci.agent.v1.JobReportResult
+ */
+export type JobReportResult = Message<"ci.agent.v1.JobReportResult"> & {
+  /**
+   * @generated from field: string job_run_id = 1;
+   */
+  jobRunId: string;
+
+  /**
+   * 0 when the report was taken, else the gRPC status code ReportJob would have failed with for it
+   * (7 PERMISSION_DENIED for a job run this agent does not hold, 3 INVALID_ARGUMENT, 14 UNAVAILABLE, …);
+   * message says why. The other reports are not affected.
+   *
+   * @generated from field: int32 code = 2;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message ci.agent.v1.JobReportResult.
+ * Use `create(JobReportResultSchema)` to create a new message.
+ */
+export const JobReportResultSchema: GenMessage<JobReportResult> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 27);
+
+/**
+ * @generated from message ci.agent.v1.JobReportResults
+ */
+export type JobReportResults = Message<"ci.agent.v1.JobReportResults"> & {
+  /**
+   * One per report of the request, in its order.
+   *
+   * @generated from field: repeated ci.agent.v1.JobReportResult results = 1;
+   */
+  results: JobReportResult[];
+};
+
+/**
+ * Describes the message ci.agent.v1.JobReportResults.
+ * Use `create(JobReportResultsSchema)` to create a new message.
+ */
+export const JobReportResultsSchema: GenMessage<JobReportResults> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 28);
+
+/**
  * @generated from message ci.agent.v1.ServiceEvent
  */
 export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
@@ -952,7 +1025,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 26);
+  messageDesc(file_ci_agent_v1_agent, 29);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -996,7 +1069,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 27);
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -1023,7 +1096,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -1036,7 +1109,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
+  messageDesc(file_ci_agent_v1_agent, 32);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -1068,7 +1141,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 33);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -1097,7 +1170,7 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 31);
+  messageDesc(file_ci_agent_v1_agent, 34);
 
 /**
  * An artifact a job's needed_artifacts lists, asked for by the job run holding it.
@@ -1121,7 +1194,7 @@ export type ArtifactRequest = Message<"ci.agent.v1.ArtifactRequest"> & {
  * Use `create(ArtifactRequestSchema)` to create a new message.
  */
 export const ArtifactRequestSchema: GenMessage<ArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 32);
+  messageDesc(file_ci_agent_v1_agent, 35);
 
 /**
  * @generated from message ci.agent.v1.ArtifactData
@@ -1138,7 +1211,7 @@ export type ArtifactData = Message<"ci.agent.v1.ArtifactData"> & {
  * Use `create(ArtifactDataSchema)` to create a new message.
  */
 export const ArtifactDataSchema: GenMessage<ArtifactData> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 33);
+  messageDesc(file_ci_agent_v1_agent, 36);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -1155,7 +1228,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 34);
+  messageDesc(file_ci_agent_v1_agent, 37);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -1177,7 +1250,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 35);
+  messageDesc(file_ci_agent_v1_agent, 38);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -1206,7 +1279,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 36);
+  messageDesc(file_ci_agent_v1_agent, 39);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -1228,7 +1301,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 37);
+  messageDesc(file_ci_agent_v1_agent, 40);
 
 /**
  * @generated from service ci.agent.v1.AgentService
@@ -1278,6 +1351,18 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof JobReportSchema;
     output: typeof JobReportAckSchema;
+  },
+  /**
+   * Every report of an agent's turn in one call, each taken as ReportJob would take it alone (reports of one
+   * job run in request order; a refused one fails alone, in its result). Added after ReportJob: a control
+   * plane that predates it answers UNIMPLEMENTED, and the agent then sends each report with ReportJob.
+   *
+   * @generated from rpc ci.agent.v1.AgentService.ReportJobs
+   */
+  reportJobs: {
+    methodKind: "unary";
+    input: typeof JobReportsSchema;
+    output: typeof JobReportResultsSchema;
   },
   /**
    * @generated from rpc ci.agent.v1.AgentService.ReportService

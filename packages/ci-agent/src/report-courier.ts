@@ -1,0 +1,59 @@
+// Carries an agent's job reports (started, finished, rejected) to the control plane: the reports the worker
+// makes in one turn of the event loop go together in one ReportJobs call (turn-batcher.ts). A job that starts
+// reports at once, and so does one that ends; under a burst of short jobs the starts and ends of all the
+// agent's slots fall in the same turns, and the control plane pays one call for them, not one per report.
+// Nothing waits for company: a lone report leaves on the next turn. Retrying is the single call's: a report
+// that the batched call could not deliver, or that the control plane refused for a passing reason (its
+// database unreachable, the session expired), is sent again alone with ReportJob within the report's own
+// retry window; a lasting refusal (the job is not this agent's, the report is malformed) is the sender's
+// answer. A control plane that predates ReportJobs gets each report with ReportJob for that session.
+import type { JobReportSchema } from '@app/ci-proto';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { isTransient } from './connection.js';
+import { type ItemResult, TurnBatcher } from './turn-batcher.js';
+
+export type JobReportInit = MessageInitShape<typeof JobReportSchema>;
+
+/** A report and how long it may be retried alone while the control plane is unreachable. */
+export interface CourierReport {
+  report: JobReportInit;
+  retryMs: number;
+}
+
+/** The calls a report courier makes (the worker binds them to its AgentConnection). */
+export interface ReportCalls {
+  /** ReportJobs, tried once: one result per report, in order. */
+  many(reports: JobReportInit[]): Promise<{ code: number; message: string }[]>;
+  /** ReportJob, retried within `retryMs`. */
+  one(report: JobReportInit, retryMs: number): Promise<void>;
+  /** Which session the calls go to: ReportJob is used for the session whose server did not know ReportJobs. */
+  session?(): string | undefined;
+}
+
+/** Reports of one call at most (the control plane takes up to 1,024). */
+const MAX_CALL_REPORTS = 256;
+
+export class ReportCourier {
+  private readonly batcher: TurnBatcher<CourierReport, void>;
+
+  constructor(calls: ReportCalls) {
+    this.batcher = new TurnBatcher({
+      many: async (items): Promise<ItemResult<void>[]> => calls.many(items.map((i) => i.report)),
+      one: (item) => calls.one(item.report, item.retryMs),
+      session: () => calls.session?.(),
+      maxItems: MAX_CALL_REPORTS,
+      alone: isTransient,
+    });
+  }
+
+  /** Calls made: ReportJobs, ReportJob; reports carried. */
+  get stats() {
+    const { many, one, items } = this.batcher.stats;
+    return { many, one, reports: items };
+  }
+
+  /** Sends one report with the others of this turn; resolves once the control plane has taken it. */
+  send(report: JobReportInit, retryMs: number): Promise<void> {
+    return this.batcher.send({ report, retryMs });
+  }
+}
