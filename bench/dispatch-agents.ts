@@ -1,8 +1,8 @@
 // The dispatch benchmark's simulated agents, and the process they run in. Each agent is a real
 // `AgentConnection` (gRPC over loopback HTTP/2, TLS unless BENCH_GRPC_TLS=off) that reports every assignment
-// `started` and `finished` as soon as it arrives, through the real agent's report courier (ReportJobs, a
-// call per turn: report-courier.ts), or — `batchReports: false`, the benchmark's baseline — with one ReportJob
-// call per report, as agents did before ReportJobs. dispatch.bench.ts forks this file so that the agents' CPU
+// `started` and `finished` as soon as it arrives, through the real agent's report courier (a turn's reports
+// in one message on the session stream: report-courier.ts), or — `batchReports: false`, the benchmark's
+// baseline — with one ReportJob call per report, as agents did before issue 31. dispatch.bench.ts forks this file so that the agents' CPU
 // (their gRPC and TLS clients, about half of a job's cost when they shared the server's process) is measured
 // apart from the control plane's: `process.cpuUsage()` of each process is its own.
 //
@@ -11,7 +11,7 @@
 // an unhandled rejection ended the whole benchmark.
 //
 // IPC (parent → child): `{ start: { grpcPort, agents, capacity, prefix } }` → `{ ready: true }`;
-// `{ collect: true }` → `{ assigned: [jobRunId, epochMs][], failures, cpuMs, reportCalls }` (then cleared);
+// `{ collect: true }` → `{ assigned: [jobRunId, epochMs][], failures, cpuMs, reportTurns }` (then cleared);
 // `{ stop: true }` → exits after closing its agents.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -83,8 +83,8 @@ export function simAgent(
   const running = conn.run();
   return {
     ready: () => conn.session(),
-    /** Report calls made so far (ReportJobs and ReportJob). */
-    reportCalls: () => courier.stats.many + courier.stats.one + singleCalls,
+    /** Turns of reports sent so far (session-stream messages, ReportJobs and ReportJob calls). */
+    reportTurns: () => courier.stats.many + courier.stats.one + singleCalls,
     stop: async () => {
       conn.stop();
       await running;
@@ -106,7 +106,7 @@ function serve(): void {
   let agents: ReturnType<typeof simAgent>[] = [];
   let cpu0 = process.cpuUsage();
   let calls0 = 0;
-  const reportCalls = () => agents.reduce((sum, a) => sum + a.reportCalls(), 0);
+  const reportTurns = () => agents.reduce((sum, a) => sum + a.reportTurns(), 0);
   const send = (m: unknown) => process.send?.(m);
   process.on('message', async (m: { start?: StartMessage; collect?: true; stop?: true }) => {
     if (m.start) {
@@ -116,19 +116,19 @@ function serve(): void {
       );
       await Promise.all(agents.map((a) => a.ready()));
       cpu0 = process.cpuUsage();
-      calls0 = reportCalls();
+      calls0 = reportTurns();
       send({ ready: true });
     } else if (m.collect) {
       const cpu = process.cpuUsage(cpu0);
       cpu0 = process.cpuUsage();
-      const calls = reportCalls();
+      const calls = reportTurns();
       // Epoch milliseconds: the parent's clock is another process's performance.now().
       const origin = performance.timeOrigin;
       send({
         assigned: [...assigned].map(([id, t]) => [id, origin + t]),
         failures: { ...reportFailures },
         cpuMs: (cpu.user + cpu.system) / 1000,
-        reportCalls: calls - calls0,
+        reportTurns: calls - calls0,
       });
       calls0 = calls;
       assigned.clear();

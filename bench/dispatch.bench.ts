@@ -11,7 +11,7 @@
 // Since issue 31 the figures come in interleaved rounds (BENCH_ROUNDS, default 3): each round runs the
 // server as it is and, as the baseline, with report batching and coalesced claims turned off
 // (`dispatchBatching: false`: one statement per start, one transaction per finish, a claim per freed slot,
-// and the agents' reports one ReportJob call each instead of a ReportJobs call per turn),
+// and the agents' reports one ReportJob call each instead of a message per turn on the session stream),
 // in alternating order, each on a fresh server and database; reported are the medians of the rounds with
 // their range and the load average during each round, since the machine's load moves the rates a lot.
 // CPU per job is printed for each process: the control plane's (this process: server, triggering, the
@@ -83,7 +83,7 @@ interface Collected {
   assigned: [string, number][];
   failures: { count: number; last: string };
   cpuMs: number;
-  reportCalls: number;
+  reportTurns: number;
 }
 
 /** The simulated agents in a process of their own (bench/dispatch-agents.ts). */
@@ -109,7 +109,7 @@ class AgentsProcess {
     });
   }
 
-  /** `batchReports`: the agents' reports in ReportJobs calls (the agent as it is), else one call each. */
+  /** `batchReports`: the agents' reports by turn on the session stream (the agent as it is), else a call each. */
   start(grpcPort: number, prefix: string, batchReports: boolean): Promise<unknown> {
     return this.ask({ start: { grpcPort, agents: AGENTS, capacity: CAPACITY, prefix, batchReports } });
   }
@@ -142,8 +142,11 @@ interface Phase {
   postgresCpuMs: number;
   /** Reports the agents could not deliver (their jobs went back through the lease sweeper). */
   failures: number;
-  /** The agents' report calls per job (ReportJobs or ReportJob): two reports per job, a call per turn. */
-  reportCalls: number;
+  /**
+   * Turns of reports the agents sent per job (two reports a job): each a message on the session stream, a
+   * ReportJobs call, or — the baseline, and what the stream could not deliver — a ReportJob call.
+   */
+  reportTurns: number;
 }
 
 const perJob = (c: DriverCounts, jobs: number): DriverCounts => ({
@@ -254,7 +257,7 @@ async function phase(
     postgresCpuMs:
       pgCpu0 !== undefined && pgCpu1 !== undefined ? (pgCpu1 - pgCpu0) / runnable.size : Number.NaN,
     failures: collected.failures.count,
-    reportCalls: collected.reportCalls / runnable.size,
+    reportTurns: collected.reportTurns / runnable.size,
   };
 }
 
@@ -367,7 +370,7 @@ export async function run() {
             `round ${round + 1} ${r.store} ${mode}: ${r.rate.toFixed(0)} jobs/s, load ${r.load.toFixed(1)}, ` +
               `the rest per job ${fmt(minus(r.burst.perJob, r.createPerJob), r.store === 'postgres')}, ` +
               `CPU ms/job server ${r.burst.serverCpuMs.toFixed(2)}, agents ${r.burst.agentsCpuMs.toFixed(2)}, ` +
-              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)}, report calls ${r.burst.reportCalls.toFixed(2)} (burst)` +
+              `PostgreSQL ${r.burst.postgresCpuMs.toFixed(2)}, report turns ${r.burst.reportTurns.toFixed(2)} (burst)` +
               (r.burst.failures + r.paced.failures > 0
                 ? `, ${r.burst.failures + r.paced.failures} reports failed`
                 : ''),
@@ -400,7 +403,7 @@ export async function run() {
   console.log(
     '\nPer job in the burst: CPU ms of each process (median, range) and, at the driver, round trips / statements / transactions\n' +
       '(median of rounds; SQLite has no round trips). "The rest" is claim, start, finish and heartbeats (creating the run subtracted).\n' +
-      "\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | agents' report calls | whole burst | creating the run | the rest | paced phase, the rest |",
+      "\n| store | mode | server CPU ms/job | ÷ batched | agents CPU ms/job | PostgreSQL CPU ms/job | agents' report turns | whole burst | creating the run | the rest | paced phase, the rest |",
   );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const store of STORES)
@@ -413,7 +416,7 @@ export async function run() {
       const pgCpu = rs.map((r) => r.burst.postgresCpuMs);
       const batched = median(pick(store, 'batched').map((r) => r.burst.serverCpuMs));
       console.log(
-        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${median(rs.map((r) => r.burst.reportCalls)).toFixed(2)} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
+        `| ${store} | ${mode} | ${median(server).toFixed(2)} (${range(server, 2)}) | ${(median(server) / batched).toFixed(1)}× | ${median(agents).toFixed(2)} (${range(agents, 2)}) | ${pgStore ? `${median(pgCpu).toFixed(2)} (${range(pgCpu, 2)})` : '–'} | ${median(rs.map((r) => r.burst.reportTurns)).toFixed(2)} | ${fmt(med(rs.map((r) => r.burst.perJob)), pgStore)} | ${fmt(med(rs.map((r) => r.createPerJob)), pgStore)} | ${fmt(med(rs.map((r) => minus(r.burst.perJob, r.createPerJob))), pgStore)} | ${fmt(med(rs.map((r) => minus(r.paced.perJob, r.createPerJob))), pgStore)} |`,
       );
     }
   return summary;

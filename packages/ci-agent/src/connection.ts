@@ -1,7 +1,8 @@
 // The agent's link to the control plane: register (with its own credential, or with the shared registration
 // token the first time, keeping the credential it is given), reporting the job runs still in progress so a
-// restarted server can reconcile; hold the session stream (heartbeats and a drain notice go up; assignments,
-// cancellations and acks come down), and give the other calls (logs, reports, uploads) the current session.
+// restarted server can reconcile; hold the session stream (heartbeats, a drain notice and — when the server
+// offers it — job reports go up; assignments, cancellations and acks come down), and give the other calls
+// (logs, reports, uploads) the current session.
 // When the server cannot be reached or forgets the session, the agent says so plainly and registers again
 // with capped exponential backoff and jitter; calls made meanwhile wait for the new session. A refused
 // credential (revoked) or a changed server certificate is fatal: `run()` ends and `fatal` says why.
@@ -19,6 +20,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { AgentSettings } from './config.js';
 import { type AgentIdentityStore, MemoryIdentityStore } from './identity-file.js';
 import { type ServerCertificateError, trustedConnection } from './server-trust.js';
+import { type JobReportInit, SessionReports } from './session-reports.js';
 
 export const AGENT_VERSION = '0.2.0';
 
@@ -75,6 +77,8 @@ export class AgentConnection {
   private stopped = false;
   private wake?: () => void;
   private outbound?: AsyncQueue<AgentMessageInit>;
+  /** The session's reports on its stream, when the server offered it at registration. */
+  private sessionReports?: SessionReports;
   private heartbeatTimer?: NodeJS.Timeout;
   private sessionAbort?: AbortController;
   private sessionWaiters: ((sessionId: string | undefined) => void)[] = [];
@@ -157,6 +161,14 @@ export class AgentConnection {
   /** Sends a heartbeat now (after a job ended, so the server sees the slot and the lease state early). */
   heartbeatNow(): void {
     this.outbound?.push(this.heartbeat());
+  }
+
+  /**
+   * Sends job reports on the session stream (session-reports.ts); undefined when there is no session or its
+   * server does not take them there (then the caller uses ReportJobs).
+   */
+  reportOnSession(reports: JobReportInit[]) {
+    return this.sessionReports?.send(reports);
   }
 
   /** Tells the server to send no more jobs (SIGTERM drain); repeated on every new session. */
@@ -253,6 +265,8 @@ export class AgentConnection {
         outbound.push(this.heartbeat());
         if (this.draining) outbound.push({ kind: { case: 'drain', value: {} } });
         this.heartbeatTimer = setInterval(() => outbound.push(this.heartbeat()), interval);
+        const reports = reg.sessionReports ? new SessionReports(outbound) : undefined;
+        this.sessionReports = reports;
         const stream = this.client.session(outbound, {
           headers: { [AGENT_SESSION_HEADER]: reg.sessionId },
           signal: abort.signal,
@@ -265,7 +279,8 @@ export class AgentConnection {
         });
         for await (const message of stream) {
           if (this.stopped) break;
-          this.events.onServerMessage?.(message);
+          if (message.kind.case === 'reportResults') reports?.answered(message.kind.value);
+          else this.events.onServerMessage?.(message);
         }
         if (!this.stopped) throw new ConnectError('the control plane closed the session', Code.Unavailable);
       } catch (err) {
@@ -320,6 +335,8 @@ export class AgentConnection {
     this.heartbeatTimer = undefined;
     this.outbound?.close();
     this.outbound = undefined;
+    this.sessionReports?.end();
+    this.sessionReports = undefined;
     this.sessionId = undefined;
   }
 

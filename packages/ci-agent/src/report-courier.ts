@@ -1,18 +1,18 @@
 // Carries an agent's job reports (started, finished, rejected) to the control plane: the reports the worker
-// makes in one turn of the event loop go together in one ReportJobs call (turn-batcher.ts). A job that starts
-// reports at once, and so does one that ends; under a burst of short jobs the starts and ends of all the
-// agent's slots fall in the same turns, and the control plane pays one call for them, not one per report.
+// makes in one turn of the event loop go together (turn-batcher.ts): on the session stream when the control
+// plane offered that at registration (session-reports.ts; no call at all), else in one ReportJobs call. A job
+// that starts reports at once, and so does one that ends; under a burst of short jobs the starts and ends of
+// several of the agent's slots fall in the same turns and travel together, not one call per report.
 // Nothing waits for company: a lone report leaves on the next turn. Retrying is the single call's: a report
 // that the batched call could not deliver, or that the control plane refused for a passing reason (its
 // database unreachable, the session expired), is sent again alone with ReportJob within the report's own
 // retry window; a lasting refusal (the job is not this agent's, the report is malformed) is the sender's
 // answer. A control plane that predates ReportJobs gets each report with ReportJob for that session.
-import type { JobReportSchema } from '@app/ci-proto';
-import type { MessageInitShape } from '@bufbuild/protobuf';
 import { isTransient } from './connection.js';
+import type { JobReportInit } from './session-reports.js';
 import { type ItemResult, TurnBatcher } from './turn-batcher.js';
 
-export type JobReportInit = MessageInitShape<typeof JobReportSchema>;
+export type { JobReportInit };
 
 /** A report and how long it may be retried alone while the control plane is unreachable. */
 export interface CourierReport {
@@ -22,7 +22,7 @@ export interface CourierReport {
 
 /** The calls a report courier makes (the worker binds them to its AgentConnection). */
 export interface ReportCalls {
-  /** ReportJobs, tried once: one result per report, in order. */
+  /** The session stream or ReportJobs, tried once: one result per report, in order. */
   many(reports: JobReportInit[]): Promise<{ code: number; message: string }[]>;
   /** ReportJob, retried within `retryMs`. */
   one(report: JobReportInit, retryMs: number): Promise<void>;

@@ -98,13 +98,14 @@ export function courierOf(connection: AgentConnection): LogCourier {
 }
 
 /**
- * The agent's report courier over its connection: ReportJobs for a turn's reports, tried once; ReportJob,
- * with the report's own retry window, for what that call could not deliver and for a control plane that
- * predates it.
+ * The agent's report courier over its connection: a turn's reports on the session stream when the server
+ * takes them there, else in a ReportJobs call, tried once; ReportJob, with the report's own retry window, for
+ * what that could not deliver and for a control plane that predates both.
  */
 export function reportCourierOf(connection: AgentConnection): ReportCourier {
   return new ReportCourier({
     many: async (reports) =>
+      (await connection.reportOnSession(reports)) ??
       (await connection.call((o) => connection.client.reportJobs({ reports }, o), 0)).results,
     one: async (report, retryMs) => {
       await connection.call((o) => connection.client.reportJob(report, o), retryMs);

@@ -3,27 +3,15 @@
 // request order. Items of one job run go one after another, in request order (a job's start before its end,
 // its batches in seq order); different job runs' at once, so they reach the store in the same turn and are
 // group-committed (logs/run-inserts.ts, dispatch/report-batches.ts). A refused item fails alone, with the code
-// and message its single call would have failed with.
-import { isDatabaseUnavailable } from '@app/kit';
-import { Code, ConnectError } from '@connectrpc/connect';
-import { DATABASE_UNAVAILABLE_AGENT, invalid } from './sessions.js';
+// and message its single call would have failed with. Items that come in several messages of one stream (reports
+// on the session stream) keep their job run's order across the messages too (`jobTurns`).
+import { invalid, refusal } from './refusals.js';
 
 /** Items of one batched call at most (an agent's turn: its running jobs, a few items each). */
 export const MAX_ITEMS_PER_CALL = 1024;
 
 /** An item's outcome: taken (code 0, with the single call's answer), or refused. */
 export type ItemOutcome<R> = ({ code: 0 } & R) | { code: number; message: string };
-
-/**
- * What a refused item answers: the code and message its single call would have failed with (a database
- * outage as UNAVAILABLE with the message agents key their back-off on; an error that is not a ConnectError as
- * Connect shows it, without its internals).
- */
-function refusal(err: unknown): { code: number; message: string } {
-  if (err instanceof ConnectError) return { code: err.code, message: err.rawMessage };
-  if (isDatabaseUnavailable(err)) return { code: Code.Unavailable, message: DATABASE_UNAVAILABLE_AGENT };
-  return { code: Code.Internal, message: 'internal error' };
-}
 
 /**
  * Each item through `take`, by job run as above; one outcome per item, in request order. A call of more than
@@ -54,4 +42,21 @@ export async function settleByJobRun<T extends { jobRunId: string }, R>(
     }),
   );
   return outcomes;
+}
+
+/** Runs `fn` once what was queued before it for the same job run has settled: arrival order per job run. */
+export type JobTurns = <T>(jobRunId: string, fn: () => Promise<T>) => Promise<T>;
+
+/** A fresh order keeper (one per session stream); it holds only job runs with work queued. */
+export function jobTurns(): JobTurns {
+  const tails = new Map<string, Promise<unknown>>();
+  return (jobRunId, fn) => {
+    const run = (tails.get(jobRunId) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => undefined);
+    tails.set(jobRunId, tail);
+    void tail.then(() => {
+      if (tails.get(jobRunId) === tail) tails.delete(jobRunId);
+    });
+    return run;
+  };
 }

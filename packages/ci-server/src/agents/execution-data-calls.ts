@@ -20,7 +20,8 @@ import type { ConnectedAgent } from '../dispatch/agent-registry.js';
 import type { DispatcherLog } from '../dispatch/dispatcher.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { ServiceEventError } from '../services/service-runs.js';
-import { type AgentSessions, cut, invalid } from './sessions.js';
+import { invalid } from './refusals.js';
+import { type AgentSessions, cut } from './sessions.js';
 
 const MAX_TEST_CASES = 20_000;
 const BLOB_CODES = {

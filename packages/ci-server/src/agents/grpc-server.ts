@@ -35,13 +35,13 @@ import {
 import { isDatabaseUnavailable } from '@app/kit';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
-import { settleByJobRun } from './batched-calls.js';
 import { ExecutionDataCalls } from './execution-data-calls.js';
 import { directStreamCalls } from './grpc-stream.js';
 import { directUnaryCalls } from './grpc-unary.js';
 import type { AgentIdentity } from './identity.js';
 import { LogCalls } from './log-calls.js';
-import { type AgentSessionDeps, AgentSessions, DATABASE_UNAVAILABLE_AGENT } from './sessions.js';
+import { DATABASE_UNAVAILABLE_AGENT } from './refusals.js';
+import { type AgentSessionDeps, AgentSessions } from './sessions.js';
 
 /** How often agents heartbeat unless configured (a lease lapses after three missed: control-plane.ts). */
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -122,12 +122,9 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
   const reportJob = unary('ReportJob', async (req: JobReport, session: string) =>
     sessions.reportJob(sessions.agent(session), req),
   );
-  /** Each report as ReportJob would take it alone, with its own outcome (batched-calls.ts). */
-  const reportJobs = unary('ReportJobs', async (req: JobReports, session: string) => {
-    const agent = sessions.agent(session);
-    const outcomes = await settleByJobRun(req.reports, 'reports', (r) => sessions.reportJob(agent, r));
-    return { results: outcomes.map((o, i) => ({ jobRunId: req.reports[i].jobRunId, message: '', ...o })) };
-  });
+  const reportJobs = unary('ReportJobs', async (req: JobReports, session: string) => ({
+    results: await sessions.reportJobs(sessions.agent(session), req.reports),
+  }));
   const pushLogs = unary('PushLogs', async (req: LogBatch, session: string) =>
     logCalls.pushLogs(sessions.agent(session), req),
   );

@@ -8,7 +8,8 @@ import type { ConnectedAgent } from '../dispatch/agent-registry.js';
 import { logTrace, logTraceOn } from '../replicas/log-trace.js';
 import type { ExecutionData } from '../services/execution-data.js';
 import { settleByJobRun } from './batched-calls.js';
-import { type AgentSessions, invalid } from './sessions.js';
+import { invalid } from './refusals.js';
+import type { AgentSessions } from './sessions.js';
 
 // Agents send up to 2,000 lines per batch (4 MiB of text at most); room for larger ones later.
 const MAX_BATCH_LINES = 5000;

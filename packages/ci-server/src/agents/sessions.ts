@@ -6,7 +6,13 @@
 // This is the gRPC face of dispatch/: it implements the agents' port (`streamPort`: assignments and
 // cancels as protocol messages down the held stream), and reads and writes the store only through store/.
 
-import type { AgentMessage, JobReport, RegisterRequest, ServerMessageSchema } from '@app/ci-proto';
+import type {
+  AgentMessage,
+  JobReport,
+  RegisterRequest,
+  ServerMessageSchema,
+  SessionReports,
+} from '@app/ci-proto';
 import { AsyncQueue } from '@app/kit';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
@@ -28,7 +34,9 @@ import {
 } from '../store/agent-leases.js';
 import type { StoreDb } from '../store/database.js';
 import { AgentStatusWriter, statusOf } from './agent-status.js';
+import { type JobTurns, jobTurns, settleByJobRun } from './batched-calls.js';
 import { type AgentIdentity, type AgentProof, revokedError } from './identity.js';
+import { invalid, refusal } from './refusals.js';
 
 type ServerMessageInit = MessageInitShape<typeof ServerMessageSchema>;
 
@@ -77,11 +85,6 @@ const MAX_JOB_IDS = 1000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
 const RESULTS = new Set(['success', 'failed', 'canceled']);
-
-/** What an agent is told while the control plane's database is down (the agent keys its back-off on it). */
-export const DATABASE_UNAVAILABLE_AGENT = "the control plane's database is unavailable; retry shortly";
-
-export const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
 
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
@@ -172,6 +175,7 @@ export class AgentSessions {
       leaseMs,
       cancelJobIds: [...stop],
       credential,
+      sessionReports: true,
     };
   }
 
@@ -198,6 +202,7 @@ export class AgentSessions {
     const { registry, dispatcher, db } = this.deps;
     const outbound = new AsyncQueue<ServerMessageInit>();
     const port = streamPort(outbound);
+    const inTurn = jobTurns();
     registry.attach(agent.sessionId, port);
     await this.status.sync(agent, true).catch(() => undefined);
     dispatcher.pump();
@@ -210,6 +215,9 @@ export class AgentSessions {
           try {
             if (msg.kind.case === 'heartbeat')
               await this.heartbeat(agent, msg.kind.value.runningJobIds, outbound);
+            else if (msg.kind.case === 'reports')
+              // Not awaited: the stream's next messages (heartbeats, more reports) are read meanwhile.
+              void this.sessionReports(agent, msg.kind.value, outbound, inTurn);
             else if (msg.kind.case === 'drain') {
               agent.draining = true;
               this.deps.log.info({ agent: agent.name }, 'agent is draining');
@@ -271,6 +279,43 @@ export class AgentSessions {
     const info = await this.deps.jobs.get(id);
     if (!info) throw new ConnectError(`job run ${id} does not exist`, Code.NotFound);
     return info;
+  }
+
+  /**
+   * ReportJobs, and reports on the session stream: each report as `reportJob` would take it alone, with its
+   * own result (batched-calls.ts).
+   */
+  async reportJobs(
+    agent: ConnectedAgent,
+    reports: JobReport[],
+    take = (r: JobReport) => this.reportJob(agent, r),
+  ) {
+    const outcomes = await settleByJobRun(reports, 'reports', take);
+    return outcomes.map((o, i) => ({ jobRunId: reports[i].jobRunId, message: '', ...o }));
+  }
+
+  /**
+   * Reports that came on the session stream, answered on it under their message's id. A job run's reports go
+   * in the order they came across the stream's messages too (`inTurn`), as a job's start must precede its
+   * end. A message refused whole (too many reports) answers every report with the refusal.
+   */
+  private async sessionReports(
+    agent: ConnectedAgent,
+    msg: SessionReports,
+    outbound: AsyncQueue<ServerMessageInit>,
+    inTurn: JobTurns,
+  ) {
+    let results: { jobRunId: string; code: number; message: string }[];
+    try {
+      results = await this.reportJobs(agent, msg.reports, (r) =>
+        inTurn(r.jobRunId, () => this.reportJob(agent, r)),
+      );
+    } catch (err) {
+      const refused = refusal(err);
+      results = msg.reports.map((r) => ({ jobRunId: r.jobRunId, ...refused }));
+    }
+    // A closed stream drops the answer: the agent sends what was not answered again by ReportJob.
+    outbound.push({ kind: { case: 'reportResults', value: { id: msg.id, results } } });
   }
 
   async reportJob(agent: ConnectedAgent, req: JobReport) {

@@ -385,6 +385,64 @@ describe.each(STORES)('dispatch on %s', (kind) => {
     expect((await waitRun(s, runId)).status).toBe('success');
   });
 
+  it('reports on the session stream: answered there under their id, a job in order across messages, the same checks as ReportJob', async () => {
+    const { s, agent, db } = await setup(kind);
+    const holder = await agent('holder', { tags: 'mine', capacity: 1 });
+    const thief = await agent('thief', { tags: 'theirs', capacity: 1 });
+    const pipeline = await applyPipeline(
+      s,
+      'streamed',
+      PIPE(`  a: { stage: build, tags: [mine], script: [x] }
+  b: { stage: build, tags: [theirs], script: [x] }`),
+    );
+    const runId = await trigger(s, pipeline);
+    await waitFor(async () => holder.held.size === 1 && thief.held.size === 1, { what: 'both jobs held' });
+    const own = [...thief.held][0];
+    const foreign = [...holder.held][0];
+    const end = { case: 'finished' as const, value: { status: 'success', hasExitCode: true } };
+    // The start and the end in two messages, the second sent before the first is answered: the end must not
+    // overtake the start (a start applied after the end would be refused, and the agent told to cancel).
+    const first = thief.conn.reportOnSession([{ jobRunId: own, kind: { case: 'started', value: {} } }]);
+    const second = thief.conn.reportOnSession([
+      { jobRunId: own, kind: end },
+      { jobRunId: foreign, kind: end },
+      { jobRunId: 'not-a-job', kind: end },
+    ]);
+    expect(first).toBeDefined();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((rs) => rs?.map((r) => [r.jobRunId, r.code]))).toEqual([
+      [[own, 0]],
+      [
+        [own, 0],
+        [foreign, 0],
+        ['not-a-job', Code.InvalidArgument],
+      ],
+    ]);
+    // Stream order: a cancel caused by the first message would have come down before its answer.
+    expect(thief.cancels).toEqual([]);
+    const row = await jobRow(db, own);
+    expect(row).toMatchObject({ status: 'success', lease_agent_id: null });
+    expect(Date.parse(row.started_at ?? '')).toBeLessThanOrEqual(Date.parse(row.finished_at ?? ''));
+    // The other agent's job is as it was, and so is its holder's slot.
+    expect(await jobRow(db, foreign)).toMatchObject({ status: 'queued', started_at: null });
+    expect(
+      s.server.agents
+        .connected()
+        .find((a) => a.name === 'holder')
+        ?.leased.has(foreign),
+    ).toBe(true);
+    // A message of more than 1,024 reports is refused whole: every report answered with the refusal.
+    const flood = await thief.conn.reportOnSession(
+      Array.from({ length: 1025 }, () => ({ jobRunId: foreign, kind: end })),
+    );
+    expect(new Set(flood?.map((r) => `${r.code} ${r.message}`))).toEqual(
+      new Set([`${Code.InvalidArgument} at most 1024 reports per call`]),
+    );
+    await holder.started(foreign);
+    await holder.finish(foreign);
+    expect((await waitRun(s, runId)).status).toBe('success');
+  });
+
   it('the direct agent port holds the same line: no session, an empty or forged one, or a finish for a job not held change nothing', async () => {
     const { s, agent } = await setup(kind);
     const other = await agent('other', { capacity: 1 });

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKVAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJImgKDEFnZW50TWVzc2FnZRIrCgloZWFydGJlYXQYASABKAsyFi5jaS5hZ2VudC52MS5IZWFydGJlYXRIABIjCgVkcmFpbhgCIAEoCzISLmNpLmFnZW50LnYxLkRyYWluSABCBgoEa2luZCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4ipwEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSABCBgoEa2luZCImCgxIZWFydGJlYXRBY2sSFgoOY2FuY2VsX2pvYl9pZHMYASADKAkiLwoJQ2FuY2VsSm9iEhIKCmpvYl9ydW5faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjoKCUdpdFNvdXJjZRILCgN1cmwYASABKAkSEAoIcmV2aXNpb24YAiABKAkSDgoGYnJhbmNoGAMgASgJIk4KDFNlcnZpY2VSZWFkeRILCgN0Y3AYASABKAUSDAoEaHR0cBgCIAEoCRIPCgdjb21tYW5kGAMgAygJEhIKCnRpbWVvdXRfbXMYBCABKAUicwoLU2VydmljZVNwZWMSDAoEbmFtZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEigKBXJlYWR5GAMgASgLMhkuY2kuYWdlbnQudjEuU2VydmljZVJlYWR5Eg0KBWltYWdlGAQgASgJEgwKBHB1bGwYBSABKAkiJwoJQ2FjaGVTcGVjEgsKA2tleRgBIAEoCRINCgVwYXRocxgCIAMoCSIsCg1BcnRpZmFjdHNTcGVjEg0KBXBhdGhzGAEgAygJEgwKBHdoZW4YAiABKAkixwYKDUpvYkFzc2lnbm1lbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIPCgdhdHRlbXB0GAIgASgFEhQKDHByb2plY3Rfc2x1ZxgDIAEoCRIVCg1waXBlbGluZV9uYW1lGAQgASgJEhMKC3BpcGVsaW5lX2lkGAUgASgJEg4KBnJ1bl9pZBgGIAEoCRITCgtydW5fY291bnRlchgHIAEoBRIQCghqb2JfbmFtZRgIIAEoCRINCgVjYXVzZRgJIAEoCRIjCgNnaXQYCiABKAsyFi5jaS5hZ2VudC52MS5HaXRTb3VyY2USDgoGc2NyaXB0GAsgAygJEjAKA2VudhgMIAMoCzIjLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuRW52RW50cnkSOAoHc2VjcmV0cxgNIAMoCzInLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnQuU2VjcmV0c0VudHJ5EioKCHNlcnZpY2VzGA4gAygLMhguY2kuYWdlbnQudjEuU2VydmljZVNwZWMSJQoFY2FjaGUYDyADKAsyFi5jaS5hZ2VudC52MS5DYWNoZVNwZWMSLQoJYXJ0aWZhY3RzGBAgASgLMhouY2kuYWdlbnQudjEuQXJ0aWZhY3RzU3BlYxIUCgx0ZXN0X3JlcG9ydHMYESADKAkSEgoKdGltZW91dF9tcxgSIAEoAxINCgVpbWFnZRgTIAEoCRIMCgRwdWxsGBQgASgJEg8KB25ldHdvcmsYFSABKAkSNQoQbmVlZGVkX2FydGlmYWN0cxgWIAMoCzIbLmNpLmFnZW50LnYxLk5lZWRlZEFydGlmYWN0EjgKB291dHB1dHMYFyADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50Lk91dHB1dHNFbnRyeRIRCglsb2dfbWFza3MYGCADKAkaKgoIRW52RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxTZWNyZXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARouCgxPdXRwdXRzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ/Cg5OZWVkZWRBcnRpZmFjdBITCgthcnRpZmFjdF9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEgwKBGRlc3QYAyABKAkSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg5jb250ZW50X3NoYTI1NhgFIAEoCRIQCghmcm9tX2pvYhgGIAEoCSJDCgdMb2dMaW5lEgsKA3NlcRgBIAEoAxIOCgZzdHJlYW0YAiABKAkSDQoFYXRfbXMYAyABKAMSDAoEdGV4dBgEIAEoCSJDCghMb2dCYXRjaBISCgpqb2JfcnVuX2lkGAEgASgJEiMKBWxpbmVzGAIgAygLMhQuY2kuYWdlbnQudjEuTG9nTGluZSIbCgZMb2dBY2sSEQoJYWNrZWRfc2VxGAEgASgDIjQKCkxvZ0JhdGNoZXMSJgoHYmF0Y2hlcxgBIAMoCzIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoIlYKDkxvZ0JhdGNoUmVzdWx0EhIKCmpvYl9ydW5faWQYASABKAkSEQoJYWNrZWRfc2VxGAIgASgDEgwKBGNvZGUYAyABKAUSDwoHbWVzc2FnZRgEIAEoCSI/Cg9Mb2dCYXRjaFJlc3VsdHMSLAoHcmVzdWx0cxgBIAMoCzIbLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0IhwKCkpvYlN0YXJ0ZWQSDgoGZW5naW5lGAEgASgJIuABCgtKb2JGaW5pc2hlZBIOCgZzdGF0dXMYASABKAkSFQoNaGFzX2V4aXRfY29kZRgCIAEoCBIRCglleGl0X2NvZGUYAyABKAUSDQoFZXJyb3IYBCABKAkSEAoIbGFzdF9zZXEYBSABKAMSDgoGY29tbWl0GAYgASgJEjYKB291dHB1dHMYByADKAsyJS5jaS5hZ2VudC52MS5Kb2JGaW5pc2hlZC5PdXRwdXRzRW50cnkaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiHQoLSm9iUmVqZWN0ZWQSDgoGcmVhc29uGAEgASgJIq8BCglKb2JSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIqCgdzdGFydGVkGAIgASgLMhcuY2kuYWdlbnQudjEuSm9iU3RhcnRlZEgAEiwKCGZpbmlzaGVkGAMgASgLMhguY2kuYWdlbnQudjEuSm9iRmluaXNoZWRIABIsCghyZWplY3RlZBgEIAEoCzIYLmNpLmFnZW50LnYxLkpvYlJlamVjdGVkSABCBgoEa2luZCIOCgxKb2JSZXBvcnRBY2siNQoKSm9iUmVwb3J0cxInCgdyZXBvcnRzGAEgAygLMhYuY2kuYWdlbnQudjEuSm9iUmVwb3J0IkQKD0pvYlJlcG9ydFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEgwKBGNvZGUYAiABKAUSDwoHbWVzc2FnZRgDIAEoCSJBChBKb2JSZXBvcnRSZXN1bHRzEi0KB3Jlc3VsdHMYASADKAsyHC5jaS5hZ2VudC52MS5Kb2JSZXBvcnRSZXN1bHQiZwoMU2VydmljZUV2ZW50EhIKCmpvYl9ydW5faWQYASABKAkSFAoMc2VydmljZV9uYW1lGAIgASgJEg0KBXN0YXRlGAMgASgJEg8KB21lc3NhZ2UYBCABKAkSDQoFYXRfbXMYBSABKAMibwoIVGVzdENhc2USDQoFc3VpdGUYASABKAkSEQoJY2xhc3NuYW1lGAIgASgJEgwKBG5hbWUYAyABKAkSDgoGc3RhdHVzGAQgASgJEhIKCmR1cmF0aW9uX3MYBSABKAESDwoHbWVzc2FnZRgGIAEoCSJgCgpUZXN0UmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSJAoFY2FzZXMYAiADKAsyFS5jaS5hZ2VudC52MS5UZXN0Q2FzZRIYChB1bnJlYWRhYmxlX2ZpbGVzGAMgAygJIgUKA0FjayJeCg5BcnRpZmFjdEhlYWRlchISCgpqb2JfcnVuX2lkGAEgASgJEgwKBHBhdGgYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAxIWCg5jb250ZW50X3NoYTI1NhgEIAEoCSJWCg1BcnRpZmFjdENodW5rEi0KBmhlYWRlchgBIAEoCzIbLmNpLmFnZW50LnYxLkFydGlmYWN0SGVhZGVySAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiOgoPQXJ0aWZhY3RSZXF1ZXN0EhIKCmpvYl9ydW5faWQYASABKAkSEwoLYXJ0aWZhY3RfaWQYAiABKAkiHAoMQXJ0aWZhY3REYXRhEgwKBGRhdGEYASABKAwiJwoQQXJ0aWZhY3RVcGxvYWRlZBITCgthcnRpZmFjdF9pZBgBIAEoCSItCghDYWNoZUtleRIUCgxwcm9qZWN0X3NsdWcYASABKAkSCwoDa2V5GAIgASgJIk0KCkNhY2hlQ2h1bmsSJwoGaGVhZGVyGAEgASgLMhUuY2kuYWdlbnQudjEuQ2FjaGVLZXlIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCIwCgtDYWNoZUxvb2t1cBINCgVmb3VuZBgBIAEoCBISCgpzaXplX2J5dGVzGAIgASgDMrkGCgxBZ2VudFNlcnZpY2USRwoIUmVnaXN0ZXISHC5jaS5hZ2VudC52MS5SZWdpc3RlclJlcXVlc3QaHS5jaS5hZ2VudC52MS5SZWdpc3RlclJlc3BvbnNlEkQKB1Nlc3Npb24SGS5jaS5hZ2VudC52MS5BZ2VudE1lc3NhZ2UaGi5jaS5hZ2VudC52MS5TZXJ2ZXJNZXNzYWdlKAEwARI2CghQdXNoTG9ncxIVLmNpLmFnZW50LnYxLkxvZ0JhdGNoGhMuY2kuYWdlbnQudjEuTG9nQWNrEkcKDlB1c2hMb2dCYXRjaGVzEhcuY2kuYWdlbnQudjEuTG9nQmF0Y2hlcxocLmNpLmFnZW50LnYxLkxvZ0JhdGNoUmVzdWx0cxI+CglSZXBvcnRKb2ISFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQaGS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRBY2sSRAoKUmVwb3J0Sm9icxIXLmNpLmFnZW50LnYxLkpvYlJlcG9ydHMaHS5jaS5hZ2VudC52MS5Kb2JSZXBvcnRSZXN1bHRzEjwKDVJlcG9ydFNlcnZpY2USGS5jaS5hZ2VudC52MS5TZXJ2aWNlRXZlbnQaEC5jaS5hZ2VudC52MS5BY2sSOAoLUmVwb3J0VGVzdHMSFy5jaS5hZ2VudC52MS5UZXN0UmVwb3J0GhAuY2kuYWdlbnQudjEuQWNrEk0KDlVwbG9hZEFydGlmYWN0EhouY2kuYWdlbnQudjEuQXJ0aWZhY3RDaHVuaxodLmNpLmFnZW50LnYxLkFydGlmYWN0VXBsb2FkZWQoARJNChBEb3dubG9hZEFydGlmYWN0EhwuY2kuYWdlbnQudjEuQXJ0aWZhY3RSZXF1ZXN0GhkuY2kuYWdlbnQudjEuQXJ0aWZhY3REYXRhMAESQQoNRG93bmxvYWRDYWNoZRIVLmNpLmFnZW50LnYxLkNhY2hlS2V5GhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuazABEjoKC1VwbG9hZENhY2hlEhcuY2kuYWdlbnQudjEuQ2FjaGVDaHVuaxoQLmNpLmFnZW50LnYxLkFjaygBYgZwcm90bzM");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKuAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJEhcKD3Nlc3Npb25fcmVwb3J0cxgHIAEoCCKYAQoMQWdlbnRNZXNzYWdlEisKCWhlYXJ0YmVhdBgBIAEoCzIWLmNpLmFnZW50LnYxLkhlYXJ0YmVhdEgAEiMKBWRyYWluGAIgASgLMhIuY2kuYWdlbnQudjEuRHJhaW5IABIuCgdyZXBvcnRzGAMgASgLMhsuY2kuYWdlbnQudjEuU2Vzc2lvblJlcG9ydHNIAEIGCgRraW5kIkUKDlNlc3Npb25SZXBvcnRzEgoKAmlkGAEgASgEEicKB3JlcG9ydHMYAiADKAsyFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQiUQoUU2Vzc2lvblJlcG9ydFJlc3VsdHMSCgoCaWQYASABKAQSLQoHcmVzdWx0cxgCIAMoCzIcLmNpLmFnZW50LnYxLkpvYlJlcG9ydFJlc3VsdCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4i5AEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSAASOwoOcmVwb3J0X3Jlc3VsdHMYBCABKAsyIS5jaS5hZ2VudC52MS5TZXNzaW9uUmVwb3J0UmVzdWx0c0gAQgYKBGtpbmQiJgoMSGVhcnRiZWF0QWNrEhYKDmNhbmNlbF9qb2JfaWRzGAEgAygJIi8KCUNhbmNlbEpvYhISCgpqb2JfcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6CglHaXRTb3VyY2USCwoDdXJsGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEg4KBmJyYW5jaBgDIAEoCSJOCgxTZXJ2aWNlUmVhZHkSCwoDdGNwGAEgASgFEgwKBGh0dHAYAiABKAkSDwoHY29tbWFuZBgDIAMoCRISCgp0aW1lb3V0X21zGAQgASgFInMKC1NlcnZpY2VTcGVjEgwKBG5hbWUYASABKAkSDwoHY29tbWFuZBgCIAMoCRIoCgVyZWFkeRgDIAEoCzIZLmNpLmFnZW50LnYxLlNlcnZpY2VSZWFkeRINCgVpbWFnZRgEIAEoCRIMCgRwdWxsGAUgASgJIicKCUNhY2hlU3BlYxILCgNrZXkYASABKAkSDQoFcGF0aHMYAiADKAkiLAoNQXJ0aWZhY3RzU3BlYxINCgVwYXRocxgBIAMoCRIMCgR3aGVuGAIgASgJIscGCg1Kb2JBc3NpZ25tZW50EhIKCmpvYl9ydW5faWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRIUCgxwcm9qZWN0X3NsdWcYAyABKAkSFQoNcGlwZWxpbmVfbmFtZRgEIAEoCRITCgtwaXBlbGluZV9pZBgFIAEoCRIOCgZydW5faWQYBiABKAkSEwoLcnVuX2NvdW50ZXIYByABKAUSEAoIam9iX25hbWUYCCABKAkSDQoFY2F1c2UYCSABKAkSIwoDZ2l0GAogASgLMhYuY2kuYWdlbnQudjEuR2l0U291cmNlEg4KBnNjcmlwdBgLIAMoCRIwCgNlbnYYDCADKAsyIy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LkVudkVudHJ5EjgKB3NlY3JldHMYDSADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LlNlY3JldHNFbnRyeRIqCghzZXJ2aWNlcxgOIAMoCzIYLmNpLmFnZW50LnYxLlNlcnZpY2VTcGVjEiUKBWNhY2hlGA8gAygLMhYuY2kuYWdlbnQudjEuQ2FjaGVTcGVjEi0KCWFydGlmYWN0cxgQIAEoCzIaLmNpLmFnZW50LnYxLkFydGlmYWN0c1NwZWMSFAoMdGVzdF9yZXBvcnRzGBEgAygJEhIKCnRpbWVvdXRfbXMYEiABKAMSDQoFaW1hZ2UYEyABKAkSDAoEcHVsbBgUIAEoCRIPCgduZXR3b3JrGBUgASgJEjUKEG5lZWRlZF9hcnRpZmFjdHMYFiADKAsyGy5jaS5hZ2VudC52MS5OZWVkZWRBcnRpZmFjdBI4CgdvdXRwdXRzGBcgAygLMicuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5PdXRwdXRzRW50cnkSEQoJbG9nX21hc2tzGBggAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMU2VjcmV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEifwoOTmVlZGVkQXJ0aWZhY3QSEwoLYXJ0aWZhY3RfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIMCgRkZXN0GAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAMSFgoOY29udGVudF9zaGEyNTYYBSABKAkSEAoIZnJvbV9qb2IYBiABKAkiQwoHTG9nTGluZRILCgNzZXEYASABKAMSDgoGc3RyZWFtGAIgASgJEg0KBWF0X21zGAMgASgDEgwKBHRleHQYBCABKAkiQwoITG9nQmF0Y2gSEgoKam9iX3J1bl9pZBgBIAEoCRIjCgVsaW5lcxgCIAMoCzIULmNpLmFnZW50LnYxLkxvZ0xpbmUiGwoGTG9nQWNrEhEKCWFja2VkX3NlcRgBIAEoAyI0CgpMb2dCYXRjaGVzEiYKB2JhdGNoZXMYASADKAsyFS5jaS5hZ2VudC52MS5Mb2dCYXRjaCJWCg5Mb2dCYXRjaFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEhEKCWFja2VkX3NlcRgCIAEoAxIMCgRjb2RlGAMgASgFEg8KB21lc3NhZ2UYBCABKAkiPwoPTG9nQmF0Y2hSZXN1bHRzEiwKB3Jlc3VsdHMYASADKAsyGy5jaS5hZ2VudC52MS5Mb2dCYXRjaFJlc3VsdCIcCgpKb2JTdGFydGVkEg4KBmVuZ2luZRgBIAEoCSLgAQoLSm9iRmluaXNoZWQSDgoGc3RhdHVzGAEgASgJEhUKDWhhc19leGl0X2NvZGUYAiABKAgSEQoJZXhpdF9jb2RlGAMgASgFEg0KBWVycm9yGAQgASgJEhAKCGxhc3Rfc2VxGAUgASgDEg4KBmNvbW1pdBgGIAEoCRI2CgdvdXRwdXRzGAcgAygLMiUuY2kuYWdlbnQudjEuSm9iRmluaXNoZWQuT3V0cHV0c0VudHJ5Gi4KDE91dHB1dHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIh0KC0pvYlJlamVjdGVkEg4KBnJlYXNvbhgBIAEoCSKvAQoJSm9iUmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSKgoHc3RhcnRlZBgCIAEoCzIXLmNpLmFnZW50LnYxLkpvYlN0YXJ0ZWRIABIsCghmaW5pc2hlZBgDIAEoCzIYLmNpLmFnZW50LnYxLkpvYkZpbmlzaGVkSAASLAoIcmVqZWN0ZWQYBCABKAsyGC5jaS5hZ2VudC52MS5Kb2JSZWplY3RlZEgAQgYKBGtpbmQiDgoMSm9iUmVwb3J0QWNrIjUKCkpvYlJlcG9ydHMSJwoHcmVwb3J0cxgBIAMoCzIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydCJECg9Kb2JSZXBvcnRSZXN1bHQSEgoKam9iX3J1bl9pZBgBIAEoCRIMCgRjb2RlGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiQQoQSm9iUmVwb3J0UmVzdWx0cxItCgdyZXN1bHRzGAEgAygLMhwuY2kuYWdlbnQudjEuSm9iUmVwb3J0UmVzdWx0ImcKDFNlcnZpY2VFdmVudBISCgpqb2JfcnVuX2lkGAEgASgJEhQKDHNlcnZpY2VfbmFtZRgCIAEoCRINCgVzdGF0ZRgDIAEoCRIPCgdtZXNzYWdlGAQgASgJEg0KBWF0X21zGAUgASgDIm8KCFRlc3RDYXNlEg0KBXN1aXRlGAEgASgJEhEKCWNsYXNzbmFtZRgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnN0YXR1cxgEIAEoCRISCgpkdXJhdGlvbl9zGAUgASgBEg8KB21lc3NhZ2UYBiABKAkiYAoKVGVzdFJlcG9ydBISCgpqb2JfcnVuX2lkGAEgASgJEiQKBWNhc2VzGAIgAygLMhUuY2kuYWdlbnQudjEuVGVzdENhc2USGAoQdW5yZWFkYWJsZV9maWxlcxgDIAMoCSIFCgNBY2siXgoOQXJ0aWZhY3RIZWFkZXISEgoKam9iX3J1bl9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSFgoOY29udGVudF9zaGEyNTYYBCABKAkiVgoNQXJ0aWZhY3RDaHVuaxItCgZoZWFkZXIYASABKAsyGy5jaS5hZ2VudC52MS5BcnRpZmFjdEhlYWRlckgAEg4KBGRhdGEYAiABKAxIAEIGCgRraW5kIjoKD0FydGlmYWN0UmVxdWVzdBISCgpqb2JfcnVuX2lkGAEgASgJEhMKC2FydGlmYWN0X2lkGAIgASgJIhwKDEFydGlmYWN0RGF0YRIMCgRkYXRhGAEgASgMIicKEEFydGlmYWN0VXBsb2FkZWQSEwoLYXJ0aWZhY3RfaWQYASABKAkiLQoIQ2FjaGVLZXkSFAoMcHJvamVjdF9zbHVnGAEgASgJEgsKA2tleRgCIAEoCSJNCgpDYWNoZUNodW5rEicKBmhlYWRlchgBIAEoCzIVLmNpLmFnZW50LnYxLkNhY2hlS2V5SAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiMAoLQ2FjaGVMb29rdXASDQoFZm91bmQYASABKAgSEgoKc2l6ZV9ieXRlcxgCIAEoAzK5BgoMQWdlbnRTZXJ2aWNlEkcKCFJlZ2lzdGVyEhwuY2kuYWdlbnQudjEuUmVnaXN0ZXJSZXF1ZXN0Gh0uY2kuYWdlbnQudjEuUmVnaXN0ZXJSZXNwb25zZRJECgdTZXNzaW9uEhkuY2kuYWdlbnQudjEuQWdlbnRNZXNzYWdlGhouY2kuYWdlbnQudjEuU2VydmVyTWVzc2FnZSgBMAESNgoIUHVzaExvZ3MSFS5jaS5hZ2VudC52MS5Mb2dCYXRjaBoTLmNpLmFnZW50LnYxLkxvZ0FjaxJHCg5QdXNoTG9nQmF0Y2hlcxIXLmNpLmFnZW50LnYxLkxvZ0JhdGNoZXMaHC5jaS5hZ2VudC52MS5Mb2dCYXRjaFJlc3VsdHMSPgoJUmVwb3J0Sm9iEhYuY2kuYWdlbnQudjEuSm9iUmVwb3J0GhkuY2kuYWdlbnQudjEuSm9iUmVwb3J0QWNrEkQKClJlcG9ydEpvYnMSFy5jaS5hZ2VudC52MS5Kb2JSZXBvcnRzGh0uY2kuYWdlbnQudjEuSm9iUmVwb3J0UmVzdWx0cxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESTQoQRG93bmxvYWRBcnRpZmFjdBIcLmNpLmFnZW50LnYxLkFydGlmYWN0UmVxdWVzdBoZLmNpLmFnZW50LnYxLkFydGlmYWN0RGF0YTABEkEKDURvd25sb2FkQ2FjaGUSFS5jaS5hZ2VudC52MS5DYWNoZUtleRoXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmswARI6CgtVcGxvYWRDYWNoZRIXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmsaEC5jaS5hZ2VudC52MS5BY2soAWIGcHJvdG8z");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -118,6 +118,15 @@ export type RegisterResponse = Message<"ci.agent.v1.RegisterResponse"> & {
    * @generated from field: string credential = 6;
    */
   credential: string;
+
+  /**
+   * The server takes job reports on the session stream (AgentMessage.reports, answered by
+   * ServerMessage.report_results). False from a control plane that predates them: the agent then uses the
+   * ReportJobs and ReportJob calls.
+   *
+   * @generated from field: bool session_reports = 7;
+   */
+  sessionReports: boolean;
 };
 
 /**
@@ -148,6 +157,15 @@ export type AgentMessage = Message<"ci.agent.v1.AgentMessage"> & {
      */
     value: Drain;
     case: "drain";
+  } | {
+    /**
+     * Job reports, as a ReportJobs call would carry them, on the stream the agent holds anyway (only when
+     * RegisterResponse.session_reports said so): no call per turn of reports.
+     *
+     * @generated from field: ci.agent.v1.SessionReports reports = 3;
+     */
+    value: SessionReports;
+    case: "reports";
   } | { case: undefined; value?: undefined };
 };
 
@@ -157,6 +175,54 @@ export type AgentMessage = Message<"ci.agent.v1.AgentMessage"> & {
  */
 export const AgentMessageSchema: GenMessage<AgentMessage> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 2);
+
+/**
+ * @generated from message ci.agent.v1.SessionReports
+ */
+export type SessionReports = Message<"ci.agent.v1.SessionReports"> & {
+  /**
+   * Chosen by the agent, unique within its session: the answer names it.
+   *
+   * @generated from field: uint64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: repeated ci.agent.v1.JobReport reports = 2;
+   */
+  reports: JobReport[];
+};
+
+/**
+ * Describes the message ci.agent.v1.SessionReports.
+ * Use `create(SessionReportsSchema)` to create a new message.
+ */
+export const SessionReportsSchema: GenMessage<SessionReports> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 3);
+
+/**
+ * The answer to SessionReports: one result per report, in its order, as ReportJobs would have answered.
+ *
+ * @generated from message ci.agent.v1.SessionReportResults
+ */
+export type SessionReportResults = Message<"ci.agent.v1.SessionReportResults"> & {
+  /**
+   * @generated from field: uint64 id = 1;
+   */
+  id: bigint;
+
+  /**
+   * @generated from field: repeated ci.agent.v1.JobReportResult results = 2;
+   */
+  results: JobReportResult[];
+};
+
+/**
+ * Describes the message ci.agent.v1.SessionReportResults.
+ * Use `create(SessionReportResultsSchema)` to create a new message.
+ */
+export const SessionReportResultsSchema: GenMessage<SessionReportResults> = /*@__PURE__*/
+  messageDesc(file_ci_agent_v1_agent, 4);
 
 /**
  * @generated from message ci.agent.v1.Heartbeat
@@ -178,7 +244,7 @@ export type Heartbeat = Message<"ci.agent.v1.Heartbeat"> & {
  * Use `create(HeartbeatSchema)` to create a new message.
  */
 export const HeartbeatSchema: GenMessage<Heartbeat> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 3);
+  messageDesc(file_ci_agent_v1_agent, 5);
 
 /**
  * @generated from message ci.agent.v1.Drain
@@ -191,7 +257,7 @@ export type Drain = Message<"ci.agent.v1.Drain"> & {
  * Use `create(DrainSchema)` to create a new message.
  */
 export const DrainSchema: GenMessage<Drain> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 4);
+  messageDesc(file_ci_agent_v1_agent, 6);
 
 /**
  * @generated from message ci.agent.v1.ServerMessage
@@ -218,6 +284,12 @@ export type ServerMessage = Message<"ci.agent.v1.ServerMessage"> & {
      */
     value: HeartbeatAck;
     case: "heartbeatAck";
+  } | {
+    /**
+     * @generated from field: ci.agent.v1.SessionReportResults report_results = 4;
+     */
+    value: SessionReportResults;
+    case: "reportResults";
   } | { case: undefined; value?: undefined };
 };
 
@@ -226,7 +298,7 @@ export type ServerMessage = Message<"ci.agent.v1.ServerMessage"> & {
  * Use `create(ServerMessageSchema)` to create a new message.
  */
 export const ServerMessageSchema: GenMessage<ServerMessage> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 5);
+  messageDesc(file_ci_agent_v1_agent, 7);
 
 /**
  * @generated from message ci.agent.v1.HeartbeatAck
@@ -245,7 +317,7 @@ export type HeartbeatAck = Message<"ci.agent.v1.HeartbeatAck"> & {
  * Use `create(HeartbeatAckSchema)` to create a new message.
  */
 export const HeartbeatAckSchema: GenMessage<HeartbeatAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 6);
+  messageDesc(file_ci_agent_v1_agent, 8);
 
 /**
  * @generated from message ci.agent.v1.CancelJob
@@ -267,7 +339,7 @@ export type CancelJob = Message<"ci.agent.v1.CancelJob"> & {
  * Use `create(CancelJobSchema)` to create a new message.
  */
 export const CancelJobSchema: GenMessage<CancelJob> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 7);
+  messageDesc(file_ci_agent_v1_agent, 9);
 
 /**
  * @generated from message ci.agent.v1.GitSource
@@ -294,7 +366,7 @@ export type GitSource = Message<"ci.agent.v1.GitSource"> & {
  * Use `create(GitSourceSchema)` to create a new message.
  */
 export const GitSourceSchema: GenMessage<GitSource> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 8);
+  messageDesc(file_ci_agent_v1_agent, 10);
 
 /**
  * @generated from message ci.agent.v1.ServiceReady
@@ -326,7 +398,7 @@ export type ServiceReady = Message<"ci.agent.v1.ServiceReady"> & {
  * Use `create(ServiceReadySchema)` to create a new message.
  */
 export const ServiceReadySchema: GenMessage<ServiceReady> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 9);
+  messageDesc(file_ci_agent_v1_agent, 11);
 
 /**
  * @generated from message ci.agent.v1.ServiceSpec
@@ -367,7 +439,7 @@ export type ServiceSpec = Message<"ci.agent.v1.ServiceSpec"> & {
  * Use `create(ServiceSpecSchema)` to create a new message.
  */
 export const ServiceSpecSchema: GenMessage<ServiceSpec> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 10);
+  messageDesc(file_ci_agent_v1_agent, 12);
 
 /**
  * @generated from message ci.agent.v1.CacheSpec
@@ -389,7 +461,7 @@ export type CacheSpec = Message<"ci.agent.v1.CacheSpec"> & {
  * Use `create(CacheSpecSchema)` to create a new message.
  */
 export const CacheSpecSchema: GenMessage<CacheSpec> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 11);
+  messageDesc(file_ci_agent_v1_agent, 13);
 
 /**
  * @generated from message ci.agent.v1.ArtifactsSpec
@@ -413,7 +485,7 @@ export type ArtifactsSpec = Message<"ci.agent.v1.ArtifactsSpec"> & {
  * Use `create(ArtifactsSpecSchema)` to create a new message.
  */
 export const ArtifactsSpecSchema: GenMessage<ArtifactsSpec> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 12);
+  messageDesc(file_ci_agent_v1_agent, 14);
 
 /**
  * @generated from message ci.agent.v1.JobAssignment
@@ -560,7 +632,7 @@ export type JobAssignment = Message<"ci.agent.v1.JobAssignment"> & {
  * Use `create(JobAssignmentSchema)` to create a new message.
  */
 export const JobAssignmentSchema: GenMessage<JobAssignment> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 13);
+  messageDesc(file_ci_agent_v1_agent, 15);
 
 /**
  * @generated from message ci.agent.v1.NeededArtifact
@@ -606,7 +678,7 @@ export type NeededArtifact = Message<"ci.agent.v1.NeededArtifact"> & {
  * Use `create(NeededArtifactSchema)` to create a new message.
  */
 export const NeededArtifactSchema: GenMessage<NeededArtifact> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 14);
+  messageDesc(file_ci_agent_v1_agent, 16);
 
 /**
  * @generated from message ci.agent.v1.LogLine
@@ -644,7 +716,7 @@ export type LogLine = Message<"ci.agent.v1.LogLine"> & {
  * Use `create(LogLineSchema)` to create a new message.
  */
 export const LogLineSchema: GenMessage<LogLine> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 15);
+  messageDesc(file_ci_agent_v1_agent, 17);
 
 /**
  * @generated from message ci.agent.v1.LogBatch
@@ -666,7 +738,7 @@ export type LogBatch = Message<"ci.agent.v1.LogBatch"> & {
  * Use `create(LogBatchSchema)` to create a new message.
  */
 export const LogBatchSchema: GenMessage<LogBatch> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 16);
+  messageDesc(file_ci_agent_v1_agent, 18);
 
 /**
  * @generated from message ci.agent.v1.LogAck
@@ -685,7 +757,7 @@ export type LogAck = Message<"ci.agent.v1.LogAck"> & {
  * Use `create(LogAckSchema)` to create a new message.
  */
 export const LogAckSchema: GenMessage<LogAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 17);
+  messageDesc(file_ci_agent_v1_agent, 19);
 
 /**
  * Several job runs' log batches in one call (PushLogBatches): an agent sends every busy job's batch of one
@@ -706,7 +778,7 @@ export type LogBatches = Message<"ci.agent.v1.LogBatches"> & {
  * Use `create(LogBatchesSchema)` to create a new message.
  */
 export const LogBatchesSchema: GenMessage<LogBatches> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 18);
+  messageDesc(file_ci_agent_v1_agent, 20);
 
 /**
  * The outcome of one batch of a PushLogBatches call: what PushLogs would have answered for it alone.
@@ -746,7 +818,7 @@ export type LogBatchResult = Message<"ci.agent.v1.LogBatchResult"> & {
  * Use `create(LogBatchResultSchema)` to create a new message.
  */
 export const LogBatchResultSchema: GenMessage<LogBatchResult> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 19);
+  messageDesc(file_ci_agent_v1_agent, 21);
 
 /**
  * @generated from message ci.agent.v1.LogBatchResults
@@ -765,7 +837,7 @@ export type LogBatchResults = Message<"ci.agent.v1.LogBatchResults"> & {
  * Use `create(LogBatchResultsSchema)` to create a new message.
  */
 export const LogBatchResultsSchema: GenMessage<LogBatchResults> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 20);
+  messageDesc(file_ci_agent_v1_agent, 22);
 
 /**
  * @generated from message ci.agent.v1.JobStarted
@@ -784,7 +856,7 @@ export type JobStarted = Message<"ci.agent.v1.JobStarted"> & {
  * Use `create(JobStartedSchema)` to create a new message.
  */
 export const JobStartedSchema: GenMessage<JobStarted> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 21);
+  messageDesc(file_ci_agent_v1_agent, 23);
 
 /**
  * @generated from message ci.agent.v1.JobFinished
@@ -840,7 +912,7 @@ export type JobFinished = Message<"ci.agent.v1.JobFinished"> & {
  * Use `create(JobFinishedSchema)` to create a new message.
  */
 export const JobFinishedSchema: GenMessage<JobFinished> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 22);
+  messageDesc(file_ci_agent_v1_agent, 24);
 
 /**
  * The agent cannot take an assignment it was sent (it is draining or full): the server gives the job back
@@ -860,7 +932,7 @@ export type JobRejected = Message<"ci.agent.v1.JobRejected"> & {
  * Use `create(JobRejectedSchema)` to create a new message.
  */
 export const JobRejectedSchema: GenMessage<JobRejected> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 23);
+  messageDesc(file_ci_agent_v1_agent, 25);
 
 /**
  * @generated from message ci.agent.v1.JobReport
@@ -900,7 +972,7 @@ export type JobReport = Message<"ci.agent.v1.JobReport"> & {
  * Use `create(JobReportSchema)` to create a new message.
  */
 export const JobReportSchema: GenMessage<JobReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 24);
+  messageDesc(file_ci_agent_v1_agent, 26);
 
 /**
  * @generated from message ci.agent.v1.JobReportAck
@@ -913,7 +985,7 @@ export type JobReportAck = Message<"ci.agent.v1.JobReportAck"> & {
  * Use `create(JobReportAckSchema)` to create a new message.
  */
 export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 25);
+  messageDesc(file_ci_agent_v1_agent, 27);
 
 /**
  * Several job reports in one call (ReportJobs): what an agent reports in one turn travels together — under a
@@ -934,7 +1006,7 @@ export type JobReports = Message<"ci.agent.v1.JobReports"> & {
  * Use `create(JobReportsSchema)` to create a new message.
  */
 export const JobReportsSchema: GenMessage<JobReports> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 26);
+  messageDesc(file_ci_agent_v1_agent, 28);
 
 /**
  * The outcome of one report of a ReportJobs call: what ReportJob would have answered for it alone.
@@ -967,7 +1039,7 @@ export type JobReportResult = Message<"ci.agent.v1.JobReportResult"> & {
  * Use `create(JobReportResultSchema)` to create a new message.
  */
 export const JobReportResultSchema: GenMessage<JobReportResult> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 27);
+  messageDesc(file_ci_agent_v1_agent, 29);
 
 /**
  * @generated from message ci.agent.v1.JobReportResults
@@ -986,7 +1058,7 @@ export type JobReportResults = Message<"ci.agent.v1.JobReportResults"> & {
  * Use `create(JobReportResultsSchema)` to create a new message.
  */
 export const JobReportResultsSchema: GenMessage<JobReportResults> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.ServiceEvent
@@ -1025,7 +1097,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -1069,7 +1141,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 32);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -1096,7 +1168,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 31);
+  messageDesc(file_ci_agent_v1_agent, 33);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -1109,7 +1181,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 32);
+  messageDesc(file_ci_agent_v1_agent, 34);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -1141,7 +1213,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 33);
+  messageDesc(file_ci_agent_v1_agent, 35);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -1170,7 +1242,7 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 34);
+  messageDesc(file_ci_agent_v1_agent, 36);
 
 /**
  * An artifact a job's needed_artifacts lists, asked for by the job run holding it.
@@ -1194,7 +1266,7 @@ export type ArtifactRequest = Message<"ci.agent.v1.ArtifactRequest"> & {
  * Use `create(ArtifactRequestSchema)` to create a new message.
  */
 export const ArtifactRequestSchema: GenMessage<ArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 35);
+  messageDesc(file_ci_agent_v1_agent, 37);
 
 /**
  * @generated from message ci.agent.v1.ArtifactData
@@ -1211,7 +1283,7 @@ export type ArtifactData = Message<"ci.agent.v1.ArtifactData"> & {
  * Use `create(ArtifactDataSchema)` to create a new message.
  */
 export const ArtifactDataSchema: GenMessage<ArtifactData> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 36);
+  messageDesc(file_ci_agent_v1_agent, 38);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -1228,7 +1300,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 37);
+  messageDesc(file_ci_agent_v1_agent, 39);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -1250,7 +1322,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 38);
+  messageDesc(file_ci_agent_v1_agent, 40);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -1279,7 +1351,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 39);
+  messageDesc(file_ci_agent_v1_agent, 41);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -1301,7 +1373,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 40);
+  messageDesc(file_ci_agent_v1_agent, 42);
 
 /**
  * @generated from service ci.agent.v1.AgentService
