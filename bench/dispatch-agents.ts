@@ -83,7 +83,7 @@ export function simAgent(
   const running = conn.run();
   return {
     ready: () => conn.session(),
-    /** Turns of reports sent so far (session-stream messages, ReportJobs and ReportJob calls). */
+    /** Turns of reports sent so far (session-stream messages and ReportJob calls). */
     reportTurns: () => courier.stats.many + courier.stats.one + singleCalls,
     stop: async () => {
       conn.stop();

@@ -143,8 +143,8 @@ interface Phase {
   /** Reports the agents could not deliver (their jobs went back through the lease sweeper). */
   failures: number;
   /**
-   * Turns of reports the agents sent per job (two reports a job): each a message on the session stream, a
-   * ReportJobs call, or — the baseline, and what the stream could not deliver — a ReportJob call.
+   * Turns of reports the agents sent per job (two reports a job): each a message on the session stream, or
+   * — the baseline, and what the stream could not deliver — a ReportJob call.
    */
   reportTurns: number;
 }

@@ -165,7 +165,7 @@ export class AgentConnection {
 
   /**
    * Sends job reports on the session stream (session-reports.ts); undefined when there is no session or its
-   * server does not take them there (then the caller uses ReportJobs).
+   * server does not take them there (then the caller uses ReportJob).
    */
   reportOnSession(reports: JobReportInit[]) {
     return this.sessionReports?.send(reports);

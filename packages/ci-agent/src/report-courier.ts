@@ -1,13 +1,13 @@
 // Carries an agent's job reports (started, finished, rejected) to the control plane: the reports the worker
-// makes in one turn of the event loop go together (turn-batcher.ts): on the session stream when the control
-// plane offered that at registration (session-reports.ts; no call at all), else in one ReportJobs call. A job
-// that starts reports at once, and so does one that ends; under a burst of short jobs the starts and ends of
-// several of the agent's slots fall in the same turns and travel together, not one call per report.
-// Nothing waits for company: a lone report leaves on the next turn. Retrying is the single call's: a report
-// that the batched call could not deliver, or that the control plane refused for a passing reason (its
-// database unreachable, the session expired), is sent again alone with ReportJob within the report's own
-// retry window; a lasting refusal (the job is not this agent's, the report is malformed) is the sender's
-// answer. A control plane that predates ReportJobs gets each report with ReportJob for that session.
+// makes in one turn of the event loop go together (turn-batcher.ts) in one message on the session stream
+// (session-reports.ts), where the control plane offered that at registration — no call per report. A job that
+// starts reports at once, and so does one that ends; under a burst of short jobs the starts and ends of
+// several of the agent's slots fall in the same turns and travel together. Nothing waits for company: a lone
+// report leaves on the next turn. Retrying is the single call's: a report the stream could not deliver, or
+// that the control plane refused for a passing reason (its database unreachable), is sent again alone with
+// ReportJob within the report's own retry window; a lasting refusal (the job is not this agent's, the report
+// is malformed) is the sender's answer. A control plane that does not take reports on the session gets each
+// with ReportJob.
 import { isTransient } from './connection.js';
 import type { JobReportInit } from './session-reports.js';
 import { type ItemResult, TurnBatcher } from './turn-batcher.js';
@@ -22,15 +22,15 @@ export interface CourierReport {
 
 /** The calls a report courier makes (the worker binds them to its AgentConnection). */
 export interface ReportCalls {
-  /** The session stream or ReportJobs, tried once: one result per report, in order. */
+  /** The session stream, tried once: one result per report, in order (UNIMPLEMENTED where it is not offered). */
   many(reports: JobReportInit[]): Promise<{ code: number; message: string }[]>;
   /** ReportJob, retried within `retryMs`. */
   one(report: JobReportInit, retryMs: number): Promise<void>;
-  /** Which session the calls go to: ReportJob is used for the session whose server did not know ReportJobs. */
+  /** Which session the reports go to: ReportJob is used for a session that does not take them on its stream. */
   session?(): string | undefined;
 }
 
-/** Reports of one call at most (the control plane takes up to 1,024). */
+/** Reports of one message at most (the control plane takes up to 1,024). */
 const MAX_CALL_REPORTS = 256;
 
 export class ReportCourier {
@@ -46,7 +46,7 @@ export class ReportCourier {
     });
   }
 
-  /** Calls made: ReportJobs, ReportJob; reports carried. */
+  /** Sent: messages on the session stream, ReportJob calls; reports carried. */
   get stats() {
     const { many, one, items } = this.batcher.stats;
     return { many, one, reports: items };

@@ -1,4 +1,4 @@
-// What the agent's couriers share (log-courier.ts: PushLogBatches; report-courier.ts: ReportJobs): the
+// What the agent's couriers share (log-courier.ts: PushLogBatches; report-courier.ts: the session stream): the
 // items handed over in one turn of the event loop go on the next turn (`setImmediate`, no timer, so nothing
 // waits) in one batched call, split only where a call would grow past its bounds, and each item's sender gets
 // that item's own answer. One call instead of one per item: the control plane pays its per-call cost (HTTP/2

@@ -5,6 +5,7 @@
 // jobs' log batches travel together, one call per turn for all of them (log-courier.ts), and so do their
 // reports (report-courier.ts).
 import type { JobAssignment as JobAssignmentMessage, ServerMessage } from '@app/ci-proto';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { type AgentConnection, isTransient } from './connection.js';
 import type { JobExecutor, JobResult } from './executor/execute-job.js';
 import type { ServiceEvent } from './executor/services.js';
@@ -98,15 +99,19 @@ export function courierOf(connection: AgentConnection): LogCourier {
 }
 
 /**
- * The agent's report courier over its connection: a turn's reports on the session stream when the server
- * takes them there, else in a ReportJobs call, tried once; ReportJob, with the report's own retry window, for
- * what that could not deliver and for a control plane that predates both.
+ * The agent's report courier over its connection: a turn's reports on the session stream, tried once (a
+ * control plane that does not take them there answers as one that does not know the way: each report then
+ * goes with ReportJob for that session); ReportJob, with the report's own retry window, for what the stream
+ * could not deliver.
  */
 export function reportCourierOf(connection: AgentConnection): ReportCourier {
   return new ReportCourier({
-    many: async (reports) =>
-      (await connection.reportOnSession(reports)) ??
-      (await connection.call((o) => connection.client.reportJobs({ reports }, o), 0)).results,
+    many: async (reports) => {
+      const answer = connection.reportOnSession(reports);
+      if (!answer)
+        throw new ConnectError('the control plane takes no reports on the session', Code.Unimplemented);
+      return answer;
+    },
     one: async (report, retryMs) => {
       await connection.call((o) => connection.client.reportJob(report, o), retryMs);
     },

@@ -1,16 +1,11 @@
-// The agent's report courier (src/report-courier.ts): the reports the worker makes in one turn go in one
-// ReportJobs call, in order, and each sender gets its own report's answer; a later turn's reports go in a call
-// of their own. What the batched call could not deliver — the whole call failed, or one report was refused for
-// a passing reason — goes again alone by ReportJob with that report's own retry window; a lasting refusal is
-// the sender's answer and is not sent again. Against a control plane that predates ReportJobs — a real Connect
-// server on loopback serving ReportJob only — every report still arrives once, by ReportJob.
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+// The agent's report courier (src/report-courier.ts), with its sends recorded: the reports the worker makes
+// in one turn go in one message, in order, and each sender gets its own report's answer; a later turn's
+// reports go in a message of their own. What the message could not deliver — it failed whole, or one report
+// was refused for a passing reason — goes again alone by ReportJob with that report's own retry window; a
+// lasting refusal is the sender's answer and is not sent again. Over a real connection: session-reports.test.ts.
 import { type JobReportInit, type ReportCalls, ReportCourier } from '@app/ci-agent';
-import { AgentService, type JobReport } from '@app/ci-proto';
-import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { describe, expect, it } from 'vitest';
 
 const started = (jobRunId: string): JobReportInit => ({ jobRunId, kind: { case: 'started', value: {} } });
 const finished = (jobRunId: string): JobReportInit => ({
@@ -20,7 +15,7 @@ const finished = (jobRunId: string): JobReportInit => ({
 /** A report as the calls below record it: `<job>:<kind>`. */
 const label = (r: JobReportInit) => `${r.jobRunId}:${r.kind?.case}`;
 
-/** Calls recorded: each ReportJobs call's reports, each ReportJob call's report with its retry window. */
+/** Sends recorded: each message's reports, each ReportJob call's report with its retry window. */
 function fakeCalls(answer?: (r: JobReportInit) => { code: number; message: string }) {
   const many: string[][] = [];
   const one: [string, number][] = [];
@@ -40,7 +35,7 @@ function fakeCalls(answer?: (r: JobReportInit) => { code: number; message: strin
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
 describe('report courier', () => {
-  it("sends one turn's reports in one call, in order, and a later turn's in another", async () => {
+  it("sends one turn's reports in one message, in order, and a later turn's in another", async () => {
     const f = fakeCalls();
     const courier = new ReportCourier(f.calls);
     await Promise.all([
@@ -80,7 +75,7 @@ describe('report courier', () => {
     expect(f.one).toEqual([['busy:finished', 3_600_000]]);
   });
 
-  it('sends each report of a call that failed in transit again alone, each with its own window', async () => {
+  it('sends each report of a message that failed in transit again alone, each with its own window', async () => {
     const one: [string, number][] = [];
     const courier = new ReportCourier({
       many: async () => {
@@ -97,7 +92,7 @@ describe('report courier', () => {
     ]);
   });
 
-  it('gives a call refused for good back to every sender, and sends nothing again', async () => {
+  it('gives a message refused for good back to every sender, and sends nothing again', async () => {
     const f = fakeCalls();
     const courier = new ReportCourier({
       ...f.calls,
@@ -110,63 +105,10 @@ describe('report courier', () => {
     expect(f.one).toEqual([]);
   });
 
-  it('splits a turn of more than 256 reports into several calls', async () => {
+  it('splits a turn of more than 256 reports into several messages', async () => {
     const f = fakeCalls();
     const courier = new ReportCourier(f.calls);
     await Promise.all(Array.from({ length: 300 }, (_, i) => courier.send(started(`job-${i}`), 1)));
     expect(f.many.map((c) => c.length)).toEqual([256, 44]);
-  });
-});
-
-describe('report courier against a control plane that predates ReportJobs', () => {
-  const servers: Http2Server[] = [];
-  const sessions = new Set<ServerHttp2Session>();
-  afterEach(async () => {
-    for (const s of sessions) s.destroy();
-    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
-  });
-
-  it('delivers every report once by ReportJob, and keeps to it for the session', async () => {
-    const taken: string[] = [];
-    // An old server's router: ReportJob among the methods it knew; ReportJobs is an unknown path.
-    const handler = connectNodeAdapter({
-      routes: (router) =>
-        router.rpc(AgentService.method.reportJob, async (req: JobReport) => {
-          taken.push(label(req));
-          return {};
-        }),
-      grpc: true,
-      grpcWeb: false,
-      connect: false,
-    });
-    const server = createServer(handler);
-    servers.push(server);
-    server.on('session', (s) => {
-      sessions.add(s);
-      s.once('close', () => sessions.delete(s));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const client = createClient(
-      AgentService,
-      createGrpcTransport({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    );
-    let many = 0;
-    const courier = new ReportCourier({
-      many: async (reports) => {
-        many++;
-        return (await client.reportJobs({ reports })).results;
-      },
-      one: async (r) => {
-        await client.reportJob(r);
-      },
-      session: () => 'only',
-    });
-    await Promise.all([courier.send(started('a'), 1), courier.send(started('b'), 1)]);
-    await nextTurn();
-    await courier.send(finished('a'), 1);
-    expect(taken.sort()).toEqual(['a:finished', 'a:started', 'b:started']);
-    // Asked once; the session's later report went straight to ReportJob.
-    expect(many).toBe(1);
-    expect(courier.stats).toEqual({ many: 1, one: 3, reports: 3 });
   });
 });

@@ -2,7 +2,7 @@
 // control plane double on loopback — a Connect server whose Register offers, or does not offer, reports on the
 // session stream:
 // - offered: the reports go up the stream and are answered there; no report call is made;
-// - not offered (a control plane from before them): the agent uses ReportJobs;
+// - not offered (a control plane from before them): each report goes by ReportJob;
 // - the stream ends before the answer: the reports are sent again alone by ReportJob on the next session,
 //   and none is lost.
 import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
@@ -16,9 +16,8 @@ const label = (r: JobReport) => `${r.jobRunId}:${r.kind.case}`;
 
 interface Double {
   port: number;
-  /** Reports by the way they came: on the stream, by ReportJobs, by ReportJob. */
+  /** Reports by the way they came: on the stream, by ReportJob. */
   onStream: string[];
-  byReportJobs: string[];
   byReportJob: string[];
   registrations: number;
 }
@@ -37,7 +36,7 @@ afterEach(async () => {
  * ends, unanswered, when its first reports arrive.
  */
 async function controlPlane(offer: boolean, dropFirst = false): Promise<Double> {
-  const d: Double = { port: 0, onStream: [], byReportJobs: [], byReportJob: [], registrations: 0 };
+  const d: Double = { port: 0, onStream: [], byReportJob: [], registrations: 0 };
   const handler = connectNodeAdapter({
     routes: (router) => {
       router.rpc(AgentService.method.register, async () => {
@@ -65,10 +64,6 @@ async function controlPlane(offer: boolean, dropFirst = false): Promise<Double> 
             },
           };
         }
-      });
-      router.rpc(AgentService.method.reportJobs, async (req) => {
-        d.byReportJobs.push(...req.reports.map(label));
-        return { results: req.reports.map((r) => ({ jobRunId: r.jobRunId, code: 0, message: '' })) };
       });
       router.rpc(AgentService.method.reportJob, async (req) => {
         d.byReportJob.push(label(req));
@@ -118,16 +113,18 @@ describe('job reports over a real connection', () => {
     await Promise.all([courier.send(started('a'), 60_000), courier.send(started('b'), 60_000)]);
     await courier.send(finished('a'), 60_000);
     expect(d.onStream).toEqual(['a:started', 'b:started', 'a:finished']);
-    expect([...d.byReportJobs, ...d.byReportJob]).toEqual([]);
+    expect(d.byReportJob).toEqual([]);
     expect(courier.stats).toEqual({ many: 2, one: 0, reports: 3 });
   });
 
-  it('go in ReportJobs calls to a control plane that does not offer them', async () => {
+  it('go one by one by ReportJob to a control plane that does not offer them', async () => {
     const d = await controlPlane(false);
     const { courier } = await agentOf(d);
     await Promise.all([courier.send(started('a'), 60_000), courier.send(finished('b'), 60_000)]);
-    expect(d.byReportJobs).toEqual(['a:started', 'b:finished']);
-    expect([...d.onStream, ...d.byReportJob]).toEqual([]);
+    await courier.send(finished('a'), 60_000);
+    expect(d.byReportJob.sort()).toEqual(['a:finished', 'a:started', 'b:finished']);
+    expect(d.onStream).toEqual([]);
+    expect(courier.stats).toMatchObject({ one: 3 });
   });
 
   it('are sent again alone by ReportJob on the next session when the stream ends unanswered', async () => {

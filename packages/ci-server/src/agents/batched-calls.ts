@@ -1,5 +1,5 @@
-// What the batched agent calls share (PushLogBatches: log-calls.ts; ReportJobs: grpc-server.ts): each item is
-// taken as its single call (PushLogs, ReportJob) would take it alone, and answers with its own outcome in
+// What the batched agent messages share (PushLogBatches: log-calls.ts; reports on the session stream:
+// sessions.ts): each item is taken as its single call (PushLogs, ReportJob) would take it alone, and answers with its own outcome in
 // request order. Items of one job run go one after another, in request order (a job's start before its end,
 // its batches in seq order); different job runs' at once, so they reach the store in the same turn and are
 // group-committed (logs/run-inserts.ts, dispatch/report-batches.ts). A refused item fails alone, with the code

@@ -20,10 +20,7 @@ import {
   AgentService,
   type JobReport,
   JobReportAckSchema,
-  JobReportResultsSchema,
   JobReportSchema,
-  type JobReports,
-  JobReportsSchema,
   LogAckSchema,
   type LogBatch,
   type LogBatches,
@@ -77,16 +74,15 @@ export { DATABASE_UNAVAILABLE_AGENT };
 
 /** Paths served directly in the plain case (grpc-unary.ts, grpc-stream.ts), by Connect otherwise. */
 const REPORT_JOB_PATH = `/${AgentService.typeName}/${AgentService.method.reportJob.name}`;
-const REPORT_JOBS_PATH = `/${AgentService.typeName}/${AgentService.method.reportJobs.name}`;
 const PUSH_LOGS_PATH = `/${AgentService.typeName}/${AgentService.method.pushLogs.name}`;
 const PUSH_LOG_BATCHES_PATH = `/${AgentService.typeName}/${AgentService.method.pushLogBatches.name}`;
 const SESSION_PATH = `/${AgentService.typeName}/${AgentService.method.session.name}`;
 
 /**
- * The agent service: Connect's routes for every method, and the direct paths for the calls every job
- * makes (ReportJobs, once per turn of an agent's reports, or ReportJob, twice, from agents that predate it;
- * PushLogBatches, once per round of an agent's log batches, or PushLogs, once per batch) and the stream its
- * assignment goes down (Session), both calling the same counted implementation.
+ * The agent service: Connect's routes for every method, and the direct paths for the calls a job makes
+ * (ReportJob, twice, from agents that do not send their reports on the Session stream; PushLogBatches, once
+ * per round of an agent's log batches, or PushLogs, once per batch) and the stream its assignment goes down
+ * and its reports up (Session), both calling the same counted implementation.
  */
 export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(deps)) {
   const dataCalls = new ExecutionDataCalls(sessions, deps);
@@ -122,9 +118,6 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
   const reportJob = unary('ReportJob', async (req: JobReport, session: string) =>
     sessions.reportJob(sessions.agent(session), req),
   );
-  const reportJobs = unary('ReportJobs', async (req: JobReports, session: string) => ({
-    results: await sessions.reportJobs(sessions.agent(session), req.reports),
-  }));
   const pushLogs = unary('PushLogs', async (req: LogBatch, session: string) =>
     logCalls.pushLogs(sessions.agent(session), req),
   );
@@ -165,15 +158,6 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
         },
       ],
       [
-        REPORT_JOBS_PATH,
-        {
-          input: JobReportsSchema,
-          output: JobReportResultsSchema,
-          handle: (req: JobReports, header: (name: string) => string | undefined) =>
-            reportJobs(req, header(AGENT_SESSION_HEADER) ?? ''),
-        },
-      ],
-      [
         PUSH_LOGS_PATH,
         {
           input: LogBatchSchema,
@@ -205,7 +189,6 @@ export function agentCalls(deps: AgentServiceDeps, sessions = new AgentSessions(
       pushLogs: (req, ctx) => pushLogs(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       pushLogBatches: (req, ctx) => pushLogBatches(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportJob: (req, ctx) => reportJob(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
-      reportJobs: (req, ctx) => reportJobs(req, ctx.requestHeader.get(AGENT_SESSION_HEADER) ?? ''),
       reportService: unary('ReportService', async (req, ctx) => dataCalls.reportService(agentOf(ctx), req)),
       reportTests: unary('ReportTests', async (req, ctx) => dataCalls.reportTests(agentOf(ctx), req)),
       uploadArtifact: unary('UploadArtifact', async (requests, ctx) =>

@@ -282,22 +282,10 @@ export class AgentSessions {
   }
 
   /**
-   * ReportJobs, and reports on the session stream: each report as `reportJob` would take it alone, with its
-   * own result (batched-calls.ts).
-   */
-  async reportJobs(
-    agent: ConnectedAgent,
-    reports: JobReport[],
-    take = (r: JobReport) => this.reportJob(agent, r),
-  ) {
-    const outcomes = await settleByJobRun(reports, 'reports', take);
-    return outcomes.map((o, i) => ({ jobRunId: reports[i].jobRunId, message: '', ...o }));
-  }
-
-  /**
-   * Reports that came on the session stream, answered on it under their message's id. A job run's reports go
-   * in the order they came across the stream's messages too (`inTurn`), as a job's start must precede its
-   * end. A message refused whole (too many reports) answers every report with the refusal.
+   * Reports that came on the session stream, answered on it under their message's id: each as `reportJob`
+   * takes a ReportJob call, with its own result (batched-calls.ts). A job run's reports go in the order they
+   * came, across the stream's messages too (`inTurn`), as a job's start must precede its end. A message
+   * refused whole (too many reports) answers every report with the refusal.
    */
   private async sessionReports(
     agent: ConnectedAgent,
@@ -307,9 +295,10 @@ export class AgentSessions {
   ) {
     let results: { jobRunId: string; code: number; message: string }[];
     try {
-      results = await this.reportJobs(agent, msg.reports, (r) =>
+      const outcomes = await settleByJobRun(msg.reports, 'reports', (r) =>
         inTurn(r.jobRunId, () => this.reportJob(agent, r)),
       );
+      results = outcomes.map((o, i) => ({ jobRunId: msg.reports[i].jobRunId, message: '', ...o }));
     } catch (err) {
       const refused = refusal(err);
       results = msg.reports.map((r) => ({ jobRunId: r.jobRunId, ...refused }));

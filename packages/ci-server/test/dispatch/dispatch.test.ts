@@ -326,65 +326,6 @@ describe.each(STORES)('dispatch on %s', (kind) => {
     expect(await db.selectFrom('log_lines').select('text').execute()).toEqual([{ text: 'mine' }]);
   });
 
-  it("ReportJobs: an agent's own start and end in one call take effect in order; a report about another agent's job changes nothing, not even the holder's slot", async () => {
-    const { s, agent, db } = await setup(kind);
-    const holder = await agent('holder', { tags: 'mine', capacity: 1 });
-    const thief = await agent('thief', { tags: 'theirs', capacity: 1 });
-    const pipeline = await applyPipeline(
-      s,
-      'reports',
-      PIPE(`  a: { stage: build, tags: [mine], script: [x] }
-  b: { stage: build, tags: [theirs], script: [x] }`),
-    );
-    const runId = await trigger(s, pipeline);
-    await waitFor(async () => holder.held.size === 1 && thief.held.size === 1, { what: 'both jobs held' });
-    const own = [...thief.held][0];
-    const foreign = [...holder.held][0];
-    const headers = { 'x-agent-session': await thief.conn.session() };
-    const end = { case: 'finished' as const, value: { status: 'success', hasExitCode: true } };
-    const answer = await thief.conn.client.reportJobs(
-      {
-        reports: [
-          { jobRunId: own, kind: { case: 'started', value: {} } },
-          { jobRunId: foreign, kind: end },
-          { jobRunId: own, kind: end },
-          { jobRunId: 'not-a-job', kind: end },
-        ],
-      },
-      { headers },
-    );
-    expect(answer.results.map((r) => [r.jobRunId, r.code])).toEqual([
-      [own, 0],
-      [foreign, 0],
-      [own, 0],
-      ['not-a-job', Code.InvalidArgument],
-    ]);
-    // The effect, in the store: the own job started, then ended; the other agent's job is as it was (a
-    // finish from an agent that does not hold the job is not accepted, as with ReportJob).
-    expect(await jobRow(db, own)).toMatchObject({ status: 'success', lease_agent_id: null });
-    expect((await jobRow(db, own)).started_at).not.toBeNull();
-    expect(await jobRow(db, foreign)).toMatchObject({ status: 'queued', started_at: null });
-    // Nor did the stranger's finish free the holder's slot: it would be handed a job past its capacity.
-    const holderHere = s.server.agents.connected().find((a) => a.name === 'holder');
-    expect(holderHere?.leased.has(foreign)).toBe(true);
-    // Without a session, or with a forged one, nothing is taken; nor is a call of more than 1,024 reports.
-    for (const h of [{}, { 'x-agent-session': randomUUID() }])
-      await expect(
-        thief.conn.client.reportJobs({ reports: [{ jobRunId: foreign, kind: end }] }, { headers: h }),
-      ).rejects.toThrow(/session/);
-    await expect(
-      thief.conn.client.reportJobs(
-        { reports: Array.from({ length: 1025 }, () => ({ jobRunId: foreign, kind: end })) },
-        { headers },
-      ),
-    ).rejects.toThrow(/at most 1024 reports per call/);
-    expect(await jobRow(db, foreign)).toMatchObject({ status: 'queued', started_at: null });
-    // The holder still finishes its job, and the run ends.
-    await holder.started(foreign);
-    await holder.finish(foreign);
-    expect((await waitRun(s, runId)).status).toBe('success');
-  });
-
   it('reports on the session stream: answered there under their id, a job in order across messages, the same checks as ReportJob', async () => {
     const { s, agent, db } = await setup(kind);
     const holder = await agent('holder', { tags: 'mine', capacity: 1 });

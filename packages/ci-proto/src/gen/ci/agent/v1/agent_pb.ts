@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ci/agent/v1/agent.proto.
  */
 export const file_ci_agent_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKuAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJEhcKD3Nlc3Npb25fcmVwb3J0cxgHIAEoCCKYAQoMQWdlbnRNZXNzYWdlEisKCWhlYXJ0YmVhdBgBIAEoCzIWLmNpLmFnZW50LnYxLkhlYXJ0YmVhdEgAEiMKBWRyYWluGAIgASgLMhIuY2kuYWdlbnQudjEuRHJhaW5IABIuCgdyZXBvcnRzGAMgASgLMhsuY2kuYWdlbnQudjEuU2Vzc2lvblJlcG9ydHNIAEIGCgRraW5kIkUKDlNlc3Npb25SZXBvcnRzEgoKAmlkGAEgASgEEicKB3JlcG9ydHMYAiADKAsyFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQiUQoUU2Vzc2lvblJlcG9ydFJlc3VsdHMSCgoCaWQYASABKAQSLQoHcmVzdWx0cxgCIAMoCzIcLmNpLmFnZW50LnYxLkpvYlJlcG9ydFJlc3VsdCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4i5AEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSAASOwoOcmVwb3J0X3Jlc3VsdHMYBCABKAsyIS5jaS5hZ2VudC52MS5TZXNzaW9uUmVwb3J0UmVzdWx0c0gAQgYKBGtpbmQiJgoMSGVhcnRiZWF0QWNrEhYKDmNhbmNlbF9qb2JfaWRzGAEgAygJIi8KCUNhbmNlbEpvYhISCgpqb2JfcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6CglHaXRTb3VyY2USCwoDdXJsGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEg4KBmJyYW5jaBgDIAEoCSJOCgxTZXJ2aWNlUmVhZHkSCwoDdGNwGAEgASgFEgwKBGh0dHAYAiABKAkSDwoHY29tbWFuZBgDIAMoCRISCgp0aW1lb3V0X21zGAQgASgFInMKC1NlcnZpY2VTcGVjEgwKBG5hbWUYASABKAkSDwoHY29tbWFuZBgCIAMoCRIoCgVyZWFkeRgDIAEoCzIZLmNpLmFnZW50LnYxLlNlcnZpY2VSZWFkeRINCgVpbWFnZRgEIAEoCRIMCgRwdWxsGAUgASgJIicKCUNhY2hlU3BlYxILCgNrZXkYASABKAkSDQoFcGF0aHMYAiADKAkiLAoNQXJ0aWZhY3RzU3BlYxINCgVwYXRocxgBIAMoCRIMCgR3aGVuGAIgASgJIscGCg1Kb2JBc3NpZ25tZW50EhIKCmpvYl9ydW5faWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRIUCgxwcm9qZWN0X3NsdWcYAyABKAkSFQoNcGlwZWxpbmVfbmFtZRgEIAEoCRITCgtwaXBlbGluZV9pZBgFIAEoCRIOCgZydW5faWQYBiABKAkSEwoLcnVuX2NvdW50ZXIYByABKAUSEAoIam9iX25hbWUYCCABKAkSDQoFY2F1c2UYCSABKAkSIwoDZ2l0GAogASgLMhYuY2kuYWdlbnQudjEuR2l0U291cmNlEg4KBnNjcmlwdBgLIAMoCRIwCgNlbnYYDCADKAsyIy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LkVudkVudHJ5EjgKB3NlY3JldHMYDSADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LlNlY3JldHNFbnRyeRIqCghzZXJ2aWNlcxgOIAMoCzIYLmNpLmFnZW50LnYxLlNlcnZpY2VTcGVjEiUKBWNhY2hlGA8gAygLMhYuY2kuYWdlbnQudjEuQ2FjaGVTcGVjEi0KCWFydGlmYWN0cxgQIAEoCzIaLmNpLmFnZW50LnYxLkFydGlmYWN0c1NwZWMSFAoMdGVzdF9yZXBvcnRzGBEgAygJEhIKCnRpbWVvdXRfbXMYEiABKAMSDQoFaW1hZ2UYEyABKAkSDAoEcHVsbBgUIAEoCRIPCgduZXR3b3JrGBUgASgJEjUKEG5lZWRlZF9hcnRpZmFjdHMYFiADKAsyGy5jaS5hZ2VudC52MS5OZWVkZWRBcnRpZmFjdBI4CgdvdXRwdXRzGBcgAygLMicuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5PdXRwdXRzRW50cnkSEQoJbG9nX21hc2tzGBggAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMU2VjcmV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEifwoOTmVlZGVkQXJ0aWZhY3QSEwoLYXJ0aWZhY3RfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIMCgRkZXN0GAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAMSFgoOY29udGVudF9zaGEyNTYYBSABKAkSEAoIZnJvbV9qb2IYBiABKAkiQwoHTG9nTGluZRILCgNzZXEYASABKAMSDgoGc3RyZWFtGAIgASgJEg0KBWF0X21zGAMgASgDEgwKBHRleHQYBCABKAkiQwoITG9nQmF0Y2gSEgoKam9iX3J1bl9pZBgBIAEoCRIjCgVsaW5lcxgCIAMoCzIULmNpLmFnZW50LnYxLkxvZ0xpbmUiGwoGTG9nQWNrEhEKCWFja2VkX3NlcRgBIAEoAyI0CgpMb2dCYXRjaGVzEiYKB2JhdGNoZXMYASADKAsyFS5jaS5hZ2VudC52MS5Mb2dCYXRjaCJWCg5Mb2dCYXRjaFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEhEKCWFja2VkX3NlcRgCIAEoAxIMCgRjb2RlGAMgASgFEg8KB21lc3NhZ2UYBCABKAkiPwoPTG9nQmF0Y2hSZXN1bHRzEiwKB3Jlc3VsdHMYASADKAsyGy5jaS5hZ2VudC52MS5Mb2dCYXRjaFJlc3VsdCIcCgpKb2JTdGFydGVkEg4KBmVuZ2luZRgBIAEoCSLgAQoLSm9iRmluaXNoZWQSDgoGc3RhdHVzGAEgASgJEhUKDWhhc19leGl0X2NvZGUYAiABKAgSEQoJZXhpdF9jb2RlGAMgASgFEg0KBWVycm9yGAQgASgJEhAKCGxhc3Rfc2VxGAUgASgDEg4KBmNvbW1pdBgGIAEoCRI2CgdvdXRwdXRzGAcgAygLMiUuY2kuYWdlbnQudjEuSm9iRmluaXNoZWQuT3V0cHV0c0VudHJ5Gi4KDE91dHB1dHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIh0KC0pvYlJlamVjdGVkEg4KBnJlYXNvbhgBIAEoCSKvAQoJSm9iUmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSKgoHc3RhcnRlZBgCIAEoCzIXLmNpLmFnZW50LnYxLkpvYlN0YXJ0ZWRIABIsCghmaW5pc2hlZBgDIAEoCzIYLmNpLmFnZW50LnYxLkpvYkZpbmlzaGVkSAASLAoIcmVqZWN0ZWQYBCABKAsyGC5jaS5hZ2VudC52MS5Kb2JSZWplY3RlZEgAQgYKBGtpbmQiDgoMSm9iUmVwb3J0QWNrIjUKCkpvYlJlcG9ydHMSJwoHcmVwb3J0cxgBIAMoCzIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydCJECg9Kb2JSZXBvcnRSZXN1bHQSEgoKam9iX3J1bl9pZBgBIAEoCRIMCgRjb2RlGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiQQoQSm9iUmVwb3J0UmVzdWx0cxItCgdyZXN1bHRzGAEgAygLMhwuY2kuYWdlbnQudjEuSm9iUmVwb3J0UmVzdWx0ImcKDFNlcnZpY2VFdmVudBISCgpqb2JfcnVuX2lkGAEgASgJEhQKDHNlcnZpY2VfbmFtZRgCIAEoCRINCgVzdGF0ZRgDIAEoCRIPCgdtZXNzYWdlGAQgASgJEg0KBWF0X21zGAUgASgDIm8KCFRlc3RDYXNlEg0KBXN1aXRlGAEgASgJEhEKCWNsYXNzbmFtZRgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnN0YXR1cxgEIAEoCRISCgpkdXJhdGlvbl9zGAUgASgBEg8KB21lc3NhZ2UYBiABKAkiYAoKVGVzdFJlcG9ydBISCgpqb2JfcnVuX2lkGAEgASgJEiQKBWNhc2VzGAIgAygLMhUuY2kuYWdlbnQudjEuVGVzdENhc2USGAoQdW5yZWFkYWJsZV9maWxlcxgDIAMoCSIFCgNBY2siXgoOQXJ0aWZhY3RIZWFkZXISEgoKam9iX3J1bl9pZBgBIAEoCRIMCgRwYXRoGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSFgoOY29udGVudF9zaGEyNTYYBCABKAkiVgoNQXJ0aWZhY3RDaHVuaxItCgZoZWFkZXIYASABKAsyGy5jaS5hZ2VudC52MS5BcnRpZmFjdEhlYWRlckgAEg4KBGRhdGEYAiABKAxIAEIGCgRraW5kIjoKD0FydGlmYWN0UmVxdWVzdBISCgpqb2JfcnVuX2lkGAEgASgJEhMKC2FydGlmYWN0X2lkGAIgASgJIhwKDEFydGlmYWN0RGF0YRIMCgRkYXRhGAEgASgMIicKEEFydGlmYWN0VXBsb2FkZWQSEwoLYXJ0aWZhY3RfaWQYASABKAkiLQoIQ2FjaGVLZXkSFAoMcHJvamVjdF9zbHVnGAEgASgJEgsKA2tleRgCIAEoCSJNCgpDYWNoZUNodW5rEicKBmhlYWRlchgBIAEoCzIVLmNpLmFnZW50LnYxLkNhY2hlS2V5SAASDgoEZGF0YRgCIAEoDEgAQgYKBGtpbmQiMAoLQ2FjaGVMb29rdXASDQoFZm91bmQYASABKAgSEgoKc2l6ZV9ieXRlcxgCIAEoAzK5BgoMQWdlbnRTZXJ2aWNlEkcKCFJlZ2lzdGVyEhwuY2kuYWdlbnQudjEuUmVnaXN0ZXJSZXF1ZXN0Gh0uY2kuYWdlbnQudjEuUmVnaXN0ZXJSZXNwb25zZRJECgdTZXNzaW9uEhkuY2kuYWdlbnQudjEuQWdlbnRNZXNzYWdlGhouY2kuYWdlbnQudjEuU2VydmVyTWVzc2FnZSgBMAESNgoIUHVzaExvZ3MSFS5jaS5hZ2VudC52MS5Mb2dCYXRjaBoTLmNpLmFnZW50LnYxLkxvZ0FjaxJHCg5QdXNoTG9nQmF0Y2hlcxIXLmNpLmFnZW50LnYxLkxvZ0JhdGNoZXMaHC5jaS5hZ2VudC52MS5Mb2dCYXRjaFJlc3VsdHMSPgoJUmVwb3J0Sm9iEhYuY2kuYWdlbnQudjEuSm9iUmVwb3J0GhkuY2kuYWdlbnQudjEuSm9iUmVwb3J0QWNrEkQKClJlcG9ydEpvYnMSFy5jaS5hZ2VudC52MS5Kb2JSZXBvcnRzGh0uY2kuYWdlbnQudjEuSm9iUmVwb3J0UmVzdWx0cxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESTQoQRG93bmxvYWRBcnRpZmFjdBIcLmNpLmFnZW50LnYxLkFydGlmYWN0UmVxdWVzdBoZLmNpLmFnZW50LnYxLkFydGlmYWN0RGF0YTABEkEKDURvd25sb2FkQ2FjaGUSFS5jaS5hZ2VudC52MS5DYWNoZUtleRoXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmswARI6CgtVcGxvYWRDYWNoZRIXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmsaEC5jaS5hZ2VudC52MS5BY2soAWIGcHJvdG8z");
+  fileDesc("ChdjaS9hZ2VudC92MS9hZ2VudC5wcm90bxILY2kuYWdlbnQudjEijAEKD1JlZ2lzdGVyUmVxdWVzdBIMCgRuYW1lGAEgASgJEgwKBHRhZ3MYAiADKAkSEAoIY2FwYWNpdHkYAyABKAUSDwoHdmVyc2lvbhgEIAEoCRIQCghob3N0bmFtZRgFIAEoCRIXCg9ydW5uaW5nX2pvYl9pZHMYBiADKAkSDwoHZW5naW5lcxgHIAMoCSKuAQoQUmVnaXN0ZXJSZXNwb25zZRIQCghhZ2VudF9pZBgBIAEoCRISCgpzZXNzaW9uX2lkGAIgASgJEh0KFWhlYXJ0YmVhdF9pbnRlcnZhbF9tcxgDIAEoBRIQCghsZWFzZV9tcxgEIAEoBRIWCg5jYW5jZWxfam9iX2lkcxgFIAMoCRISCgpjcmVkZW50aWFsGAYgASgJEhcKD3Nlc3Npb25fcmVwb3J0cxgHIAEoCCKYAQoMQWdlbnRNZXNzYWdlEisKCWhlYXJ0YmVhdBgBIAEoCzIWLmNpLmFnZW50LnYxLkhlYXJ0YmVhdEgAEiMKBWRyYWluGAIgASgLMhIuY2kuYWdlbnQudjEuRHJhaW5IABIuCgdyZXBvcnRzGAMgASgLMhsuY2kuYWdlbnQudjEuU2Vzc2lvblJlcG9ydHNIAEIGCgRraW5kIkUKDlNlc3Npb25SZXBvcnRzEgoKAmlkGAEgASgEEicKB3JlcG9ydHMYAiADKAsyFi5jaS5hZ2VudC52MS5Kb2JSZXBvcnQiUQoUU2Vzc2lvblJlcG9ydFJlc3VsdHMSCgoCaWQYASABKAQSLQoHcmVzdWx0cxgCIAMoCzIcLmNpLmFnZW50LnYxLkpvYlJlcG9ydFJlc3VsdCI4CglIZWFydGJlYXQSFwoPcnVubmluZ19qb2JfaWRzGAEgAygJEhIKCmZyZWVfc2xvdHMYAiABKAUiBwoFRHJhaW4i5AEKDVNlcnZlck1lc3NhZ2USMAoKYXNzaWdubWVudBgBIAEoCzIaLmNpLmFnZW50LnYxLkpvYkFzc2lnbm1lbnRIABIoCgZjYW5jZWwYAiABKAsyFi5jaS5hZ2VudC52MS5DYW5jZWxKb2JIABIyCg1oZWFydGJlYXRfYWNrGAMgASgLMhkuY2kuYWdlbnQudjEuSGVhcnRiZWF0QWNrSAASOwoOcmVwb3J0X3Jlc3VsdHMYBCABKAsyIS5jaS5hZ2VudC52MS5TZXNzaW9uUmVwb3J0UmVzdWx0c0gAQgYKBGtpbmQiJgoMSGVhcnRiZWF0QWNrEhYKDmNhbmNlbF9qb2JfaWRzGAEgAygJIi8KCUNhbmNlbEpvYhISCgpqb2JfcnVuX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI6CglHaXRTb3VyY2USCwoDdXJsGAEgASgJEhAKCHJldmlzaW9uGAIgASgJEg4KBmJyYW5jaBgDIAEoCSJOCgxTZXJ2aWNlUmVhZHkSCwoDdGNwGAEgASgFEgwKBGh0dHAYAiABKAkSDwoHY29tbWFuZBgDIAMoCRISCgp0aW1lb3V0X21zGAQgASgFInMKC1NlcnZpY2VTcGVjEgwKBG5hbWUYASABKAkSDwoHY29tbWFuZBgCIAMoCRIoCgVyZWFkeRgDIAEoCzIZLmNpLmFnZW50LnYxLlNlcnZpY2VSZWFkeRINCgVpbWFnZRgEIAEoCRIMCgRwdWxsGAUgASgJIicKCUNhY2hlU3BlYxILCgNrZXkYASABKAkSDQoFcGF0aHMYAiADKAkiLAoNQXJ0aWZhY3RzU3BlYxINCgVwYXRocxgBIAMoCRIMCgR3aGVuGAIgASgJIscGCg1Kb2JBc3NpZ25tZW50EhIKCmpvYl9ydW5faWQYASABKAkSDwoHYXR0ZW1wdBgCIAEoBRIUCgxwcm9qZWN0X3NsdWcYAyABKAkSFQoNcGlwZWxpbmVfbmFtZRgEIAEoCRITCgtwaXBlbGluZV9pZBgFIAEoCRIOCgZydW5faWQYBiABKAkSEwoLcnVuX2NvdW50ZXIYByABKAUSEAoIam9iX25hbWUYCCABKAkSDQoFY2F1c2UYCSABKAkSIwoDZ2l0GAogASgLMhYuY2kuYWdlbnQudjEuR2l0U291cmNlEg4KBnNjcmlwdBgLIAMoCRIwCgNlbnYYDCADKAsyIy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LkVudkVudHJ5EjgKB3NlY3JldHMYDSADKAsyJy5jaS5hZ2VudC52MS5Kb2JBc3NpZ25tZW50LlNlY3JldHNFbnRyeRIqCghzZXJ2aWNlcxgOIAMoCzIYLmNpLmFnZW50LnYxLlNlcnZpY2VTcGVjEiUKBWNhY2hlGA8gAygLMhYuY2kuYWdlbnQudjEuQ2FjaGVTcGVjEi0KCWFydGlmYWN0cxgQIAEoCzIaLmNpLmFnZW50LnYxLkFydGlmYWN0c1NwZWMSFAoMdGVzdF9yZXBvcnRzGBEgAygJEhIKCnRpbWVvdXRfbXMYEiABKAMSDQoFaW1hZ2UYEyABKAkSDAoEcHVsbBgUIAEoCRIPCgduZXR3b3JrGBUgASgJEjUKEG5lZWRlZF9hcnRpZmFjdHMYFiADKAsyGy5jaS5hZ2VudC52MS5OZWVkZWRBcnRpZmFjdBI4CgdvdXRwdXRzGBcgAygLMicuY2kuYWdlbnQudjEuSm9iQXNzaWdubWVudC5PdXRwdXRzRW50cnkSEQoJbG9nX21hc2tzGBggAygJGioKCEVudkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMU2VjcmV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLgoMT3V0cHV0c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEifwoOTmVlZGVkQXJ0aWZhY3QSEwoLYXJ0aWZhY3RfaWQYASABKAkSDAoEcGF0aBgCIAEoCRIMCgRkZXN0GAMgASgJEhIKCnNpemVfYnl0ZXMYBCABKAMSFgoOY29udGVudF9zaGEyNTYYBSABKAkSEAoIZnJvbV9qb2IYBiABKAkiQwoHTG9nTGluZRILCgNzZXEYASABKAMSDgoGc3RyZWFtGAIgASgJEg0KBWF0X21zGAMgASgDEgwKBHRleHQYBCABKAkiQwoITG9nQmF0Y2gSEgoKam9iX3J1bl9pZBgBIAEoCRIjCgVsaW5lcxgCIAMoCzIULmNpLmFnZW50LnYxLkxvZ0xpbmUiGwoGTG9nQWNrEhEKCWFja2VkX3NlcRgBIAEoAyI0CgpMb2dCYXRjaGVzEiYKB2JhdGNoZXMYASADKAsyFS5jaS5hZ2VudC52MS5Mb2dCYXRjaCJWCg5Mb2dCYXRjaFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEhEKCWFja2VkX3NlcRgCIAEoAxIMCgRjb2RlGAMgASgFEg8KB21lc3NhZ2UYBCABKAkiPwoPTG9nQmF0Y2hSZXN1bHRzEiwKB3Jlc3VsdHMYASADKAsyGy5jaS5hZ2VudC52MS5Mb2dCYXRjaFJlc3VsdCIcCgpKb2JTdGFydGVkEg4KBmVuZ2luZRgBIAEoCSLgAQoLSm9iRmluaXNoZWQSDgoGc3RhdHVzGAEgASgJEhUKDWhhc19leGl0X2NvZGUYAiABKAgSEQoJZXhpdF9jb2RlGAMgASgFEg0KBWVycm9yGAQgASgJEhAKCGxhc3Rfc2VxGAUgASgDEg4KBmNvbW1pdBgGIAEoCRI2CgdvdXRwdXRzGAcgAygLMiUuY2kuYWdlbnQudjEuSm9iRmluaXNoZWQuT3V0cHV0c0VudHJ5Gi4KDE91dHB1dHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIh0KC0pvYlJlamVjdGVkEg4KBnJlYXNvbhgBIAEoCSKvAQoJSm9iUmVwb3J0EhIKCmpvYl9ydW5faWQYASABKAkSKgoHc3RhcnRlZBgCIAEoCzIXLmNpLmFnZW50LnYxLkpvYlN0YXJ0ZWRIABIsCghmaW5pc2hlZBgDIAEoCzIYLmNpLmFnZW50LnYxLkpvYkZpbmlzaGVkSAASLAoIcmVqZWN0ZWQYBCABKAsyGC5jaS5hZ2VudC52MS5Kb2JSZWplY3RlZEgAQgYKBGtpbmQiDgoMSm9iUmVwb3J0QWNrIkQKD0pvYlJlcG9ydFJlc3VsdBISCgpqb2JfcnVuX2lkGAEgASgJEgwKBGNvZGUYAiABKAUSDwoHbWVzc2FnZRgDIAEoCSJnCgxTZXJ2aWNlRXZlbnQSEgoKam9iX3J1bl9pZBgBIAEoCRIUCgxzZXJ2aWNlX25hbWUYAiABKAkSDQoFc3RhdGUYAyABKAkSDwoHbWVzc2FnZRgEIAEoCRINCgVhdF9tcxgFIAEoAyJvCghUZXN0Q2FzZRINCgVzdWl0ZRgBIAEoCRIRCgljbGFzc25hbWUYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEgoKZHVyYXRpb25fcxgFIAEoARIPCgdtZXNzYWdlGAYgASgJImAKClRlc3RSZXBvcnQSEgoKam9iX3J1bl9pZBgBIAEoCRIkCgVjYXNlcxgCIAMoCzIVLmNpLmFnZW50LnYxLlRlc3RDYXNlEhgKEHVucmVhZGFibGVfZmlsZXMYAyADKAkiBQoDQWNrIl4KDkFydGlmYWN0SGVhZGVyEhIKCmpvYl9ydW5faWQYASABKAkSDAoEcGF0aBgCIAEoCRISCgpzaXplX2J5dGVzGAMgASgDEhYKDmNvbnRlbnRfc2hhMjU2GAQgASgJIlYKDUFydGlmYWN0Q2h1bmsSLQoGaGVhZGVyGAEgASgLMhsuY2kuYWdlbnQudjEuQXJ0aWZhY3RIZWFkZXJIABIOCgRkYXRhGAIgASgMSABCBgoEa2luZCI6Cg9BcnRpZmFjdFJlcXVlc3QSEgoKam9iX3J1bl9pZBgBIAEoCRITCgthcnRpZmFjdF9pZBgCIAEoCSIcCgxBcnRpZmFjdERhdGESDAoEZGF0YRgBIAEoDCInChBBcnRpZmFjdFVwbG9hZGVkEhMKC2FydGlmYWN0X2lkGAEgASgJIi0KCENhY2hlS2V5EhQKDHByb2plY3Rfc2x1ZxgBIAEoCRILCgNrZXkYAiABKAkiTQoKQ2FjaGVDaHVuaxInCgZoZWFkZXIYASABKAsyFS5jaS5hZ2VudC52MS5DYWNoZUtleUgAEg4KBGRhdGEYAiABKAxIAEIGCgRraW5kIjAKC0NhY2hlTG9va3VwEg0KBWZvdW5kGAEgASgIEhIKCnNpemVfYnl0ZXMYAiABKAMy8wUKDEFnZW50U2VydmljZRJHCghSZWdpc3RlchIcLmNpLmFnZW50LnYxLlJlZ2lzdGVyUmVxdWVzdBodLmNpLmFnZW50LnYxLlJlZ2lzdGVyUmVzcG9uc2USRAoHU2Vzc2lvbhIZLmNpLmFnZW50LnYxLkFnZW50TWVzc2FnZRoaLmNpLmFnZW50LnYxLlNlcnZlck1lc3NhZ2UoATABEjYKCFB1c2hMb2dzEhUuY2kuYWdlbnQudjEuTG9nQmF0Y2gaEy5jaS5hZ2VudC52MS5Mb2dBY2sSRwoOUHVzaExvZ0JhdGNoZXMSFy5jaS5hZ2VudC52MS5Mb2dCYXRjaGVzGhwuY2kuYWdlbnQudjEuTG9nQmF0Y2hSZXN1bHRzEj4KCVJlcG9ydEpvYhIWLmNpLmFnZW50LnYxLkpvYlJlcG9ydBoZLmNpLmFnZW50LnYxLkpvYlJlcG9ydEFjaxI8Cg1SZXBvcnRTZXJ2aWNlEhkuY2kuYWdlbnQudjEuU2VydmljZUV2ZW50GhAuY2kuYWdlbnQudjEuQWNrEjgKC1JlcG9ydFRlc3RzEhcuY2kuYWdlbnQudjEuVGVzdFJlcG9ydBoQLmNpLmFnZW50LnYxLkFjaxJNCg5VcGxvYWRBcnRpZmFjdBIaLmNpLmFnZW50LnYxLkFydGlmYWN0Q2h1bmsaHS5jaS5hZ2VudC52MS5BcnRpZmFjdFVwbG9hZGVkKAESTQoQRG93bmxvYWRBcnRpZmFjdBIcLmNpLmFnZW50LnYxLkFydGlmYWN0UmVxdWVzdBoZLmNpLmFnZW50LnYxLkFydGlmYWN0RGF0YTABEkEKDURvd25sb2FkQ2FjaGUSFS5jaS5hZ2VudC52MS5DYWNoZUtleRoXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmswARI6CgtVcGxvYWRDYWNoZRIXLmNpLmFnZW50LnYxLkNhY2hlQ2h1bmsaEC5jaS5hZ2VudC52MS5BY2soAWIGcHJvdG8z");
 
 /**
  * @generated from message ci.agent.v1.RegisterRequest
@@ -121,8 +121,8 @@ export type RegisterResponse = Message<"ci.agent.v1.RegisterResponse"> & {
 
   /**
    * The server takes job reports on the session stream (AgentMessage.reports, answered by
-   * ServerMessage.report_results). False from a control plane that predates them: the agent then uses the
-   * ReportJobs and ReportJob calls.
+   * ServerMessage.report_results). False from a control plane that predates them: the agent then sends each
+   * report with ReportJob.
    *
    * @generated from field: bool session_reports = 7;
    */
@@ -159,8 +159,8 @@ export type AgentMessage = Message<"ci.agent.v1.AgentMessage"> & {
     case: "drain";
   } | {
     /**
-     * Job reports, as a ReportJobs call would carry them, on the stream the agent holds anyway (only when
-     * RegisterResponse.session_reports said so): no call per turn of reports.
+     * The job reports of one turn of the agent, on the stream it holds anyway (only when
+     * RegisterResponse.session_reports said so): no call per report.
      *
      * @generated from field: ci.agent.v1.SessionReports reports = 3;
      */
@@ -201,7 +201,7 @@ export const SessionReportsSchema: GenMessage<SessionReports> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 3);
 
 /**
- * The answer to SessionReports: one result per report, in its order, as ReportJobs would have answered.
+ * The answer to SessionReports: one result per report, in its order.
  *
  * @generated from message ci.agent.v1.SessionReportResults
  */
@@ -988,28 +988,7 @@ export const JobReportAckSchema: GenMessage<JobReportAck> = /*@__PURE__*/
   messageDesc(file_ci_agent_v1_agent, 27);
 
 /**
- * Several job reports in one call (ReportJobs): what an agent reports in one turn travels together — under a
- * burst of short jobs, the starts and ends of all its slots — so the control plane pays one call where it paid
- * one per report. A job run may appear more than once (its start, then its end), in the order they happened.
- *
- * @generated from message ci.agent.v1.JobReports
- */
-export type JobReports = Message<"ci.agent.v1.JobReports"> & {
-  /**
-   * @generated from field: repeated ci.agent.v1.JobReport reports = 1;
-   */
-  reports: JobReport[];
-};
-
-/**
- * Describes the message ci.agent.v1.JobReports.
- * Use `create(JobReportsSchema)` to create a new message.
- */
-export const JobReportsSchema: GenMessage<JobReports> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 28);
-
-/**
- * The outcome of one report of a ReportJobs call: what ReportJob would have answered for it alone.
+ * The outcome of one report of SessionReports: what ReportJob would have answered for it alone.
  *
  * @generated from message ci.agent.v1.JobReportResult
  */
@@ -1039,26 +1018,7 @@ export type JobReportResult = Message<"ci.agent.v1.JobReportResult"> & {
  * Use `create(JobReportResultSchema)` to create a new message.
  */
 export const JobReportResultSchema: GenMessage<JobReportResult> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 29);
-
-/**
- * @generated from message ci.agent.v1.JobReportResults
- */
-export type JobReportResults = Message<"ci.agent.v1.JobReportResults"> & {
-  /**
-   * One per report of the request, in its order.
-   *
-   * @generated from field: repeated ci.agent.v1.JobReportResult results = 1;
-   */
-  results: JobReportResult[];
-};
-
-/**
- * Describes the message ci.agent.v1.JobReportResults.
- * Use `create(JobReportResultsSchema)` to create a new message.
- */
-export const JobReportResultsSchema: GenMessage<JobReportResults> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 30);
+  messageDesc(file_ci_agent_v1_agent, 28);
 
 /**
  * @generated from message ci.agent.v1.ServiceEvent
@@ -1097,7 +1057,7 @@ export type ServiceEvent = Message<"ci.agent.v1.ServiceEvent"> & {
  * Use `create(ServiceEventSchema)` to create a new message.
  */
 export const ServiceEventSchema: GenMessage<ServiceEvent> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 31);
+  messageDesc(file_ci_agent_v1_agent, 29);
 
 /**
  * @generated from message ci.agent.v1.TestCase
@@ -1141,7 +1101,7 @@ export type TestCase = Message<"ci.agent.v1.TestCase"> & {
  * Use `create(TestCaseSchema)` to create a new message.
  */
 export const TestCaseSchema: GenMessage<TestCase> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 32);
+  messageDesc(file_ci_agent_v1_agent, 30);
 
 /**
  * @generated from message ci.agent.v1.TestReport
@@ -1168,7 +1128,7 @@ export type TestReport = Message<"ci.agent.v1.TestReport"> & {
  * Use `create(TestReportSchema)` to create a new message.
  */
 export const TestReportSchema: GenMessage<TestReport> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 33);
+  messageDesc(file_ci_agent_v1_agent, 31);
 
 /**
  * @generated from message ci.agent.v1.Ack
@@ -1181,7 +1141,7 @@ export type Ack = Message<"ci.agent.v1.Ack"> & {
  * Use `create(AckSchema)` to create a new message.
  */
 export const AckSchema: GenMessage<Ack> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 34);
+  messageDesc(file_ci_agent_v1_agent, 32);
 
 /**
  * @generated from message ci.agent.v1.ArtifactHeader
@@ -1213,7 +1173,7 @@ export type ArtifactHeader = Message<"ci.agent.v1.ArtifactHeader"> & {
  * Use `create(ArtifactHeaderSchema)` to create a new message.
  */
 export const ArtifactHeaderSchema: GenMessage<ArtifactHeader> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 35);
+  messageDesc(file_ci_agent_v1_agent, 33);
 
 /**
  * @generated from message ci.agent.v1.ArtifactChunk
@@ -1242,7 +1202,7 @@ export type ArtifactChunk = Message<"ci.agent.v1.ArtifactChunk"> & {
  * Use `create(ArtifactChunkSchema)` to create a new message.
  */
 export const ArtifactChunkSchema: GenMessage<ArtifactChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 36);
+  messageDesc(file_ci_agent_v1_agent, 34);
 
 /**
  * An artifact a job's needed_artifacts lists, asked for by the job run holding it.
@@ -1266,7 +1226,7 @@ export type ArtifactRequest = Message<"ci.agent.v1.ArtifactRequest"> & {
  * Use `create(ArtifactRequestSchema)` to create a new message.
  */
 export const ArtifactRequestSchema: GenMessage<ArtifactRequest> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 37);
+  messageDesc(file_ci_agent_v1_agent, 35);
 
 /**
  * @generated from message ci.agent.v1.ArtifactData
@@ -1283,7 +1243,7 @@ export type ArtifactData = Message<"ci.agent.v1.ArtifactData"> & {
  * Use `create(ArtifactDataSchema)` to create a new message.
  */
 export const ArtifactDataSchema: GenMessage<ArtifactData> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 38);
+  messageDesc(file_ci_agent_v1_agent, 36);
 
 /**
  * @generated from message ci.agent.v1.ArtifactUploaded
@@ -1300,7 +1260,7 @@ export type ArtifactUploaded = Message<"ci.agent.v1.ArtifactUploaded"> & {
  * Use `create(ArtifactUploadedSchema)` to create a new message.
  */
 export const ArtifactUploadedSchema: GenMessage<ArtifactUploaded> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 39);
+  messageDesc(file_ci_agent_v1_agent, 37);
 
 /**
  * @generated from message ci.agent.v1.CacheKey
@@ -1322,7 +1282,7 @@ export type CacheKey = Message<"ci.agent.v1.CacheKey"> & {
  * Use `create(CacheKeySchema)` to create a new message.
  */
 export const CacheKeySchema: GenMessage<CacheKey> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 40);
+  messageDesc(file_ci_agent_v1_agent, 38);
 
 /**
  * @generated from message ci.agent.v1.CacheChunk
@@ -1351,7 +1311,7 @@ export type CacheChunk = Message<"ci.agent.v1.CacheChunk"> & {
  * Use `create(CacheChunkSchema)` to create a new message.
  */
 export const CacheChunkSchema: GenMessage<CacheChunk> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 41);
+  messageDesc(file_ci_agent_v1_agent, 39);
 
 /**
  * @generated from message ci.agent.v1.CacheLookup
@@ -1373,7 +1333,7 @@ export type CacheLookup = Message<"ci.agent.v1.CacheLookup"> & {
  * Use `create(CacheLookupSchema)` to create a new message.
  */
 export const CacheLookupSchema: GenMessage<CacheLookup> = /*@__PURE__*/
-  messageDesc(file_ci_agent_v1_agent, 42);
+  messageDesc(file_ci_agent_v1_agent, 40);
 
 /**
  * @generated from service ci.agent.v1.AgentService
@@ -1423,18 +1383,6 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof JobReportSchema;
     output: typeof JobReportAckSchema;
-  },
-  /**
-   * Every report of an agent's turn in one call, each taken as ReportJob would take it alone (reports of one
-   * job run in request order; a refused one fails alone, in its result). Added after ReportJob: a control
-   * plane that predates it answers UNIMPLEMENTED, and the agent then sends each report with ReportJob.
-   *
-   * @generated from rpc ci.agent.v1.AgentService.ReportJobs
-   */
-  reportJobs: {
-    methodKind: "unary";
-    input: typeof JobReportsSchema;
-    output: typeof JobReportResultsSchema;
   },
   /**
    * @generated from rpc ci.agent.v1.AgentService.ReportService
