@@ -85,6 +85,8 @@ const MAX_JOB_IDS = 1000;
 /** How long a finished report waits for the job's last log lines to be stored. */
 const TAIL_WAIT_MS = 5_000;
 const RESULTS = new Set(['success', 'failed', 'canceled']);
+/** Report messages of one session taken at once (an agent sends one per turn of its event loop). */
+const MAX_REPORT_MESSAGES_IN_FLIGHT = 16;
 
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
@@ -203,6 +205,7 @@ export class AgentSessions {
     const outbound = new AsyncQueue<ServerMessageInit>();
     const port = streamPort(outbound);
     const inTurn = jobTurns();
+    const inFlight = new Set<Promise<void>>();
     registry.attach(agent.sessionId, port);
     await this.status.sync(agent, true).catch(() => undefined);
     dispatcher.pump();
@@ -215,10 +218,15 @@ export class AgentSessions {
           try {
             if (msg.kind.case === 'heartbeat')
               await this.heartbeat(agent, msg.kind.value.runningJobIds, outbound);
-            else if (msg.kind.case === 'reports')
-              // Not awaited: the stream's next messages (heartbeats, more reports) are read meanwhile.
-              void this.sessionReports(agent, msg.kind.value, outbound, inTurn);
-            else if (msg.kind.case === 'drain') {
+            else if (msg.kind.case === 'reports') {
+              // Not awaited: the stream's next messages (heartbeats, more reports) are read meanwhile — up
+              // to a bound, past which the stream waits (HTTP/2 flow control), so no agent can make this
+              // process hold more than that many messages' work.
+              const work = this.sessionReports(agent, msg.kind.value, outbound, inTurn);
+              inFlight.add(work);
+              void work.finally(() => inFlight.delete(work));
+              if (inFlight.size >= MAX_REPORT_MESSAGES_IN_FLIGHT) await Promise.race(inFlight);
+            } else if (msg.kind.case === 'drain') {
               agent.draining = true;
               this.deps.log.info({ agent: agent.name }, 'agent is draining');
               await this.status.sync(agent);
