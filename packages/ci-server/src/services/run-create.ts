@@ -9,6 +9,8 @@
 // read under the pipeline's lock, the statement takes the counter only while the pipeline is still at that
 // version, and otherwise writes nothing and the run is created as above. Issue 31: a run cost about ten
 // round trips; a plain one now costs one, or three in a transaction of its own.
+
+import type { Insertable } from 'kysely';
 import {
   causeEvent,
   countStage,
@@ -20,7 +22,6 @@ import {
   type TriggerEvent,
   type TriggerFacts,
 } from '../domain/index.js';
-import type { Insertable } from 'kysely';
 import { mayRaise } from '../domain/notification-events.js';
 import type { RunChange, RunEvents } from '../events/run-events.js';
 import type { StoreDb } from '../store/database.js';
@@ -192,7 +193,8 @@ async function createPlainRun(db: StoreDb, pipelineId: string, request: Request)
   if (req.fork || document.concurrency || (req.versionId && req.versionId !== known.versionId)) return null;
   const p = plan(pipelineId, known.versionId, document, req, null);
   // Nothing for the outboxes, which would read the project's settings (as enqueue* below decide).
-  if (mayRaise('queued', p.status, p.gates.length) || mayReportStatus(req.revision, null, p.status)) return null;
+  if (mayRaise('queued', p.status, p.gates.length) || mayReportStatus(req.revision, null, p.status))
+    return null;
   const created = await createRunRows(db, p.row, p.stageRows, p.jobRows);
   if (!created) return null;
   return { id: p.runId, counter: created.counter, effects: p.effects, related: [] };

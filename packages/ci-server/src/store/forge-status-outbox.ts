@@ -94,7 +94,11 @@ async function materialOf(trx: StoreDb, pipelineId: string, revision: string): P
  * Whether a transition may raise a commit status at all (a changed state of one a forge knows, on a commit):
  * when not, enqueueForgeStatus reads nothing, and creating a run may skip it (services/run-create.ts).
  */
-export function mayReportStatus(revision: string | null, previousStatus: string | null, status: string): boolean {
+export function mayReportStatus(
+  revision: string | null,
+  previousStatus: string | null,
+  status: string,
+): boolean {
   return previousStatus !== status && forgeStateOf(status) !== null && isCommitSha(revision);
 }
 
