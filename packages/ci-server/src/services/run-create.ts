@@ -4,13 +4,16 @@
 // the first stage, and insert everything. The first stage's jobs are `queued` for an agent; nothing here
 // executes them.
 //
-// On PostgreSQL a plain run (no concurrency group, no fork, nothing for the outboxes to write) is created in
-// one statement (store/run-create-statements.ts): planned on the definition of the version this process last
-// read under the pipeline's lock, the statement takes the counter only while the pipeline is still at that
-// version, and otherwise writes nothing and the run is created as above. Issue 31: a run cost about ten
-// round trips; a plain one now costs one, or three in a transaction of its own.
+// On PostgreSQL a plain run (no concurrency group, no fork, and nothing for the outboxes to write: its project
+// has no notification or commit-status setting the run would meet) is created in one statement
+// (store/run-create-statements.ts): planned on the definition of the version this process last read under
+// the pipeline's lock, the statement takes the counter only while the pipeline is still at that version and
+// the project still has none of those settings, and otherwise writes nothing and the run is created as above.
+// Issue 31: a manual trigger cost seven round trips to create its run (and two more to announce and learn
+// it); a plain run now costs one statement, without a transaction of its own (createRun).
 
 import type { Insertable } from 'kysely';
+import { FORGE_STATUS_SETTING } from '../domain/forge-status.js';
 import {
   causeEvent,
   countStage,
@@ -96,13 +99,29 @@ type Request = NewRun | ((current: PipelineDocument) => NewRun);
  * Each pipeline's definition as last read under its row lock, with its version (a version's definition never
  * changes: apply writes a new version for a new digest): what the one-statement creation plans on.
  */
-const definitions = new Map<string, { versionId: string; definition: string }>();
+interface Known {
+  versionId: string;
+  definition: string;
+  /**
+   * The one statement found a setting an outbox reads (its project has notification channels or commit
+   * statuses): runs that may notify go under the lock at once, not after a statement that writes nothing.
+   */
+  settings?: boolean;
+  /** The last one-statement attempt that guarded on settings wrote nothing (settings, or a new version). */
+  missed?: boolean;
+}
+const definitions = new Map<string, Known>();
 const DEFINITIONS_KEPT = 1_000;
+/** What a plain run must not meet (store/notification-outbox.ts, store/forge-status-outbox.ts read them). */
+const NOTIFY_SETTING = 'notifications';
 
 function remember(pipelineId: string, versionId: string, definition: string): void {
+  const was = definitions.get(pipelineId);
   definitions.delete(pipelineId);
   if (definitions.size >= DEFINITIONS_KEPT) definitions.delete(definitions.keys().next().value as string);
-  definitions.set(pipelineId, { versionId, definition });
+  // A miss at the same version was the settings (versions only change by apply).
+  const settings = was?.versionId === versionId && (was.missed === true || was.settings === true);
+  definitions.set(pipelineId, { versionId, definition, ...(settings ? { settings: true } : {}) });
 }
 
 interface Planned {
@@ -192,11 +211,17 @@ async function createPlainRun(db: StoreDb, pipelineId: string, request: Request)
   const req = typeof request === 'function' ? request(document) : request;
   if (req.fork || document.concurrency || (req.versionId && req.versionId !== known.versionId)) return null;
   const p = plan(pipelineId, known.versionId, document, req, null);
-  // Nothing for the outboxes, which would read the project's settings (as enqueue* below decide).
-  if (mayRaise('queued', p.status, p.gates.length) || mayReportStatus(req.revision, null, p.status))
+  // The outboxes write nothing when the project has none of the settings they would read (as enqueue*
+  // below decide): the statement writes nothing when it has.
+  const absent: string[] = [];
+  if (mayRaise('queued', p.status, p.gates.length)) absent.push(NOTIFY_SETTING);
+  if (mayReportStatus(req.revision, null, p.status)) absent.push(FORGE_STATUS_SETTING);
+  if (absent.length > 0 && known.settings) return null;
+  const created = await createRunRows(db, p.row, p.stageRows, p.jobRows, absent);
+  if (!created) {
+    if (absent.length > 0) known.missed = true;
     return null;
-  const created = await createRunRows(db, p.row, p.stageRows, p.jobRows);
-  if (!created) return null;
+  }
   return { id: p.runId, counter: created.counter, effects: p.effects, related: [] };
 }
 

@@ -9,8 +9,9 @@
 // Two forms share the insert: `insertRunStatement` inside the creating transaction, after the pipeline's
 // counter was taken (its $46 and $47 are the counter and project), and `createRunStatement`, which also takes
 // the counter, in the same statement, only while the pipeline is active and still at the version whose
-// definition the caller planned on ($2): no row back means it was not (archived, deleted or re-applied
-// meanwhile) and nothing was written. Under the pipeline row's lock PostgreSQL re-checks that condition on
+// definition the caller planned on ($2), and while its project has none of the settings ($46) the outboxes
+// would read for this run: no row back means it was not (archived, deleted, re-applied meanwhile, or
+// configured for notifications) and nothing was written. Under the pipeline row's lock PostgreSQL re-checks that condition on
 // the newest row, so two concurrent creations still take consecutive counters.
 import type { Insertable } from 'kysely';
 import type { StoreDb } from './database.js';
@@ -58,6 +59,8 @@ const createRun = fixedStatement<{ counter: number; project_id: string }>(`
   with p as (
     update pipelines set counter = counter + 1
     where id = $1 and archived = 0 and version_id = $2
+      and not exists (select 1 from project_settings ps
+        where ps.project_id = pipelines.project_id and ps.key = any($46::varchar[]))
     returning counter, project_id
   ), ${INSERTS}`);
 
@@ -144,14 +147,17 @@ export async function insertRunRows(
 
 /**
  * Takes the pipeline's next counter and inserts the run, its stages and jobs, in one statement, only while
- * the pipeline is active at `run.version_id`; the counter and project, or null when nothing was written.
+ * the pipeline is active at `run.version_id` and its project has none of the `absentSettings` (those an
+ * outbox would read: without them it writes nothing); the counter and project, or null when nothing was
+ * written.
  */
 export async function createRunRows(
   db: StoreDb,
   run: NewRunRow,
   stages: Insertable<StageRunsTable>[],
   jobs: Insertable<JobRunsTable>[],
+  absentSettings: readonly string[],
 ): Promise<{ counter: number; project_id: string } | null> {
-  const rows = await createRun(db, parameters(run, stages, jobs));
+  const rows = await createRun(db, [...parameters(run, stages, jobs), [...absentSettings]]);
   return rows[0] ?? null;
 }

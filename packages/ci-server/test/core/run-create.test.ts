@@ -2,7 +2,8 @@
 // under the pipeline's lock and one created on the remembered definition (PostgreSQL's one statement) are
 // alike, a re-applied pipeline's next run follows the new version, and, counted at the driver, what creating
 // a plain run of 20 jobs costs PostgreSQL: four round trips the first time (BEGIN, counter, one insert of
-// run, stages and jobs, COMMIT), then one. Issue 31: it was seven in its transaction, and a read before it.
+// run, stages and jobs, COMMIT), then one (issue 31: it was six in its transaction, and a read before it); a
+// push's run also, unless its project has a commit-status setting, when it is created under the lock.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,5 +191,47 @@ describe('creating a run on postgres, counted at the driver', () => {
       .orderBy('counter')
       .execute();
     expect(counters.map((r) => r.counter)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("writes a push's commit status through the locked path only when its project is configured for one", async () => {
+    const ids = await applyAndGetPipelines(api, 'pushed', [matrixPipeline(2)]);
+    const sha = 'c'.repeat(40);
+    const push: NewRun = { ...plain, cause: 'webhook', revision: sha };
+    await createRun(db, ids.wide, plain);
+    // No commit-status setting: nothing for the outbox, one statement, which checks there is none.
+    expect(await queriesOf(() => createRun(db, ids.wide, push))).toHaveLength(1);
+    const project = await db
+      .selectFrom('pipelines')
+      .select('project_id')
+      .where('id', '=', ids.wide)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('project_settings')
+      .values({
+        project_id: project.project_id,
+        key: 'commit_status',
+        value: JSON.stringify({ host: 'github' }),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    // The statement meets the setting and writes nothing; the run is created under the lock with its status.
+    const first = await queriesOf(() => createRun(db, ids.wide, push));
+    expect(first[0]).toMatch(/^ ?with p as \( update pipelines/);
+    expect(first[1]).toMatch(/^begin/i);
+    // Known now: the next push goes under the lock at once; a run that reports nothing still takes one.
+    const second = await queriesOf(() => createRun(db, ids.wide, push));
+    expect(second[0]).toMatch(/^begin/i);
+    expect(await queriesOf(() => createRun(db, ids.wide, plain))).toHaveLength(1);
+    const statuses = await db
+      .selectFrom('notification_outbox')
+      .innerJoin('runs', 'runs.id', 'notification_outbox.run_id')
+      .select(['runs.counter', 'notification_outbox.target'])
+      .where('notification_outbox.project_id', '=', project.project_id)
+      .orderBy('runs.counter')
+      .execute();
+    expect(statuses).toEqual([
+      { counter: 3, target: `github:org/wide@${sha}` },
+      { counter: 4, target: `github:org/wide@${sha}` },
+    ]);
   });
 });
