@@ -13,21 +13,15 @@ export const identity = (row: JobRow): string => `${row.name}\u0000${matrixKey(r
 
 /** The current row of every job run of a stage (highest attempt), in the order the job runs first appear. */
 export function currentJobs(stage: StageSnapshot): JobRow[] {
+  // A Map keeps each key where it was first set, so its values are in first-appearance order; one identity
+  // per row (it was three: a run's start spent a tenth of its CPU in matrixKey).
   const latest = new Map<string, JobRow>();
   for (const row of stage.jobs) {
-    const prev = latest.get(identity(row));
-    if (!prev || row.attempt > prev.attempt) latest.set(identity(row), row);
-  }
-  const seen = new Set<string>();
-  const out: JobRow[] = [];
-  for (const row of stage.jobs) {
     const key = identity(row);
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(latest.get(key)!);
-    }
+    const prev = latest.get(key);
+    if (!prev || row.attempt > prev.attempt) latest.set(key, row);
   }
-  return out;
+  return [...latest.values()];
 }
 
 /** Releases a job whose needs are met: queued for an agent, or awaiting approval for a gate. */

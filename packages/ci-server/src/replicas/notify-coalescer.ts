@@ -1,8 +1,9 @@
-// Notifications of stored log lines, immediate when idle and gathered under volume: the first run announced
-// after a quiet spell is sent at once (in the same turn of the event loop, no timer), and the runs announced
-// while a round of sends is in flight wait for it and leave together, one notification per run, when it ends.
-// Without the gate every commit sent its own pg_notify over the one notifying connection, and under volume
-// those queued behind each other, so a notification lagged its commit by the length of that queue.
+// Notifications (of stored log lines, and run-change messages), immediate when idle and gathered under
+// volume: the first key announced after a quiet spell is sent at the end of the current turn of the event
+// loop (a microtask, no timer), and the keys announced while a round of sends is in flight wait for it and
+// leave together, one notification per key, when it ends. Without the gate every commit sent its own
+// pg_notify over the one notifying connection, and under volume those queued behind each other, so a
+// notification lagged its commit by the length of that queue.
 
 export class NotifyCoalescer {
   private readonly waiting = new Set<string>();

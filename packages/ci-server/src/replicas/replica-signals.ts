@@ -2,9 +2,9 @@
 // acted on at once by all of them: run changes (jobs queued, agents to stop, runs finished) go out on
 // `ci_run_changes` and come back in as `remote` run events (the dispatcher claims the queued jobs for its
 // own agents — the claim stays the store's conditional UPDATE, so a notification only wakes, it never
-// decides); stored log lines go out on `ci_log_lines` as the run id only (at once after a quiet spell,
-// gathered while a send is in flight: notify-coalescer.ts; the runs of one round in one statement), and wake
-// the other replicas' followers of that run to read the store. Notifications are hints: after the listening connection (re)connects, the
+// decides); stored log lines go out on `ci_log_lines` as the run id only, and wake the other replicas'
+// followers of that run to read the store. Both are sent at once after a quiet spell and gathered while a
+// send is in flight (notify-coalescer.ts), a round's notifications in one statement. Notifications are hints: after the listening connection (re)connects, the
 // dispatcher resyncs and every follower re-reads, because what was sent meanwhile is lost. SQLite runs one
 // server and has none of this (server.ts creates it only for PostgreSQL).
 import { randomUUID } from 'node:crypto';
@@ -43,9 +43,18 @@ export class ReplicaSignals {
   private readonly notifier: PgNotifier;
   /** Runs with lines stored: announced at once when idle, gathered while a round of sends is in flight. */
   private readonly storedRuns = new NotifyCoalescer((runs) => this.sendLogRuns(runs));
+  /**
+   * Run-change messages, gathered the same way: those of one turn of the event loop (a batch of reports
+   * finishing several runs) and those made while a round is in flight leave in one statement, each its own
+   * notification. A message repeated within a round is sent once (PostgreSQL would fold it anyway).
+   */
+  private readonly runMessages = new NotifyCoalescer((payloads) => this.sendRunMessages(payloads));
   private started = false;
-  /** `logRounds`: statements that sent stored-lines notifications (each for every run of its round). */
-  readonly stats = { sent: 0, received: 0, reconnects: 0, logRounds: 0 };
+  /**
+   * `logRounds`: statements that sent stored-lines notifications (each for every run of its round);
+   * `runRounds`: statements that sent run-change messages.
+   */
+  readonly stats = { sent: 0, received: 0, reconnects: 0, logRounds: 0, runRounds: 0 };
 
   constructor(private readonly options: ReplicaSignalsOptions) {
     let first = true;
@@ -94,7 +103,7 @@ export class ReplicaSignals {
     let size = 0;
     const flush = () => {
       if (batch.length === 0) return;
-      void this.send(RUN_CHANNEL, JSON.stringify({ from: this.id, runId: change.runId, effects: batch }));
+      this.runMessages.announce(JSON.stringify({ from: this.id, runId: change.runId, effects: batch }));
       batch = [];
       size = 0;
     };
@@ -126,10 +135,13 @@ export class ReplicaSignals {
       .catch(() => undefined);
   }
 
-  private send(channel: string, payload: string): Promise<void> {
-    this.stats.sent++;
+  /** One statement for the round, one notification per message, in the order they were made. */
+  private async sendRunMessages(payloads: string[]): Promise<void> {
+    if (!this.started) return;
+    this.stats.sent += payloads.length;
+    this.stats.runRounds++;
     // A notification that cannot be sent (database down) is covered by the periodic resync and reads.
-    return this.notifier.send(channel, payload).catch(() => undefined);
+    await this.notifier.sendMany(RUN_CHANNEL, payloads).catch(() => undefined);
   }
 
   private receive(channel: string, payload: string): void {

@@ -22,7 +22,7 @@ import { newId, nowIso } from '../store/ids.js';
 import { type LoadedRun, loadRun, persistRun, type Trx } from '../store/run-snapshot.js';
 import { type ForkRunInfo, forkRunOf, releaseHeldRun } from './fork-runs.js';
 import { type Decider, namesGroups, refuseDecision } from './gate-approvers.js';
-import { createRunIn, publishCreated } from './run-create.js';
+import { createRun, createRunIn, publishCreated } from './run-create.js';
 
 export interface RunServiceDeps {
   db: StoreDb;
@@ -97,21 +97,19 @@ export class RunService {
     input: TriggerInput,
     actor: string,
   ): Promise<{ run_id: string; counter: number }> {
-    const pipeline = await this.pipeline(pipelineId);
-    const created = await this.deps.db.transaction().execute((trx) =>
-      createRunIn(trx, pipelineId, (doc) => {
-        const gitRef = input.git_ref ?? defaultGitRef(doc);
-        return {
-          cause: 'manual',
-          triggeredBy: actor,
-          gitRef,
-          revision: revisionOf(gitRef),
-          parameters: mergeParameters(doc.parameters, input.parameters),
-          rerunOf: null,
-        };
-      }),
-    );
-    if (!created) throw conflict(archivedMessage(pipeline.name));
+    const created = await createRun(this.deps.db, pipelineId, (doc) => {
+      const gitRef = input.git_ref ?? defaultGitRef(doc);
+      return {
+        cause: 'manual',
+        triggeredBy: actor,
+        gitRef,
+        revision: revisionOf(gitRef),
+        parameters: mergeParameters(doc.parameters, input.parameters),
+        rerunOf: null,
+      };
+    });
+    // Missing (404) or archived (409) told apart only when no run was created: a round trip less per run.
+    if (!created) throw conflict(archivedMessage((await this.pipeline(pipelineId)).name));
     publishCreated(this.deps.events, created);
     return { run_id: created.id, counter: created.counter };
   }

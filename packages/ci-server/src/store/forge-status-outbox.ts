@@ -91,6 +91,18 @@ async function materialOf(trx: StoreDb, pipelineId: string, revision: string): P
 }
 
 /**
+ * Whether a transition may raise a commit status at all (a changed state of one a forge knows, on a commit):
+ * when not, enqueueForgeStatus reads nothing, and creating a run may skip it (services/run-create.ts).
+ */
+export function mayReportStatus(
+  revision: string | null,
+  previousStatus: string | null,
+  status: string,
+): boolean {
+  return previousStatus !== status && forgeStateOf(status) !== null && isCommitSha(revision);
+}
+
+/**
  * Writes the commit status a transition raises, if any: only when the project has a commit-status
  * configuration, the run reports (domain `reportsCause`, or a rerun of a run that reported) and the state
  * changed. Cheap for projects without one (one indexed read).
@@ -101,7 +113,7 @@ export async function enqueueForgeStatus(
   previousStatus: string | null,
   status: string,
 ): Promise<void> {
-  if (previousStatus === status) return;
+  if (!mayReportStatus(run.revision, previousStatus, status)) return;
   const state = forgeStateOf(status);
   if (state === null || !isCommitSha(run.revision)) return;
   const setting = await trx

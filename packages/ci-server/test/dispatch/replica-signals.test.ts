@@ -1,6 +1,6 @@
 // Replica signals on the real PostgreSQL of the test setup: what one replica commits (run changes, stored log
 // lines) wakes the others through LISTEN/NOTIFY, never itself; a large matrix's job ids arrive whole across
-// several notifications; and a listening connection cut by a database outage reconnects and asks for a
+// several notifications; the run changes of one turn leave in one statement, in order; and a listening connection cut by a database outage reconnects and asks for a
 // resync (notifications sent meanwhile are lost).
 import { freePort, waitFor } from '@app/kit';
 import { createPostgresDatabase } from '@app/kit/testing';
@@ -106,6 +106,19 @@ describe('replica signals over LISTEN/NOTIFY', () => {
     b.events.publish({ runId: 'run-2', effects: [{ kind: 'run-finished', status: 'success' }] });
     await waitFor(async () => a.remote.some((c) => c.runId === 'run-2'), { what: 'B → A', timeoutMs: LONG });
     expect(a.remote.every((c) => c.runId === 'run-2')).toBe(true);
+  });
+
+  it('send the run changes of one turn in one statement, each its own notification, in order', async () => {
+    const a = await up();
+    const b = await up();
+    const rounds = a.signals.stats.runRounds;
+    const runs = Array.from({ length: 5 }, (_, i) => `run-turn-${i}`);
+    for (const runId of runs)
+      a.events.publish({ runId, effects: [{ kind: 'run-finished', status: 'success' }] });
+    await waitFor(async () => b.remote.length >= runs.length, { what: 'the five changes', timeoutMs: LONG });
+    expect(b.remote.map((c) => c.runId)).toEqual(runs);
+    expect(b.remote.every((c) => c.effects[0]?.kind === 'run-finished')).toBe(true);
+    expect(a.signals.stats.runRounds - rounds).toBe(1);
   });
 
   it('wake the followers of a run on the other replica when lines are stored', async () => {
