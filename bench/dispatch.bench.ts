@@ -218,8 +218,9 @@ async function phase(
   const pgCpu0 = pgPort ? postgresCpuMs(pgPort) : undefined;
   const t0 = performance.now();
   try {
-    // A burst triggers its runs TRIGGERS at a time: one after another, creating the runs (about ten round
-    // trips each) became slower than dispatching their jobs, and the burst measured the triggering.
+    // A burst triggers its runs TRIGGERS at a time: one after another (when creating a run took about ten
+    // round trips; one statement since, run-create-statements.ts) it was slower than dispatching the jobs,
+    // and the burst measured the triggering.
     let next = 0;
     const trigger = async () => {
       while (next < runs) {
