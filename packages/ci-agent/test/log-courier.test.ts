@@ -4,13 +4,12 @@
 // batches. Against a control plane that predates PushLogBatches — a real Connect server on loopback serving
 // PushLogs only, as an old server's router does — every batch still arrives, by PushLogs, and the courier keeps
 // to PushLogs for that session and tries PushLogBatches again on a new one.
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { type CourierCalls, LogCourier, type ShippedLine } from '@app/ci-agent';
 import { AgentService, type LogBatch } from '@app/ci-proto';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { connectNodeAdapter, createGrpcTransport } from '@connectrpc/connect-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { describe, expect, it } from 'vitest';
+import { connectDoubles } from './connect-double.js';
 
 const lines = (from: number, to: number): ShippedLine[] =>
   Array.from({ length: to - from + 1 }, (_, i) => ({
@@ -148,39 +147,20 @@ describe('log courier', () => {
 });
 
 describe('log courier against a control plane that predates PushLogBatches', () => {
-  const servers: Http2Server[] = [];
-  const sessions = new Set<ServerHttp2Session>();
-  afterEach(async () => {
-    for (const s of sessions) s.destroy();
-    for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
-  });
+  const startDouble = connectDoubles();
 
   it('delivers every batch by PushLogs (the old server stores them; nothing is lost or sent twice)', async () => {
     const stored = new Map<string, bigint[]>();
     // An old server's router: the methods it knew, PushLogs among them; PushLogBatches is an unknown path.
-    const handler = connectNodeAdapter({
-      routes: (router) =>
-        router.rpc(AgentService.method.pushLogs, async (req: LogBatch) => {
-          const seqs = stored.get(req.jobRunId) ?? [];
-          seqs.push(...req.lines.map((l) => l.seq));
-          stored.set(req.jobRunId, seqs);
-          return { ackedSeq: seqs[seqs.length - 1] };
-        }),
-      grpc: true,
-      grpcWeb: false,
-      connect: false,
-    });
-    const server = createServer(handler);
-    servers.push(server);
-    server.on('session', (s) => {
-      sessions.add(s);
-      s.once('close', () => sessions.delete(s));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const client = createClient(
-      AgentService,
-      createGrpcTransport({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    const port = await startDouble((router) =>
+      router.rpc(AgentService.method.pushLogs, async (req: LogBatch) => {
+        const seqs = stored.get(req.jobRunId) ?? [];
+        seqs.push(...req.lines.map((l) => l.seq));
+        stored.set(req.jobRunId, seqs);
+        return { ackedSeq: seqs[seqs.length - 1] };
+      }),
     );
+    const client = createClient(AgentService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` }));
     let many = 0;
     const courier = new LogCourier({
       many: async (batches) => {

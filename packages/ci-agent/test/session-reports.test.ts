@@ -5,12 +5,10 @@
 // - not offered (a control plane from before them): each report goes by ReportJob;
 // - the stream ends before the answer: the reports are sent again alone by ReportJob on the next session,
 //   and none is lost.
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { AgentConnection, loadAgentSettings, reportCourierOf } from '@app/ci-agent';
 import { type AgentMessage, AgentService, type JobReport } from '@app/ci-proto';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectDoubles } from './connect-double.js';
 
 const label = (r: JobReport) => `${r.jobRunId}:${r.kind.case}`;
 
@@ -22,13 +20,10 @@ interface Double {
   registrations: number;
 }
 
-const servers: Http2Server[] = [];
-const h2sessions = new Set<ServerHttp2Session>();
+const startDouble = connectDoubles();
 const connections: AgentConnection[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const c of connections.splice(0)) c.stop();
-  for (const s of h2sessions) s.destroy();
-  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
 });
 
 /**
@@ -37,51 +32,38 @@ afterEach(async () => {
  */
 async function controlPlane(offer: boolean, dropFirst = false): Promise<Double> {
   const d: Double = { port: 0, onStream: [], byReportJob: [], registrations: 0 };
-  const handler = connectNodeAdapter({
-    routes: (router) => {
-      router.rpc(AgentService.method.register, async () => {
-        d.registrations++;
-        return {
-          agentId: 'agent-1',
-          sessionId: `session-${d.registrations}`,
-          heartbeatIntervalMs: 60_000,
-          sessionReports: offer,
-        };
-      });
-      router.rpc(AgentService.method.session, async function* (requests: AsyncIterable<AgentMessage>) {
-        const first = d.registrations === 1;
-        for await (const m of requests) {
-          if (m.kind.case !== 'reports') continue;
-          if (dropFirst && first) return;
-          d.onStream.push(...m.kind.value.reports.map(label));
-          yield {
-            kind: {
-              case: 'reportResults',
-              value: {
-                id: m.kind.value.id,
-                results: m.kind.value.reports.map((r) => ({ jobRunId: r.jobRunId, code: 0, message: '' })),
-              },
+  d.port = await startDouble((router) => {
+    router.rpc(AgentService.method.register, async () => {
+      d.registrations++;
+      return {
+        agentId: 'agent-1',
+        sessionId: `session-${d.registrations}`,
+        heartbeatIntervalMs: 60_000,
+        sessionReports: offer,
+      };
+    });
+    router.rpc(AgentService.method.session, async function* (requests: AsyncIterable<AgentMessage>) {
+      const first = d.registrations === 1;
+      for await (const m of requests) {
+        if (m.kind.case !== 'reports') continue;
+        if (dropFirst && first) return;
+        d.onStream.push(...m.kind.value.reports.map(label));
+        yield {
+          kind: {
+            case: 'reportResults',
+            value: {
+              id: m.kind.value.id,
+              results: m.kind.value.reports.map((r) => ({ jobRunId: r.jobRunId, code: 0, message: '' })),
             },
-          };
-        }
-      });
-      router.rpc(AgentService.method.reportJob, async (req) => {
-        d.byReportJob.push(label(req));
-        return {};
-      });
-    },
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
+          },
+        };
+      }
+    });
+    router.rpc(AgentService.method.reportJob, async (req) => {
+      d.byReportJob.push(label(req));
+      return {};
+    });
   });
-  const server = createServer(handler);
-  servers.push(server);
-  server.on('session', (s) => {
-    h2sessions.add(s);
-    s.once('close', () => h2sessions.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  d.port = (server.address() as AddressInfo).port;
   return d;
 }
 
