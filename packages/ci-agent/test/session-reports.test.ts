@@ -28,9 +28,10 @@ afterEach(() => {
 
 /**
  * A control plane double. `offer`: Register offers session reports. `dropFirst`: the first session's stream
- * ends, unanswered, when its first reports arrive.
+ * ends, unanswered, when its first reports arrive. `lie`: every reports message is answered first under an
+ * id the agent never used, then under its own id without a result for any report.
  */
-async function controlPlane(offer: boolean, dropFirst = false): Promise<Double> {
+async function controlPlane(offer: boolean, dropFirst = false, lie = false): Promise<Double> {
   const d: Double = { port: 0, onStream: [], byReportJob: [], registrations: 0 };
   d.port = await startDouble((router) => {
     router.rpc(AgentService.method.register, async () => {
@@ -47,6 +48,17 @@ async function controlPlane(offer: boolean, dropFirst = false): Promise<Double> 
       for await (const m of requests) {
         if (m.kind.case !== 'reports') continue;
         if (dropFirst && first) return;
+        if (lie) {
+          // An answer naming no message the agent sent, claiming success; then the real id with no results.
+          yield {
+            kind: {
+              case: 'reportResults',
+              value: { id: m.kind.value.id + 1000n, results: [{ jobRunId: 'a', code: 0, message: '' }] },
+            },
+          };
+          yield { kind: { case: 'reportResults', value: { id: m.kind.value.id, results: [] } } };
+          continue;
+        }
         d.onStream.push(...m.kind.value.reports.map(label));
         yield {
           kind: {
@@ -118,5 +130,14 @@ describe('job reports over a real connection', () => {
     // The new session takes reports on its stream again.
     await courier.send(finished('a'), 60_000);
     expect(d.onStream).toEqual(['a:finished']);
+  });
+
+  it('are not settled by an answer naming another id, nor by one missing their results: each goes again by ReportJob', async () => {
+    const d = await controlPlane(true, false, true);
+    const { courier } = await agentOf(d);
+    await Promise.all([courier.send(started('a'), 60_000), courier.send(finished('b'), 60_000)]);
+    // Nothing was taken on the stream; each report arrived once, alone.
+    expect(d.onStream).toEqual([]);
+    expect(d.byReportJob.sort()).toEqual(['a:started', 'b:finished']);
   });
 });

@@ -347,6 +347,8 @@ describe.each(STORES)('dispatch on %s', (kind) => {
     const second = thief.conn.reportOnSession([
       { jobRunId: own, kind: end },
       { jobRunId: foreign, kind: end },
+      // A rejection of another agent's job must not give it back to the queue.
+      { jobRunId: foreign, kind: { case: 'rejected', value: { reason: 'full' } } },
       { jobRunId: 'not-a-job', kind: end },
     ]);
     expect(first).toBeDefined();
@@ -356,6 +358,7 @@ describe.each(STORES)('dispatch on %s', (kind) => {
       [
         [own, 0],
         [foreign, 0],
+        [foreign, 0],
         ['not-a-job', Code.InvalidArgument],
       ],
     ]);
@@ -364,8 +367,9 @@ describe.each(STORES)('dispatch on %s', (kind) => {
     const row = await jobRow(db, own);
     expect(row).toMatchObject({ status: 'success', lease_agent_id: null });
     expect(Date.parse(row.started_at ?? '')).toBeLessThanOrEqual(Date.parse(row.finished_at ?? ''));
-    // The other agent's job is as it was, and so is its holder's slot.
+    // The other agent's job is as it was (still leased to its holder), and so is its holder's slot.
     expect(await jobRow(db, foreign)).toMatchObject({ status: 'queued', started_at: null });
+    expect((await jobRow(db, foreign)).lease_agent_id).not.toBeNull();
     expect(
       s.server.agents
         .connected()
